@@ -1,0 +1,17 @@
+import type { ProbeClass } from './probe.ts';
+
+/** Every default setting of a run, in one place. */
+export const DEFAULTS = Object.freeze({
+  runs: 8,
+  timeoutMs: 10_000,
+  budgetMs: 600_000,
+  maxRps: 0,
+  concurrency: 8,
+  maxResponseBytes: 4 * 1024 * 1024,
+  reportDir: 'reports/out',
+  allow: Object.freeze(['read', 'write', 'disruptive'] as ProbeClass[]),
+  rateLimitMaxWaitMs: 60_000,
+  rateLimitBackoffMs: 500,
+  findingsPerResult: 5,
+  reachabilityTimeoutMs: 5_000,
+});

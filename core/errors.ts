@@ -1,0 +1,25 @@
+/** Stable codes of the harness's own errors; each maps to exit code 2. */
+export type HarnessErrorCode =
+  | 'CONFIG_INVALID'
+  | 'CONFIG_MISSING'
+  | 'SPEC_INVALID'
+  | 'TARGET_UNREACHABLE'
+  | 'BASELINE_INVALID'
+  | 'FINDINGS_INVALID'
+  | 'REFERENCE_FAILED';
+
+/** An error of the harness itself (not of the target): a stable code and a message that says what to do. */
+export class HarnessError extends Error {
+  readonly code: HarnessErrorCode;
+
+  constructor(code: HarnessErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'HarnessError';
+    this.code = code;
+  }
+}
+
+/** True when a value is a HarnessError, also across module instances. */
+export function isHarnessError(value: unknown): value is HarnessError {
+  return value instanceof Error && value.name === 'HarnessError' && typeof (value as HarnessError).code === 'string';
+}

@@ -1,0 +1,53 @@
+import type { ApiName } from './spec.ts';
+import type { Probe } from './probe.ts';
+
+/** A request as sent: raw body text, and its JSON when it was built from a value. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly json?: unknown;
+}
+
+/** A complete HTTP response; `json` is set when the body parses as JSON. */
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  readonly json?: unknown;
+  readonly jsonError?: string;
+  readonly durationMs: number;
+}
+
+/** Why no complete response came back. `rate-limited` and `budget` are not the target's fault. */
+export type TransportFailureCode = 'timeout' | 'connection' | 'too-large' | 'protocol' | 'rate-limited' | 'budget';
+
+/** A request that got no complete response. */
+export interface TransportFailure {
+  readonly code: TransportFailureCode;
+  readonly message: string;
+  readonly durationMs: number;
+}
+
+/** One request and what came back, with the probe that explains why it was sent. */
+export interface Exchange {
+  readonly api: ApiName;
+  readonly operation: string;
+  readonly probe: Probe;
+  readonly request: RecordedRequest;
+  readonly response?: RecordedResponse;
+  readonly failure?: TransportFailure;
+}
+
+/** True for a 2xx response. */
+export function isSuccess(exchange: Exchange): exchange is Exchange & { response: RecordedResponse } {
+  return exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status < 300;
+}
+
+/** True for any 4xx or 5xx response: a rejection, in the contract's words. */
+export function isRejection(exchange: Exchange): exchange is Exchange & { response: RecordedResponse } {
+  return exchange.response !== undefined && exchange.response.status >= 400;
+}

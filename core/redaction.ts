@@ -1,0 +1,74 @@
+import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
+
+/** What replaces every secret in anything recorded. */
+export const REDACTED = '[redacted]';
+
+/** Replaces secrets, found by field or header name and by value, in recorded exchanges and free text. */
+export interface Redactor {
+  /** Adds a secret value to be redacted from now on (values shorter than 4 characters are ignored). */
+  addSecret(value: string): void;
+  /** Every secret value known so far. */
+  secrets(): readonly string[];
+  text(value: string): string;
+  value<T>(value: T): T;
+  exchange(exchange: Exchange): Exchange;
+}
+
+/** Creates a redactor for field and header names (case-insensitive) and for the given secret values. */
+export function createRedactor(secretNames: readonly string[], initialSecrets: readonly string[] = []): Redactor {
+  const names = new Set(secretNames.map((n) => n.toLowerCase()));
+  const values = new Set<string>();
+  let ordered: string[] = [];
+  const addSecret = (value: string): void => {
+    if (typeof value !== 'string' || value.length < 4 || values.has(value)) return;
+    values.add(value);
+    ordered = [...values].sort((a, b) => b.length - a.length);
+  };
+  initialSecrets.forEach(addSecret);
+
+  const text = (input: string): string => {
+    let out = input;
+    for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  };
+  const value = <T>(input: T): T => redactValue(input, names, text) as T;
+  const headers = (input: Readonly<Record<string, string>>): Record<string, string> =>
+    Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
+
+  const request = (r: RecordedRequest): RecordedRequest => ({
+    ...r,
+    url: text(r.url),
+    headers: headers(r.headers),
+    query: value(r.query),
+    ...(r.json !== undefined ? { json: value(r.json), body: JSON.stringify(value(r.json)) } : r.body !== undefined ? { body: text(r.body) } : {}),
+  });
+  const response = (r: RecordedResponse): RecordedResponse => ({
+    ...r,
+    headers: headers(r.headers),
+    ...(r.json !== undefined ? { json: value(r.json), text: JSON.stringify(value(r.json)) } : { text: text(r.text) }),
+  });
+
+  return {
+    addSecret,
+    secrets: () => ordered,
+    text,
+    value,
+    exchange: (ex) => ({
+      ...ex,
+      request: request(ex.request),
+      ...(ex.response ? { response: response(ex.response) } : {}),
+      ...(ex.failure ? { failure: { ...ex.failure, message: text(ex.failure.message) } } : {}),
+    }),
+  };
+}
+
+function redactValue(input: unknown, names: ReadonlySet<string>, text: (s: string) => string): unknown {
+  if (typeof input === 'string') return text(input);
+  if (Array.isArray(input)) return input.map((item) => redactValue(item, names, text));
+  if (input && typeof input === 'object') {
+    return Object.fromEntries(
+      Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : redactValue(v, names, text)]),
+    );
+  }
+  return input;
+}

@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+import { compileErrors, dereference, validate } from '@readme/openapi-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { HarnessError } from './errors.ts';
+
+/** Which of the two APIs a spec or an operation belongs to. */
+export type ApiName = 'management' | 'alerts';
+
+/** The spec files, one per API, in the package's `openapi/` folder. */
+export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze({
+  management: fileURLToPath(new URL('../openapi/management.yaml', import.meta.url)),
+  alerts: fileURLToPath(new URL('../openapi/alerts.yaml', import.meta.url)),
+});
+
+/** One operation of a spec, keyed by method and path template. */
+export interface Operation {
+  /** `METHOD /path/{param}`: the operation's name in every finding and report. */
+  readonly key: string;
+  readonly api: ApiName;
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly pathParams: readonly string[];
+  readonly queryParams: readonly OpenAPIV3_1.ParameterObject[];
+  readonly requestSchema?: object;
+  /** Response schemas by status code (`200`, `default`, ...). */
+  readonly responseSchemas: Readonly<Record<string, object>>;
+}
+
+/** Both specs, dereferenced, and their operations. */
+export interface Specs {
+  readonly documents: Readonly<Record<ApiName, OpenAPIV3_1.Document>>;
+  readonly operations: readonly Operation[];
+}
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+/** Validates both specs with @readme/openapi-parser and dereferences them; a broken spec is a SPEC_INVALID error. */
+export async function loadSpecs(files: Readonly<Record<ApiName, string>> = SPEC_FILES): Promise<Specs> {
+  const documents = {} as Record<ApiName, OpenAPIV3_1.Document>;
+  for (const api of Object.keys(files) as ApiName[]) {
+    documents[api] = await loadSpec(files[api]);
+  }
+  const operations = (Object.keys(documents) as ApiName[]).flatMap((api) => operationsOf(api, documents[api]));
+  return Object.freeze({ documents: Object.freeze(documents), operations: Object.freeze(operations) });
+}
+
+async function loadSpec(file: string): Promise<OpenAPIV3_1.Document> {
+  let result;
+  try {
+    result = await validate(file);
+  } catch (error) {
+    throw new HarnessError('SPEC_INVALID', `The spec ${file} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  if (!result.valid) {
+    throw new HarnessError('SPEC_INVALID', `The spec ${file} is not valid OpenAPI; fix it and run again.\n${compileErrors(result)}`);
+  }
+  return (await dereference(file)) as OpenAPIV3_1.Document;
+}
+
+function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item?.[method] as OpenAPIV3_1.OperationObject | undefined;
+      if (!op) continue;
+      const params = [...(item?.parameters ?? []), ...(op.parameters ?? [])] as OpenAPIV3_1.ParameterObject[];
+      const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.['application/json']?.schema;
+      const responseSchemas: Record<string, object> = {};
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const schema = (response as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema;
+        if (schema) responseSchemas[status] = schema;
+      }
+      operations.push(Object.freeze({
+        key: `${method.toUpperCase()} ${path}`,
+        api,
+        operationId: op.operationId ?? `${method} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: params.filter((p) => p.in === 'query'),
+        ...(body ? { requestSchema: body } : {}),
+        responseSchemas,
+      }));
+    }
+  }
+  return operations;
+}
+
+/** Finds an operation by operationId; a missing one is a SPEC_INVALID error naming it. */
+export function operationById(specs: Specs, operationId: string): Operation {
+  const found = specs.operations.find((op) => op.operationId === operationId);
+  if (!found) throw new HarnessError('SPEC_INVALID', `The specs have no operation ${operationId}; openapi/ must define it.`);
+  return found;
+}
