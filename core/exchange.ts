@@ -6,6 +6,8 @@ export interface RecordedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Whose credentials were sent: the API's own, none, or a probe's own (wrong ones, say). */
+  readonly auth: 'default' | 'none' | 'custom';
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string>>;
   readonly body?: string;
@@ -35,7 +37,10 @@ export interface TransportFailure {
 /** One request and what came back, with the probe that explains why it was sent. */
 export interface Exchange {
   readonly api: ApiName;
+  /** Operation key, e.g. `POST /v1/organizations/{organizationId}/keys`. */
   readonly operation: string;
+  /** The operation's operationId in the spec, e.g. `createKey`. */
+  readonly operationId: string;
   readonly probe: Probe;
   readonly request: RecordedRequest;
   readonly response?: RecordedResponse;

@@ -9,8 +9,6 @@ export type ProbeIntent = 'accept' | 'reject' | 'observe';
 
 /** Why a request was sent and what it should provoke; carried by every exchange. */
 export interface Probe {
-  /** Operation key, e.g. `POST /v1/organizations/{organizationId}/keys`. */
-  readonly operation: string;
   readonly intent: ProbeIntent;
   readonly klass: ProbeClass;
   /** Short description of the request, e.g. `roles: []`. */

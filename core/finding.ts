@@ -1,0 +1,56 @@
+import type { RecordedRequest, RecordedResponse, TransportFailure } from './exchange.ts';
+
+/** How to reproduce a finding from the report alone. */
+export interface Reproduction {
+  /** A curl command with every secret replaced by an environment variable or `[redacted]`. */
+  readonly curl: string;
+  readonly seed: number;
+  /** The generated example behind the request: its property and its index in that property's run. */
+  readonly example?: { readonly property: string; readonly seed: number; readonly index: number };
+  /** The harness command that replays the run for this rule. */
+  readonly command: string;
+}
+
+/** One violation of one rule by one exchange, with redacted evidence. */
+export interface Finding {
+  readonly rule: string;
+  readonly operation: string;
+  readonly probe: string;
+  readonly path: string;
+  readonly expected: string;
+  readonly actual?: unknown;
+  readonly evidence: {
+    readonly request: RecordedRequest;
+    readonly response?: RecordedResponse;
+    readonly failure?: TransportFailure;
+  };
+  readonly reproduce: Reproduction;
+}
+
+/** Outcome of one rule on one operation. */
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+/** The verdict of one rule on one operation: what `findings.json` lists under `results`. */
+export interface RuleResult {
+  readonly rule: string;
+  readonly operation: string;
+  readonly outcome: Outcome;
+  readonly message: string;
+  /** Exchanges the rule judged. */
+  readonly checks: number;
+  /** Violations seen; `findings` keeps the first few of them. */
+  readonly violations: number;
+  readonly findings: readonly Finding[];
+}
+
+/** Renders a finding as one line: the single place where a finding becomes prose. */
+export function renderFinding(finding: Finding): string {
+  const at = finding.path === '' ? 'the response' : finding.path;
+  const actual = finding.actual === undefined ? 'it is absent' : `got ${preview(finding.actual)}`;
+  return `${at}: expected ${finding.expected}, ${actual} (probe: ${finding.probe})`;
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}

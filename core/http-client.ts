@@ -1,0 +1,162 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request, type Dispatcher } from 'undici';
+import type { Exchange, RecordedRequest, RecordedResponse, TransportFailure, TransportFailureCode } from './exchange.ts';
+import type { Probe } from './probe.ts';
+import type { RequestGate } from './request-gate.ts';
+import { retryDelayMs } from './retry-after.ts';
+import type { ApiName, Operation } from './spec.ts';
+
+/** How one API is reached: its base URL, its credentials, and the run's shared limits. */
+export interface HttpClientOptions {
+  readonly api: ApiName;
+  readonly baseUrl: string;
+  /** The `Authorization` header of this API; it is sent to this base URL only. */
+  readonly authorization: string;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly gate: RequestGate;
+  readonly dispatcher: Dispatcher;
+  /** Epoch milliseconds after which rate-limit waits are given up. */
+  readonly deadline: number;
+  readonly backoffMs: number;
+  readonly maxRateLimitWaitMs: number;
+  /** Called with every exchange, unredacted, before `send` returns it. */
+  readonly onExchange: (exchange: Exchange) => void;
+  /** Called with every 429 answer that is retried. */
+  readonly onRateLimited?: (waitMs: number) => void;
+}
+
+/** One request to send: the operation, its parameters and body, and the probe behind it. */
+export interface SendOptions {
+  readonly operation: Operation;
+  readonly probe: Probe;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  /** A JSON body, serialised as is. */
+  readonly json?: unknown;
+  /** A raw body, for malformed requests. */
+  readonly body?: string;
+  readonly contentType?: string;
+  /** Replaces the API's own `Authorization` header; null sends none. */
+  readonly authorization?: string | null;
+}
+
+/** Sends requests to one API and records each exchange. */
+export interface HttpClient {
+  readonly api: ApiName;
+  send(options: SendOptions): Promise<Exchange>;
+}
+
+/** Creates a client on undici that never follows redirects, retries 429s, and caps time and body size. */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const send = async (opts: SendOptions): Promise<Exchange> => {
+    const req = buildRequest(options, opts);
+    let attempt = 0;
+    let waitedMs = 0;
+    for (;;) {
+      const outcome = await options.gate.admit(() => exchangeOnce(options, req));
+      const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
+        ? outcome.value
+        : { failure: { code: 'budget', message: refusalMessage(outcome.refusal), durationMs: 0 } };
+      if (result.response?.status === 429) {
+        const wait = retryDelayMs(result.response.headers, attempt, options.backoffMs);
+        if (waitedMs + wait <= options.maxRateLimitWaitMs && Date.now() + wait < options.deadline) {
+          options.onRateLimited?.(wait);
+          await sleep(wait);
+          waitedMs += wait;
+          attempt += 1;
+          continue;
+        }
+        result.failure = { code: 'rate-limited', message: `still rate limited (429) after ${attempt + 1} attempts and ${Math.round(waitedMs)} ms of waiting`, durationMs: result.response.durationMs };
+        delete result.response;
+      }
+      const exchange: Exchange = { api: options.api, operation: opts.operation.key, operationId: opts.operation.operationId, probe: opts.probe, request: req, ...result };
+      options.onExchange(exchange);
+      return exchange;
+    }
+  };
+  return { api: options.api, send };
+}
+
+function refusalMessage(refusal: 'budget' | 'deadline'): string {
+  return refusal === 'budget' ? 'not sent: the run reached --max-requests' : 'not sent: the run reached its time budget (--budget-ms)';
+}
+
+function buildRequest(client: HttpClientOptions, opts: SendOptions): RecordedRequest {
+  const params = opts.params ?? {};
+  const path = opts.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const query = opts.query ?? {};
+  const search = new URLSearchParams(query).toString();
+  const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'contract-conformance/0.1' };
+  const authorization = opts.authorization === undefined ? client.authorization : opts.authorization;
+  if (authorization !== null) headers.authorization = authorization;
+  if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
+  return {
+    method: opts.operation.method,
+    url: `${client.baseUrl}${path}${search ? `?${search}` : ''}`,
+    headers,
+    auth: opts.authorization === undefined ? 'default' : opts.authorization === null ? 'none' : 'custom',
+    params,
+    query,
+    ...(body !== undefined ? { body } : {}),
+    ...(opts.json !== undefined ? { json: opts.json } : {}),
+  };
+}
+
+async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {
+  const started = performance.now();
+  const signal = AbortSignal.timeout(client.timeoutMs);
+  const elapsed = (): number => Math.round(performance.now() - started);
+  try {
+    const res = await request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      dispatcher: client.dispatcher,
+      signal,
+      headersTimeout: client.timeoutMs,
+      bodyTimeout: client.timeoutMs,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > client.maxResponseBytes) {
+        res.body.destroy();
+        return { failure: { code: 'too-large', message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`, durationMs: elapsed() } };
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    return { response: { status: res.statusCode, headers, text, ...parseJson(text), durationMs: elapsed() } };
+  } catch (error) {
+    return { failure: { code: failureCode(error, signal), message: failureMessage(error, client.timeoutMs), durationMs: elapsed() } };
+  }
+}
+
+function parseJson(text: string): { json?: unknown; jsonError?: string } {
+  if (text.trim() === '') return { jsonError: 'empty body' };
+  try {
+    return { json: JSON.parse(text) };
+  } catch (error) {
+    return { jsonError: (error as Error).message };
+  }
+}
+
+function failureCode(error: unknown, signal: AbortSignal): TransportFailureCode {
+  const code = (error as { code?: string }).code ?? '';
+  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
+  if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO') return 'protocol';
+  return 'connection';
+}
+
+function failureMessage(error: unknown, timeoutMs: number): string {
+  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') {
+    return `no complete response within ${timeoutMs} ms (--timeout-ms)`;
+  }
+  const cause = err.cause?.code ? ` (${err.cause.code})` : '';
+  return `${err.code ?? 'error'}: ${err.message ?? String(error)}${cause}`;
+}

@@ -1,0 +1,42 @@
+import { DEFAULTS } from './defaults.ts';
+import type { Finding } from './finding.ts';
+
+/** What one rule saw on one operation. */
+export interface Tally {
+  checks: number;
+  violations: number;
+  findings: Finding[];
+}
+
+/** What one operation saw: requests sent and the status codes (or failure codes) that came back. */
+export interface OperationCoverage {
+  requests: number;
+  statuses: Record<string, number>;
+}
+
+/** Collects, per operation and rule, what the run judged; plain data, to travel on test metadata. */
+export interface Ledger {
+  readonly tallies: Record<string, Record<string, Tally>>;
+  readonly coverage: Record<string, OperationCoverage>;
+}
+
+/** Creates an empty ledger. */
+export function createLedger(): Ledger {
+  return { tallies: {}, coverage: {} };
+}
+
+/** Adds one judged rule on one exchange to the ledger, keeping the first few findings. */
+export function tally(ledger: Ledger, operation: string, rule: string, findings: readonly Finding[]): void {
+  const byRule = (ledger.tallies[operation] ??= {});
+  const entry = (byRule[rule] ??= { checks: 0, violations: 0, findings: [] });
+  entry.checks += 1;
+  entry.violations += findings.length;
+  for (const finding of findings) if (entry.findings.length < DEFAULTS.findingsPerResult) entry.findings.push(finding);
+}
+
+/** Counts one request of an operation under the status it got, or its failure code. */
+export function cover(ledger: Ledger, operation: string, outcome: string): void {
+  const entry = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
+  entry.requests += 1;
+  entry.statuses[outcome] = (entry.statuses[outcome] ?? 0) + 1;
+}

@@ -1,0 +1,35 @@
+import type { ErrorObject } from 'ajv';
+import type { Violation } from './rule.ts';
+
+/** Turns Ajv errors into violations, with paths prefixed by where the validated value sits in the body. */
+export function violationsFromAjv(errors: readonly ErrorObject[], basePath: string, value: unknown): Violation[] {
+  return errors.map((error) => {
+    const path = `${basePath}${error.instancePath}`;
+    const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+    return {
+      path: `${path}${missing}`,
+      expected: expectation(error),
+      actual: missing ? undefined : pointer(value, error.instancePath),
+    };
+  });
+}
+
+function expectation(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': return 'present (required by the schema)';
+    case 'type': return `of type ${String(params.type)}`;
+    case 'format': return `a string of format ${String(params.format)}`;
+    case 'enum': return `one of ${JSON.stringify(params.allowedValues)}`;
+    default: return `${error.message ?? error.keyword} (schema ${error.schemaPath})`;
+  }
+}
+
+function pointer(value: unknown, path: string): unknown {
+  let node = value;
+  for (const part of path.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}

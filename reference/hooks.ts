@@ -1,0 +1,94 @@
+import type { Json, JsonObject } from './json.ts';
+import type { Problem } from './problem.ts';
+
+/** The two APIs the reference target serves. */
+export type ApiName = 'management' | 'alerts';
+
+/** The operations of both APIs, as hooks select them. */
+export type OperationId =
+  | 'createPipe'
+  | 'updatePipe'
+  | 'getPipeSettings'
+  | 'changeServiceState'
+  | 'createKey'
+  | 'getUsageCost'
+  | 'getBackup'
+  | 'updateAlert'
+  | 'listAlerts';
+
+/** What a hook may know about the request being answered. */
+export interface HookContext {
+  readonly api: ApiName;
+  /** The operation, or undefined when no route matched. */
+  readonly operation: OperationId | undefined;
+  /** 1-based position of this request among all requests the target has received. */
+  readonly sequence: number;
+  /** The parsed JSON body, or for a GET the query as an object; undefined when there is none. */
+  readonly input: Json | undefined;
+}
+
+/** The outcome of checking the `Authorization` header. */
+export interface AuthVerdict {
+  readonly accepted: boolean;
+  readonly scheme: 'none' | 'basic' | 'bearer' | 'other';
+  /** For Basic: whether the key id names a known, usable key (whatever the secret). */
+  readonly knownKey: boolean;
+}
+
+/** A response about to be sent; a string body is sent as is, any other body as JSON. */
+export interface Outgoing {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Json | undefined;
+  /** `hang` never answers, `reset` closes the connection without an answer. */
+  readonly delivery: 'send' | 'hang' | 'reset';
+  readonly delayMs: number;
+  /** For a rejection, its reasons. */
+  readonly problems?: readonly Problem[];
+  /** For an error, a one-line message. */
+  readonly message?: string;
+}
+
+/** The points where faults and modes change the target's behaviour; each is optional. */
+export interface Hooks {
+  /** Answers a request before it is processed (rate limiting), or lets it through with undefined. */
+  readonly gate?: (ctx: HookContext) => Outgoing | undefined;
+  /** Revises the credential verdict. */
+  readonly authorize?: (ctx: HookContext, verdict: AuthVerdict) => AuthVerdict;
+  /** Revises the problems found in a request (drop to accept, add to reject, throw to crash). */
+  readonly review?: (ctx: HookContext, problems: readonly Problem[]) => readonly Problem[];
+  /** Whether an accepted change is stored. */
+  readonly persists?: (ctx: HookContext, persists: boolean) => boolean;
+  /** Rewrites a successful result; `previous` is the resource before a change, when there is one. */
+  readonly result?: (ctx: HookContext, result: JsonObject, previous: JsonObject | undefined) => JsonObject;
+  /** Chooses the request id of a management response. */
+  readonly requestId?: (ctx: HookContext, requestId: string, success: boolean) => string;
+  /** Rewrites a successful management envelope. */
+  readonly envelope?: (ctx: HookContext, envelope: JsonObject) => JsonObject;
+  /** Rewrites any response just before it is sent. */
+  readonly response?: (ctx: HookContext, outgoing: Outgoing) => Outgoing;
+}
+
+/** The one place that consults enabled behaviours: every hook of the list, chained in order. */
+export type ComposedHooks = { readonly [K in keyof Hooks]-?: NonNullable<Hooks[K]> };
+
+/** Chains a list of hooks into one set; a gate answers with the first list entry that answers. */
+export function composeHooks(list: readonly Hooks[]): ComposedHooks {
+  return Object.freeze({
+    gate: (ctx) => {
+      for (const hooks of list) {
+        const answer = hooks.gate?.(ctx);
+        if (answer !== undefined) return answer;
+      }
+      return undefined;
+    },
+    authorize: (ctx, verdict) => list.reduce((v, hooks) => hooks.authorize?.(ctx, v) ?? v, verdict),
+    review: (ctx, problems) => list.reduce((p, hooks) => hooks.review?.(ctx, p) ?? p, problems),
+    persists: (ctx, persists) => list.reduce((p, hooks) => hooks.persists?.(ctx, p) ?? p, persists),
+    result: (ctx, result, previous) => list.reduce((r, hooks) => hooks.result?.(ctx, r, previous) ?? r, result),
+    requestId: (ctx, requestId, success) =>
+      list.reduce((id, hooks) => hooks.requestId?.(ctx, id, success) ?? id, requestId),
+    envelope: (ctx, envelope) => list.reduce((e, hooks) => hooks.envelope?.(ctx, e) ?? e, envelope),
+    response: (ctx, outgoing) => list.reduce((o, hooks) => hooks.response?.(ctx, o) ?? o, outgoing),
+  });
+}

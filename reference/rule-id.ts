@@ -1,0 +1,38 @@
+/** The ids of RULES.md, copied here because the reference target imports nothing of the harness. */
+export const RULE_IDS = Object.freeze([
+  'envelope.shape',
+  'envelope.status-matches-http',
+  'envelope.request-id-v4',
+  'envelope.request-id-unique',
+  'response.content-type',
+  'response.schema',
+  'secrets.absent',
+  'pipes.field-mappings-cover-columns',
+  'pipes.service-id',
+  'pipes.reflects-request',
+  'pipes.update-applies',
+  'pipes.settings-keys',
+  'service.command',
+  'service.result-identity',
+  'keys.roles-minimum',
+  'keys.roles-enum',
+  'keys.credentials-returned',
+  'keys.never-expires',
+  'usage.period-limit',
+  'usage.required-params',
+  'usage.to-date-inclusive',
+  'backups.identity',
+  'auth.required',
+  'request.valid-accepted',
+  'errors.client-not-server',
+  'alerts.envelope',
+  'alerts.dashboard-mapping',
+  'alerts.update-fields',
+  'alerts.list-omits',
+  'alerts.update-applies',
+  'alerts.enums',
+  'transport.answers',
+] as const);
+
+/** A rule id of RULES.md. */
+export type RuleId = (typeof RULE_IDS)[number];

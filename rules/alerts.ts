@@ -1,0 +1,107 @@
+import { isSuccess } from '../core/exchange.ts';
+import type { Rule, Violation } from '../core/rule.ts';
+import { asObject, probes, requestBody, sameId } from './body.ts';
+import { intentViolations } from './intent.ts';
+import { omitKeys, subsetViolations } from './subset.ts';
+
+/** Fields of the update response that list entries omit. */
+export const LIST_OMITTED = Object.freeze(['savedSearch', 'groupBy', 'silenced']);
+
+const data = (json: unknown): unknown => asObject(json)?.data;
+
+/** What an alert record must show of an update body: `dashboardId` becomes `dashboard`. */
+export function alertFromUpdate(body: Record<string, unknown>): Record<string, unknown> {
+  const { dashboardId, ...rest } = body;
+  return dashboardId === undefined ? rest : { ...rest, dashboard: dashboardId };
+}
+
+/** Rules of the alerts API. */
+export const alertRules: Rule[] = [
+  {
+    id: 'alerts.envelope',
+    title: 'Alerts responses wrap their payload in data',
+    basis: 'stated',
+    sentence: 'Update answers `{ data: Alert }`, list answers `{ data: [Alert, ...] }`.',
+    probedBy: 'every alerts response',
+    operations: ['updateAlert', 'listAlerts'],
+    applies: (ex) => isSuccess(ex),
+    check: (ex) => {
+      const value = data(ex.response?.json);
+      if (ex.operationId === 'listAlerts') {
+        if (!Array.isArray(value)) return [{ path: '/data', expected: 'an array of alerts', actual: value }];
+        return value.flatMap((item, i) => (asObject(item) ? [] : [{ path: `/data/${i}`, expected: 'an alert object', actual: item }]));
+      }
+      return asObject(value) ? [] : [{ path: '/data', expected: 'the alert object', actual: value ?? ex.response?.json }];
+    },
+  },
+  {
+    id: 'alerts.dashboard-mapping',
+    title: 'dashboardId comes back as dashboard',
+    basis: 'stated',
+    sentence: "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come back.",
+    probedBy: 'every update that sends one',
+    operations: ['updateAlert'],
+    applies: (ex) => isSuccess(ex) && requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined,
+    check: (ex) => {
+      const alert = asObject(data(ex.response?.json))!;
+      const violations: Violation[] = [];
+      const sent = requestBody(ex)!.dashboardId;
+      if (alert.dashboard !== sent) violations.push({ path: '/data/dashboard', expected: JSON.stringify(sent), actual: alert.dashboard });
+      if ('dashboardId' in alert) violations.push({ path: '/data/dashboardId', expected: 'absent (the record names it dashboard)', actual: alert.dashboardId });
+      return violations;
+    },
+  },
+  {
+    id: 'alerts.update-fields',
+    title: 'The update response carries savedSearch, groupBy and silenced',
+    basis: 'stated',
+    sentence: 'The update response carries `savedSearch`, `groupBy` and `silenced`.',
+    probedBy: 'every update',
+    operations: ['updateAlert'],
+    applies: (ex) => isSuccess(ex) && asObject(data(ex.response?.json)) !== undefined,
+    check: (ex) => {
+      const alert = asObject(data(ex.response?.json))!;
+      return LIST_OMITTED.filter((field) => !(field in alert)).map((field) => ({ path: `/data/${field}`, expected: 'present' }));
+    },
+  },
+  {
+    id: 'alerts.list-omits',
+    title: 'List entries omit savedSearch, groupBy and silenced',
+    basis: 'stated',
+    sentence: 'List entries carry none of `savedSearch`, `groupBy`, `silenced`.',
+    probedBy: 'every list',
+    operations: ['listAlerts'],
+    applies: (ex) => isSuccess(ex) && Array.isArray(data(ex.response?.json)),
+    check: (ex) => (data(ex.response?.json) as unknown[]).flatMap((item, i) =>
+      LIST_OMITTED.filter((field) => asObject(item) && field in asObject(item)!).map((field) => ({ path: `/data/${i}/${field}`, expected: 'absent from list entries', actual: asObject(item)![field] }))),
+  },
+  {
+    id: 'alerts.update-applies',
+    title: 'Alert updates are applied and persisted',
+    basis: 'inferred',
+    sentence: 'The values sent come back in the update response and in the list afterwards.',
+    probedBy: 'update, then list',
+    operations: ['updateAlert', 'listAlerts'],
+    applies: (ex) => isSuccess(ex) && (ex.operationId === 'updateAlert'
+      ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
+      : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
+    check: (ex) => {
+      if (ex.operationId === 'updateAlert') return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), '/data');
+      const expected = asObject(ex.probe.expect?.alert)!;
+      const list = data(ex.response?.json) as unknown[];
+      const index = list.findIndex((item) => sameId(asObject(item)?.id, expected.id));
+      if (index === -1) return [{ path: '/data', expected: `an entry with id ${String(expected.id)}` }];
+      return subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], `/data/${index}`);
+    },
+  },
+  {
+    id: 'alerts.enums',
+    title: 'thresholdType and source are enums',
+    basis: 'stated',
+    sentence: '`thresholdType` outside `above`/`below`, or `source` outside `tile`/`search`, is rejected.',
+    probedBy: 'invalid updates',
+    operations: ['updateAlert'],
+    applies: (ex) => probes(ex, 'alerts.enums') && ex.response !== undefined,
+    check: intentViolations,
+  },
+];

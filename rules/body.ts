@@ -1,0 +1,32 @@
+import type { Exchange } from '../core/exchange.ts';
+
+/** A JSON object, or undefined for anything else. */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The response payload: the envelope's `result` (management) or `data` (alerts), when it is an object. */
+export function payload(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = asObject(exchange.response?.json);
+  return asObject(body?.[exchange.api === 'management' ? 'result' : 'data']);
+}
+
+/** The payload's JSON pointer prefix. */
+export function payloadPath(exchange: Exchange): string {
+  return exchange.api === 'management' ? '/result' : '/data';
+}
+
+/** The request body as a JSON object, when it was one. */
+export function requestBody(exchange: Exchange): Record<string, unknown> | undefined {
+  return asObject(exchange.request.json);
+}
+
+/** Compares two uuids (or ids) case-insensitively. */
+export function sameId(a: unknown, b: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
+/** True when the exchange's probe was built for the rule. */
+export function probes(exchange: Exchange, ruleId: string): boolean {
+  return exchange.probe.rules?.includes(ruleId) === true;
+}

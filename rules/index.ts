@@ -1,0 +1,31 @@
+import { defineRules } from '../core/rule.ts';
+import { alertRules } from './alerts.ts';
+import { backupRules } from './backups.ts';
+import { envelopeRules } from './envelope.ts';
+import { keyRules } from './keys.ts';
+import { pipeRules } from './pipes.ts';
+import { requestRules } from './request.ts';
+import { responseRules } from './response.ts';
+import { secretRules } from './secrets.ts';
+import { serviceRules } from './service.ts';
+import { transportRules } from './transport.ts';
+import { usageRules } from './usage.ts';
+
+/** The rule table: every rule of RULES.md, once, in the order of RULES.md. */
+export const RULES = defineRules([
+  ...envelopeRules,
+  ...responseRules,
+  ...secretRules,
+  ...pipeRules,
+  ...serviceRules,
+  ...keyRules,
+  ...usageRules,
+  ...backupRules,
+  ...requestRules.filter((r) => r.id === 'auth.required'),
+  ...requestRules.filter((r) => r.id !== 'auth.required'),
+  ...alertRules,
+  ...transportRules,
+]);
+
+/** Every rule id, in table order. */
+export const RULE_IDS: readonly string[] = Object.freeze(RULES.map((rule) => rule.id));

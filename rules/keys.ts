@@ -1,0 +1,66 @@
+import { isSuccess } from '../core/exchange.ts';
+import type { Rule, Violation } from '../core/rule.ts';
+import { asObject, payload, probes, requestBody } from './body.ts';
+import { intentViolations } from './intent.ts';
+import { subsetViolations } from './subset.ts';
+
+const neverExpires = (body: Record<string, unknown> | undefined): boolean =>
+  body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
+
+/** Rules of the create-key operation. */
+export const keyRules: Rule[] = [
+  {
+    id: 'keys.roles-minimum',
+    title: 'A key needs at least one role',
+    basis: 'stated',
+    sentence: 'A create with an empty `roles` list is rejected; one with one or more roles is accepted.',
+    probedBy: 'paired creates',
+    operations: ['createKey'],
+    applies: (ex) => probes(ex, 'keys.roles-minimum') && ex.response !== undefined,
+    check: intentViolations,
+  },
+  {
+    id: 'keys.roles-enum',
+    title: 'Roles are admin, developer, query_endpoints',
+    basis: 'stated',
+    sentence: 'A role outside `admin`, `developer`, `query_endpoints` is rejected.',
+    probedBy: 'invalid creates',
+    operations: ['createKey'],
+    applies: (ex) => probes(ex, 'keys.roles-enum') && ex.response !== undefined,
+    check: intentViolations,
+  },
+  {
+    id: 'keys.credentials-returned',
+    title: 'A created key returns its credentials and echoes name and roles',
+    basis: 'stated',
+    sentence: 'A created key returns non-empty `keyId` and `keySecret`, and `key` echoes the name and roles sent.',
+    probedBy: 'every create',
+    operations: ['createKey'],
+    applies: (ex) => isSuccess(ex) && requestBody(ex) !== undefined && asObject(ex.response?.json) !== undefined,
+    check: (ex) => {
+      const result = payload(ex);
+      const body = requestBody(ex)!;
+      const violations: Violation[] = [];
+      for (const field of ['keyId', 'keySecret']) {
+        const value = result?.[field];
+        if (typeof value !== 'string' || value === '') violations.push({ path: `/result/${field}`, expected: 'a non-empty string', actual: field === 'keySecret' && value ? '[redacted]' : value });
+      }
+      const key = asObject(result?.key);
+      violations.push(...subsetViolations({ name: body.name, roles: body.roles }, key, '/result/key'));
+      return violations;
+    },
+  },
+  {
+    id: 'keys.never-expires',
+    title: 'A key created without expiry never expires',
+    basis: 'stated',
+    sentence: 'A create with `expireAt` absent, null or empty returns a key with no expiry (`expireAt` null or absent).',
+    probedBy: 'the three forms',
+    operations: ['createKey'],
+    applies: (ex) => isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined,
+    check: (ex) => {
+      const expireAt = asObject(payload(ex)?.key)?.expireAt;
+      return expireAt === undefined || expireAt === null ? [] : [{ path: '/result/key/expireAt', expected: 'null or absent (the key never expires)', actual: expireAt }];
+    },
+  },
+];

@@ -1,0 +1,118 @@
+import { isSuccess } from '../core/exchange.ts';
+import type { Rule, Violation } from '../core/rule.ts';
+import { asObject, payload, probes, requestBody, sameId } from './body.ts';
+import { intentViolations } from './intent.ts';
+import { omitKeys, subsetViolations } from './subset.ts';
+
+/** The 12 documented pipe settings keys and their JSON types. */
+export const PIPE_SETTINGS: Readonly<Record<string, 'number' | 'boolean'>> = Object.freeze({
+  streaming_max_insert_wait_ms: 'number',
+  object_storage_concurrency: 'number',
+  object_storage_polling_interval_ms: 'number',
+  object_storage_max_insert_bytes: 'number',
+  object_storage_max_file_count: 'number',
+  engine_max_threads: 'number',
+  engine_max_insert_threads: 'number',
+  engine_min_insert_block_size_bytes: 'number',
+  engine_max_download_threads: 'number',
+  engine_parallel_distributed_insert_select: 'number',
+  object_storage_use_cluster_function: 'boolean',
+  engine_parallel_view_processing: 'boolean',
+});
+
+/** Request-only fields that a pipe response does not carry back. */
+const REQUEST_ONLY = new Set(['credentials', 'accessKey', 'validateSamples', 'roles', 'tableMappingsToAdd', 'tableMappingsToRemove']);
+
+
+/** What a pipe response must carry of a create or update body. */
+function expectedPipe(body: Record<string, unknown>): unknown {
+  return omitKeys(body, REQUEST_ONLY);
+}
+
+/** tableMappings after an update: the added ones present, the removed ones absent. */
+function tableMappingViolations(body: Record<string, unknown>, result: Record<string, unknown>): Violation[] {
+  const sent = asObject(asObject(body.source)?.relational);
+  if (!sent) return [];
+  const mappings = asObject(asObject(result.source)?.relational)?.tableMappings;
+  const list = Array.isArray(mappings) ? mappings : [];
+  const violations: Violation[] = [];
+  for (const added of (sent.tableMappingsToAdd as unknown[] | undefined) ?? []) {
+    if (!list.some((m) => subsetViolations(added, m, '').length === 0)) {
+      violations.push({ path: '/result/source/relational/tableMappings', expected: `to include the added mapping ${JSON.stringify(added)}`, actual: mappings });
+    }
+  }
+  for (const removed of (sent.tableMappingsToRemove as unknown[] | undefined) ?? []) {
+    if (list.some((m) => subsetViolations(removed, m, '').length === 0)) {
+      violations.push({ path: '/result/source/relational/tableMappings', expected: `not to include the removed mapping ${JSON.stringify(removed)}`, actual: mappings });
+    }
+  }
+  return violations;
+}
+
+/** Rules of the pipe operations. */
+export const pipeRules: Rule[] = [
+  {
+    id: 'pipes.field-mappings-cover-columns',
+    title: 'fieldMappings must cover every destination column',
+    basis: 'stated',
+    sentence: 'A create whose `fieldMappings` miss a destination column is rejected; one that covers them all is accepted.',
+    probedBy: 'paired valid / invalid creates',
+    operations: ['createPipe'],
+    applies: (ex) => probes(ex, 'pipes.field-mappings-cover-columns') && ex.response !== undefined,
+    check: intentViolations,
+  },
+  {
+    id: 'pipes.service-id',
+    title: "A pipe's serviceId is the path serviceId",
+    basis: 'stated',
+    sentence: "A pipe's `serviceId` is the path `serviceId`.",
+    probedBy: 'every pipe response',
+    operations: ['createPipe', 'updatePipe'],
+    applies: (ex) => (ex.operationId === 'createPipe' || ex.operationId === 'updatePipe') && isSuccess(ex) && payload(ex)?.serviceId !== undefined,
+    check: (ex) => {
+      const actual = payload(ex)?.serviceId;
+      return sameId(actual, ex.request.params.serviceId) ? [] : [{ path: '/result/serviceId', expected: `the path serviceId ${ex.request.params.serviceId}`, actual }];
+    },
+  },
+  {
+    id: 'pipes.reflects-request',
+    title: 'A created pipe carries what was sent',
+    basis: 'inferred',
+    sentence: 'The created pipe carries the name, source (response fields), destination, mappings, scaling and settings sent.',
+    probedBy: 'every create',
+    operations: ['createPipe'],
+    applies: (ex) => ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && requestBody(ex) !== undefined,
+    check: (ex) => subsetViolations(expectedPipe(requestBody(ex)!), payload(ex), '/result'),
+  },
+  {
+    id: 'pipes.update-applies',
+    title: 'A pipe update is applied and persisted',
+    basis: 'inferred',
+    sentence: 'A PATCH returns the pipe with every sent change applied, and the settings operation then shows the new settings.',
+    probedBy: 'create, patch, read settings',
+    operations: ['updatePipe', 'getPipeSettings'],
+    applies: (ex) => isSuccess(ex) && payload(ex) !== undefined
+      && ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) || (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
+    check: (ex) => {
+      const result = payload(ex)!;
+      if (ex.operationId === 'getPipeSettings') return subsetViolations(ex.probe.expect?.settings, result, '/result');
+      const body = requestBody(ex)!;
+      return [...subsetViolations(expectedPipe(body), result, '/result'), ...tableMappingViolations(body, result)];
+    },
+  },
+  {
+    id: 'pipes.settings-keys',
+    title: 'Pipe settings carry every documented key',
+    basis: 'stated',
+    sentence: 'The settings response carries every documented settings key with its documented type.',
+    probedBy: 'every settings read',
+    operations: ['getPipeSettings'],
+    applies: (ex) => ex.operationId === 'getPipeSettings' && isSuccess(ex) && payload(ex) !== undefined,
+    check: (ex) => {
+      const result = payload(ex)!;
+      return Object.entries(PIPE_SETTINGS)
+        .filter(([key, type]) => typeof result[key] !== type)
+        .map(([key, type]) => ({ path: `/result/${key}`, expected: `present, of type ${type}`, actual: result[key] }));
+    },
+  },
+];

@@ -1,0 +1,37 @@
+import type { Rule } from '../core/rule.ts';
+import { intentViolations } from './intent.ts';
+import { ALL_OPERATIONS } from './operations.ts';
+
+/** Rules on how the target answers valid and invalid requests in general. */
+export const requestRules: Rule[] = [
+  {
+    id: 'request.valid-accepted',
+    title: 'Valid requests are accepted',
+    basis: 'inferred',
+    sentence: 'A request that is complete and valid by the documents is accepted.',
+    probedBy: 'every positive probe',
+    operations: ALL_OPERATIONS,
+    applies: (ex) => ex.probe.intent === 'accept' && ex.response !== undefined,
+    check: intentViolations,
+  },
+  {
+    id: 'errors.client-not-server',
+    title: 'Bad input gets a 4xx, never a 5xx',
+    basis: 'inferred',
+    sentence: 'Malformed or invalid input gets a 4xx, never a 5xx.',
+    probedBy: 'every rejection probe, and malformed JSON',
+    operations: ALL_OPERATIONS,
+    applies: (ex) => ex.probe.intent === 'reject' && ex.response !== undefined,
+    check: (ex) => ((ex.response?.status ?? 0) >= 500 ? [{ path: '', expected: `a 4xx for ${ex.probe.label}`, actual: ex.response?.status }] : []),
+  },
+  {
+    id: 'auth.required',
+    title: 'Every operation needs its own credentials',
+    basis: 'stated',
+    sentence: "Every operation of both APIs is rejected without credentials, with a wrong secret or token, and with the other API's scheme.",
+    probedBy: 'each operation, each way',
+    operations: ALL_OPERATIONS,
+    applies: (ex) => ex.probe.rules?.includes('auth.required') === true && ex.response !== undefined,
+    check: intentViolations,
+  },
+];

@@ -1,0 +1,42 @@
+import { isSuccess } from '../core/exchange.ts';
+import type { Rule } from '../core/rule.ts';
+import { violationsFromAjv } from '../core/violations-from-ajv.ts';
+import { asObject, payloadPath } from './body.ts';
+import { ALL_OPERATIONS } from './operations.ts';
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** Rules every successful response of both APIs obeys. */
+export const responseRules: Rule[] = [
+  {
+    id: 'response.content-type',
+    title: 'Successful responses are JSON',
+    basis: 'stated',
+    sentence: "A successful response's body comes with a JSON `Content-Type` and parses as JSON.",
+    probedBy: 'every 2xx response',
+    operations: ALL_OPERATIONS,
+    applies: (ex) => isSuccess(ex),
+    check: (ex) => {
+      const violations = [];
+      const type = ex.response?.headers['content-type'];
+      if (!type || !JSON_TYPE.test(type)) violations.push({ path: 'header:content-type', expected: 'a JSON media type (application/json)', actual: type });
+      if (ex.response?.jsonError) violations.push({ path: '', expected: 'a body that parses as JSON', actual: `${ex.response.jsonError}: ${ex.response.text.slice(0, 120)}` });
+      return violations;
+    },
+  },
+  {
+    id: 'response.schema',
+    title: 'Successful payloads match the spec',
+    basis: 'stated',
+    sentence: "Every 2xx `result` (management) or `data` (alerts) validates against the operation's response schema in `openapi/`.",
+    probedBy: 'every 2xx response',
+    operations: ALL_OPERATIONS,
+    applies: (ex) => isSuccess(ex) && asObject(ex.response?.json)?.[payloadPath(ex).slice(1)] !== undefined,
+    check: (ex, ctx) => {
+      const property = payloadPath(ex).slice(1);
+      const validate = ctx.validators.response(ctx.operation, String(ex.response?.status), property) ?? ctx.validators.response(ctx.operation, '200', property);
+      const value = asObject(ex.response?.json)?.[property];
+      return validate ? violationsFromAjv(validate(value), payloadPath(ex), value) : [];
+    },
+  },
+];

@@ -1,0 +1,41 @@
+import type { Violation } from '../core/rule.ts';
+import { asObject } from './body.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Every place where `actual` does not carry a value of `expected`: objects may have more keys, arrays
+ * must have the same elements in any order, uuids compare case-insensitively.
+ */
+export function subsetViolations(expected: unknown, actual: unknown, path: string): Violation[] {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [{ path, expected: `an array like ${JSON.stringify(expected)}`, actual }];
+    if (actual.length !== expected.length) return [{ path, expected: `${expected.length} elements: ${JSON.stringify(expected)}`, actual }];
+    const unused = [...actual];
+    for (const [index, item] of expected.entries()) {
+      const match = unused.findIndex((candidate) => subsetViolations(item, candidate, '').length === 0);
+      if (match === -1) return [{ path: `${path}/${index}`, expected: `an element ${JSON.stringify(item)}`, actual }];
+      unused.splice(match, 1);
+    }
+    return [];
+  }
+  const expectedObject = asObject(expected);
+  if (expectedObject) {
+    const actualObject = asObject(actual);
+    if (!actualObject) return [{ path, expected: 'an object', actual }];
+    return Object.entries(expectedObject).flatMap(([key, value]) =>
+      value === undefined ? [] : subsetViolations(value, actualObject[key], `${path}/${key}`));
+  }
+  if (typeof expected === 'string' && typeof actual === 'string' && UUID.test(expected)) {
+    return expected.toLowerCase() === actual.toLowerCase() ? [] : [{ path, expected: JSON.stringify(expected), actual }];
+  }
+  return Object.is(expected, actual) ? [] : [{ path, expected: JSON.stringify(expected), actual }];
+}
+
+/** A deep copy of a JSON value without the named keys, at any depth. */
+export function omitKeys(value: unknown, keys: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => omitKeys(item, keys));
+  const object = asObject(value);
+  if (!object) return value;
+  return Object.fromEntries(Object.entries(object).filter(([k]) => !keys.has(k)).map(([k, v]) => [k, omitKeys(v, keys)]));
+}

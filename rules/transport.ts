@@ -1,0 +1,18 @@
+import type { Rule } from '../core/rule.ts';
+import { ALL_OPERATIONS } from './operations.ts';
+
+const NOT_THE_TARGETS_FAULT = new Set(['rate-limited', 'budget']);
+
+/** The rule that every request gets a complete answer in time. */
+export const transportRules: Rule[] = [
+  {
+    id: 'transport.answers',
+    title: 'Every request gets a complete answer in time',
+    basis: 'inferred',
+    sentence: 'Every operation answers within the configured timeout with a complete HTTP response.',
+    probedBy: 'every request',
+    operations: ALL_OPERATIONS,
+    applies: (ex) => !(ex.failure && NOT_THE_TARGETS_FAULT.has(ex.failure.code)),
+    check: (ex) => (ex.failure ? [{ path: '', expected: 'a complete HTTP response within the timeout', actual: `${ex.failure.code}: ${ex.failure.message}` }] : []),
+  },
+];

@@ -1,0 +1,67 @@
+import { isSuccess } from '../core/exchange.ts';
+import type { Rule, Violation } from '../core/rule.ts';
+import { asObject, payload, probes } from './body.ts';
+import { intentViolations } from './intent.ts';
+
+/** The calendar days (YYYY-MM-DD) an instant may name: its own date as written, and its UTC date. */
+function days(value: string | undefined): string[] {
+  if (!value) return [];
+  const written = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
+  const parsed = Date.parse(value);
+  const utc = Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
+  return [written, utc].filter((d): d is string => d !== undefined);
+}
+
+/** The cost entries of a usage result: `costs` as one entry or as a list. */
+export function costEntries(result: Record<string, unknown> | undefined): unknown[] {
+  const costs = result?.costs;
+  if (Array.isArray(costs)) return costs;
+  return costs === undefined ? [] : [costs];
+}
+
+/** Rules of the usage cost operation. */
+export const usageRules: Rule[] = [
+  {
+    id: 'usage.period-limit',
+    title: 'Usage periods are at most 30 days',
+    basis: 'stated',
+    sentence: 'A period with `to_date` exactly 30 days after `from_date` is accepted; anything longer is rejected.',
+    probedBy: 'the boundary, both sides, and random periods',
+    operations: ['getUsageCost'],
+    applies: (ex) => probes(ex, 'usage.period-limit') && ex.response !== undefined,
+    check: intentViolations,
+  },
+  {
+    id: 'usage.required-params',
+    title: 'from_date and to_date are required',
+    basis: 'stated',
+    sentence: 'A request without `from_date` or without `to_date` is rejected.',
+    probedBy: 'each missing',
+    operations: ['getUsageCost'],
+    applies: (ex) => probes(ex, 'usage.required-params') && ex.response !== undefined,
+    check: intentViolations,
+  },
+  {
+    id: 'usage.to-date-inclusive',
+    title: 'Cost entries lie within the period, both ends included',
+    basis: 'stated',
+    sentence: "Every cost entry's `date` lies within `from_date` .. `to_date`, both ends included.",
+    probedBy: 'every accepted period',
+    operations: ['getUsageCost'],
+    applies: (ex) => isSuccess(ex) && payload(ex) !== undefined && ex.request.query.from_date !== undefined && ex.request.query.to_date !== undefined,
+    check: (ex) => {
+      const from = days(ex.request.query.from_date).sort()[0];
+      const to = days(ex.request.query.to_date).sort().at(-1);
+      if (!from || !to) return [];
+      const violations: Violation[] = [];
+      const list = Array.isArray(payload(ex)?.costs);
+      costEntries(payload(ex)).forEach((entry, index) => {
+        const date = asObject(entry)?.date;
+        if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (date < from || date > to)) {
+          violations.push({ path: list ? `/result/costs/${index}/date` : '/result/costs/date', expected: `a date from ${from} to ${to}`, actual: date });
+        }
+      });
+      return violations;
+    },
+  },
+];
