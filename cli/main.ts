@@ -1,0 +1,40 @@
+import { isHarnessError } from '../core/errors.ts';
+import { HELP } from './help.ts';
+import { runCommand, type Io } from './run.ts';
+import { RULES } from '../rules/index.ts';
+
+const STD_IO: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+
+/** The `conformance` command: dispatches to a subcommand and turns harness errors into exit code 2. */
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = STD_IO): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === '--help' || first === '-h' || argv.includes('--help') || argv.includes('-h')) {
+      io.out(HELP);
+      return 0;
+    }
+    switch (first) {
+      case 'rules':
+        for (const rule of RULES) io.out(`${rule.id.padEnd(36)} ${rule.basis.padEnd(8)} ${rule.title}`);
+        return 0;
+      case 'reference': {
+        const { runReference } = await import('../reference/main.ts');
+        return await runReference(rest);
+      }
+      case 'run':
+        return await runCommand(rest, env, io);
+      default:
+        if (first !== undefined && !first.startsWith('-')) {
+          io.err(`conformance: unknown command ${JSON.stringify(first)}. Run \`conformance --help\` for the commands.`);
+          return 2;
+        }
+        return await runCommand(argv, env, io);
+    }
+  } catch (error) {
+    if (isHarnessError(error)) {
+      io.err(`conformance: ${error.message} [${error.code}]`);
+      return 2;
+    }
+    throw error;
+  }
+}

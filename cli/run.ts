@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import { resolveConfig, withTargets, type RunConfig } from '../core/config.ts';
+import { HarnessError } from '../core/errors.ts';
+import { createRedactor } from '../core/redaction.ts';
+import { loadSpecs } from '../core/spec.ts';
+import { startReference } from '../reference/server.ts';
+import { writeFindingsJson } from '../reports/findings-json.ts';
+import { buildRunReport } from '../reports/run-report.ts';
+import { terminalSummary } from '../reports/terminal-summary.ts';
+import { RULE_IDS } from '../rules/index.ts';
+import { REDACTED_NAMES } from '../rules/secrets.ts';
+import { assertReachable } from './reachability.ts';
+import { runSuites } from './suites-run.ts';
+
+/** Where a command writes: standard output and standard error. */
+export interface Io {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+/** `conformance run`: resolves settings, starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
+export async function runCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+  let config = resolveConfig(argv, env, RULE_IDS);
+  await loadSpecs();
+  const reference = config.reference ? await startEmbedded(config) : undefined;
+  try {
+    if (reference) config = withTargets(config, reference.management, reference.alerts);
+    await assertReachable(config);
+    const secrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
+    const redactor = createRedactor(REDACTED_NAMES, secrets);
+    io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
+    const startedAt = new Date();
+    const collected = await runSuites(config, io.out, redactor.text);
+    const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
+    const file = await writeFindingsJson(resolve(config.reportDir), report);
+    io.out(redactor.text(terminalSummary(report)));
+    io.out(`Reports: ${file} and junit.xml in ${resolve(config.reportDir)}`);
+    return report.outcome === 'passed' ? 0 : report.outcome === 'failed' ? 1 : 2;
+  } finally {
+    await reference?.close();
+  }
+}
+
+async function startEmbedded(config: RunConfig) {
+  try {
+    const target = await startReference({ faults: config.reference?.faults ?? [], modes: config.reference?.modes ?? [] });
+    return {
+      management: { baseUrl: target.managementUrl, keyId: target.managementKeyId, keySecret: target.managementKeySecret, organizationId: target.organizationId, serviceId: target.serviceId, backupId: target.backupId },
+      alerts: { baseUrl: target.alertsUrl, token: target.alertsToken },
+      close: () => target.close(),
+    };
+  } catch (error) {
+    throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
+  }
+}

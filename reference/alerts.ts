@@ -1,0 +1,83 @@
+import { isObject, type JsonObject } from './json.ts';
+import { problem } from './problem.ts';
+import type { Route } from './route.ts';
+import type { AlertRecord } from './store.ts';
+import { check, num, obj, str, type FieldSpec } from './validate.ts';
+
+/** The threshold types an alert may have. */
+export const THRESHOLD_TYPES = Object.freeze(['above', 'below'] as const);
+
+/** The sources an alert may watch. */
+export const ALERT_SOURCES = Object.freeze(['tile', 'search'] as const);
+
+const UPDATE_ALERT_SPEC: FieldSpec = obj({
+  threshold: num(),
+  interval: str({ pattern: { regex: /^\d+[smhd]$/, hint: 'a number followed by s, m, h or d, such as 5m or 1h' } }),
+  thresholdType: str({ enum: THRESHOLD_TYPES }),
+  source: str({ enum: ALERT_SOURCES }),
+  dashboardId: str(),
+  tileId: str(),
+  channel: obj({ type: str(), webhookId: str() }),
+  name: str(),
+  message: str(),
+});
+
+/** The update response form of an alert: every field. */
+export function presentAlert(alert: AlertRecord): JsonObject {
+  return { ...alert, channel: { ...alert.channel } };
+}
+
+/** The list entry form of an alert: without `savedSearch`, `groupBy` and `silenced`. */
+export function presentListedAlert(alert: AlertRecord): JsonObject {
+  const { savedSearch: _savedSearch, groupBy: _groupBy, silenced: _silenced, ...listed } = presentAlert(alert);
+  return listed;
+}
+
+/** PUT /api/v2/alerts/{id}: updates an alert and answers `{ data: alert }`. */
+export const updateAlert: Route = {
+  method: 'PUT',
+  path: ['api', 'v2', 'alerts', ':id'],
+  operation: 'updateAlert',
+  hasBody: true,
+  check: (call) => {
+    if (!call.store.alerts.has(call.params.id.toLowerCase())) {
+      return [problem('id', 'not-found', `alert ${call.params.id} was not found`, 404)];
+    }
+    return check(UPDATE_ALERT_SPEC, call.body, '');
+  },
+  apply: (call) => {
+    const alert = call.store.alerts.get(call.params.id.toLowerCase());
+    if (alert === undefined) return { kind: 'rejected', problems: [problem('id', 'not-found', 'alert not found', 404)] };
+    const body = isObject(call.body) ? call.body : {};
+    const channel = isObject(body.channel) ? body.channel : {};
+    const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+    const updated: AlertRecord = {
+      ...alert,
+      name: text(body.name, alert.name),
+      message: text(body.message, alert.message),
+      threshold: typeof body.threshold === 'number' ? body.threshold : alert.threshold,
+      interval: text(body.interval, alert.interval),
+      thresholdType: THRESHOLD_TYPES.find((type) => type === body.thresholdType) ?? alert.thresholdType,
+      source: ALERT_SOURCES.find((source) => source === body.source) ?? alert.source,
+      channel: { type: text(channel.type, alert.channel.type), webhookId: text(channel.webhookId, alert.channel.webhookId) },
+      tileId: text(body.tileId, alert.tileId),
+      dashboard: text(body.dashboardId, alert.dashboard),
+      updatedAt: call.now.toISOString(),
+    };
+    if (call.persist) call.store.alerts.set(updated.id, updated);
+    return { kind: 'ok', result: { data: presentAlert(updated) }, previous: { data: presentAlert(alert) } };
+  },
+};
+
+/** GET /api/v2/alerts: lists the alerts as `{ data: [...] }`. */
+export const listAlerts: Route = {
+  method: 'GET',
+  path: ['api', 'v2', 'alerts'],
+  operation: 'listAlerts',
+  hasBody: false,
+  check: () => [],
+  apply: (call) => ({ kind: 'ok', result: { data: [...call.store.alerts.values()].map(presentListedAlert) } }),
+};
+
+/** The routes of the alerts API, all under `/api/v2`. */
+export const ALERTS_ROUTES: readonly Route[] = Object.freeze([updateAlert, listAlerts]);

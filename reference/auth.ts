@@ -1,0 +1,39 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { AuthVerdict } from './hooks.ts';
+import { hashSecret, type Store } from './store.ts';
+
+/** Checks HTTP Basic credentials against the usable keys, and records the key's use. */
+export function verifyBasic(header: string | undefined, store: Store, now: Date): AuthVerdict {
+  const parsed = splitScheme(header);
+  if (parsed.scheme !== 'basic') return { accepted: false, scheme: parsed.scheme, knownKey: false };
+  const decoded = Buffer.from(parsed.value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return { accepted: false, scheme: 'basic', knownKey: false };
+  const key = store.keys.get(decoded.slice(0, colon));
+  const usable =
+    key !== undefined &&
+    key.state === 'enabled' &&
+    (key.expireAt === null || Date.parse(key.expireAt) > now.getTime());
+  if (!usable) return { accepted: false, scheme: 'basic', knownKey: false };
+  const accepted = timingSafeEqual(hashSecret(decoded.slice(colon + 1)), key.secretHash);
+  if (accepted) store.keys.set(key.keyId, { ...key, usedAt: now.toISOString() });
+  return { accepted, scheme: 'basic', knownKey: true };
+}
+
+/** Checks a Bearer token against the alerts token. */
+export function verifyBearer(header: string | undefined, store: Store): AuthVerdict {
+  const parsed = splitScheme(header);
+  if (parsed.scheme !== 'bearer') return { accepted: false, scheme: parsed.scheme, knownKey: false };
+  const accepted = timingSafeEqual(hashSecret(parsed.value), hashSecret(store.alertsToken));
+  return { accepted, scheme: 'bearer', knownKey: false };
+}
+
+function splitScheme(header: string | undefined): { scheme: AuthVerdict['scheme']; value: string } {
+  if (header === undefined || header.trim() === '') return { scheme: 'none', value: '' };
+  const match = /^(\S+)\s+(.*)$/.exec(header.trim());
+  if (match === null) return { scheme: 'other', value: '' };
+  const scheme = match[1].toLowerCase();
+  if (scheme === 'basic') return { scheme: 'basic', value: match[2].trim() };
+  if (scheme === 'bearer') return { scheme: 'bearer', value: match[2].trim() };
+  return { scheme: 'other', value: '' };
+}

@@ -1,0 +1,353 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { HookContext, Hooks, OperationId } from './hooks.ts';
+import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
+import { DEFAULT_SCALING } from './pipe-spec.ts';
+import { problem, type Problem, type ProblemCode } from './problem.ts';
+import type { RuleId } from './rule-id.ts';
+import { DAY_MS } from './timestamp.ts';
+import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
+
+/** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
+export interface Fault {
+  readonly name: string;
+  readonly description: string;
+  /** Every rule a correct harness reports against this fault, and no other. */
+  readonly breaks: readonly RuleId[];
+  /** Creates the fault's hooks, with any state they keep, for one start of the target. */
+  readonly install: () => Hooks;
+}
+
+/** The fault table; each fault changes exactly one behaviour of the otherwise correct target. */
+export const FAULTS: readonly Fault[] = Object.freeze(
+  [
+    // Authentication.
+    fault('auth-missing-accepted', 'management API answers requests that carry no Authorization header', ['auth.required'], {
+      authorize: (ctx, v) => (ctx.api === 'management' && v.scheme === 'none' ? { ...v, accepted: true } : v),
+    }),
+    fault('auth-any-secret', 'management API accepts any secret for a known key id', ['auth.required'], {
+      authorize: (ctx, v) => (ctx.api === 'management' && v.knownKey ? { ...v, accepted: true } : v),
+    }),
+    fault('auth-bearer-on-management', 'management API accepts any Bearer token instead of Basic credentials', ['auth.required'], {
+      authorize: (ctx, v) => (ctx.api === 'management' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
+    }),
+    fault('auth-basic-on-alerts', 'alerts API accepts any Basic credentials instead of its Bearer token', ['auth.required'], {
+      authorize: (ctx, v) => (ctx.api === 'alerts' && v.scheme === 'basic' ? { ...v, accepted: true } : v),
+    }),
+    fault('auth-alerts-list-any-token', 'the alert list accepts any Bearer token', ['auth.required'], {
+      authorize: (ctx, v) => (ctx.operation === 'listAlerts' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
+    }),
+
+    // Envelope and transport.
+    fault('request-id-not-uuid', 'requestId is 32 hex digits, not a uuid', ['envelope.request-id-v4'], {
+      requestId: () => randomBytes(16).toString('hex'),
+    }),
+    fault('request-id-v1', 'requestId is a version-1 uuid', ['envelope.request-id-v4'], {
+      requestId: () => uuidV1(),
+    }),
+    stateful('request-id-reused', 'the second successful management response reuses the requestId of the first', ['envelope.request-id-unique'], () => {
+      const seen: string[] = [];
+      return {
+        requestId: (_ctx, requestId, success) => {
+          if (!success) return requestId;
+          seen.push(requestId);
+          return seen.length === 2 ? seen[0] : requestId;
+        },
+      };
+    }),
+    fault('envelope-without-result', 'the usage cost envelope carries its result under `data` instead of `result`', ['envelope.shape'], {
+      envelope: (ctx, e) => {
+        if (ctx.operation !== 'getUsageCost') return e;
+        const { result, ...rest } = e;
+        return { ...rest, data: result };
+      },
+    }),
+    fault('envelope-status-201', 'the envelope status is 201 while the HTTP status is 200', ['envelope.status-matches-http'], {
+      envelope: (_ctx, e) => ({ ...e, status: 201 }),
+    }),
+    fault('backup-text-plain', 'the backup read answers its JSON as text/plain', ['response.content-type'], {
+      response: (ctx, o) =>
+        ctx.operation === 'getBackup' && o.status === 200
+          ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' } }
+          : o,
+    }),
+    fault('settings-hang', 'the settings read never answers', ['transport.answers'], {
+      response: (ctx, o) => (ctx.operation === 'getPipeSettings' ? { ...o, delivery: 'hang' } : o),
+    }),
+    fault('backup-connection-reset', 'the backup read closes the connection without an answer', ['transport.answers'], {
+      response: (ctx, o) => (ctx.operation === 'getBackup' ? { ...o, delivery: 'reset' } : o),
+    }),
+    fault('malformed-json-500', 'a body that is not JSON gets a 500', ['errors.client-not-server'], {
+      review: (_ctx, problems) => {
+        if (problems.some((p) => p.code === 'malformed-json')) throw new SyntaxError('unexpected token in JSON body');
+        return problems;
+      },
+    }),
+
+    // Secrets.
+    fault('broker-credentials-echoed', 'pipe create echoes source.broker.credentials', ['secrets.absent'], {
+      result: (ctx, r) => echo(ctx, 'createPipe', r, ['broker', 'credentials'], ['broker', 'credentials']),
+    }),
+    fault('schema-registry-credentials-echoed', 'pipe create echoes source.broker.schemaRegistry.credentials', ['secrets.absent'], {
+      result: (ctx, r) =>
+        echo(ctx, 'createPipe', r, ['broker', 'schemaRegistry', 'credentials'], ['broker', 'schemaRegistry', 'credentials']),
+    }),
+    fault('relational-password-as-note', 'pipe create of a relational source returns the password as source.relational.note', ['secrets.absent'], {
+      result: (ctx, r) => echo(ctx, 'createPipe', r, ['relational', 'credentials', 'password'], ['relational', 'note']),
+    }),
+    fault('access-key-echoed-on-update', 'pipe update echoes the accessKey of an objectStorage or stream source', ['secrets.absent'], {
+      result: (ctx, r) =>
+        echo(ctx, 'updatePipe', echo(ctx, 'updatePipe', r, ['objectStorage', 'accessKey'], ['objectStorage', 'accessKey']), ['stream', 'accessKey'], ['stream', 'accessKey']),
+    }),
+    fault('secret-in-header', 'pipe create returns the first password or secretKey sent in an X-Source-Secret header', ['secrets.absent'], {
+      response: (ctx, o) => {
+        const secret = ctx.operation === 'createPipe' && o.status === 200 ? firstSecret(ctx.input) : undefined;
+        return secret === undefined ? o : { ...o, headers: { ...o.headers, 'x-source-secret': secret } };
+      },
+    }),
+
+    // Pipes.
+    fault('field-mappings-unchecked', 'pipe create accepts fieldMappings that miss a destination column', ['pipes.field-mappings-cover-columns'], {
+      review: (ctx, problems) => (ctx.operation === 'createPipe' ? drop(problems, 'unmapped-column') : problems),
+    }),
+    fault('pipe-service-id-wrong', 'pipe create and update return a serviceId other than the path one', ['pipes.service-id'], {
+      result: (ctx, r) => (ctx.operation === 'createPipe' || ctx.operation === 'updatePipe' ? { ...r, serviceId: randomUUID() } : r),
+    }),
+    fault('pipe-name-changed', 'pipe create returns the name with " (copy)" appended', ['pipes.reflects-request'], {
+      result: (ctx, r) => (ctx.operation === 'createPipe' ? { ...r, name: `${String(r.name)} (copy)` } : r),
+    }),
+    fault('pipe-scaling-ignored', 'pipe create returns the default scaling whatever was sent', ['pipes.reflects-request'], {
+      result: (ctx, r) =>
+        ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined
+          ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) }
+          : r,
+    }),
+    fault('pipe-update-ignored', 'pipe update changes nothing and returns the pipe as it was', ['pipes.update-applies'], {
+      persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
+      result: (ctx, r, previous) => (ctx.operation === 'updatePipe' && previous !== undefined ? previous : r),
+    }),
+    fault('pipe-update-not-persisted', 'pipe update returns the changed pipe but does not store it, so settings show the old values', ['pipes.update-applies'], {
+      persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
+    }),
+    fault(
+      'settings-key-missing',
+      'the settings read omits engine_parallel_view_processing',
+      ['pipes.settings-keys', 'response.schema', 'pipes.update-applies'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'getPipeSettings') return r;
+          const { engine_parallel_view_processing: _omitted, ...rest } = r;
+          return rest;
+        },
+      },
+    ),
+
+    // Service.
+    fault('service-start-rejected', 'the state operation rejects the start command', ['service.command', 'request.valid-accepted'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'changeServiceState' && field(ctx.input, 'command') === 'start'
+          ? [...problems, problem('command', 'invalid', 'command start is not available')]
+          : problems,
+    }),
+    fault('service-unknown-command-accepted', 'the state operation accepts any string command, as a restart', ['service.command'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'changeServiceState' && typeof field(ctx.input, 'command') === 'string'
+          ? drop(problems, 'enum', 'command')
+          : problems,
+    }),
+    fault('service-id-wrong', 'the state operation returns a service whose id is not the path serviceId', ['service.result-identity'], {
+      result: (ctx, r) => (ctx.operation === 'changeServiceState' ? { ...r, id: randomUUID() } : r),
+    }),
+
+    // Keys.
+    fault('keys-empty-roles-accepted', 'key create accepts an empty roles list', ['keys.roles-minimum'], {
+      review: (ctx, problems) => (ctx.operation === 'createKey' ? drop(problems, 'min-items', 'roles') : problems),
+    }),
+    fault('keys-unknown-role-accepted', 'key create accepts roles outside admin, developer, query_endpoints', ['keys.roles-enum'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'createKey' ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles['))) : problems,
+    }),
+    fault('keys-empty-roles-crash', 'key create with an empty roles list fails with a 500', ['errors.client-not-server'], {
+      review: (ctx, problems) => {
+        if (ctx.operation === 'createKey' && problems.some((p) => p.code === 'min-items' && p.path === 'roles')) {
+          throw new TypeError("Cannot read properties of undefined (reading 'role')");
+        }
+        return problems;
+      },
+    }),
+    fault('keys-secret-missing', 'key create does not return keySecret', ['keys.credentials-returned', 'response.schema'], {
+      result: (ctx, r) => {
+        if (ctx.operation !== 'createKey') return r;
+        const { keySecret: _omitted, ...rest } = r;
+        return rest;
+      },
+    }),
+    fault('keys-default-expiry', 'a key created without expiry expires in 30 days', ['keys.never-expires'], {
+      result: (ctx, r) =>
+        ctx.operation === 'createKey' && isObject(r.key) && (r.key.expireAt === null || r.key.expireAt === undefined)
+          ? { ...r, key: { ...r.key, expireAt: new Date(Date.now() + 30 * DAY_MS).toISOString() } }
+          : r,
+    }),
+    fault('keys-empty-expiry-rejected', 'key create rejects expireAt given as an empty string', ['keys.never-expires', 'request.valid-accepted'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'createKey' && field(ctx.input, 'expireAt') === ''
+          ? [...problems, problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')]
+          : problems,
+    }),
+    fault('keys-used-at-number', 'key create returns usedAt as the number 0', ['response.schema'], {
+      result: (ctx, r) => (ctx.operation === 'createKey' && isObject(r.key) ? { ...r, key: { ...r.key, usedAt: 0 } } : r),
+    }),
+
+    // Usage.
+    fault('usage-accepts-31-days', 'usage accepts periods up to 31 days', ['usage.period-limit'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'getUsageCost' && periodMs(ctx) <= MAX_PERIOD_MS + DAY_MS ? drop(problems, 'period-too-long') : problems,
+    }),
+    fault('usage-rejects-30-days', 'usage rejects a period of exactly 30 days', ['usage.period-limit', 'request.valid-accepted'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'getUsageCost' && periodMs(ctx) === MAX_PERIOD_MS
+          ? [...problems, problem('to_date', 'period-too-long', 'to_date must be less than 30 days after from_date')]
+          : problems,
+    }),
+    fault('usage-calendar-day-limit', 'usage compares UTC calendar days, not instants, so 30 days and some hours pass', ['usage.period-limit'], {
+      review: (ctx, problems) => {
+        if (ctx.operation !== 'getUsageCost') return problems;
+        const { from, to } = usagePeriod(ctx.input);
+        return from !== undefined && to !== undefined && to.utcDay - from.utcDay <= 30 ? drop(problems, 'period-too-long') : problems;
+      },
+    }),
+    fault('usage-to-date-optional', 'usage accepts a request without to_date (one day)', ['usage.required-params'], {
+      review: (ctx, problems) => (ctx.operation === 'getUsageCost' ? drop(problems, 'required', 'to_date') : problems),
+    }),
+    fault('usage-from-date-optional', 'usage accepts a request without from_date (one day)', ['usage.required-params'], {
+      review: (ctx, problems) => (ctx.operation === 'getUsageCost' ? drop(problems, 'required', 'from_date') : problems),
+    }),
+    fault('usage-extra-day', 'usage adds a cost entry dated the day after to_date', ['usage.to-date-inclusive'], {
+      result: (ctx, r) => {
+        const { to } = usagePeriod(ctx.input);
+        const costs = r.costs;
+        if (ctx.operation !== 'getUsageCost' || to === undefined || !Array.isArray(costs) || !isObject(costs[0])) return r;
+        const service = { id: costs[0].serviceId, name: costs[0].entityName, dataWarehouseId: costs[0].dataWarehouseId };
+        const extended = [...costs.filter(isObject), costEntry(service, Math.max(to.writtenDay, to.utcDay) + 1, new Date())];
+        return { ...r, costs: extended, grandTotalCredits: totalOf(extended) };
+      },
+    }),
+
+    // Backups.
+    fault('backup-id-mismatch', 'the backup read returns a backup whose id is not the path backupId', ['backups.identity'], {
+      result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, id: randomUUID() } : r),
+    }),
+    fault('backup-size-string', 'the backup read returns sizeInBytes as a string', ['response.schema'], {
+      result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, sizeInBytes: String(r.sizeInBytes) } : r),
+    }),
+
+    // Alerts.
+    fault('alert-threshold-fraction-rejected', 'alert update rejects a negative or fractional threshold', ['request.valid-accepted'], {
+      review: (ctx, problems) => {
+        const threshold = field(ctx.input, 'threshold');
+        return ctx.operation === 'updateAlert' && typeof threshold === 'number' && (threshold < 0 || !Number.isInteger(threshold))
+          ? [...problems, problem('threshold', 'invalid', 'threshold must be a whole number of at least 0')]
+          : problems;
+      },
+    }),
+    fault('alerts-update-unwrapped', 'alert update answers the alert without the `data` wrapper', ['alerts.envelope'], {
+      result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
+    }),
+    fault('alerts-dashboard-id-returned', 'alert update also returns the dashboard as dashboardId', ['alerts.dashboard-mapping'], {
+      result: (ctx, r) =>
+        ctx.operation === 'updateAlert' && isObject(r.data) ? { ...r, data: { ...r.data, dashboardId: r.data.dashboard } } : r,
+    }),
+    fault('alerts-group-by-missing', 'alert update omits groupBy', ['alerts.update-fields', 'response.schema'], {
+      result: (ctx, r) => {
+        if (ctx.operation !== 'updateAlert' || !isObject(r.data)) return r;
+        const { groupBy: _omitted, ...data } = r.data;
+        return { ...r, data };
+      },
+    }),
+    fault('alerts-list-includes-silenced', 'alert list entries carry silenced', ['alerts.list-omits'], {
+      result: (ctx, r) =>
+        ctx.operation === 'listAlerts' && Array.isArray(r.data)
+          ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) }
+          : r,
+    }),
+    fault('alerts-update-not-listed', 'alert update answers the change but does not store it', ['alerts.update-applies'], {
+      persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
+    }),
+    fault('alerts-threshold-type-unchecked', 'alert update accepts (and ignores) a thresholdType outside above/below', ['alerts.enums'], {
+      review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'thresholdType') : problems),
+    }),
+    fault('alerts-source-unchecked', 'alert update accepts (and ignores) a source outside tile/search', ['alerts.enums'], {
+      review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'source') : problems),
+    }),
+  ].map((entry): Fault => Object.freeze(entry)),
+);
+
+/** The names of all faults. */
+export const FAULT_NAMES: readonly string[] = Object.freeze(FAULTS.map((f) => f.name));
+
+/** Finds faults by name; throws an Error naming an unknown name and listing the valid ones. */
+export function selectFaults(names: readonly string[]): readonly Fault[] {
+  return [...new Set(names)].map((name) => {
+    const found = FAULTS.find((f) => f.name === name);
+    if (found === undefined) throw new Error(`Unknown fault "${name}". Valid faults: ${FAULT_NAMES.join(', ')}`);
+    return found;
+  });
+}
+
+function fault(name: string, description: string, breaks: readonly RuleId[], hooks: Hooks): Fault {
+  return stateful(name, description, breaks, () => hooks);
+}
+
+function stateful(name: string, description: string, breaks: readonly RuleId[], install: () => Hooks): Fault {
+  return { name, description, breaks: Object.freeze([...breaks]), install };
+}
+
+function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {
+  return problems.filter((p) => !(p.code === code && (path === undefined || p.path === path)));
+}
+
+function field(input: Json | undefined, key: string): Json | undefined {
+  return isObject(input) ? input[key] : undefined;
+}
+
+function at(value: Json | undefined, path: readonly string[]): Json | undefined {
+  return path.reduce<Json | undefined>((current, key) => (isObject(current) ? current[key] : undefined), value);
+}
+
+/** Copies a value sent under `source.<from>` into the result under `source.<to>`, for one operation. */
+function echo(ctx: HookContext, operation: OperationId, result: JsonObject, from: readonly string[], to: readonly string[]): JsonObject {
+  const sent = at(field(ctx.input, 'source'), from);
+  if (ctx.operation !== operation || sent === undefined || !isObject(result.source)) return result;
+  const copy = copyJson(result);
+  let target: Json | undefined = copy.source;
+  for (const key of to.slice(0, -1)) {
+    if (!isObject(target)) return result;
+    if (!isObject(target[key])) target[key] = {};
+    target = target[key];
+  }
+  if (!isObject(target)) return result;
+  target[to[to.length - 1]] = copyJson(sent);
+  return copy;
+}
+
+function firstSecret(input: Json | undefined): string | undefined {
+  const source = field(input, 'source');
+  const candidates = [
+    at(source, ['broker', 'credentials', 'password']),
+    at(source, ['broker', 'schemaRegistry', 'credentials', 'password']),
+    at(source, ['relational', 'credentials', 'password']),
+    at(source, ['objectStorage', 'accessKey', 'secretKey']),
+    at(source, ['stream', 'accessKey', 'secretKey']),
+  ];
+  return candidates.find((c): c is string => typeof c === 'string' && /^[\x21-\x7e][\x20-\x7e]*$/.test(c));
+}
+
+function periodMs(ctx: HookContext): number {
+  const { from, to } = usagePeriod(ctx.input);
+  return from === undefined || to === undefined ? Number.NaN : to.instantMs - from.instantMs;
+}
+
+function uuidV1(): string {
+  const hex = randomBytes(16).toString('hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-1${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,126 @@
+import type { HookContext, Hooks, Outgoing } from './hooks.ts';
+import { jsonOutgoing } from './http.ts';
+import { isObject, type Json, type JsonObject } from './json.ts';
+import { isUuid } from './scope.ts';
+
+/** A named unusual but correct behaviour the target can be started with, and its hooks. */
+export interface Mode {
+  readonly name: string;
+  readonly description: string;
+  /** Creates the mode's hooks, with any state they keep, for one start of the target. */
+  readonly install: () => Hooks;
+}
+
+const ID_KEYS = Object.freeze(new Set(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']));
+
+const OPTIONAL_SERVICE_FIELDS = Object.freeze([
+  'byocId',
+  'iamRole',
+  'encryptionKey',
+  'encryptionAssumedRoleIdentifier',
+  'hasTransparentDataEncryption',
+  'transparentDataEncryptionKeyId',
+  'encryptionRoleId',
+]);
+
+/** The mode table; every mode stays within what RULES.md allows. */
+export const MODES: readonly Mode[] = Object.freeze(
+  [
+    mode('extra-fields', 'every JSON object in every response carries two undocumented fields', {
+      response: (_ctx, o) => (typeof o.body === 'object' && o.body !== null ? { ...o, body: withExtras(o.body) } : o),
+    }),
+    mode('uppercase-uuids', 'uuid ids and requestIds in responses are upper-case', {
+      response: (_ctx, o) => (typeof o.body === 'object' && o.body !== null ? { ...o, body: upperIds(o.body) } : o),
+    }),
+    mode('status-422', 'request validation failures answer 422 with an application/problem+json body', {
+      response: (_ctx, o) =>
+        o.status === 400
+          ? jsonOutgoing(
+              422,
+              {
+                type: 'about:blank',
+                title: 'Unprocessable request',
+                errors: (o.problems ?? []).map((p) => ({ field: p.path, detail: p.message })),
+              },
+              { headers: { 'content-type': 'application/problem+json' }, problems: o.problems, message: o.message },
+            )
+          : o,
+    }),
+    mode('plain-text-errors', 'alerts API errors are plain text', {
+      response: (ctx, o) =>
+        ctx.api === 'alerts' && o.status >= 400
+          ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' }, body: o.message ?? 'error' }
+          : o,
+    }),
+    mode('costs-object', 'usage `costs` is a single object (not a list) when the period covers one day', {
+      result: (ctx, r) =>
+        ctx.operation === 'getUsageCost' && Array.isArray(r.costs) && r.costs.length === 1 ? { ...r, costs: r.costs[0] } : r,
+    }),
+    mode('conditional-absent', 'conditional fields are absent: key expireAt without expiry, usedAt, optional service fields', {
+      result: (ctx, r) => {
+        if (ctx.operation === 'createKey' && isObject(r.key)) {
+          const { usedAt: _usedAt, expireAt, ...key } = r.key;
+          return { ...r, key: expireAt === null ? key : { ...key, expireAt } };
+        }
+        if (ctx.operation === 'changeServiceState') {
+          return Object.fromEntries(Object.entries(r).filter(([key]) => !OPTIONAL_SERVICE_FIELDS.includes(key)));
+        }
+        return r;
+      },
+    }),
+    mode('rate-limit-retry-after', 'the 3rd and 20th requests get 429 with Retry-After: 1', {
+      gate: (ctx) => (ctx.sequence === 3 || ctx.sequence === 20 ? tooMany(ctx, { 'retry-after': '1' }) : undefined),
+    }),
+    mode('rate-limit-reset', 'the 5th and 30th requests get 429 with X-RateLimit-Reset one second ahead', {
+      gate: (ctx) =>
+        ctx.sequence === 5 || ctx.sequence === 30
+          ? tooMany(ctx, { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) })
+          : undefined,
+    }),
+    mode('rate-limit-bare', 'the 7th and 40th requests get 429 with neither Retry-After nor X-RateLimit-Reset', {
+      gate: (ctx) => (ctx.sequence === 7 || ctx.sequence === 40 ? tooMany(ctx, {}) : undefined),
+    }),
+    mode('slow', 'every response is delayed by 200 ms', {
+      response: (_ctx, o) => ({ ...o, delayMs: o.delayMs + 200 }),
+    }),
+  ].map((entry) => Object.freeze(entry)),
+);
+
+/** The names of all modes. */
+export const MODE_NAMES: readonly string[] = Object.freeze(MODES.map((m) => m.name));
+
+/** Finds modes by name; throws an Error naming an unknown name and listing the valid ones. */
+export function selectModes(names: readonly string[]): readonly Mode[] {
+  return [...new Set(names)].map((name) => {
+    const found = MODES.find((m) => m.name === name);
+    if (found === undefined) throw new Error(`Unknown mode "${name}". Valid modes: ${MODE_NAMES.join(', ')}`);
+    return found;
+  });
+}
+
+function mode(name: string, description: string, hooks: Hooks): Mode {
+  return { name, description, install: () => hooks };
+}
+
+function tooMany(ctx: HookContext, headers: Readonly<Record<string, string>>): Outgoing {
+  const body: JsonObject = ctx.api === 'management' ? { status: 429, error: 'too many requests' } : { message: 'too many requests' };
+  return jsonOutgoing(429, body, { headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+function withExtras(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withExtras);
+  if (!isObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = withExtras(item);
+  return { ...copy, undocumentedNote: 'not in the documents', undocumentedCount: 7 };
+}
+
+function upperIds(value: Json): Json {
+  if (Array.isArray(value)) return value.map(upperIds);
+  if (!isObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = ID_KEYS.has(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : upperIds(item);
+  }
+  return copy;
+}

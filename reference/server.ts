@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ALERTS_ROUTES } from './alerts.ts';
+import { verifyBasic, verifyBearer } from './auth.ts';
+import { selectFaults } from './faults.ts';
+import { composeHooks } from './hooks.ts';
+import { MANAGEMENT_ROUTES } from './management.ts';
+import { selectModes } from './modes.ts';
+import { createRequestListener, type PipelineOptions } from './pipeline.ts';
+import { createStore } from './store.ts';
+
+/** How to start the reference target; every field is optional. */
+export interface ReferenceOptions {
+  /** Fault names from the fault table. */
+  readonly faults?: readonly string[];
+  /** Mode names from the mode table. */
+  readonly modes?: readonly string[];
+  /** Interface to listen on; 127.0.0.1 by default. */
+  readonly host?: string;
+  /** Port of the management API; 0 (any free port) by default. */
+  readonly managementPort?: number;
+  /** Port of the alerts API; 0 (any free port) by default. */
+  readonly alertsPort?: number;
+}
+
+/** A running reference target: where it listens, the seeded ids, fresh credentials, and how to stop it. */
+export interface ReferenceTarget {
+  readonly managementUrl: string;
+  readonly alertsUrl: string;
+  readonly organizationId: string;
+  readonly serviceId: string;
+  readonly backupId: string;
+  readonly alertIds: readonly string[];
+  readonly managementKeyId: string;
+  readonly managementKeySecret: string;
+  readonly alertsToken: string;
+  readonly faults: readonly string[];
+  readonly modes: readonly string[];
+  /** Stops both servers, ending open connections. */
+  readonly close: () => Promise<void>;
+}
+
+/** Starts the management and alerts APIs in memory on loopback, with the faults and modes asked for. */
+export async function startReference(options: ReferenceOptions = {}): Promise<ReferenceTarget> {
+  const faults = selectFaults(options.faults ?? []);
+  const modes = selectModes(options.modes ?? []);
+  const hooks = composeHooks([...faults.map((f) => f.install()), ...modes.map((m) => m.install())]);
+  const host = options.host ?? '127.0.0.1';
+  const store = createStore();
+  const timers = new Set<NodeJS.Timeout>();
+  let sequence = 0;
+  const shared = {
+    store,
+    hooks,
+    nextSequence: () => (sequence += 1),
+    schedule: (delayMs: number, run: () => void) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, delayMs);
+      timers.add(timer);
+    },
+  };
+  const management = serverFor({ ...shared, api: 'management', routes: MANAGEMENT_ROUTES, verify: verifyBasic });
+  const alerts = serverFor({ ...shared, api: 'alerts', routes: ALERTS_ROUTES, verify: verifyBearer });
+  const close = async (): Promise<void> => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    await Promise.all([stop(management), stop(alerts)]);
+  };
+  try {
+    await listen(management, host, options.managementPort ?? 0);
+    await listen(alerts, host, options.alertsPort ?? 0);
+  } catch (error) {
+    await close();
+    throw new Error(`reference target could not listen on ${host}: ${(error as Error).message}`, { cause: error });
+  }
+  return Object.freeze({
+    managementUrl: urlOf(management, host),
+    alertsUrl: urlOf(alerts, host),
+    organizationId: store.organizationId,
+    serviceId: store.serviceId,
+    backupId: store.backupId,
+    alertIds: Object.freeze([...store.alerts.keys()]),
+    managementKeyId: store.managementKeyId,
+    managementKeySecret: store.managementKeySecret,
+    alertsToken: store.alertsToken,
+    faults: Object.freeze(faults.map((f) => f.name)),
+    modes: Object.freeze(modes.map((m) => m.name)),
+    close,
+  });
+}
+
+function serverFor(options: PipelineOptions): Server {
+  const server = createServer(createRequestListener(options));
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function urlOf(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -1,0 +1,26 @@
+import type { RunReport } from '../core/run-report.ts';
+
+const MARK = { passed: '✓', failed: '✗', skipped: '-' } as const;
+
+/** Renders the per-rule summary printed at the end of a run. */
+export function terminalSummary(report: RunReport): string {
+  const byRule = new Map<string, RunReport['results'][number][]>();
+  for (const result of report.results) byRule.set(result.rule, [...(byRule.get(result.rule) ?? []), result]);
+  const width = Math.max(...[...byRule.keys()].map((id) => id.length), 10);
+  const lines: string[] = ['', 'Rules:'];
+  for (const [rule, results] of byRule) {
+    const failed = results.filter((r) => r.outcome === 'failed');
+    const passed = results.filter((r) => r.outcome === 'passed');
+    const skipped = results.filter((r) => r.outcome === 'skipped');
+    const outcome = failed.length > 0 ? 'failed' : passed.length > 0 ? 'passed' : 'skipped';
+    const counts = [failed.length && `${failed.length} failed`, passed.length && `${passed.length} passed`, skipped.length && `${skipped.length} skipped`].filter(Boolean).join(', ');
+    lines.push(`  ${MARK[outcome]} ${rule.padEnd(width)}  ${counts}`);
+    for (const result of failed) lines.push(`      ${result.operation}: ${result.message}`);
+    if (outcome === 'skipped') lines.push(`      ${[...new Set(skipped.map((r) => r.message))].join('; ')}`);
+  }
+  for (const error of report.errors) lines.push(`  ! harness error: ${error}`);
+  const { stats } = report;
+  lines.push('', `${report.outcome.toUpperCase()}: ${stats.failed} failed, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`);
+  if (report.created.length > 0) lines.push(`Created on the target: ${report.created.length} resource(s), listed in findings.json under "created".`);
+  return lines.join('\n');
+}

@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import type { RunConfig } from '../../core/config.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { SendOptions } from '../../core/http-client.ts';
+import { createLedger, type Ledger } from '../../core/ledger.ts';
+import type { Probe, ProbeClass } from '../../core/probe.ts';
+import { RULES } from '../../rules/index.ts';
+import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
+import { recordExchange } from './record.ts';
+import { propertySeed } from './seeds.ts';
+import { createSession, type Session } from './session.ts';
+import { verdict, type GroupSkip } from './verdict.ts';
+import './provided.ts';
+
+/** A request for `send`: the operation's parameters default to the configured ids. */
+export type ProbeRequest = Omit<SendOptions, 'operation' | 'probe' | 'params'> & {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly probe: Probe;
+};
+
+/** A generated example with where it came from, so that a finding can name it. */
+export interface Example<T> {
+  readonly value: T;
+  readonly example: NonNullable<Probe['example']>;
+}
+
+/** What a probe group gets to work with. */
+export interface SuiteContext {
+  readonly config: RunConfig;
+  /** Sends a request to an operation of either API; ids in the path default to the configured ones. */
+  send(operationId: string, request: ProbeRequest): Promise<Exchange>;
+  /** `--runs` (or `runs`) examples of an arbitrary, from a seed derived from the run's seed and the property name. */
+  examples<T>(property: string, arbitrary: fc.Arbitrary<T>, runs?: number): Example<T>[];
+  /** Lists a resource the run created, for the report. */
+  created(resource: CreatedResource): void;
+}
+
+/** A set of probes of one class, run together. */
+export interface ProbeGroup {
+  readonly name: string;
+  readonly klass: ProbeClass;
+  /** The operations it sends to; used to explain skipped verdicts. */
+  readonly operations: readonly string[];
+  /** Why the group cannot run with these settings (a missing id, say), or undefined when it can. */
+  readonly requires?: (config: RunConfig) => string | undefined;
+  run(context: SuiteContext): Promise<void>;
+}
+
+/** One suite: the operations it judges and the probe groups that exercise them. */
+export interface SuiteDefinition {
+  readonly operations: readonly string[];
+  readonly groups: readonly ProbeGroup[];
+  /** Run the groups one after another (for groups that share state on the target). */
+  readonly sequential?: boolean;
+}
+
+const sessions = new Map<string, Promise<Session>>();
+
+/** The worker's session for this run: one per worker, so that limits and the requestId ledger span every suite. */
+function session(config: RunConfig): Promise<Session> {
+  const key = `${config.seed}:${config.management?.baseUrl}:${config.alerts?.baseUrl}`;
+  if (!sessions.has(key)) sessions.set(key, createSession(config));
+  return sessions.get(key)!;
+}
+
+/** Declares a vitest suite that runs its probe groups once, then one test per operation and rule. */
+export function conformanceSuite(name: string, definition: SuiteDefinition): void {
+  const { config } = inject('conformance');
+  const ledger: Ledger = createLedger();
+  const skips: GroupSkip[] = [];
+  const created: CreatedResource[] = [];
+  let rateLimited = 0;
+  let requests = 0;
+  const operationKeys = new Map<string, string>();
+
+  describe(name, () => {
+    beforeAll(async () => {
+      const s = await session(config);
+      for (const id of definition.operations) operationKeys.set(id, s.operation(id).key);
+      const rules = RULES.filter((rule) => config.rules.includes(rule.id));
+      const clients = s.clients((exchange) => { requests += 1; recordExchange(s, ledger, rules, exchange); }, () => { rateLimited += 1; requests += 1; });
+      const context: SuiteContext = {
+        config,
+        send(operationId, request) {
+          const operation = s.operation(operationId);
+          const client = clients[operation.api];
+          if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
+          return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
+        },
+        examples(property, arbitrary, runs = config.runs) {
+          const seed = propertySeed(config.seed, `${name}/${property}`);
+          return fc.sample(arbitrary, { seed, numRuns: runs }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
+        },
+        created: (resource) => created.push(resource),
+      };
+      const runnable = definition.groups.filter((group) => {
+        const skip = skipReason(config, group, (id) => s.operation(id).api);
+        if (skip) skips.push({ group: group.name, operations: group.operations, reason: skip });
+        return !skip;
+      });
+      if (definition.sequential) for (const group of runnable) await group.run(context);
+      else await Promise.all(runnable.map((group) => group.run(context)));
+    }, config.budgetMs + 60_000);
+
+    afterAll((_context, suite) => {
+      const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })) };
+      suite.meta.conformanceSuite = report;
+    });
+
+    for (const operationId of definition.operations) {
+      const rules = RULES.filter((rule) => rule.operations.includes(operationId));
+      describe(operationId, () => {
+        for (const rule of rules) {
+          test(rule.id, ({ task, skip }) => {
+            const key = operationKeys.get(operationId) ?? operationId;
+            const result = verdict(config, ledger, skips, rule.id, operationId, key);
+            task.meta.conformanceResult = result;
+            if (result.outcome === 'skipped') skip(result.message);
+            if (result.outcome === 'failed') throw new ContractViolation(`${rule.id} on ${key}: ${result.message}`);
+          });
+        }
+      });
+    }
+  });
+}
+
+/** A rule failed on an operation: the test error that vitest's reporters show. */
+class ContractViolation extends Error {
+  override name = 'ContractViolation';
+}
+
+function defaultParams(config: RunConfig): Record<string, string> {
+  return {
+    ...(config.management ? { organizationId: config.management.organizationId, serviceId: config.management.serviceId } : {}),
+    ...(config.management?.backupId ? { backupId: config.management.backupId } : {}),
+  };
+}
+
+function skipReason(config: RunConfig, group: ProbeGroup, apiOf: (operationId: string) => string): string | undefined {
+  for (const operationId of group.operations) {
+    const api = apiOf(operationId) as 'management' | 'alerts';
+    if (!config[api]) return `the ${api} API is not under test: ${config.unconfigured[api] ?? 'not configured'}`;
+  }
+  const missing = group.requires?.(config);
+  if (missing) return missing;
+  if (!config.allow.includes(group.klass)) return `probes of class ${group.klass} are not allowed (--allow ${config.allow.join(',')})`;
+  return undefined;
+}

@@ -1,0 +1,73 @@
+import { curlCommand } from '../../core/curl.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Finding } from '../../core/finding.ts';
+import { judge } from '../../core/judge.ts';
+import { cover, tally, type Ledger } from '../../core/ledger.ts';
+import type { Rule, Violation } from '../../core/rule.ts';
+import { REDACTED_NAMES } from '../../rules/secrets.ts';
+import { secretsIn, type Session } from './session.ts';
+
+const MAX_EVIDENCE_CHARS = 4_000;
+const NAMES = new Set(REDACTED_NAMES.map((n) => n.toLowerCase()));
+
+/** Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence. */
+export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): void {
+  for (const secret of secretsIn(exchange.request.json)) {
+    session.redactor.addSecret(secret);
+    if (secret.length >= 6) session.sentSecrets.add(secret);
+  }
+  for (const value of valuesUnderSecretNames(exchange.response?.json)) session.redactor.addSecret(value);
+
+  const judgements = judge(exchange, rules, {
+    operation: session.operation(exchange.operationId),
+    validators: session.validators,
+    secrets: [...session.sentSecrets],
+    seenRequestIds: session.seenRequestIds,
+  });
+  const requestId = (exchange.response?.json as { requestId?: unknown } | undefined)?.requestId;
+  if (exchange.api === 'management' && typeof requestId === 'string') session.seenRequestIds.add(requestId.toLowerCase());
+
+  cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
+  let redacted: Exchange | undefined;
+  for (const { rule, violations } of judgements) {
+    if (violations.length > 0) redacted ??= session.redactor.exchange(exchange);
+    tally(ledger, exchange.operation, rule, violations.map((v) => finding(session, redacted!, rule, v)));
+  }
+}
+
+function finding(session: Session, exchange: Exchange, rule: string, violation: Violation): Finding {
+  const seed = session.config.seed;
+  const response = exchange.response && { ...exchange.response, text: truncate(exchange.response.text) };
+  return {
+    rule,
+    operation: exchange.operation,
+    probe: exchange.probe.label,
+    path: violation.path,
+    expected: session.redactor.text(violation.expected),
+    ...(violation.actual === undefined ? {} : { actual: session.redactor.value(violation.actual) }),
+    evidence: {
+      request: { ...exchange.request, ...(exchange.request.body ? { body: truncate(exchange.request.body) } : {}) },
+      ...(response ? { response } : {}),
+      ...(exchange.failure ? { failure: exchange.failure } : {}),
+    },
+    reproduce: {
+      curl: curlCommand(exchange.api, exchange.request),
+      seed,
+      ...(exchange.probe.example ? { example: exchange.probe.example } : {}),
+      command: `npx conformance --seed ${seed} --rules ${rule}`,
+    },
+  };
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_EVIDENCE_CHARS ? `${text.slice(0, MAX_EVIDENCE_CHARS)}... [${text.length - MAX_EVIDENCE_CHARS} more characters]` : text;
+}
+
+function valuesUnderSecretNames(json: unknown, inside = false): string[] {
+  if (typeof json === 'string') return inside ? [json] : [];
+  if (Array.isArray(json)) return json.flatMap((item) => valuesUnderSecretNames(item, inside));
+  if (json && typeof json === 'object') {
+    return Object.entries(json).flatMap(([k, v]) => valuesUnderSecretNames(v, inside || NAMES.has(k.toLowerCase())));
+  }
+  return [];
+}

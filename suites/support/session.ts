@@ -1,0 +1,70 @@
+import { Agent } from 'undici';
+import type { RunConfig } from '../../core/config.ts';
+import { DEFAULTS } from '../../core/defaults.ts';
+import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
+import { createRedactor, type Redactor } from '../../core/redaction.ts';
+import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
+import { loadSpecs, type Operation, type Specs } from '../../core/spec.ts';
+import { createValidators, type Validators } from '../../core/validators.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
+
+/** State shared by every suite of a run in one worker: the limits, the secrets, the requestIds seen. */
+export interface Session {
+  readonly config: RunConfig;
+  readonly specs: Specs;
+  readonly validators: Validators;
+  readonly gate: RequestGate;
+  readonly redactor: Redactor;
+  /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
+  readonly sentSecrets: Set<string>;
+  readonly seenRequestIds: Set<string>;
+  /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
+  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
+  operation(operationId: string): Operation;
+}
+
+/** Creates the session of a run: loads the specs once and sets up the shared gate and connection pool. */
+export async function createSession(config: RunConfig): Promise<Session> {
+  const specs = await loadSpecs();
+  const deadline = Date.now() + config.budgetMs;
+  const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
+  const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
+  const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
+  const redactor = createRedactor(REDACTED_NAMES, configSecrets);
+  const sentSecrets = new Set(configSecrets.filter((s) => s.length >= 6));
+  const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
+
+  return {
+    config,
+    specs,
+    validators: createValidators(specs),
+    gate,
+    redactor,
+    sentSecrets,
+    seenRequestIds: new Set(),
+    operation(operationId) {
+      const op = byId.get(operationId);
+      if (!op) throw new Error(`openapi/ defines no operation ${operationId}`);
+      return op;
+    },
+    clients(onExchange, onRateLimited) {
+      const common = { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs, onExchange, onRateLimited };
+      const basic = config.management ? `Basic ${Buffer.from(`${config.management.keyId}:${config.management.keySecret}`).toString('base64')}` : '';
+      return {
+        ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic }) } : {}),
+        ...(config.alerts ? { alerts: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: `Bearer ${config.alerts.token}` }) } : {}),
+      };
+    },
+  };
+}
+
+/** Every string under a secret field (`credentials`, `accessKey`) of a request body. */
+export function secretsIn(body: unknown, inside = false): string[] {
+  if (typeof body === 'string') return inside ? [body] : [];
+  if (Array.isArray(body)) return body.flatMap((item) => secretsIn(item, inside));
+  if (body && typeof body === 'object') {
+    return Object.entries(body).flatMap(([key, value]) => secretsIn(value, inside || SECRET_FIELDS.includes(key)));
+  }
+  return [];
+}
