@@ -103,7 +103,7 @@ export function conformanceSuite(name: string, definition: SuiteDefinition): voi
       else await Promise.all(runnable.map((group) => group.run(context)));
     }, config.budgetMs + 60_000);
 
-    afterAll((_context, suite) => {
+    afterAll(({}, suite) => {
       const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })) };
       suite.meta.conformanceSuite = report;
     });

@@ -1,0 +1,34 @@
+import * as fc from 'fast-check';
+import { credentials, type Credentials } from './credentials.ts';
+import { identifier } from './identifier.ts';
+import { relationalSettings, type RelationalSettings } from './relationalSettings.ts';
+import { tableMappings, type TableMapping } from './tableMappings.ts';
+
+/** The `relational` object of a create body. */
+export interface RelationalSourceCreate {
+  host: string;
+  port: number;
+  database: string;
+  credentials?: Credentials;
+  settings?: RelationalSettings;
+  tableMappings?: TableMapping[];
+}
+
+/** Relational sources for create (`{ relational, validateSamples? }`): host, port and database, and optionally secret credentials, settings (update-time and create-only keys) and table mappings with excluded columns and sorting keys. */
+export function relationalSourceCreate(
+  constraints: { maxTableMappings?: number } = {},
+): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples?: boolean }> {
+  const { maxTableMappings = 3 } = constraints;
+  const relational = fc.record(
+    {
+      host: identifier({ maxLength: 12 }).map((name) => `${name}.db.example.com`),
+      port: fc.oneof(fc.constantFrom(5432, 3306), fc.integer({ min: 1024, max: 65535 })),
+      database: identifier(),
+      credentials: credentials(),
+      settings: relationalSettings({ operation: 'create' }),
+      tableMappings: tableMappings({ minLength: 1, maxLength: Math.max(1, maxTableMappings) }),
+    },
+    { requiredKeys: ['host', 'port', 'database'] },
+  );
+  return fc.record({ relational, validateSamples: fc.boolean() }, { requiredKeys: ['relational'] });
+}

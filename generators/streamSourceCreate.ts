@@ -1,0 +1,30 @@
+import * as fc from 'fast-check';
+import { accessKey, type AccessKey } from './accessKey.ts';
+import { iamRole } from './iamRole.ts';
+
+/** The `stream` object of a create body. */
+export interface StreamSourceCreate {
+  streamName: string;
+  region: string;
+  useEnhancedFanOut?: boolean;
+  timestamp?: number;
+  iamRole?: string;
+  accessKey?: AccessKey;
+}
+
+const REGIONS = Object.freeze(['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-southeast-1']);
+
+/** Managed stream sources for create (`{ stream, validateSamples? }`): stream name and region, and optionally enhanced fan-out, a start timestamp (epoch seconds; the unit is not shown), iamRole and a secret accessKey. */
+export function streamSourceCreate(constraints: { iamRole?: boolean } = {}): fc.Arbitrary<{ stream: StreamSourceCreate; validateSamples?: boolean }> {
+  const model = {
+    streamName: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,30}$/),
+    region: fc.constantFrom(...REGIONS),
+    useEnhancedFanOut: fc.boolean(),
+    timestamp: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 0, 1) / 1000 }),
+    ...(constraints.iamRole === false ? {} : { iamRole: iamRole() }),
+    accessKey: accessKey(),
+  };
+  const required = ['streamName', 'region', ...(constraints.iamRole === true ? ['iamRole'] : [])] as (keyof typeof model)[];
+  const stream = fc.record(model, { requiredKeys: required }) as fc.Arbitrary<StreamSourceCreate>;
+  return fc.record({ stream, validateSamples: fc.boolean() }, { requiredKeys: ['stream'] });
+}

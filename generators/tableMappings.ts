@@ -1,0 +1,45 @@
+import * as fc from 'fast-check';
+import { identifier } from './identifier.ts';
+
+/** One relational table mapping, as in `tableMappings` and `tableMappingsToAdd`. */
+export interface TableMapping {
+  sourceSchemaName: string;
+  sourceTable: string;
+  targetTable: string;
+  excludedColumns?: string[];
+  useCustomSortingKey?: boolean;
+  sortingKeys?: string[];
+}
+
+function tableMapping(): fc.Arbitrary<TableMapping> {
+  return fc
+    .record({
+      sourceSchemaName: fc.oneof(fc.constantFrom('public', 'sales', 'analytics'), identifier()),
+      sourceTable: identifier(),
+      rename: fc.option(identifier(), { nil: undefined }),
+      excludedColumns: fc.option(fc.uniqueArray(identifier(), { maxLength: 3 }), { nil: undefined }),
+      sortingKeys: fc.option(fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      sortingMode: fc.constantFrom('absent', 'default', 'custom'),
+    })
+    .filter(({ excludedColumns = [], sortingKeys = [] }) => !sortingKeys.some((key) => excludedColumns.includes(key)))
+    .map(({ sourceSchemaName, sourceTable, rename, excludedColumns, sortingKeys, sortingMode }) => ({
+      sourceSchemaName,
+      sourceTable,
+      targetTable: rename ?? sourceTable,
+      ...(excludedColumns ? { excludedColumns } : {}),
+      ...(sortingMode === 'default' ? { useCustomSortingKey: false } : {}),
+      ...(sortingMode === 'custom' ? { useCustomSortingKey: true, sortingKeys: sortingKeys ?? ['id'] } : {}),
+    }));
+}
+
+/** Lists of relational table mappings with unique source tables and unique target tables, none of whose source tables is in `avoid`. */
+export function tableMappings(
+  constraints: { minLength?: number; maxLength?: number; avoid?: readonly string[] } = {},
+): fc.Arbitrary<TableMapping[]> {
+  const { minLength = 1, maxLength = 3, avoid = [] } = constraints;
+  return fc
+    .uniqueArray(tableMapping(), { minLength, maxLength, selector: (m) => `${m.sourceSchemaName}.${m.sourceTable}` })
+    .filter((mappings) =>
+      new Set(mappings.map((m) => m.targetTable)).size === mappings.length
+      && !mappings.some((m) => avoid.includes(`${m.sourceSchemaName}.${m.sourceTable}`)));
+}
