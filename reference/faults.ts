@@ -162,7 +162,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('keys-empty-roles-accepted', 'key create accepts an empty roles list', ['keys.roles-minimum'], {
       review: (ctx, problems) => (ctx.operation === 'createKey' ? drop(problems, 'min-items', 'roles') : problems),
     }),
-    fault('keys-unknown-role-accepted', 'key create accepts roles outside admin, developer, query_endpoints', ['keys.roles-enum'], {
+    fault('keys-unknown-role-accepted', 'key create accepts and echoes roles outside admin, developer, query_endpoints', ['keys.roles-enum', 'response.schema'], {
       review: (ctx, problems) =>
         ctx.operation === 'createKey' ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles['))) : problems,
     }),
@@ -272,10 +272,10 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('alerts-update-not-listed', 'alert update answers the change but does not store it', ['alerts.update-applies'], {
       persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
     }),
-    fault('alerts-threshold-type-unchecked', 'alert update accepts (and ignores) a thresholdType outside above/below', ['alerts.enums'], {
+    fault('alerts-threshold-type-unchecked', 'alert update accepts and stores a thresholdType outside above/below', ['alerts.enums', 'response.schema'], {
       review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'thresholdType') : problems),
     }),
-    fault('alerts-source-unchecked', 'alert update accepts (and ignores) a source outside tile/search', ['alerts.enums'], {
+    fault('alerts-source-unchecked', 'alert update accepts and stores a source outside tile/search', ['alerts.enums', 'response.schema'], {
       review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'source') : problems),
     }),
   ].map((entry): Fault => Object.freeze(entry)),

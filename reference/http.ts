@@ -29,8 +29,10 @@ export function parseJsonBody(bytes: Buffer): { readonly value: Json | undefined
   try {
     return { value: JSON.parse(bytes.toString('utf8')) as Json, problems: [] };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { value: undefined, problems: [problem('', 'malformed-json', `body is not valid JSON: ${reason}`)] };
+    // The parser's message may quote the body, which may hold a secret: keep only the position.
+    const position = error instanceof Error ? /position \d+/.exec(error.message)?.[0] : undefined;
+    const where = position === undefined ? '' : ` (at ${position})`;
+    return { value: undefined, problems: [problem('', 'malformed-json', `body is not valid JSON${where}`)] };
   }
 }
 

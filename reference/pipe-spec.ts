@@ -13,10 +13,10 @@ const tableMapping = obj({
   sortingKeys: arr(str()),
 });
 const tableMappingKey = obj({ sourceSchemaName: str(), sourceTable: str(), targetTable: str() });
-const column = obj({ name: required(str()), type: required(str()) });
+const column = obj({ name: str(), type: str() });
 
-/** The destination columns: at least one, each with a name and a type. */
-export const COLUMNS_SPEC: FieldSpec = arr(column, 1);
+/** The destination columns, each with a name and a type. */
+export const COLUMNS_SPEC: FieldSpec = arr(column);
 const fieldMapping = obj({ sourceField: required(str()), destinationField: required(str()) });
 
 /** The twelve documented settings keys and their types. */

@@ -45,8 +45,8 @@ export interface AlertRecord {
   readonly message: string;
   readonly threshold: number;
   readonly interval: string;
-  readonly thresholdType: 'above' | 'below';
-  readonly source: 'tile' | 'search';
+  readonly thresholdType: string;
+  readonly source: string;
   readonly state: string;
   readonly channel: { readonly type: string; readonly webhookId: string };
   readonly team: string;

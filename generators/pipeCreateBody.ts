@@ -1,0 +1,53 @@
+import * as fc from 'fast-check';
+import { brokerSourceCreate } from './brokerSourceCreate.ts';
+import { fieldMappings, type FieldMapping } from './fieldMappings.ts';
+import { identifier } from './identifier.ts';
+import { objectStorageSourceCreate } from './objectStorageSourceCreate.ts';
+import { pipeDestination, type PipeDestination } from './pipeDestination.ts';
+import { PIPE_KINDS, type PipeKind } from './pipeKind.ts';
+import { pipeScaling, type PipeScaling } from './pipeScaling.ts';
+import { pipeSettings, type PipeSettings } from './pipeSettings.ts';
+import { relationalSourceCreate } from './relationalSourceCreate.ts';
+import { streamSourceCreate } from './streamSourceCreate.ts';
+
+/** A pipe create body. */
+export interface PipeCreateBody {
+  name: string;
+  source: Record<string, unknown>;
+  destination: PipeDestination;
+  fieldMappings: FieldMapping[];
+  scaling?: PipeScaling;
+  settings?: PipeSettings;
+}
+
+const SOURCES: Readonly<Record<PipeKind, () => fc.Arbitrary<Record<string, unknown>>>> = Object.freeze({
+  broker: () => brokerSourceCreate(),
+  objectStorage: () => objectStorageSourceCreate(),
+  stream: () => streamSourceCreate(),
+  relational: () => relationalSourceCreate(),
+});
+
+/** Valid pipe create bodies with a source of `kind` (any kind when absent), a destination, field mappings covering every destination column, and optionally scaling and settings. */
+export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitrary<PipeCreateBody> {
+  const source = constraints.kind ? SOURCES[constraints.kind]() : fc.oneof(...PIPE_KINDS.map((kind) => SOURCES[kind]()));
+  return fc
+    .record(
+      {
+        name: identifier({ maxLength: 24 }).map((name) => `ct-${name}`),
+        source,
+        destination: pipeDestination(),
+        scaling: pipeScaling({ minKeys: 1 }),
+        settings: pipeSettings({ minKeys: 1 }),
+      },
+      { requiredKeys: ['name', 'source', 'destination'] },
+    )
+    .chain(({ name, source: chosen, destination, scaling, settings }) =>
+      fieldMappings({ columns: destination.columns.map((column) => column.name) }).map((mappings): PipeCreateBody => ({
+        name,
+        source: chosen,
+        destination,
+        fieldMappings: mappings,
+        ...(scaling ? { scaling } : {}),
+        ...(settings ? { settings } : {}),
+      })));
+}

@@ -1,0 +1,69 @@
+import * as fc from 'fast-check';
+import { accessKey } from './accessKey.ts';
+import { caCertificate } from './caCertificate.ts';
+import { credentials } from './credentials.ts';
+import { identifier } from './identifier.ts';
+import { iamRole } from './iamRole.ts';
+import type { PipeKind } from './pipeKind.ts';
+import { relationalSettings } from './relationalSettings.ts';
+import { tableMappings, type TableMapping } from './tableMappings.ts';
+
+/** A pipe update `source`: one kind with some of its update-time fields, and optionally `validateSamples`. */
+export type PipeSourceUpdate = { [kind in PipeKind]?: Record<string, unknown> } & { validateSamples?: boolean };
+
+type Removal = Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>;
+
+const removal = (m: TableMapping): Removal => ({ sourceSchemaName: m.sourceSchemaName, sourceTable: m.sourceTable, targetTable: m.targetTable });
+const tableKey = (m: Removal): string => `${m.sourceSchemaName}.${m.sourceTable}`;
+
+function relationalUpdate(existing: readonly TableMapping[]): fc.Arbitrary<Record<string, unknown>> {
+  const toRemove = existing.length > 0
+    ? fc.shuffledSubarray([...existing], { minLength: 1 }).map((list) => list.map(removal))
+    : tableMappings({ minLength: 1, maxLength: 2 }).map((list) => list.map(removal));
+  return fc
+    .record(
+      {
+        host: identifier({ maxLength: 12 }).map((name) => `${name}.db.example.com`),
+        port: fc.oneof(fc.constantFrom(5432, 3306), fc.integer({ min: 1024, max: 65535 })),
+        database: identifier(),
+        credentials: credentials(),
+        settings: relationalSettings({ operation: 'update' }),
+        tableMappingsToAdd: tableMappings({ minLength: 1, maxLength: 2, avoid: existing.map(tableKey) }),
+        tableMappingsToRemove: toRemove,
+      },
+      { requiredKeys: [] },
+    )
+    .filter(({ tableMappingsToAdd = [], tableMappingsToRemove = [] }) => {
+      const removed = new Set(tableMappingsToRemove.map(tableKey));
+      return !tableMappingsToAdd.some((m) => removed.has(tableKey(m)));
+    });
+}
+
+const MODELS: Readonly<Record<Exclude<PipeKind, 'relational'>, () => Record<string, fc.Arbitrary<unknown>>>> = Object.freeze({
+  broker: () => ({
+    iamRole: iamRole(),
+    caCertificate: caCertificate(),
+    reversePrivateEndpointIds: fc.uniqueArray(fc.stringMatching(/^vpce-[0-9a-f]{17}$/), { minLength: 1, maxLength: 2 }),
+    credentials: credentials(),
+  }),
+  objectStorage: () => ({
+    iamRole: iamRole(),
+    connectionString: identifier({ maxLength: 12 }).map((account) => `DefaultEndpointsProtocol=https;AccountName=${account};EndpointSuffix=core.windows.net`),
+    path: identifier({ maxLength: 10 }).map((prefix) => `${prefix}/*.json`),
+    containerName: identifier(),
+    accessKey: accessKey(),
+  }),
+  stream: () => ({ iamRole: iamRole(), accessKey: accessKey() }),
+});
+
+/** Pipe update sources of one kind carrying only that kind's update-time fields (rule 1), at least one of them, with secrets from `secretValue()`; relational removals are drawn from `tableMappings` when given. */
+export function pipeSourceUpdate(constraints: { kind: PipeKind; tableMappings?: readonly TableMapping[] }): fc.Arbitrary<PipeSourceUpdate> {
+  const { kind } = constraints;
+  const fields = kind === 'relational'
+    ? relationalUpdate(constraints.tableMappings ?? [])
+    : fc.record(MODELS[kind](), { requiredKeys: [] });
+  const nonEmpty = fields.filter((value) => Object.keys(value).length > 0);
+  return fc
+    .record({ fields: nonEmpty, validateSamples: fc.option(fc.boolean(), { nil: undefined }) })
+    .map(({ fields: value, validateSamples }) => ({ [kind]: value, ...(validateSamples === undefined ? {} : { validateSamples }) }));
+}
