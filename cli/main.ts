@@ -21,6 +21,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
         const { runReference } = await import('../reference/main.ts');
         return await runReference(rest);
       }
+      case 'diff': {
+        const { runDiff } = await import('./diff.ts');
+        return await runDiff(rest, io);
+      }
       case 'run':
         return await runCommand(rest, env, io);
       default:

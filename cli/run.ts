@@ -1,10 +1,11 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { resolveConfig, withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { loadSpecs } from '../core/spec.ts';
 import { startReference } from '../reference/server.ts';
-import { writeFindingsJson } from '../reports/findings-json.ts';
+import { writeReports } from '../reports/write-reports.ts';
+import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
@@ -32,10 +33,13 @@ export async function runCommand(argv: readonly string[], env: Readonly<Record<s
     const startedAt = new Date();
     const collected = await runSuites(config, io.out, redactor.text);
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
-    const file = await writeFindingsJson(resolve(config.reportDir), report);
-    io.out(redactor.text(terminalSummary(report)));
-    io.out(`Reports: ${file} and junit.xml in ${resolve(config.reportDir)}`);
-    return report.outcome === 'passed' ? 0 : report.outcome === 'failed' ? 1 : 2;
+    const judged = config.baseline
+      ? await judgeWithBaseline(report, await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS), new Date())
+      : report;
+    const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
+    io.out(redactor.text(terminalSummary(judged)));
+    io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
+    return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {
     await reference?.close();
   }

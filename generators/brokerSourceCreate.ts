@@ -5,7 +5,7 @@ import { identifier } from './identifier.ts';
 import { iamRole } from './iamRole.ts';
 
 /** The `broker` object of a create body. */
-export interface BrokerSourceCreate {
+export type BrokerSourceCreate = {
   brokers: string;
   topics: string;
   consumerGroup: string;
@@ -15,7 +15,7 @@ export interface BrokerSourceCreate {
   caCertificate?: string;
   reversePrivateEndpointIds?: string[];
   credentials?: Credentials;
-}
+};
 
 const MINUTE_MIN = Date.UTC(2020, 0, 1) / 60_000;
 const MINUTE_MAX = Date.UTC(2030, 11, 31) / 60_000;
@@ -30,20 +30,20 @@ export function brokerSourceCreate(constraints: { iamRole?: boolean } = {}): fc.
     ...(constraints.iamRole === false ? {} : { iamRole: iamRole() }),
     offset: fc.record({
       timestamp: fc.integer({ min: MINUTE_MIN, max: MINUTE_MAX }).map((minute) => new Date(minute * 60_000).toISOString().slice(0, 16)),
-    }),
+    }, { noNullPrototype: true }),
     schemaRegistry: fc.record(
       {
         url: identifier({ maxLength: 8 }).map((name) => `https://${name}.registry.example.com`),
         caCertificate: caCertificate(),
         credentials: credentials(),
       },
-      { requiredKeys: ['url'] },
+      { noNullPrototype: true, requiredKeys: ['url'] },
     ),
     caCertificate: caCertificate(),
     reversePrivateEndpointIds: fc.uniqueArray(fc.stringMatching(/^vpce-[0-9a-f]{17}$/), { minLength: 1, maxLength: 2 }),
     credentials: credentials(),
   };
   const required = ['brokers', 'topics', 'consumerGroup', ...(constraints.iamRole === true ? ['iamRole'] : [])] as (keyof typeof model)[];
-  const broker = fc.record(model, { requiredKeys: required }) as fc.Arbitrary<BrokerSourceCreate>;
-  return fc.record({ broker, validateSamples: fc.boolean() }, { requiredKeys: ['broker'] });
+  const broker = fc.record(model, { noNullPrototype: true, requiredKeys: required }) as fc.Arbitrary<BrokerSourceCreate>;
+  return fc.record({ broker, validateSamples: fc.boolean() }, { noNullPrototype: true, requiredKeys: ['broker'] });
 }

@@ -2,12 +2,12 @@ import * as fc from 'fast-check';
 import { secretValue } from './secretValue.ts';
 
 /** A username and password pair, as sent in `credentials` and `schemaRegistry.credentials`. */
-export interface Credentials {
+export type Credentials = {
   username: string;
   password: string;
-}
+};
 
 /** Request-only credentials whose username and password are both fresh secret values. */
 export function credentials(constraints: { prefix?: string } = {}): fc.Arbitrary<Credentials> {
-  return fc.record({ username: secretValue(constraints), password: secretValue(constraints) });
+  return fc.record({ username: secretValue(constraints), password: secretValue(constraints) }, { noNullPrototype: true });
 }

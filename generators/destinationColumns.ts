@@ -2,10 +2,10 @@ import * as fc from 'fast-check';
 import { identifier } from './identifier.ts';
 
 /** One destination column: a name and a column type. */
-export interface DestinationColumn {
+export type DestinationColumn = {
   name: string;
   type: string;
-}
+};
 
 const COLUMN_TYPES = Object.freeze([
   'String', 'UInt8', 'UInt32', 'UInt64', 'Int32', 'Int64', 'Float32', 'Float64', 'Bool', 'Date', 'DateTime',
@@ -18,7 +18,7 @@ export function destinationColumns(
 ): fc.Arbitrary<DestinationColumn[]> {
   const { minLength = 1, maxLength = 5, names = [] } = constraints;
   const name = names.length > 0 ? fc.oneof(fc.constantFrom(...names), identifier()) : identifier();
-  return fc.uniqueArray(fc.record({ name, type: fc.constantFrom(...COLUMN_TYPES) }), {
+  return fc.uniqueArray(fc.record({ name, type: fc.constantFrom(...COLUMN_TYPES) }, { noNullPrototype: true }), {
     minLength,
     maxLength,
     selector: (column) => column.name,

@@ -2,10 +2,10 @@ import * as fc from 'fast-check';
 import { identifier } from './identifier.ts';
 
 /** One field mapping: where a destination column's value comes from. */
-export interface FieldMapping {
+export type FieldMapping = {
   sourceField: string;
   destinationField: string;
-}
+};
 
 function sourceField(column: string): fc.Arbitrary<string> {
   return fc.oneof(

@@ -4,7 +4,7 @@ import { identifier } from './identifier.ts';
 import { iamRole } from './iamRole.ts';
 
 /** The `objectStorage` object of a create body. */
-export interface ObjectStorageSourceCreate {
+export type ObjectStorageSourceCreate = {
   url?: string;
   delimiter?: string;
   compression?: 'auto';
@@ -15,7 +15,7 @@ export interface ObjectStorageSourceCreate {
   path?: string;
   containerName?: string;
   accessKey?: AccessKey;
-}
+};
 
 const pattern = fc.constantFrom('*.json', '*.csv', '*.parquet', 'data.ndjson', '**/*.json', 'part-?.csv');
 
@@ -31,7 +31,7 @@ function urlStyle(): fc.Arbitrary<ObjectStorageSourceCreate> {
       iamRole: iamRole(),
       accessKey: accessKey(),
     },
-    { requiredKeys: ['url'] },
+    { noNullPrototype: true, requiredKeys: ['url'] },
   );
 }
 
@@ -45,7 +45,7 @@ function connectionStringStyle(): fc.Arbitrary<ObjectStorageSourceCreate> {
       compression: fc.constant('auto' as const),
       isContinuous: fc.boolean(),
     },
-    { requiredKeys: ['connectionString', 'containerName', 'path'] },
+    { noNullPrototype: true, requiredKeys: ['connectionString', 'containerName', 'path'] },
   );
 }
 
@@ -56,5 +56,5 @@ export function objectStorageSourceCreate(
   const objectStorage = constraints.style === 'url' ? urlStyle()
     : constraints.style === 'connectionString' ? connectionStringStyle()
     : fc.oneof(urlStyle(), connectionStringStyle());
-  return fc.record({ objectStorage, validateSamples: fc.boolean() }, { requiredKeys: ['objectStorage'] });
+  return fc.record({ objectStorage, validateSamples: fc.boolean() }, { noNullPrototype: true, requiredKeys: ['objectStorage'] });
 }

@@ -11,14 +11,14 @@ import { relationalSourceCreate } from './relationalSourceCreate.ts';
 import { streamSourceCreate } from './streamSourceCreate.ts';
 
 /** A pipe create body. */
-export interface PipeCreateBody {
+export type PipeCreateBody = {
   name: string;
   source: Record<string, unknown>;
   destination: PipeDestination;
   fieldMappings: FieldMapping[];
   scaling?: PipeScaling;
   settings?: PipeSettings;
-}
+};
 
 const SOURCES: Readonly<Record<PipeKind, () => fc.Arbitrary<Record<string, unknown>>>> = Object.freeze({
   broker: () => brokerSourceCreate(),
@@ -39,7 +39,7 @@ export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitr
         scaling: pipeScaling({ minKeys: 1 }),
         settings: pipeSettings({ minKeys: 1 }),
       },
-      { requiredKeys: ['name', 'source', 'destination'] },
+      { noNullPrototype: true, requiredKeys: ['name', 'source', 'destination'] },
     )
     .chain(({ name, source: chosen, destination, scaling, settings }) =>
       fieldMappings({ columns: destination.columns.map((column) => column.name) }).map((mappings): PipeCreateBody => ({

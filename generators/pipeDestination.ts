@@ -3,22 +3,22 @@ import { destinationColumns, type DestinationColumn } from './destinationColumns
 import { identifier } from './identifier.ts';
 
 /** The table definition of a destination, referring to its columns. */
-export interface TableDefinition {
+export type TableDefinition = {
   engine?: { versionColumnId?: string; columnIds?: string[] };
   sortingKey?: string[];
   partitionBy?: string;
   primaryKey?: string;
-}
+};
 
 /** The destination object of a pipe create body. */
-export interface PipeDestination {
+export type PipeDestination = {
   database: string;
   table: string;
   columns: DestinationColumn[];
   managedTable?: boolean;
   tableDefinition?: TableDefinition;
   roles?: string[];
-}
+};
 
 function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition> {
   const column = fc.constantFrom(...names);
@@ -27,12 +27,12 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
       {
         engine: fc.record(
           { versionColumnId: column, columnIds: fc.subarray([...names], { minLength: 1 }) },
-          { requiredKeys: [] },
+          { noNullPrototype: true, requiredKeys: [] },
         ),
         sortingKey: fc.shuffledSubarray([...names], { minLength: 1 }),
         partitionBy: fc.oneof(column, column.map((name) => `toYYYYMM(${name})`)),
       },
-      { requiredKeys: [] },
+      { noNullPrototype: true, requiredKeys: [] },
     )
     .map((definition) => (definition.sortingKey ? { ...definition, primaryKey: definition.sortingKey[0] } : definition));
 }
@@ -49,6 +49,6 @@ export function pipeDestination(constraints: { minColumns?: number; maxColumns?:
         ...(names.length > 0 ? { tableDefinition: tableDefinition(names) } : {}),
         roles: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
       };
-      return fc.record(optional, { requiredKeys: [] }).map((extra): PipeDestination => ({ ...base, ...extra }));
+      return fc.record(optional, { noNullPrototype: true, requiredKeys: [] }).map((extra): PipeDestination => ({ ...base, ...extra }));
     });
 }

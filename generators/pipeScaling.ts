@@ -1,12 +1,12 @@
 import * as fc from 'fast-check';
 
 /** The pipe scaling object accepted on create. */
-export interface PipeScaling {
+export type PipeScaling = {
   replicas?: number;
   concurrency?: number;
   replicaCpuMillicores?: number;
   replicaMemoryGb?: number;
-}
+};
 
 const MODEL: { readonly [K in keyof Required<PipeScaling>]: fc.Arbitrary<number> } = Object.freeze({
   replicas: fc.integer({ min: 1, max: 10 }),
@@ -22,5 +22,5 @@ export function pipeScaling(constraints: { minKeys?: number; maxKeys?: number } 
   const { minKeys = 0, maxKeys = KEYS.length } = constraints;
   return fc
     .subarray([...KEYS], { minLength: minKeys, maxLength: maxKeys })
-    .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, MODEL[key]]))) as fc.Arbitrary<PipeScaling>);
+    .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, MODEL[key]])), { noNullPrototype: true }) as fc.Arbitrary<PipeScaling>);
 }

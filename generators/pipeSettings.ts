@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 
 /** The pipe settings object of create and update bodies: the 12 documented keys, each optional. */
-export interface PipeSettings {
+export type PipeSettings = {
   streaming_max_insert_wait_ms?: number;
   object_storage_concurrency?: number;
   object_storage_polling_interval_ms?: number;
@@ -14,7 +14,7 @@ export interface PipeSettings {
   engine_parallel_distributed_insert_select?: number;
   object_storage_use_cluster_function?: boolean;
   engine_parallel_view_processing?: boolean;
-}
+};
 
 const MODEL: { readonly [K in keyof Required<PipeSettings>]: fc.Arbitrary<Required<PipeSettings>[K]> } = Object.freeze({
   streaming_max_insert_wait_ms: fc.integer({ min: 1, max: 60_000 }),
@@ -38,5 +38,5 @@ export function pipeSettings(constraints: { minKeys?: number; maxKeys?: number }
   const { minKeys = 0, maxKeys = KEYS.length } = constraints;
   return fc
     .subarray([...KEYS], { minLength: minKeys, maxLength: maxKeys })
-    .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, MODEL[key]]))) as fc.Arbitrary<PipeSettings>);
+    .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, MODEL[key]])), { noNullPrototype: true }) as fc.Arbitrary<PipeSettings>);
 }

@@ -31,7 +31,7 @@ function relationalUpdate(existing: readonly TableMapping[]): fc.Arbitrary<Recor
         tableMappingsToAdd: tableMappings({ minLength: 1, maxLength: 2, avoid: existing.map(tableKey) }),
         tableMappingsToRemove: toRemove,
       },
-      { requiredKeys: [] },
+      { noNullPrototype: true, requiredKeys: [] },
     )
     .filter(({ tableMappingsToAdd = [], tableMappingsToRemove = [] }) => {
       const removed = new Set(tableMappingsToRemove.map(tableKey));
@@ -61,7 +61,7 @@ export function pipeSourceUpdate(constraints: { kind: PipeKind; tableMappings?: 
   const { kind } = constraints;
   const fields = kind === 'relational'
     ? relationalUpdate(constraints.tableMappings ?? [])
-    : fc.record(MODELS[kind](), { requiredKeys: [] });
+    : fc.record(MODELS[kind](), { noNullPrototype: true, requiredKeys: [] });
   const nonEmpty = fields.filter((value) => Object.keys(value).length > 0);
   return fc
     .record({ fields: nonEmpty, validateSamples: fc.option(fc.boolean(), { nil: undefined }) })

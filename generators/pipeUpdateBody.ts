@@ -8,13 +8,13 @@ import { pipeSourceUpdate, type PipeSourceUpdate } from './pipeSourceUpdate.ts';
 import type { TableMapping } from './tableMappings.ts';
 
 /** A pipe update (PATCH) body. */
-export interface PipeUpdateBody {
+export type PipeUpdateBody = {
   name?: string;
   source?: PipeSourceUpdate;
   destination?: { columns: DestinationColumn[] };
   fieldMappings?: FieldMapping[];
   settings?: PipeSettings;
-}
+};
 
 type ColumnChange = Pick<PipeUpdateBody, 'destination' | 'fieldMappings'>;
 
@@ -36,7 +36,7 @@ export function pipeUpdateBody(
         change,
         settings: pipeSettings({ minKeys: 1 }),
       },
-      { requiredKeys: [] },
+      { noNullPrototype: true, requiredKeys: [] },
     )
     .filter((parts) => Object.keys(parts).length > 0)
     .map(({ name, source, change: columnChange, settings }): PipeUpdateBody => ({

@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { identifier } from './identifier.ts';
 
 /** The `settings` object of a relational source. */
-export interface RelationalSettings {
+export type RelationalSettings = {
   syncIntervalSeconds?: number;
   pullBatchSize?: number;
   publicationName?: string;
@@ -12,7 +12,7 @@ export interface RelationalSettings {
   snapshotNumRowsPerPartition?: number;
   snapshotNumberOfParallelTables?: number;
   enableFailoverSlots?: boolean;
-}
+};
 
 const UPDATABLE = Object.freeze({
   syncIntervalSeconds: fc.integer({ min: 1, max: 3600 }),
@@ -32,5 +32,5 @@ const CREATE_ONLY = Object.freeze({
 /** Relational source settings with at least one key: any of the nine on create, only `syncIntervalSeconds` and `pullBatchSize` on update. */
 export function relationalSettings(constraints: { operation?: 'create' | 'update' } = {}): fc.Arbitrary<RelationalSettings> {
   const model = constraints.operation === 'update' ? UPDATABLE : { ...UPDATABLE, ...CREATE_ONLY };
-  return fc.record(model, { requiredKeys: [] }).filter((settings) => Object.keys(settings).length > 0) as fc.Arbitrary<RelationalSettings>;
+  return fc.record(model, { noNullPrototype: true, requiredKeys: [] }).filter((settings) => Object.keys(settings).length > 0) as fc.Arbitrary<RelationalSettings>;
 }

@@ -5,14 +5,14 @@ import { relationalSettings, type RelationalSettings } from './relationalSetting
 import { tableMappings, type TableMapping } from './tableMappings.ts';
 
 /** The `relational` object of a create body. */
-export interface RelationalSourceCreate {
+export type RelationalSourceCreate = {
   host: string;
   port: number;
   database: string;
   credentials?: Credentials;
   settings?: RelationalSettings;
   tableMappings?: TableMapping[];
-}
+};
 
 /** Relational sources for create (`{ relational, validateSamples? }`): host, port and database, and optionally secret credentials, settings (update-time and create-only keys) and table mappings with excluded columns and sorting keys. */
 export function relationalSourceCreate(
@@ -28,7 +28,7 @@ export function relationalSourceCreate(
       settings: relationalSettings({ operation: 'create' }),
       tableMappings: tableMappings({ minLength: 1, maxLength: Math.max(1, maxTableMappings) }),
     },
-    { requiredKeys: ['host', 'port', 'database'] },
+    { noNullPrototype: true, requiredKeys: ['host', 'port', 'database'] },
   );
-  return fc.record({ relational, validateSamples: fc.boolean() }, { requiredKeys: ['relational'] });
+  return fc.record({ relational, validateSamples: fc.boolean() }, { noNullPrototype: true, requiredKeys: ['relational'] });
 }

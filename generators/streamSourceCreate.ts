@@ -3,14 +3,14 @@ import { accessKey, type AccessKey } from './accessKey.ts';
 import { iamRole } from './iamRole.ts';
 
 /** The `stream` object of a create body. */
-export interface StreamSourceCreate {
+export type StreamSourceCreate = {
   streamName: string;
   region: string;
   useEnhancedFanOut?: boolean;
   timestamp?: number;
   iamRole?: string;
   accessKey?: AccessKey;
-}
+};
 
 const REGIONS = Object.freeze(['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-southeast-1']);
 
@@ -25,6 +25,6 @@ export function streamSourceCreate(constraints: { iamRole?: boolean } = {}): fc.
     accessKey: accessKey(),
   };
   const required = ['streamName', 'region', ...(constraints.iamRole === true ? ['iamRole'] : [])] as (keyof typeof model)[];
-  const stream = fc.record(model, { requiredKeys: required }) as fc.Arbitrary<StreamSourceCreate>;
-  return fc.record({ stream, validateSamples: fc.boolean() }, { requiredKeys: ['stream'] });
+  const stream = fc.record(model, { noNullPrototype: true, requiredKeys: required }) as fc.Arbitrary<StreamSourceCreate>;
+  return fc.record({ stream, validateSamples: fc.boolean() }, { noNullPrototype: true, requiredKeys: ['stream'] });
 }

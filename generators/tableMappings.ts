@@ -2,14 +2,14 @@ import * as fc from 'fast-check';
 import { identifier } from './identifier.ts';
 
 /** One relational table mapping, as in `tableMappings` and `tableMappingsToAdd`. */
-export interface TableMapping {
+export type TableMapping = {
   sourceSchemaName: string;
   sourceTable: string;
   targetTable: string;
   excludedColumns?: string[];
   useCustomSortingKey?: boolean;
   sortingKeys?: string[];
-}
+};
 
 function tableMapping(): fc.Arbitrary<TableMapping> {
   return fc

@@ -1,11 +1,38 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { RunReport } from '../core/run-report.ts';
+import type { RuleResult } from '../core/finding.ts';
+import type { BaselinedRunReport } from './baseline-comparison.ts';
 
-/** Writes `findings.json`, the machine-readable result of a run, into the report directory. */
-export async function writeFindingsJson(reportDir: string, report: RunReport): Promise<string> {
-  await mkdir(reportDir, { recursive: true });
-  const file = join(reportDir, 'findings.json');
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-  return file;
+/**
+ * The document `findings.json` holds: the report, each result led by its rule, operation, outcome and message,
+ * and each failure carrying the evidence and reproduction of its first finding (all findings stay under `findings`).
+ */
+export function findingsDocument(report: BaselinedRunReport): object {
+  const { outcome, seed, startedAt, durationMs, baseline, stats, results, ...rest } = report;
+  return {
+    outcome,
+    seed,
+    startedAt,
+    durationMs,
+    ...(baseline ? { baseline } : {}),
+    stats,
+    results: results.map(resultEntry),
+    ...rest,
+  };
+}
+
+/** Renders `findings.json`, the machine-readable result of a run. */
+export function findingsJson(report: BaselinedRunReport): string {
+  return `${JSON.stringify(findingsDocument(report), null, 2)}\n`;
+}
+
+function resultEntry(result: RuleResult): object {
+  const { rule, operation, outcome, message, ...rest } = result;
+  const first = outcome === 'failed' ? result.findings[0] : undefined;
+  return {
+    rule,
+    operation,
+    outcome,
+    message,
+    ...(first ? { evidence: first.evidence, reproduction: first.reproduce } : {}),
+    ...rest,
+  };
 }

@@ -4,7 +4,9 @@ import type { Collected } from './collect-reporter.ts';
 
 /** Assembles the run's report from what the suites produced and the run's settings; holds no secret. */
 export function buildRunReport(config: RunConfig, collected: Collected, startedAt: Date, durationMs: number): RunReport {
-  const { results, suites, errors } = collected;
+  const { suites, errors } = collected;
+  const order = (rule: string): number => (config.rules.includes(rule) ? config.rules.indexOf(rule) : config.rules.length);
+  const results = [...collected.results].sort((a, b) => order(a.rule) - order(b.rule));
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
   const operations: RunReport['stats']['operations'] = {};
   for (const suite of suites) {

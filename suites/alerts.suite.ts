@@ -64,7 +64,13 @@ conformanceSuite('alerts', {
       requires: (config) => (config.alerts ? undefined : 'the alerts API is not configured'),
       async run(context) {
         if (!found.id) return;
-        for (const ex of context.examples('alert update', alertUpdateBody())) {
+        const original = found.original ?? {};
+        const ids = Object.fromEntries(Object.entries({
+          dashboardId: original.dashboardId,
+          tileId: original.tileId,
+          webhookId: (original.channel as { webhookId?: unknown } | undefined)?.webhookId,
+        }).filter(([, v]) => typeof v === 'string')) as { dashboardId?: string; tileId?: string; webhookId?: string };
+        for (const ex of context.examples('alert update', alertUpdateBody({ ids }))) {
           const sent = ex.value as Record<string, unknown>;
           const updated = await context.send('updateAlert', { params: alertParams(), json: sent, probe: accept('write', 'a valid alert update', fromExample(ex)) });
           if (!updated.response || updated.response.status >= 300) continue;

@@ -25,7 +25,8 @@ async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number]): P
     createdPipes.push(id);
     context.created({ kind: 'pipe', id, operation: 'createPipe', note: `${kind} pipe` });
     const columns = body.destination.columns.map((c) => c.name);
-    const [update] = context.examples(`update ${kind} ${ex.example.index}`, pipeUpdateBody({ kind, columns }), 1);
+    const tableMappings = (body.source as { relational?: { tableMappings?: unknown[] } }).relational?.tableMappings;
+    const [update] = context.examples(`update ${kind} ${ex.example.index}`, pipeUpdateBody({ kind, columns, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0]), 1);
     const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
     const updated = await context.send('updatePipe', { params: pipeParams(id), json: patch, probe: accept('write', `an update of a ${kind} pipe`, fromExample(update!)) });
     const settings = { ...body.settings, ...patch.settings };

@@ -1,0 +1,123 @@
+import type { RuleResult } from '../core/finding.ts';
+import type { BaselinedRunReport } from './baseline-comparison.ts';
+
+const MAX_ROWS = 100;
+const MAX_MESSAGE = 400;
+const VERDICT = { passed: '✅ PASSED', failed: '❌ FAILED', error: '⚠️ ERROR' } as const;
+
+/** Renders the Markdown summary of a run, fit for a CI job summary. */
+export function markdownSummary(report: BaselinedRunReport): string {
+  const { stats } = report;
+  const failed = report.results.filter((r) => r.outcome === 'failed');
+  const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
+  const lines = [
+    `## Conformance: ${VERDICT[report.outcome]}`,
+    '',
+    `**${stats.failed} failed**, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed \`${report.seed}\`.`,
+    '',
+    `Target: ${target(report)}. Replay: \`${inline(report.replay)}\``,
+    '',
+    ...baselineSection(report),
+    ...(report.errors.length > 0 ? ['### Harness errors', '', ...report.errors.map((e) => `- ${cell(e)}`), ''] : []),
+    ...(failed.length > 0
+      ? [
+          '### Failed rules',
+          '',
+          `| Rule | Operation | Message |${report.baseline ? ' Baseline |' : ''}`,
+          `|---|---|---|${report.baseline ? '---|' : ''}`,
+          ...failed.slice(0, MAX_ROWS).map((r) =>
+            `| \`${inline(r.rule)}\` | \`${inline(r.operation)}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`),
+          ...(failed.length > MAX_ROWS ? [`| … | ${failed.length - MAX_ROWS} more in findings.json | |${report.baseline ? ' |' : ''}`] : []),
+          '',
+          '#### Reproduce',
+          '',
+          ...failed.slice(0, MAX_ROWS).flatMap(reproduction),
+        ]
+      : []),
+    ...skippedSection(report),
+    ...createdSection(report),
+  ];
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function target(report: BaselinedRunReport): string {
+  const { management, alerts, reference } = report.target;
+  const parts = [
+    management ? `management \`${inline(management.baseUrl)}\`` : 'management not under test',
+    alerts ? `alerts \`${inline(alerts.baseUrl)}\`` : 'alerts not under test',
+  ];
+  const faults = reference && reference.faults.length > 0 ? `, faults ${reference.faults.map((f) => `\`${inline(f)}\``).join(', ')}` : '';
+  return `${parts.join(', ')}${reference ? ` (embedded reference target${faults})` : ''}`;
+}
+
+function baselineSection(report: BaselinedRunReport): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const list = (title: string, items: readonly string[]): string[] => (items.length === 0 ? [] : [`**${title}**`, '', ...items.slice(0, MAX_ROWS).map((i) => `- ${i}`), '']);
+  const at = (e: { rule: string; operation: string }): string => `\`${inline(e.rule)}\` on \`${inline(e.operation)}\``;
+  return [
+    `### Baseline \`${inline(b.file)}\``,
+    '',
+    `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).`,
+    '',
+    ...list('New failures (not in the baseline)', b.new.map(at)),
+    ...list('Expired entries (fix, or renew or remove the entry)', b.expired.map((e) => `${at(e)}: expired ${e.expires}, ${e.now} now`)),
+    ...list('Unexpected passes (remove these entries)', b.unexpectedPasses.map((e) => `${at(e)}: ${cell(e.reason)}`)),
+  ];
+}
+
+function reproduction(result: RuleResult): string[] {
+  const reproduce = result.findings[0]?.reproduce;
+  if (!reproduce) return [];
+  const body = `${reproduce.curl}\n# seed ${reproduce.seed}; replay: ${reproduce.command}`;
+  const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return [`<details><summary>${cell(result.rule)} on ${cell(result.operation)}</summary>`, '', `${fence}sh`, body, fence, '', '</details>', ''];
+}
+
+function skippedSection(report: BaselinedRunReport): string[] {
+  const reasons = new Map<string, number>();
+  for (const r of report.results) if (r.outcome === 'skipped') reasons.set(r.message, (reasons.get(r.message) ?? 0) + 1);
+  if (reasons.size === 0 && report.skippedGroups.length === 0) return [];
+  return [
+    '### Skipped',
+    '',
+    ...(reasons.size > 0 ? ['| Reason | Rule × operation |', '|---|---|', ...[...reasons].map(([reason, n]) => `| ${cell(reason)} | ${n} |`), ''] : []),
+    ...report.skippedGroups.map((g) => `- probe group \`${inline(g.suite)}/${inline(g.group)}\`: ${cell(g.reason)}`),
+    '',
+  ];
+}
+
+function createdSection(report: BaselinedRunReport): string[] {
+  if (report.created.length === 0) return [];
+  const byKind = new Map<string, number>();
+  for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
+  return [
+    '### Created on the target',
+    '',
+    `${report.created.length} resource(s): ${[...byKind].map(([kind, n]) => `${n} ${kind}`).join(', ')}.`,
+    '',
+    '<details><summary>Resources</summary>',
+    '',
+    '| Kind | Id | Operation | Note |',
+    '|---|---|---|---|',
+    ...report.created.slice(0, MAX_ROWS).map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(c.note)} |`),
+    ...(report.created.length > MAX_ROWS ? [`| … | ${report.created.length - MAX_ROWS} more in findings.json | | |`] : []),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
+/** Text for a table cell or list item: one line, Markdown and HTML inert. */
+function cell(text: string): string {
+  const line = text.replace(/[\r\n]+/g, ' ');
+  const short = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+  return short
+    .replace(/[\\`*_~[\]#!]/g, (c) => `\\${c}`)
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;');
+}
+
+/** Text for a code span: one line, no backticks, no table pipes. */
+function inline(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/`/g, "'").replace(/\|/g, '¦');
+}

@@ -1,0 +1,38 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { BaselinedRunReport } from './baseline-comparison.ts';
+import { findingsJson } from './findings-json.ts';
+import { githubAnnotations } from './github-annotations.ts';
+import { htmlReport } from './html-report.ts';
+import { markdownSummary } from './markdown-summary.ts';
+
+/** Where report writers print, which environment they read (CI summary files, annotations), and a last redaction of all they emit. */
+export interface ReportIo {
+  readonly out: (line: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly redact: (text: string) => string;
+}
+
+const FILES: readonly (readonly [string, (report: BaselinedRunReport) => string])[] = [
+  ['findings.json', findingsJson],
+  ['report.html', htmlReport],
+  ['summary.md', markdownSummary],
+];
+
+/**
+ * Writes every report file of a run into the report directory and returns their paths; appends the
+ * summary to `$GITHUB_STEP_SUMMARY` when set, and prints annotations when `GITHUB_ACTIONS` is `true`.
+ */
+export async function writeReports(reportDir: string, report: BaselinedRunReport, io: ReportIo): Promise<string[]> {
+  const dir = resolve(reportDir);
+  await mkdir(dir, { recursive: true });
+  const written = await Promise.all(FILES.map(async ([name, render]) => {
+    const file = join(dir, name);
+    await writeFile(file, io.redact(render(report)));
+    return file;
+  }));
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  if (stepSummary) await appendFile(stepSummary, `${io.redact(markdownSummary(report))}\n`);
+  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report)) io.out(io.redact(line));
+  return written;
+}

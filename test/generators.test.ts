@@ -1,0 +1,377 @@
+import * as fc from 'fast-check';
+import type { ErrorObject } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSpecs, operationById, type Specs } from '../core/spec.ts';
+import { createValidators, type Validators } from '../core/validators.ts';
+import * as generators from '../generators/index.ts';
+import {
+  INVALID_GENERATORS,
+  KEY_ROLES,
+  PIPE_KINDS,
+  SECRET_VALUE_PATTERN,
+  type InvalidGenerator,
+  type PipeCreateBody,
+  type PipeKind,
+} from '../generators/index.ts';
+import { RULE_IDS } from '../rules/index.ts';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const SAMPLES = 100;
+const NOW = new Date(Date.UTC(2026, 10, 21, 14, 7, 31, 250));
+const ANCHOR = new Date(Date.UTC(2026, 0, 1));
+const COLUMNS = Object.freeze(['id', 'user_id', 'created_at']);
+
+type Json = Record<string, any>;
+
+/** What a row's value must satisfy: schema errors and semantic problems, each as a message; empty when fine. */
+type Check = (value: any, ctx: Ctx) => string[];
+
+interface Ctx {
+  readonly specs: Specs;
+  readonly validators: Validators;
+  body(operationId: string): (value: unknown) => readonly ErrorObject[];
+  query(operationId: string, name: string): (value: unknown) => readonly ErrorObject[];
+}
+
+interface ValidRow {
+  readonly name: string;
+  readonly arbitrary: () => fc.Arbitrary<unknown>;
+  readonly check: Check;
+}
+
+interface InvalidRow {
+  readonly name: string;
+  readonly generator: InvalidGenerator<any, any>;
+  /** The constraints the suite would pass. */
+  readonly constraints?: unknown;
+  /** A schema that expresses the break: it must reject the value, with every error at the field named. */
+  readonly rejectedAt?: { readonly operationId: string; readonly wrap?: (value: any) => unknown; readonly path: RegExp };
+  /** The schema cannot express the break: the value must be otherwise schema-valid, plus extra checks. */
+  readonly valid?: Check;
+}
+
+const errorsText = (errors: readonly ErrorObject[]): string[] => errors.map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+
+/** A minimal valid create body; part generators are checked by putting their value into it. */
+const baseCreate = (): Json => ({
+  name: 'p',
+  source: { stream: { streamName: 's', region: 'us-east-1' } },
+  destination: { database: 'd', table: 't', columns: COLUMNS.map((name) => ({ name, type: 'String' })) },
+  fieldMappings: COLUMNS.map((name) => ({ sourceField: name, destinationField: name })),
+});
+
+const createBody = (ctx: Ctx, value: unknown): string[] => errorsText(ctx.body('createPipe')(value));
+
+/** Semantic problems of field mappings against columns: each column mapped exactly once, nothing else mapped. */
+function coverage(columns: readonly string[], mappings: readonly Json[]): string[] {
+  const problems: string[] = [];
+  const mapped = mappings.map((m) => m.destinationField);
+  for (const column of columns) {
+    const count = mapped.filter((name) => name === column).length;
+    if (count !== 1) problems.push(`column ${column} is mapped ${count} times`);
+  }
+  for (const name of mapped) if (!columns.includes(name)) problems.push(`mapping to unknown column ${name}`);
+  return problems;
+}
+
+/** Every value sent in a secret field (`credentials.*`, `accessKey.*`, at any depth), with its path. */
+function secretsOf(value: unknown, path = ''): { path: string; value: unknown }[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => secretsOf(item, `${path}/${i}`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) =>
+    key === 'credentials' || key === 'accessKey'
+      ? Object.entries(child as Json).map(([field, secret]) => ({ path: `${path}/${key}/${field}`, value: secret }))
+      : secretsOf(child, `${path}/${key}`));
+}
+
+const secretProblems = (body: unknown): string[] =>
+  secretsOf(body).filter((s) => typeof s.value !== 'string' || !SECRET_VALUE_PATTERN.test(s.value)).map((s) => `${s.path} is not a secretValue`);
+
+const instant = (value: unknown): number => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
+
+function periodProblems(period: Json, maxDays: number): string[] {
+  const from = instant(period.from_date);
+  const to = instant(period.to_date);
+  const problems: string[] = [];
+  if (!(to - from >= 0 && to - from <= maxDays * DAY)) problems.push(`period of ${(to - from) / DAY} days`);
+  if (!(from >= ANCHOR.getTime())) problems.push('from_date before the anchor');
+  return problems;
+}
+
+const usageParams = (ctx: Ctx, period: Json): string[] =>
+  ['from_date', 'to_date'].flatMap((name) => (name in period ? errorsText(ctx.query('getUsageCost', name)(period[name])).map((e) => `${name}: ${e}`) : []));
+
+function keyProblems(body: Json, now: Date): string[] {
+  const problems: string[] = [];
+  if (body.state !== 'disabled') problems.push(`state ${body.state}`);
+  const at = instant(body.expireAt);
+  if (!(at >= now.getTime() + HOUR && at <= now.getTime() + 23 * HOUR)) problems.push(`expireAt ${body.expireAt} is not within now+1h..now+23h`);
+  return problems;
+}
+
+function pipeCreateProblems(ctx: Ctx, body: PipeCreateBody, kind?: PipeKind): string[] {
+  const kinds = Object.keys(body.source).filter((key) => key !== 'validateSamples');
+  return [
+    ...createBody(ctx, body),
+    ...coverage(body.destination.columns.map((c) => c.name), body.fieldMappings),
+    ...secretProblems(body),
+    ...(kind && (kinds.length !== 1 || kinds[0] !== kind) ? [`source kinds ${kinds.join(',')}`] : []),
+  ];
+}
+
+const UPDATE_FIELDS: Readonly<Record<PipeKind, readonly string[]>> = Object.freeze({
+  broker: ['iamRole', 'caCertificate', 'reversePrivateEndpointIds', 'credentials'],
+  objectStorage: ['iamRole', 'connectionString', 'path', 'containerName', 'accessKey'],
+  stream: ['iamRole', 'accessKey'],
+  relational: ['host', 'port', 'database', 'credentials', 'settings', 'tableMappingsToAdd', 'tableMappingsToRemove'],
+});
+
+function pipeUpdateProblems(ctx: Ctx, body: Json, kind: PipeKind, columns?: readonly string[]): string[] {
+  const problems = [...errorsText(ctx.body('updatePipe')(body)), ...secretProblems(body)];
+  if (Object.keys(body).length === 0) problems.push('empty body');
+  if (body.source) {
+    const kinds = Object.keys(body.source).filter((key) => key !== 'validateSamples');
+    if (kinds.length !== 1 || kinds[0] !== kind) problems.push(`source kinds ${kinds.join(',')}`);
+    for (const field of Object.keys(body.source[kind] ?? {})) if (!UPDATE_FIELDS[kind].includes(field)) problems.push(`${field} is not update-time`);
+  }
+  if (body.destination) problems.push(...coverage(body.destination.columns.map((c: Json) => c.name), body.fieldMappings ?? []));
+  else if (body.fieldMappings) {
+    if (!columns || columns.length === 0) problems.push('fieldMappings sent alone without known columns');
+    else problems.push(...coverage(columns, body.fieldMappings));
+  }
+  return problems;
+}
+
+const VALID: readonly ValidRow[] = [
+  { name: 'identifier', arbitrary: () => generators.identifier(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), name: v }).concat(/^[a-z][a-z0-9_]*$/.test(v) ? [] : [`bad identifier ${v}`]) },
+  { name: 'secretValue', arbitrary: () => generators.secretValue(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { credentials: { username: v, password: v } } } }).concat(SECRET_VALUE_PATTERN.test(v) ? [] : [`bad secret ${v}`]) },
+  { name: 'credentials', arbitrary: () => generators.credentials(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { credentials: v } } }).concat(secretProblems({ credentials: v })) },
+  { name: 'accessKey', arbitrary: () => generators.accessKey(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { accessKey: v } } }).concat(secretProblems({ accessKey: v })) },
+  { name: 'iamRole', arbitrary: () => generators.iamRole(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { iamRole: v } } }).concat(/^arn:aws:iam::\d{12}:role\/.+$/.test(v) ? [] : [`bad ARN ${v}`]) },
+  { name: 'caCertificate', arbitrary: () => generators.caCertificate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }) },
+  { name: 'dateTime', arbitrary: () => generators.dateTime({ at: NOW }), check: (v, ctx) => usageParams(ctx, { from_date: v }).concat(instant(v) === NOW.getTime() ? [] : [`${v} is not ${NOW.toISOString()}`]) },
+  { name: 'pipeKind', arbitrary: () => generators.pipeKind(), check: (v) => (PIPE_KINDS.includes(v) ? [] : [`kind ${v}`]) },
+  { name: 'pipeScaling', arbitrary: () => generators.pipeScaling(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), scaling: v }).concat(Object.values(v).filter((n) => !((n as number) > 0)).map((n) => `not positive: ${n}`)) },
+  { name: 'pipeSettings', arbitrary: () => generators.pipeSettings(), check: (v, ctx) => [...createBody(ctx, { ...baseCreate(), settings: v }), ...errorsText(ctx.body('updatePipe')({ settings: v }))].concat(Object.values(v).filter((n) => typeof n === 'number' && !(Number.isInteger(n) && n > 0)).map((n) => `not a positive integer: ${n}`)) },
+  { name: 'pipeSettings (all keys)', arbitrary: () => generators.pipeSettings({ minKeys: 12 }), check: (v, ctx) => createBody(ctx, { ...baseCreate(), settings: v }).concat(Object.keys(v).length === 12 ? [] : ['not all 12 keys']) },
+  { name: 'destinationColumns', arbitrary: () => generators.destinationColumns({ names: COLUMNS }), check: (v, ctx) => createBody(ctx, { ...baseCreate(), destination: { database: 'd', table: 't', columns: v }, fieldMappings: v.map((c: Json) => ({ sourceField: 'x', destinationField: c.name })) }).concat(new Set(v.map((c: Json) => c.name)).size === v.length ? [] : ['duplicate column names']) },
+  {
+    name: 'pipeDestination',
+    arbitrary: () => generators.pipeDestination(),
+    check: (v, ctx) => {
+      const names: string[] = v.columns.map((c: Json) => c.name);
+      const referenced = [v.tableDefinition?.engine?.versionColumnId, ...(v.tableDefinition?.engine?.columnIds ?? []), ...(v.tableDefinition?.sortingKey ?? []), v.tableDefinition?.primaryKey].filter((n) => n !== undefined);
+      return [
+        ...createBody(ctx, { ...baseCreate(), destination: v, fieldMappings: names.map((name) => ({ sourceField: name, destinationField: name })) }),
+        ...(names.length >= 1 && names.length <= 5 && new Set(names).size === names.length ? [] : [`columns ${names.join(',')}`]),
+        ...referenced.filter((n) => !names.includes(n)).map((n) => `table definition refers to unknown column ${n}`),
+      ];
+    },
+  },
+  { name: 'fieldMappings', arbitrary: () => generators.fieldMappings({ columns: COLUMNS }), check: (v, ctx) => [...createBody(ctx, { ...baseCreate(), fieldMappings: v }), ...coverage(COLUMNS, v)] },
+  { name: 'tableMappings', arbitrary: () => generators.tableMappings(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { tableMappings: v } } }).concat(new Set(v.map((m: Json) => m.targetTable)).size === v.length ? [] : ['duplicate target tables']) },
+  { name: 'relationalSettings (create)', arbitrary: () => generators.relationalSettings(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { settings: v } } }) },
+  { name: 'relationalSettings (update)', arbitrary: () => generators.relationalSettings({ operation: 'update' }), check: (v, ctx) => errorsText(ctx.body('updatePipe')({ source: { relational: { settings: v } } })) },
+  { name: 'brokerSourceCreate', arbitrary: () => generators.brokerSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
+  { name: 'brokerSourceCreate (iamRole)', arbitrary: () => generators.brokerSourceCreate({ iamRole: true }), check: (v) => (typeof v.broker.iamRole === 'string' ? [] : ['no iamRole']) },
+  { name: 'brokerSourceCreate (no iamRole)', arbitrary: () => generators.brokerSourceCreate({ iamRole: false }), check: (v) => ('iamRole' in v.broker ? ['iamRole sent'] : []) },
+  { name: 'objectStorageSourceCreate', arbitrary: () => generators.objectStorageSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v), 'compression' in v.objectStorage && v.objectStorage.compression !== 'auto' ? ['compression other than auto'] : []) },
+  { name: 'streamSourceCreate', arbitrary: () => generators.streamSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
+  { name: 'relationalSourceCreate', arbitrary: () => generators.relationalSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
+  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeSourceUpdate (${kind})`, arbitrary: () => generators.pipeSourceUpdate({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, { source: v }, kind) })),
+  { name: 'pipeCreateBody', arbitrary: () => generators.pipeCreateBody(), check: (v, ctx) => pipeCreateProblems(ctx, v) },
+  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeCreateBody (${kind})`, arbitrary: () => generators.pipeCreateBody({ kind }), check: (v, ctx) => pipeCreateProblems(ctx, v, kind) })),
+  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBody (${kind})`, arbitrary: () => generators.pipeUpdateBody({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, v, kind) })),
+  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBody (${kind}, columns)`, arbitrary: () => generators.pipeUpdateBody({ kind, columns: COLUMNS }), check: (v, ctx) => pipeUpdateProblems(ctx, v, kind, COLUMNS) })),
+  { name: 'ipAccessList', arbitrary: () => generators.ipAccessList(), check: (v, ctx) => errorsText(ctx.body('createKey')({ name: 'k', roles: ['admin'], ipAccessList: v })).concat(v.filter((e: Json) => !/^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/.test(e.source)).map((e: Json) => `source ${e.source}`)) },
+  { name: 'keyCreateBody', arbitrary: () => generators.keyCreateBody({ now: NOW }), check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, NOW)] },
+  { name: 'keyCreateBody (default now)', arbitrary: () => generators.keyCreateBody(), check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, new Date(Date.now() - 60_000)).filter((p) => !p.startsWith('expireAt')), ...(instant(v.expireAt) - Date.now() <= 23 * HOUR ? [] : ['expireAt beyond a day'])] },
+  { name: 'keyCreateBody (never)', arbitrary: () => generators.keyCreateBody({ expiry: 'never', now: NOW }), check: (v, ctx) => errorsText(ctx.body('createKey')(v)).concat(v.expireAt === undefined || v.expireAt === null || v.expireAt === '' ? [] : [`expireAt ${v.expireAt}`], 'expireAt' in v && v.expireAt === undefined ? ['expireAt: undefined sent'] : []) },
+  { name: 'keyCreateBody (enabled, any)', arbitrary: () => generators.keyCreateBody({ state: 'enabled', expiry: 'any', now: NOW }), check: (v, ctx) => errorsText(ctx.body('createKey')(v)).concat(v.state === undefined || v.state === 'enabled' ? [] : [`state ${v.state}`], typeof v.expireAt === 'string' && v.expireAt !== '' && !(instant(v.expireAt) >= NOW.getTime() + HOUR) ? [`expireAt ${v.expireAt}`] : []) },
+  { name: 'alertUpdateBody', arbitrary: () => generators.alertUpdateBody(), check: (v, ctx) => errorsText(ctx.body('updateAlert')(v)).concat(Object.keys(v).length > 0 ? [] : ['empty body'], 'interval' in v && !/^[1-9]\d*[mh]$/.test(v.interval) ? [`interval ${v.interval}`] : []) },
+  { name: 'alertUpdateBody (any interval)', arbitrary: () => generators.alertUpdateBody({ interval: 'any' }), check: (v, ctx) => errorsText(ctx.body('updateAlert')(v)).concat('interval' in v && !/^[1-9]\d*[mh]$/.test(v.interval) ? [`interval ${v.interval}`] : []) },
+  { name: 'usagePeriod', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 30)] },
+  { name: 'usagePeriod (7 days)', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR, maxDays: 7 }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 7)] },
+  { name: 'serviceCommand', arbitrary: () => generators.serviceCommand(), check: (v, ctx) => errorsText(ctx.body('changeServiceState')({ command: v })) },
+];
+
+const INVALID: readonly InvalidRow[] = [
+  {
+    name: 'pipeCreateBodyUnmappedColumn',
+    generator: generators.pipeCreateBodyUnmappedColumn,
+    valid: (v, ctx) => {
+      const mapped = new Set(v.fieldMappings.map((m: Json) => m.destinationField));
+      const unmapped = v.destination.columns.filter((c: Json) => !mapped.has(c.name));
+      return [...createBody(ctx, v), ...secretProblems(v), ...(unmapped.length === 1 ? [] : [`${unmapped.length} unmapped columns`])];
+    },
+  },
+  { name: 'keyCreateBodyEmptyRoles', generator: generators.keyCreateBodyEmptyRoles, constraints: { now: NOW }, rejectedAt: { operationId: 'createKey', path: /^\/roles$/ }, valid: (v) => keyProblems(v, NOW) },
+  { name: 'keyCreateBodyUnknownRole', generator: generators.keyCreateBodyUnknownRole, constraints: { now: NOW }, rejectedAt: { operationId: 'createKey', path: /^\/roles\/\d+$/ }, valid: (v) => keyProblems(v, NOW).concat(v.roles.filter((r: string) => !(KEY_ROLES as readonly string[]).includes(r)).length === 1 ? [] : ['not exactly one unknown role']) },
+  { name: 'alertUpdateBodyBadEnum', generator: generators.alertUpdateBodyBadEnum, rejectedAt: { operationId: 'updateAlert', path: /^\/(thresholdType|source)$/ } },
+  {
+    name: 'usagePeriodTooLong',
+    generator: generators.usagePeriodTooLong,
+    constraints: { anchor: ANCHOR },
+    valid: (v, ctx) => {
+      const span = instant(v.to_date) - instant(v.from_date);
+      return [...usageParams(ctx, v), ...(span >= 30 * DAY + 1000 && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`])];
+    },
+  },
+  { name: 'usageQueryMissingParam', generator: generators.usageQueryMissingParam, constraints: { anchor: ANCHOR }, valid: (v, ctx) => usageParams(ctx, v) },
+  { name: 'serviceCommandInvalid', generator: generators.serviceCommandInvalid, rejectedAt: { operationId: 'changeServiceState', wrap: (command) => ({ command }), path: /^\/command$/ } },
+];
+
+let ctx: Ctx;
+
+beforeAll(async () => {
+  const specs = await loadSpecs();
+  const validators = createValidators(specs);
+  ctx = {
+    specs,
+    validators,
+    body: (operationId) => validators.request(operationById(specs, operationId))!,
+    query: (operationId, name) => validators.query(operationById(specs, operationId), name)!,
+  };
+});
+
+const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns = SAMPLES, seed = 42): T[] => fc.sample(arbitrary, { seed, numRuns });
+
+/** Fails with the first few offending values and their problems. */
+function expectNoProblems(values: readonly unknown[], check: (value: any) => string[]): void {
+  const failures = values.map((value) => ({ value, problems: check(value) })).filter((f) => f.problems.length > 0);
+  expect(failures.slice(0, 3)).toEqual([]);
+}
+
+describe.each(VALID)('valid generator $name', (row) => {
+  it('gives the same values for the same seed', () => {
+    const arbitrary = row.arbitrary();
+    expect(sample(arbitrary, 20)).toEqual(sample(arbitrary, 20));
+  });
+
+  it('gives values that validate against the request schema and hold semantically', () => {
+    expectNoProblems(sample(row.arbitrary()), (value) => row.check(value, ctx));
+  });
+
+  it('gives values that survive a JSON round trip unchanged', () => {
+    for (const value of sample(row.arbitrary())) expect(JSON.parse(JSON.stringify(value))).toStrictEqual(value);
+  });
+});
+
+describe.each(INVALID)('invalid generator $name', (row) => {
+  const arbitrary = (): fc.Arbitrary<unknown> => row.generator.arbitrary(row.constraints);
+
+  it('names a rule of RULES.md and says what it breaks', () => {
+    expect(RULE_IDS).toContain(row.generator.breaks);
+    expect(row.generator.description.length).toBeGreaterThan(0);
+    expect(Object.isFrozen(row.generator)).toBe(true);
+  });
+
+  it('gives the same values for the same seed', () => {
+    const arb = arbitrary();
+    expect(sample(arb, 20)).toEqual(sample(arb, 20));
+  });
+
+  it('gives values that survive a JSON round trip unchanged', () => {
+    for (const value of sample(arbitrary())) expect(JSON.parse(JSON.stringify({ value }))).toStrictEqual({ value });
+  });
+
+  it('gives values its witness confirms break the rule', () => {
+    expectNoProblems(sample(arbitrary()), (value) => (row.generator.witness(value) ? [] : ['witness says the rule holds']));
+  });
+
+  it.runIf(row.rejectedAt !== undefined)('gives values the request schema rejects at the field in question only', () => {
+    const { operationId, wrap = (v: unknown) => v, path } = row.rejectedAt!;
+    expectNoProblems(sample(arbitrary()), (value) => {
+      const errors = ctx.body(operationId)(wrap(value));
+      if (errors.length === 0) return ['schema accepts it'];
+      return errors.filter((e) => !path.test(e.instancePath)).map((e) => `error elsewhere: ${e.instancePath} ${e.message}`);
+    });
+  });
+
+  it.runIf(row.valid !== undefined)('gives values that are otherwise valid', () => {
+    expectNoProblems(sample(arbitrary()), (value) => row.valid!(value, ctx));
+  });
+});
+
+describe('the generator table', () => {
+  it('lists every invalid generator once, frozen, and each one in INVALID_GENERATORS', () => {
+    expect(Object.isFrozen(INVALID_GENERATORS)).toBe(true);
+    expect(new Set(INVALID_GENERATORS).size).toBe(INVALID_GENERATORS.length);
+    expect(INVALID.map((row) => row.generator)).toEqual([...INVALID_GENERATORS]);
+  });
+
+  it('tests every exported generator', () => {
+    const tested = new Set([...VALID.map((row) => row.name.split(' ')[0]), ...INVALID.map((row) => row.name)]);
+    const exported = Object.entries(generators).filter(([, value]) => typeof value === 'function' || (typeof value === 'object' && value !== null && 'witness' in value)).map(([name]) => name);
+    expect(exported.filter((name) => !tested.has(name))).toEqual([]);
+  });
+
+  it('gives witnesses that hold only for invalid values', () => {
+    const valid: Record<string, unknown[]> = {
+      'pipes.field-mappings-cover-columns': sample(generators.pipeCreateBody(), 50),
+      'keys.roles-minimum': sample(generators.keyCreateBody({ now: NOW }), 50),
+      'keys.roles-enum': sample(generators.keyCreateBody({ now: NOW }), 50),
+      'alerts.enums': sample(generators.alertUpdateBody(), 50),
+      'usage.period-limit': sample(generators.usagePeriod({ anchor: ANCHOR }), 50),
+      'usage.required-params': sample(generators.usagePeriod({ anchor: ANCHOR }), 50),
+      'service.command': sample(generators.serviceCommand(), 50),
+    };
+    for (const generator of INVALID_GENERATORS) {
+      expect(valid[generator.breaks]!.filter((value) => generator.witness(value as never)), generator.breaks).toEqual([]);
+    }
+  });
+});
+
+describe('secrets in pipe bodies', () => {
+  const bodies = (): unknown[] => [
+    ...sample(generators.pipeCreateBody(), 200, 7),
+    ...PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBody({ kind, columns: COLUMNS }), 50, 7)),
+  ];
+
+  it('every secret field carries a secretValue', () => {
+    expectNoProblems(bodies(), secretProblems);
+  });
+
+  it('no two secret values repeat across 200 create bodies', () => {
+    const secrets = sample(generators.pipeCreateBody(), 200, 7).flatMap((body) => secretsOf(body).map((s) => s.value));
+    expect(secrets.length).toBeGreaterThan(100);
+    expect(new Set(secrets).size).toBe(secrets.length);
+  });
+
+  it('schemaRegistry credentials are secretValues too', () => {
+    const registries = sample(generators.brokerSourceCreate(), 200).flatMap((s) => (s.broker.schemaRegistry?.credentials ? [s.broker.schemaRegistry.credentials] : []));
+    expect(registries.length).toBeGreaterThan(0);
+    expectNoProblems(registries, (c) => secretProblems({ credentials: c }));
+  });
+});
+
+describe('keyCreateBody defaults', () => {
+  it('are disabled and expire within a day of the time the arbitrary is built', () => {
+    const before = Date.now();
+    const arbitrary = generators.keyCreateBody();
+    const after = Date.now();
+    expectNoProblems(sample(arbitrary), (body) => {
+      const at = instant(body.expireAt);
+      return [
+        ...(body.state === 'disabled' ? [] : [`state ${body.state}`]),
+        ...(at >= before + HOUR && at <= after + 23 * HOUR ? [] : [`expireAt ${body.expireAt}`]),
+      ];
+    });
+  });
+});
+
+describe('usagePeriod', () => {
+  it('reaches both bounds: zero length and exactly 30 days', () => {
+    const spans = sample(generators.usagePeriod({ anchor: ANCHOR }), 200).map((p) => instant(p.to_date) - instant(p.from_date));
+    expect(spans).toContain(0);
+    expect(spans).toContain(30 * DAY);
+  });
+
+  it('uses Z mostly, and sometimes offsets and fractional seconds', () => {
+    const dates = sample(generators.usagePeriod({ anchor: ANCHOR }), 200).flatMap((p) => [p.from_date, p.to_date]);
+    expect(dates.filter((d) => d.endsWith('Z')).length).toBeGreaterThan(dates.length / 2);
+    expect(dates.some((d) => /[+-]\d\d:\d\d$/.test(d))).toBe(true);
+    expect(dates.some((d) => /\.\d+/.test(d))).toBe(true);
+  });
+});
