@@ -26,7 +26,7 @@ export async function runSuites(config: RunConfig, write: (line: string) => void
     reporters: [collector, ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance' }]],
     ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
     passWithNoTests: true,
-  }, { logLevel: 'error', cacheDir: join(reportDir, '.vite') });
+  }, { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') });
   await vitest.close();
   return collector.collected;
 }

@@ -24,7 +24,7 @@ interface ReferenceArgs {
 const USAGE =
   'usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] [--host HOST] [--list]';
 
-const PROCESS_IO: ReferenceIo = {
+const PROCESS_IO: ReferenceIo = Object.freeze<ReferenceIo>({
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   stopped: () =>
@@ -37,7 +37,7 @@ const PROCESS_IO: ReferenceIo = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     }),
-};
+});
 
 /** `conformance reference`: starts the reference target, prints its settings as `export` lines, runs until stopped; returns the exit code. */
 export async function runReference(argv: readonly string[], io: ReferenceIo = PROCESS_IO): Promise<number> {

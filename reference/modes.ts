@@ -11,7 +11,7 @@ export interface Mode {
   readonly install: () => Hooks;
 }
 
-const ID_KEYS = Object.freeze(new Set(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']));
+const ID_KEYS: readonly string[] = Object.freeze(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']);
 
 const OPTIONAL_SERVICE_FIELDS = Object.freeze([
   'byocId',
@@ -120,7 +120,7 @@ function upperIds(value: Json): Json {
   if (!isObject(value)) return value;
   const copy: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = ID_KEYS.has(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : upperIds(item);
+    copy[key] = ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : upperIds(item);
   }
   return copy;
 }

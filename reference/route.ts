@@ -58,14 +58,20 @@ function matchPath(pattern: readonly string[], segments: readonly string[]): Rec
   for (const [index, part] of pattern.entries()) {
     const segment = segments[index];
     if (part.startsWith(':')) {
-      try {
-        params[part.slice(1)] = decodeURIComponent(segment);
-      } catch {
-        params[part.slice(1)] = segment;
-      }
+      params[part.slice(1)] = decodeSegment(segment);
     } else if (part !== segment) {
       return undefined;
     }
   }
   return params;
+}
+
+/** Decodes a path segment; a segment with a broken escape is kept as sent, and fails the id checks later. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch (error) {
+    if (error instanceof URIError) return segment;
+    throw error;
+  }
 }

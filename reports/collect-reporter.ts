@@ -1,6 +1,7 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, ReportedHookContext, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { RuleResult } from '../core/finding.ts';
 import type { SuiteReport } from '../core/run-report.ts';
+import { progressLine, type ProgressLine } from './progress-line.ts';
 
 /** What the suites of a run produced, read off vitest's test tree. */
 export interface Collected {
@@ -9,15 +10,53 @@ export interface Collected {
   readonly errors: string[];
 }
 
-/** A vitest reporter that collects verdicts and suite reports from test metadata, and prints progress lines. */
+/**
+ * A vitest reporter that collects verdicts and suite reports from test metadata, and prints a line per suite
+ * (with a status line rewritten in place when vitest's output is an interactive terminal).
+ */
 export class CollectReporter implements Reporter {
   readonly collected: Collected = { results: [], suites: [], errors: [] };
   private readonly write: (line: string) => void;
   private readonly redact: (text: string) => string;
+  private progress: ProgressLine;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private status = { suite: '', step: '', done: 0, total: 0, failed: 0, since: Date.now() };
 
   constructor(write: (line: string) => void, redact: (text: string) => string) {
     this.write = write;
     this.redact = redact;
+    this.progress = progressLine({ line: write });
+  }
+
+  onInit(vitest: Vitest): void {
+    const stream = vitest.logger.outputStream as NodeJS.WriteStream;
+    if (!stream.isTTY) return;
+    this.progress = progressLine({ line: this.write, raw: (text) => stream.write(text), columns: stream.columns });
+    this.progressTimer = setInterval(() => this.showStatus(), 1_000).unref();
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.status.total += [...module.children.allTests()].length;
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    this.status.suite = suiteName(module);
+    this.status.step = 'starting';
+    this.showStatus();
+  }
+
+  onHookStart(hook: ReportedHookContext): void {
+    if (hook.name === 'beforeAll') {
+      this.status.step = 'sending probes';
+      this.showStatus();
+    }
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.status.done += 1;
+    if (test.meta().conformanceResult?.outcome === 'failed') this.status.failed += 1;
+    this.status.step = `${test.parent.type === 'suite' ? `${test.parent.name} › ` : ''}${test.name}`;
+    this.showStatus();
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -31,11 +70,13 @@ export class CollectReporter implements Reporter {
       else skipped += 1;
     }
     const requests = [...module.children.allSuites()].reduce((n, s) => n + (s.meta().conformanceSuite?.requests ?? 0), 0);
-    const name = module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
-    this.write(`${failed > 0 ? '✗' : '✓'} ${name}: ${passed} passed, ${failed} failed, ${skipped} skipped (${requests} requests, ${Math.round(module.diagnostic().duration)} ms)`);
+    const name = suiteName(module);
+    this.progress.print(`${failed > 0 ? '✗' : '✓'} ${name}: ${passed} passed, ${failed} failed, ${skipped} skipped (${requests} requests, ${Math.round(module.diagnostic().duration)} ms)`);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>): void {
+    clearInterval(this.progressTimer);
+    this.progress.clear();
     const { results, suites, errors } = this.collected;
     for (const module of modules) {
       for (const error of module.errors()) errors.push(this.redact(`${module.moduleId}: ${error.message}`));
@@ -52,4 +93,14 @@ export class CollectReporter implements Reporter {
     }
     for (const error of unhandledErrors) errors.push(this.redact(error.stack ?? error.message ?? String(error)));
   }
+
+  private showStatus(): void {
+    const { suite, step, done, total, failed, since } = this.status;
+    if (!suite) return;
+    this.progress.status(`${suite}: ${step}  [${done}/${total} verdicts, ${failed} failed, ${Math.round((Date.now() - since) / 1000)} s]`);
+  }
+}
+
+function suiteName(module: TestModule): string {
+  return module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
 }

@@ -18,6 +18,8 @@ export function terminalSummary(report: BaselinedRunReport): string {
     const counts = [failed.length && `${failed.length} failed`, passed.length && `${passed.length} passed`, skipped.length && `${skipped.length} skipped`].filter(Boolean).join(', ');
     lines.push(`  ${MARK[outcome]} ${rule.padEnd(width)}  ${counts}`);
     for (const result of failed) lines.push(`      ${known.has(`${result.rule}\u0000${result.operation}`) ? '(known) ' : ''}${result.operation}: ${result.message}`);
+    const replay = failed[0]?.findings[0]?.reproduce.command;
+    if (replay) lines.push(`      reproduce: ${replay} (curl commands in summary.md and report.html)`);
     if (outcome === 'skipped') lines.push(`      ${[...new Set(skipped.map((r) => r.message))].join('; ')}`);
   }
   for (const error of report.errors) lines.push(`  ! harness error: ${error}`);

@@ -520,7 +520,7 @@ describe('runReference', () => {
     }
     const running = io();
     const done = runReference(['--mode', 'slow', '--fault=envelope-status-201'], running.io);
-    await vi_waitFor(() => running.out.length === 9);
+    await waitFor(() => running.out.length === 9);
     const env = Object.fromEntries(running.out.map((line) => /^export (\w+)=(.*)$/.exec(line)!.slice(1)));
     expect(Object.keys(env).sort()).toEqual(['ALERTS_BASE_URL', 'ALERTS_TOKEN', 'ALERT_ID', 'BACKUP_ID', 'MANAGEMENT_BASE_URL', 'MANAGEMENT_KEY_ID', 'MANAGEMENT_KEY_SECRET', 'ORGANIZATION_ID', 'SERVICE_ID']);
     const reply = await fetch(`${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}/backups/${env.BACKUP_ID}`, {
@@ -532,7 +532,7 @@ describe('runReference', () => {
   });
 });
 
-async function vi_waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
     if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');

@@ -1,0 +1,3 @@
+import { describeFaultMatrix } from './support/fault-matrix.ts';
+
+describeFaultMatrix(2, 2);

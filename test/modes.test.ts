@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { RULE_IDS } from '../rules/index.ts';
+import { MODES } from '../reference/modes.ts';
+import { failedRules, runInProcess } from './support/in-process.ts';
+
+describe('the clean reference target and its unusual-but-correct modes pass', () => {
+  it('clean: exit 0, every rule passes on at least one operation, nothing skipped', async () => {
+    const run = await runInProcess(['--seed', '1']);
+    expect(run.report.errors).toEqual([]);
+    expect(failedRules(run.report)).toEqual([]);
+    expect(run.code).toBe(0);
+    const passed = new Set(run.report.results.filter((r) => r.outcome === 'passed').map((r) => r.rule));
+    expect([...RULE_IDS].filter((id) => !passed.has(id))).toEqual([]);
+    expect(run.report.results.filter((r) => r.outcome === 'skipped')).toEqual([]);
+    expect(run.output).toMatch(/PASSED: 0 failed/);
+  });
+
+  for (const mode of MODES) {
+    it(`${mode.name}: exit 0`, async () => {
+      const run = await runInProcess(['--runs', '4', '--seed', '7', '--reference-mode', mode.name]);
+      expect(run.report.errors).toEqual([]);
+      expect(failedRules(run.report)).toEqual([]);
+      expect(run.code).toBe(0);
+    });
+  }
+
+  it('every mode at once: exit 0', async () => {
+    const run = await runInProcess(['--runs', '3', '--seed', '9', ...MODES.filter((m) => m.name !== 'slow').flatMap((m) => ['--reference-mode', m.name])]);
+    expect(failedRules(run.report)).toEqual([]);
+    expect(run.code).toBe(0);
+  });
+});

@@ -1,0 +1,141 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { runCli, type CliResult } from './support/cli.ts';
+
+/** Faults that echo secrets: a generated one in a header, generated ones in the body. */
+const FAULTS = ['secret-in-header', 'broker-credentials-echoed', 'relational-password-as-note'];
+/** Every secret value the generators produce (generators/secretValue.ts). */
+const GENERATED_SECRET = /sv_[A-Za-z0-9]{28}/g;
+
+interface WireExchange { readonly requestBody: string; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly responseBody: string }
+
+/** A recording HTTP proxy on port 0 in front of one API of the reference target, so that the test knows every secret on the wire. */
+async function recordingProxy(upstream: string, log: WireExchange[]): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const requestBody = Buffer.concat(chunks);
+      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        const body: Buffer[] = [];
+        up.on('data', (c: Buffer) => body.push(c));
+        up.on('end', () => {
+          const responseBody = Buffer.concat(body);
+          log.push({ requestBody: requestBody.toString('utf8'), status: up.statusCode ?? 0, headers: up.headers, responseBody: responseBody.toString('utf8') });
+          const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
+          res.writeHead(up.statusCode ?? 502, { ...headers, 'content-length': responseBody.length });
+          res.end(responseBody);
+        });
+      });
+      forward.on('error', () => res.destroy());
+      forward.end(requestBody);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+function valuesNamed(json: unknown, name: string): string[] {
+  if (Array.isArray(json)) return json.flatMap((item) => valuesNamed(item, name));
+  if (json && typeof json === 'object') {
+    return Object.entries(json).flatMap(([k, v]) => (k === name && typeof v === 'string' ? [v] : valuesNamed(v, name)));
+  }
+  return [];
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+describe('no secret in anything a run writes or prints', () => {
+  const wire: WireExchange[] = [];
+  let reference: ReferenceTarget;
+  let proxies: Server[];
+  let dir: string;
+  let run: CliResult;
+
+  beforeAll(async () => {
+    reference = await startReference({ faults: FAULTS });
+    const management = await recordingProxy(reference.managementUrl, wire);
+    const alerts = await recordingProxy(reference.alertsUrl, wire);
+    proxies = [management.server, alerts.server];
+    dir = await mkdtemp(join(tmpdir(), 'secrets-leak-'));
+    await writeFile(join(dir, 'step-summary.md'), '');
+    run = await runCli(['--report-dir', join(dir, 'out'), '--baseline', join(dir, 'out', 'baseline.json'), '--update-baseline'], {
+      MANAGEMENT_BASE_URL: management.url,
+      MANAGEMENT_KEY_ID: reference.managementKeyId,
+      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+      ORGANIZATION_ID: reference.organizationId,
+      SERVICE_ID: reference.serviceId,
+      BACKUP_ID: reference.backupId,
+      ALERTS_BASE_URL: alerts.url,
+      ALERTS_TOKEN: reference.alertsToken,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const server of proxies ?? []) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    await reference?.close();
+  });
+
+  it('ran, and the target did echo secrets', async () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0); // --update-baseline accepts the failures it writes
+    const findings = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
+    expect(findings.results.filter((r: { rule: string; outcome: string }) => r.rule === 'secrets.absent' && r.outcome === 'failed').length).toBeGreaterThan(0);
+    const generated = new RegExp(GENERATED_SECRET.source);
+    expect(wire.some((e) => typeof e.headers['x-source-secret'] === 'string' && generated.test(e.headers['x-source-secret']))).toBe(true);
+    expect(wire.some((e) => generated.test(e.responseBody))).toBe(true);
+    expect(run.stdout).toMatch(/^::warning title=secrets\.absent::/m);
+  });
+
+  it('finds none of the credentials, generated secrets or returned key secrets in files, step summary or output', async () => {
+    const generated = new Set(wire.flatMap((e) => [...e.requestBody.matchAll(GENERATED_SECRET)].map((m) => m[0])));
+    const keySecrets = new Set(wire.flatMap((e) => valuesNamed(parse(e.responseBody), 'keySecret')));
+    const echoedHeaders = new Set(wire.flatMap((e) => (typeof e.headers['x-source-secret'] === 'string' ? [e.headers['x-source-secret']] : [])));
+    expect(generated.size).toBeGreaterThan(10);
+    expect(keySecrets.size).toBeGreaterThan(0);
+    const secrets = new Map<string, string>([
+      ['MANAGEMENT_KEY_SECRET', reference.managementKeySecret],
+      ['MANAGEMENT Basic credentials', Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString('base64')],
+      ['ALERTS_TOKEN', reference.alertsToken],
+      ...[...generated].map((s) => ['generated secret', s] as [string, string]),
+      ...[...keySecrets].map((s) => ['returned keySecret', s] as [string, string]),
+      ...[...echoedHeaders].map((s) => ['echoed header', s] as [string, string]),
+    ]);
+
+    const outputs = new Map<string, string>([['stdout', run.stdout], ['stderr', run.stderr]]);
+    const files = await filesUnder(dir);
+    expect(files.map((f) => f.slice(dir.length))).toEqual(expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/baseline.json']));
+    for (const file of files) outputs.set(file.slice(dir.length), await readFile(file, 'utf8'));
+
+    const leaks: string[] = [];
+    for (const [where, text] of outputs) {
+      for (const [what, secret] of secrets) if (text.includes(secret)) leaks.push(`${what} in ${where}`);
+      for (const match of text.matchAll(GENERATED_SECRET)) leaks.push(`a generated secret (${match[0].slice(0, 5)}…) in ${where}`);
+    }
+    expect(leaks).toEqual([]);
+    expect(outputs.get('/out/findings.json')).toContain('[redacted]');
+  });
+});
