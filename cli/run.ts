@@ -22,6 +22,7 @@ export interface Io {
 /** `conformance run`: resolves settings, starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
 export async function runCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   let config = resolveConfig(argv, env, RULE_IDS);
+  const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
   await loadSpecs();
   const reference = config.reference ? await startEmbedded(config) : undefined;
   try {
@@ -33,9 +34,7 @@ export async function runCommand(argv: readonly string[], env: Readonly<Record<s
     const startedAt = new Date();
     const collected = await runSuites(config, io.out, redactor.text);
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
-    const judged = config.baseline
-      ? await judgeWithBaseline(report, await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS), new Date())
-      : report;
+    const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
     const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
     io.out(redactor.text(terminalSummary(judged)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);

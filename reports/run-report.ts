@@ -1,4 +1,5 @@
 import type { RunConfig } from '../core/config.ts';
+import { replayCommand } from '../core/replay.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { Collected } from './collect-reporter.ts';
 
@@ -51,6 +52,6 @@ export function buildRunReport(config: RunConfig, collected: Collected, startedA
     created: suites.flatMap((s) => s.created),
     skippedGroups: suites.flatMap((s) => s.skippedGroups.map((g) => ({ suite: s.suite, ...g }))),
     errors,
-    replay: `npx conformance --seed ${config.seed}${config.reference ? config.reference.faults.map((f) => ` --reference-fault ${f}`).join('') + config.reference.modes.map((m) => ` --reference-mode ${m}`).join('') : ''}`,
+    replay: replayCommand(config),
   };
 }

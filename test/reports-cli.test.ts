@@ -109,7 +109,7 @@ describe('a run against a faulty target', () => {
 
   it('terminal: the rule, each failing operation and how to replay it', () => {
     for (const failure of failures) expect(run.stdout).toContain(`${failure.operation}: ${failure.message}`);
-    expect(run.stdout).toMatch(/reproduce: npx conformance --seed \d+ --rules auth\.required/);
+    expect(run.stdout).toMatch(/reproduce: npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules auth\.required/);
     expect(run.stdout).toMatch(/^FAILED: \d+ failed/m);
   });
 

@@ -112,11 +112,16 @@ export function conformanceSuite(name: string, definition: SuiteDefinition): voi
       const rules = RULES.filter((rule) => rule.operations.includes(operationId));
       describe(operationId, () => {
         for (const rule of rules) {
-          test(rule.id, ({ task, skip }) => {
+          test(rule.id, async ({ task, skip, annotate }) => {
             const key = operationKeys.get(operationId) ?? operationId;
             const result = verdict(config, ledger, skips, rule.id, operationId, key);
             task.meta.conformanceResult = result;
-            if (result.outcome === 'skipped') skip(result.message);
+            if (result.outcome === 'skipped') {
+              await annotate(result.message, 'skip-reason');
+              skip(result.message);
+            }
+            const reproduce = result.findings[0]?.reproduce;
+            if (reproduce) await annotate(`${reproduce.curl}\n${reproduce.command}`, 'reproduce');
             if (result.outcome === 'failed') throw new ContractViolation(`${rule.id} on ${key}: ${result.message}`);
           });
         }

@@ -1,4 +1,5 @@
 import { curlCommand } from '../../core/curl.ts';
+import { replayCommand } from '../../core/replay.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge } from '../../core/judge.ts';
@@ -54,7 +55,7 @@ function finding(session: Session, exchange: Exchange, rule: string, violation: 
       curl: curlCommand(exchange.api, exchange.request),
       seed,
       ...(exchange.probe.example ? { example: exchange.probe.example } : {}),
-      command: `npx conformance --seed ${seed} --rules ${rule}`,
+      command: replayCommand(session.config, rule),
     },
   };
 }
