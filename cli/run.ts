@@ -1,8 +1,11 @@
 import { basename, resolve } from 'node:path';
-import { resolveConfig, withTargets, type RunConfig } from '../core/config.ts';
+import { resolveConfig, withRuns, withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
-import { loadSpecs } from '../core/spec.ts';
+import { loadSpecs, operationById } from '../core/spec.ts';
+import { SUITES } from '../suites/index.ts';
+import { planRun } from '../suites/support/plan.ts';
+import { planText } from './plan-text.ts';
 import { startReference } from '../reference/server.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
@@ -23,7 +26,15 @@ export interface Io {
 export async function runCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   let config = resolveConfig(argv, env, RULE_IDS);
   const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
-  await loadSpecs();
+  const specs = await loadSpecs();
+  const apiOf = (operationId: string) => operationById(specs, operationId).api;
+  const plan = planRun(config, SUITES.map((suite) => suite()), apiOf);
+  if (config.dryRun) {
+    io.out(planText(plan, config));
+    return 0;
+  }
+  if (plan.warning) io.err(`conformance: ${plan.warning}`);
+  config = withRuns(config, plan.runs);
   const reference = config.reference ? await startEmbedded(config) : undefined;
   try {
     if (reference) config = withTargets(config, reference.management, reference.alerts);

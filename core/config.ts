@@ -247,3 +247,8 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** Returns a copy of a config with the planner's choice of examples per property. */
+export function withRuns(config: RunConfig, runs: number): RunConfig {
+  return runs === config.runs ? config : deepFreeze({ ...config, runs });
+}

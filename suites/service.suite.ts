@@ -1,39 +1,4 @@
-import { serviceCommandInvalid } from '../generators/index.ts';
-import { authGroup, malformedJsonGroup } from './support/auth-group.ts';
 import { conformanceSuite } from './support/conformance-suite.ts';
-import { accept, fromExample, reject } from './support/probe.ts';
+import { serviceSuite } from './service.ts';
 
-const RULE = 'service.command';
-
-conformanceSuite('service', {
-  operations: ['changeServiceState'],
-  groups: [
-    {
-      name: 'stop, then start',
-      klass: 'disruptive',
-      operations: ['changeServiceState'],
-      async run(context) {
-        for (const command of ['stop', 'start']) {
-          await context.send('changeServiceState', { json: { command }, probe: accept('disruptive', `command ${command}`, { rules: [RULE] }) });
-        }
-        context.created({ kind: 'service-state', id: context.config.management?.serviceId ?? '', operation: 'changeServiceState', note: 'sent stop, then start: the service is left started' });
-      },
-    },
-    {
-      name: 'invalid commands',
-      klass: 'read',
-      operations: ['changeServiceState'],
-      async run(context) {
-        const fixed: unknown[] = ['restart', 'START', '', null];
-        await Promise.all([
-          ...fixed.map((command) => context.send('changeServiceState', { json: { command }, probe: reject(`command ${JSON.stringify(command)}`, RULE) })),
-          context.send('changeServiceState', { json: {}, probe: reject('no command', RULE) }),
-          ...context.examples('invalid command', serviceCommandInvalid.arbitrary()).map((ex) =>
-            context.send('changeServiceState', { json: { command: ex.value }, probe: reject(`command ${JSON.stringify(ex.value)}`, RULE, fromExample(ex)) })),
-        ]);
-      },
-    },
-    malformedJsonGroup([{ operationId: 'changeServiceState' }]),
-    authGroup([{ operationId: 'changeServiceState', api: 'management', request: () => ({ json: { command: 'start' } }) }]),
-  ],
-});
+conformanceSuite(serviceSuite);

@@ -1,4 +1,4 @@
-import type { ProbeGroup, ProbeRequest, SuiteContext } from './conformance-suite.ts';
+import type { ProbeGroup, ProbeRequest, SuiteContext } from './suite-types.ts';
 import { randomToken, reject } from './probe.ts';
 
 /** A request to an operation that would be accepted with the right credentials. */
@@ -17,7 +17,6 @@ function wrongCredentials(api: 'management' | 'alerts', context: SuiteContext): 
     ? [
         { label: 'no credentials', authorization: null },
         { label: 'a wrong key secret', authorization: basic(keyId, randomToken('wrong-')) },
-        { label: 'an unknown key id', authorization: basic(randomToken('unknown-'), randomToken('wrong-')) },
         { label: 'the alerts scheme (Bearer)', authorization: `Bearer ${randomToken('tok-')}` },
       ]
     : [
@@ -33,6 +32,7 @@ export function authGroup(targets: readonly AuthTarget[]): ProbeGroup {
     name: 'credentials',
     klass: 'read',
     operations: targets.map((t) => t.operationId),
+    estimate: () => targets.reduce((n, t) => n + 3, 0),
     async run(context) {
       await Promise.all(targets.flatMap((target) => wrongCredentials(target.api, context).map(({ label, authorization }) =>
         context.send(target.operationId, { ...target.request(context), authorization, probe: reject(label, 'auth.required') }))));
@@ -40,15 +40,18 @@ export function authGroup(targets: readonly AuthTarget[]): ProbeGroup {
   };
 }
 
+/** Bodies that are not a JSON object: broken JSON, and a JSON string. */
+const MALFORMED_BODIES = Object.freeze([{ label: 'malformed JSON', body: '{"name": ' }, { label: 'a JSON string body', body: '"just a string"' }]);
+
 /** A probe group that sends malformed JSON to operations that take a body. */
 export function malformedJsonGroup(targets: readonly { operationId: string; params?: (context: SuiteContext) => Record<string, string> }[]): ProbeGroup {
   return {
     name: 'malformed JSON',
     klass: 'read',
     operations: targets.map((t) => t.operationId),
+    estimate: () => targets.length * MALFORMED_BODIES.length,
     async run(context) {
-      const bodies = [{ label: 'malformed JSON', body: '{"name": ' }, { label: 'a JSON array body', body: '[1, 2' }, { label: 'a JSON string body', body: '"just a string"' }];
-      await Promise.all(targets.flatMap((target) => bodies.map(({ label, body }) =>
+      await Promise.all(targets.flatMap((target) => MALFORMED_BODIES.map(({ label, body }) =>
         context.send(target.operationId, { body, ...(target.params ? { params: target.params(context) } : {}), probe: reject(label) }))));
     },
   };

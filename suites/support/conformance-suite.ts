@@ -1,59 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { SendOptions } from '../../core/http-client.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
-import type { Probe, ProbeClass } from '../../core/probe.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
+import { groupSkipReason } from './plan.ts';
+import type { SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange } from './record.ts';
 import { propertySeed } from './seeds.ts';
 import { createSession, type Session } from './session.ts';
 import { verdict, type GroupSkip } from './verdict.ts';
 import './provided.ts';
-
-/** A request for `send`: the operation's parameters default to the configured ids. */
-export type ProbeRequest = Omit<SendOptions, 'operation' | 'probe' | 'params'> & {
-  readonly params?: Readonly<Record<string, string>>;
-  readonly probe: Probe;
-};
-
-/** A generated example with where it came from, so that a finding can name it. */
-export interface Example<T> {
-  readonly value: T;
-  readonly example: NonNullable<Probe['example']>;
-}
-
-/** What a probe group gets to work with. */
-export interface SuiteContext {
-  readonly config: RunConfig;
-  /** Sends a request to an operation of either API; ids in the path default to the configured ones. */
-  send(operationId: string, request: ProbeRequest): Promise<Exchange>;
-  /** `--runs` (or `runs`) examples of an arbitrary, from a seed derived from the run's seed and the property name. */
-  examples<T>(property: string, arbitrary: fc.Arbitrary<T>, runs?: number): Example<T>[];
-  /** Lists a resource the run created, for the report. */
-  created(resource: CreatedResource): void;
-}
-
-/** A set of probes of one class, run together. */
-export interface ProbeGroup {
-  readonly name: string;
-  readonly klass: ProbeClass;
-  /** The operations it sends to; used to explain skipped verdicts. */
-  readonly operations: readonly string[];
-  /** Why the group cannot run with these settings (a missing id, say), or undefined when it can. */
-  readonly requires?: (config: RunConfig) => string | undefined;
-  run(context: SuiteContext): Promise<void>;
-}
-
-/** One suite: the operations it judges and the probe groups that exercise them. */
-export interface SuiteDefinition {
-  readonly operations: readonly string[];
-  readonly groups: readonly ProbeGroup[];
-  /** Run the groups one after another (for groups that share state on the target). */
-  readonly sequential?: boolean;
-}
 
 const sessions = new Map<string, Promise<Session>>();
 
@@ -65,7 +22,9 @@ function session(config: RunConfig): Promise<Session> {
 }
 
 /** Declares a vitest suite that runs its probe groups once, then one test per operation and rule. */
-export function conformanceSuite(name: string, definition: SuiteDefinition): void {
+export function conformanceSuite(createDefinition: () => SuiteDefinition): void {
+  const definition = createDefinition();
+  const { name } = definition;
   const { config } = inject('conformance');
   const ledger: Ledger = createLedger();
   const skips: GroupSkip[] = [];
@@ -79,7 +38,10 @@ export function conformanceSuite(name: string, definition: SuiteDefinition): voi
       const s = await session(config);
       for (const id of definition.operations) operationKeys.set(id, s.operation(id).key);
       const rules = RULES.filter((rule) => config.rules.includes(rule.id));
-      const clients = s.clients((exchange) => { requests += 1; recordExchange(s, ledger, rules, exchange); }, () => { rateLimited += 1; requests += 1; });
+      const clients = s.clients((exchange) => {
+        if (exchange.failure?.code !== 'budget') requests += 1;
+        recordExchange(s, ledger, rules, exchange);
+      }, () => { rateLimited += 1; requests += 1; });
       const context: SuiteContext = {
         config,
         send(operationId, request) {
@@ -88,14 +50,14 @@ export function conformanceSuite(name: string, definition: SuiteDefinition): voi
           if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
           return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
         },
-        examples(property, arbitrary, runs = config.runs) {
+        examples(property, arbitrary, cap = Infinity) {
           const seed = propertySeed(config.seed, `${name}/${property}`);
-          return fc.sample(arbitrary, { seed, numRuns: runs }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
+          return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
         },
         created: (resource) => created.push(resource),
       };
       const runnable = definition.groups.filter((group) => {
-        const skip = skipReason(config, group, (id) => s.operation(id).api);
+        const skip = groupSkipReason(config, group, (id) => s.operation(id).api);
         if (skip) skips.push({ group: group.name, operations: group.operations, reason: skip });
         return !skip;
       });
@@ -140,15 +102,4 @@ function defaultParams(config: RunConfig): Record<string, string> {
     ...(config.management ? { organizationId: config.management.organizationId, serviceId: config.management.serviceId } : {}),
     ...(config.management?.backupId ? { backupId: config.management.backupId } : {}),
   };
-}
-
-function skipReason(config: RunConfig, group: ProbeGroup, apiOf: (operationId: string) => string): string | undefined {
-  for (const operationId of group.operations) {
-    const api = apiOf(operationId) as 'management' | 'alerts';
-    if (!config[api]) return `the ${api} API is not under test: ${config.unconfigured[api] ?? 'not configured'}`;
-  }
-  const missing = group.requires?.(config);
-  if (missing) return missing;
-  if (!config.allow.includes(group.klass)) return `probes of class ${group.klass} are not allowed (--allow ${config.allow.join(',')})`;
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Probe, ProbeClass } from '../../core/probe.ts';
-import type { Example } from './conformance-suite.ts';
+import type { Example } from './suite-types.ts';
 
 /** A probe that expects acceptance. */
 export function accept(klass: ProbeClass, label: string, more: Partial<Probe> = {}): Probe {

@@ -1,0 +1,18 @@
+import type { RunConfig } from '../core/config.ts';
+import type { Plan } from '../suites/support/plan.ts';
+
+/** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */
+export function planText(plan: Plan, config: RunConfig): string {
+  const lines = [`Plan (dry run: nothing is sent). Seed ${config.seed}; ${plan.runs} example(s) per property; ${config.rules.length} rule(s) selected.`, ''];
+  const width = Math.max(...plan.groups.map((g) => `${g.suite} / ${g.group}`.length));
+  for (const group of plan.groups) {
+    const name = `${group.suite} / ${group.group}`.padEnd(width);
+    lines.push(group.skipped
+      ? `  - ${name}  ${group.klass.padEnd(10)}  skipped: ${group.skipped}`
+      : `  ${String(group.requests).padStart(4)} ${name}  ${group.klass.padEnd(10)}  ${group.operations.join(', ')}`);
+  }
+  const byClass = ['read', 'write', 'disruptive'].map((klass) => `${klass} ${plan.groups.filter((g) => g.klass === klass).reduce((n, g) => n + g.requests, 0)}`);
+  lines.push('', `Total: ${plan.total} request(s) (${byClass.join(', ')})${config.maxRequests ? `; --max-requests ${config.maxRequests}` : ''}.`);
+  if (plan.warning) lines.push(`Warning: ${plan.warning}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,10 @@
+import { alertsSuite } from './alerts.ts';
+import { backupsSuite } from './backups.ts';
+import { keysSuite } from './keys.ts';
+import { pipesSuite } from './pipes.ts';
+import { serviceSuite } from './service.ts';
+import { usageSuite } from './usage.ts';
+import type { SuiteDefinition } from './support/suite-types.ts';
+
+/** Every suite, as factories of fresh definitions: what the planner and `--dry-run` read. */
+export const SUITES: readonly (() => SuiteDefinition)[] = Object.freeze([alertsSuite, pipesSuite, keysSuite, usageSuite, serviceSuite, backupsSuite]);

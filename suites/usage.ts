@@ -1,0 +1,71 @@
+import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../generators/index.ts';
+import { authGroup } from './support/auth-group.ts';
+import { accept, fromExample, observe, reject } from './support/probe.ts';
+import type { SuiteDefinition } from './support/suite-types.ts';
+
+const DAY = 86_400_000;
+const RULE = 'usage.period-limit';
+
+/** A past UTC midnight that depends only on the seed, so that a replay sends the same dates. */
+const anchorOf = (seed: number): Date => new Date(Date.UTC(2026, 0, 1) + (seed % 180) * DAY);
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+const period = (from: number, to: number): Record<string, string> => ({ from_date: iso(from), to_date: iso(to) });
+
+/** The usage suite: the 30-day boundary, random periods, missing parameters, credentials. */
+export function usageSuite(): SuiteDefinition {
+  return {
+  name: 'usage',
+  operations: ['getUsageCost'],
+  groups: [
+    {
+      name: 'the 30-day boundary',
+      klass: 'read',
+      operations: ['getUsageCost'],
+      estimate: () => 6,
+      async run(context) {
+        const from = anchorOf(context.config.seed).getTime();
+        await Promise.all([
+          context.send('getUsageCost', { query: period(from, from + 30 * DAY), probe: accept('read', 'exactly 30 days', { rules: [RULE] }) }),
+          context.send('getUsageCost', { query: period(from, from + 30 * DAY + 1000), probe: reject('30 days and 1 second', RULE) }),
+          context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
+          context.send('getUsageCost', { query: period(from, from), probe: accept('read', 'a zero-length period', { rules: [RULE] }) }),
+          context.send('getUsageCost', { query: period(from, from + DAY - 1000), probe: accept('read', 'one day less a second', { rules: [RULE] }) }),
+          context.send('getUsageCost', { query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) }, probe: observe('read', 'a date-only period of 30 days') }),
+        ]);
+      },
+    },
+    {
+      name: 'random periods',
+      klass: 'read',
+      operations: ['getUsageCost'],
+      estimate: (runs) => 2 * runs,
+      async run(context) {
+        const anchor = anchorOf(context.config.seed);
+        await Promise.all([
+          ...context.examples('valid period', usagePeriod({ anchor })).map((ex) =>
+            context.send('getUsageCost', { query: ex.value, probe: accept('read', 'a period of at most 30 days', { rules: [RULE], ...fromExample(ex) }) })),
+          ...context.examples('period too long', usagePeriodTooLong.arbitrary({ anchor })).map((ex) =>
+            context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
+        ]);
+      },
+    },
+    {
+      name: 'missing parameters',
+      klass: 'read',
+      operations: ['getUsageCost'],
+      estimate: (runs) => 3 + Math.min(runs, 2),
+      async run(context) {
+        const { from_date, to_date } = period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + 5 * DAY);
+        await Promise.all([
+          context.send('getUsageCost', { query: { to_date }, probe: reject('no from_date', 'usage.required-params') }),
+          context.send('getUsageCost', { query: { from_date }, probe: reject('no to_date', 'usage.required-params') }),
+          ...context.examples('missing parameter', usageQueryMissingParam.arbitrary({ anchor: anchorOf(context.config.seed) }), 2).map((ex) =>
+            context.send('getUsageCost', { query: ex.value as Record<string, string>, probe: reject('a missing date parameter', 'usage.required-params', fromExample(ex)) })),
+          context.send('getUsageCost', { query: { from_date: 'yesterday', to_date }, probe: reject('a from_date that is not a date') }),
+        ]);
+      },
+    },
+    authGroup([{ operationId: 'getUsageCost', api: 'management', request: (context) => ({ query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY) }) }]),
+  ],
+};
+}

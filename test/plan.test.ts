@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import { RULE_IDS } from '../rules/index.ts';
+import { failedRules, runInProcess } from './support/in-process.ts';
+
+async function dryRunTotal(args: string[]): Promise<{ total: number; text: string }> {
+  const lines: string[] = [];
+  const code = await main(['--dry-run', ...args], {}, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+  expect(code).toBe(0);
+  const text = lines.join('\n');
+  return { total: Number(/Total: (\d+) request/.exec(text)?.[1]), text };
+}
+
+describe('the plan', () => {
+  it('--dry-run prints the plan and sends nothing to a configured target', async () => {
+    let requests = 0;
+    const server = createServer((_req, res) => { requests += 1; res.end(); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const lines: string[] = [];
+    const env = { MANAGEMENT_BASE_URL: url, MANAGEMENT_KEY_ID: 'k', MANAGEMENT_KEY_SECRET: 'dry-run-secret', ORGANIZATION_ID: 'o', SERVICE_ID: 's' };
+    const code = await main(['--dry-run', '--allow', 'read,write'], env, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    server.close();
+    expect(code).toBe(0);
+    expect(requests).toBe(0);
+    const text = lines.join('\n');
+    expect(text).toMatch(/service \/ stop, then start +disruptive +skipped: probes of class disruptive are not allowed/);
+    expect(text).toMatch(/alerts \/ list alerts .*skipped: the alerts API is not under test: ALERTS_BASE_URL/);
+    expect(text).toMatch(/backups \/ read the configured backup .*skipped: BACKUP_ID/);
+    expect(text).not.toContain('dry-run-secret');
+  });
+
+  it.each([['8'], ['1']])('counts exactly the requests a clean run sends (--runs %s)', async (runs) => {
+    const { total } = await dryRunTotal(['--runs', runs]);
+    const run = await runInProcess(['--runs', runs, '--seed', '3']);
+    expect(run.code).toBe(0);
+    expect(run.report.stats.requests).toBe(total);
+  });
+
+  it('--max-requests 100 still covers every rule, within the budget', async () => {
+    const run = await runInProcess(['--max-requests', '100', '--seed', '5']);
+    expect(run.code).toBe(0);
+    expect(failedRules(run.report)).toEqual([]);
+    expect(run.report.stats.requests).toBeLessThanOrEqual(100);
+    const passed = new Set(run.report.results.filter((r) => r.outcome === 'passed').map((r) => r.rule));
+    expect(RULE_IDS.filter((id) => !passed.has(id))).toEqual([]);
+  });
+
+  it('--max-requests below the essential probes warns and stops at the budget', async () => {
+    const run = await runInProcess(['--max-requests', '40', '--seed', '5']);
+    expect(run.output).toMatch(/--max-requests 40 is below the 100 requests/);
+    expect(run.report.stats.requests).toBeLessThanOrEqual(40);
+    expect(run.report.results.some((r) => r.outcome === 'skipped' && /no exchange to judge/.test(r.message))).toBe(true);
+  });
+});
