@@ -1,45 +1,16 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runCli, type CliResult } from './support/cli.ts';
+import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
 /** Faults that echo secrets: a generated one in a header, generated ones in the body. */
 const FAULTS = ['secret-in-header', 'broker-credentials-echoed', 'relational-password-as-note'];
 /** Every secret value the generators produce (generators/secretValue.ts). */
 const GENERATED_SECRET = /sv_[A-Za-z0-9]{28}/g;
-
-interface WireExchange { readonly requestBody: string; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly responseBody: string }
-
-/** A recording HTTP proxy on port 0 in front of one API of the reference target, so that the test knows every secret on the wire. */
-async function recordingProxy(upstream: string, log: WireExchange[]): Promise<{ url: string; server: Server }> {
-  const target = new URL(upstream);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const requestBody = Buffer.concat(chunks);
-      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        const body: Buffer[] = [];
-        up.on('data', (c: Buffer) => body.push(c));
-        up.on('end', () => {
-          const responseBody = Buffer.concat(body);
-          log.push({ requestBody: requestBody.toString('utf8'), status: up.statusCode ?? 0, headers: up.headers, responseBody: responseBody.toString('utf8') });
-          const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
-          res.writeHead(up.statusCode ?? 502, { ...headers, 'content-length': responseBody.length });
-          res.end(responseBody);
-        });
-      });
-      forward.on('error', () => res.destroy());
-      forward.end(requestBody);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
 
 function valuesNamed(json: unknown, name: string): string[] {
   if (Array.isArray(json)) return json.flatMap((item) => valuesNamed(item, name));
