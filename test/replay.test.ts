@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { startReference } from '../reference/server.ts';
+import { runInProcess } from './support/in-process.ts';
+import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
+
+/** The requests of a run as comparable lines: ids the target or the clock chose are masked. */
+function requestLines(log: readonly WireExchange[]): string[] {
+  const mask = (text: string): string => text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
+    .replace(/\b[0-9a-f]{24}\b/g, '<target id>')
+    .replace(/conformance-unknown-\d+/g, 'conformance-unknown-<n>')
+    .replace(/"expireAt":"[^"]+"/g, '"expireAt":"<within a day of now>"');
+  return log.map((e) => `${e.method} ${mask(e.path)} ${mask(e.requestBody)}`).sort();
+}
+
+async function recordRun(seed: string): Promise<string[]> {
+  const reference = await startReference();
+  const log: WireExchange[] = [];
+  const management = await recordingProxy(reference.managementUrl, log);
+  const alerts = await recordingProxy(reference.alertsUrl, log);
+  try {
+    const run = await runInProcess(['--runs', '3', '--seed', seed], {
+      MANAGEMENT_BASE_URL: management.url, MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+      ORGANIZATION_ID: reference.organizationId, SERVICE_ID: reference.serviceId, BACKUP_ID: reference.backupId,
+      ALERTS_BASE_URL: alerts.url, ALERTS_TOKEN: reference.alertsToken,
+    });
+    expect(run.code).toBe(0);
+    return requestLines(log);
+  } finally {
+    for (const proxy of [management, alerts]) {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+    }
+    await reference.close();
+  }
+}
+
+describe('--seed', () => {
+  it('replays a run: the same seed sends the same requests, another seed different ones', async () => {
+    const first = await recordRun('424242');
+    const again = await recordRun('424242');
+    const other = await recordRun('77');
+    expect(first.length).toBeGreaterThan(100);
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
+  });
+});
