@@ -187,7 +187,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           ? { ...r, key: { ...r.key, expireAt: new Date(Date.now() + 30 * DAY_MS).toISOString() } }
           : r,
     }),
-    fault('keys-empty-expiry-rejected', 'key create rejects expireAt given as an empty string', ['request.valid-accepted'], {
+    fault('keys-empty-expiry-rejected', 'key create rejects expireAt given as an empty string', ['keys.never-expires', 'request.valid-accepted'], {
       review: (ctx, problems) =>
         ctx.operation === 'createKey' && field(ctx.input, 'expireAt') === ''
           ? [...problems, problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')]

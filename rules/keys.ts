@@ -57,8 +57,11 @@ export const keyRules: Rule[] = [
     sentence: 'A create with `expireAt` absent, null or empty returns a key with no expiry (`expireAt` null or absent).',
     probedBy: 'the three forms',
     operations: ['createKey'],
-    applies: (ex) => isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined,
+    applies: (ex) => (probes(ex, 'keys.never-expires') && ex.response !== undefined)
+      || (isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined),
     check: (ex) => {
+      const rejected = probes(ex, 'keys.never-expires') ? intentViolations(ex) : [];
+      if (rejected.length > 0 || !isSuccess(ex)) return rejected;
       const expireAt = asObject(payload(ex)?.key)?.expireAt;
       return expireAt === undefined || expireAt === null ? [] : [{ path: '/result/key/expireAt', expected: 'null or absent (the key never expires)', actual: expireAt }];
     },
