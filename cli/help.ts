@@ -6,7 +6,9 @@ Commands:
   reference              start the embedded reference target and print its settings
   rules                  list the rule ids
   diff OLD.json NEW.json compare two findings files
-  merge DIR...           join the findings of shards into one report
+  docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
+  merge DIR... [--report-dir OUT] [--baseline FILE]
+                         join the findings of shards into one report
 
 Target (a flag wins over its environment variable; with neither URL set, the embedded
 reference target is started and used):

@@ -25,6 +25,14 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
         const { runDiff } = await import('./diff.ts');
         return await runDiff(rest, io);
       }
+      case 'merge': {
+        const { runMerge } = await import('./merge.ts');
+        return await runMerge(rest, env, io);
+      }
+      case 'docs': {
+        const { runDocs } = await import('./rules-doc.ts');
+        return await runDocs(rest, io);
+      }
       case 'run':
         return await runCommand(rest, env, io);
       default:

@@ -1,15 +1,69 @@
 import { fileURLToPath } from 'node:url';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
-import type { RunConfig } from '../core/config.ts';
+import type { RunConfig, Shard } from '../core/config.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs the suites with vitest in one worker (so that rate limits hold run-wide), returning what they produced. */
+type VitestOptions = NonNullable<Parameters<typeof startVitest>[2]>;
+
+/** Where a shard's vitest blob report goes, under its report directory: `blob/blob-i-n.json`. */
+export function blobFile(reportDir: string, shard: Shard): string {
+  return join(resolve(reportDir), 'blob', `blob-${shard.index}-${shard.count}.json`);
+}
+
+/**
+ * Runs the suites with vitest in one worker (so that rate limits hold run-wide), returning what they produced.
+ * A shard runs its part of the suite files (vitest's `shard`) and also writes vitest's blob report for `conformance merge`.
+ */
 export async function runSuites(config: RunConfig, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
   const collector = new CollectReporter(write, redact);
   const reportDir = resolve(config.reportDir);
+  if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
+  await runVitest({
+    testTimeout: config.budgetMs + 60_000,
+    hookTimeout: config.budgetMs + 60_000,
+    provide: { conformance: { config } },
+    reporters: [
+      collector,
+      junit(reportDir),
+      ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
+    ],
+    ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
+  });
+  if (config.shard) await redactFile(blobFile(reportDir, config.shard), redact);
+  return collector.collected;
+}
+
+/** Replays the blob reports in `blobDir` through vitest's own merge, so that our reporters see the whole run's test tree. */
+export async function mergeSuites(blobDir: string, reportDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+  const collector = new CollectReporter(write, redact);
+  await runVitest({ mergeReports: resolve(blobDir), reporters: [collector, junit(resolve(reportDir))] });
+  return collector.collected;
+}
+
+/** A last redaction of a file vitest wrote, if it did (the blob holds the test tree as vitest saw it, errors included). */
+async function redactFile(file: string, redact: (text: string) => string): Promise<void> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text === undefined) return;
+  const redacted = redact(text);
+  if (redacted !== text) await writeFile(file, redacted);
+}
+
+function junit(reportDir: string): ['junit', { outputFile: string; suiteName: string }] {
+  return ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance' }];
+}
+
+function blob(outputFile: string): ['blob', { outputFile: string }] {
+  return ['blob', { outputFile }];
+}
+
+async function runVitest(options: VitestOptions): Promise<void> {
   const vitest = await startVitest('test', [], {
     config: false,
     root: ROOT,
@@ -20,13 +74,8 @@ export async function runSuites(config: RunConfig, write: (line: string) => void
     maxWorkers: 1,
     isolate: false,
     fileParallelism: false,
-    testTimeout: config.budgetMs + 60_000,
-    hookTimeout: config.budgetMs + 60_000,
-    provide: { conformance: { config } },
-    reporters: [collector, ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance' }]],
-    ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
     passWithNoTests: true,
+    ...options,
   }, { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') });
   await vitest.close();
-  return collector.collected;
 }

@@ -3,23 +3,17 @@ import { replayCommand } from '../core/replay.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { Collected } from './collect-reporter.ts';
 
+/** What a report says about its run beside the verdicts: when, against what, with which settings, how to replay it. */
+export type RunHeader = Pick<RunReport, 'seed' | 'startedAt' | 'durationMs' | 'target' | 'settings' | 'replay'>;
+
 /** Assembles the run's report from what the suites produced and the run's settings; holds no secret. */
 export function buildRunReport(config: RunConfig, collected: Collected, startedAt: Date, durationMs: number): RunReport {
-  const { suites, errors } = collected;
-  const order = (rule: string): number => (config.rules.includes(rule) ? config.rules.indexOf(rule) : config.rules.length);
-  const results = [...collected.results].sort((a, b) => order(a.rule) - order(b.rule));
-  const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
-  const operations: RunReport['stats']['operations'] = {};
-  for (const suite of suites) {
-    for (const [operation, coverage] of Object.entries(suite.coverage)) {
-      const entry = ((operations as Record<string, { requests: number; statuses: Record<string, number> }>)[operation] ??= { requests: 0, statuses: {} });
-      entry.requests += coverage.requests;
-      for (const [status, n] of Object.entries(coverage.statuses)) entry.statuses[status] = (entry.statuses[status] ?? 0) + n;
-    }
-  }
-  const failed = count('failed');
+  return assembleRunReport(runHeader(config, startedAt, durationMs), collected, config.rules);
+}
+
+/** The header of a run's report, from its settings; holds no secret. */
+export function runHeader(config: RunConfig, startedAt: Date, durationMs: number): RunHeader {
   return {
-    outcome: errors.length > 0 ? 'error' : failed > 0 ? 'failed' : 'passed',
     seed: config.seed,
     startedAt: startedAt.toISOString(),
     durationMs,
@@ -40,6 +34,33 @@ export function buildRunReport(config: RunConfig, collected: Collected, startedA
       maxResponseBytes: config.maxResponseBytes,
       shard: config.shard ? `${config.shard.index}/${config.shard.count}` : null,
     },
+    replay: replayCommand(config),
+  };
+}
+
+/** Assembles a report from its header and what the suites produced, results ordered by `ruleOrder`. */
+export function assembleRunReport(header: RunHeader, collected: Collected, ruleOrder: readonly string[]): RunReport {
+  const { suites, errors } = collected;
+  const order = (rule: string): number => (ruleOrder.includes(rule) ? ruleOrder.indexOf(rule) : ruleOrder.length);
+  const results = [...collected.results].sort((a, b) => order(a.rule) - order(b.rule));
+  const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
+  const operations: RunReport['stats']['operations'] = {};
+  for (const suite of suites) {
+    for (const [operation, coverage] of Object.entries(suite.coverage)) {
+      const entry = ((operations as Record<string, { requests: number; statuses: Record<string, number> }>)[operation] ??= { requests: 0, statuses: {} });
+      entry.requests += coverage.requests;
+      for (const [status, n] of Object.entries(coverage.statuses)) entry.statuses[status] = (entry.statuses[status] ?? 0) + n;
+    }
+  }
+  const failed = count('failed');
+  const { seed, startedAt, durationMs, target, settings, replay } = header;
+  return {
+    outcome: errors.length > 0 ? 'error' : failed > 0 ? 'failed' : 'passed',
+    seed,
+    startedAt,
+    durationMs,
+    target,
+    settings,
     stats: {
       requests: suites.reduce((n, s) => n + s.requests, 0),
       rateLimited: suites.reduce((n, s) => n + s.rateLimited, 0),
@@ -52,6 +73,6 @@ export function buildRunReport(config: RunConfig, collected: Collected, startedA
     created: suites.flatMap((s) => s.created),
     skippedGroups: suites.flatMap((s) => s.skippedGroups.map((g) => ({ suite: s.suite, ...g }))),
     errors,
-    replay: replayCommand(config),
+    replay,
   };
 }

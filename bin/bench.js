@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+import { register } from 'tsx/esm/api';
+
+register();
+const { runBench } = await import('../bench/main.ts');
+process.exitCode = await runBench(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));

@@ -1,0 +1,153 @@
+import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Shard } from '../core/config.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import { HarnessError } from '../core/errors.ts';
+import { createRedactor } from '../core/redaction.ts';
+import type { RunReport } from '../core/run-report.ts';
+import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
+import { assembleRunReport, type RunHeader } from '../reports/run-report.ts';
+import { terminalSummary } from '../reports/terminal-summary.ts';
+import { writeReports } from '../reports/write-reports.ts';
+import { RULE_IDS } from '../rules/index.ts';
+import { REDACTED_NAMES } from '../rules/secrets.ts';
+import type { Io } from './run.ts';
+import { blobFile, mergeSuites } from './suites-run.ts';
+
+/** What one shard left in its report directory that a merge needs: its header, verdict count and vitest blob. */
+interface ShardOutput {
+  readonly dir: string;
+  readonly shard: Shard;
+  readonly header: RunHeader;
+  readonly results: number;
+  readonly requests: number;
+  readonly blob: string;
+}
+
+/** Settings that decide what a run tests; shards that differ in them are not parts of one run. */
+const SAME_SETTINGS: readonly string[] = ['rules', 'allow', 'runs'];
+
+/**
+ * `conformance merge DIR... [--report-dir OUT] [--baseline FILE]`: joins the report directories of the shards of one
+ * run (vitest's blob reports, replayed by vitest's own merge) into the whole run's reports; exits like a run.
+ */
+export async function runMerge(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+  const { dirs, reportDir, baselineFile } = mergeArgs(argv);
+  const shards = await Promise.all(dirs.map(readShard));
+  checkShards(shards);
+  const ordered = [...shards].sort((a, b) => a.shard.index - b.shard.index);
+  const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS) : undefined;
+  const redact = createRedactor(REDACTED_NAMES).text;
+  io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`);
+
+  const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
+  try {
+    await Promise.all(ordered.map((s) => copyFile(s.blob, join(blobDir, basename(s.blob)))));
+    const collected = await mergeSuites(blobDir, reportDir, io.out, redact);
+    const expected = ordered.reduce((n, s) => n + s.results, 0);
+    if (collected.results.length !== expected) {
+      throw new HarnessError('FINDINGS_INVALID', `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json beside it, and that the merge runs the same version of conformance as the shards.`);
+    }
+    const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
+    const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
+    const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
+    io.out(redact(terminalSummary(judged)));
+    io.out(`Reports in ${resolve(reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
+    return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
+  } finally {
+    await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string; baselineFile?: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE]\`.`, { cause: error });
+  }
+  if (parsed.positionals.length === 0) {
+    throw new HarnessError('CONFIG_INVALID', 'merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`.');
+  }
+  const reportDir = parsed.values['report-dir'] ?? DEFAULTS.reportDir;
+  if (parsed.positionals.some((dir) => resolve(dir) === resolve(reportDir))) {
+    throw new HarnessError('CONFIG_INVALID', `--report-dir ${reportDir} is also a shard's directory: give the merged report its own directory.`);
+  }
+  return { dirs: parsed.positionals, reportDir, ...(parsed.values.baseline ? { baselineFile: parsed.values.baseline } : {}) };
+}
+
+async function readShard(dir: string): Promise<ShardOutput> {
+  const file = join(dir, 'findings.json');
+  const fail = (what: string, cause?: unknown): never => {
+    throw new HarnessError('FINDINGS_INVALID', `${dir} is not a shard's report directory: ${what}. Give the --report-dir of each \`conformance --shard i/n\` run.`, { cause });
+  };
+  let json: Partial<RunReport> & { settings?: { shard?: unknown } };
+  try {
+    json = JSON.parse(await readFile(file, 'utf8')) as typeof json;
+  } catch (error) {
+    return fail(error instanceof SyntaxError ? `${file} is not JSON` : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
+  }
+  const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings?.shard === 'string' ? json.settings.shard : '');
+  if (!match) return fail(`${file} is from a run without --shard`);
+  if (typeof json.seed !== 'number' || typeof json.startedAt !== 'string' || typeof json.durationMs !== 'number' || typeof json.target !== 'object' || !Array.isArray(json.results) || typeof json.replay !== 'string') {
+    return fail(`${file} lacks seed, startedAt, durationMs, target, results or replay`);
+  }
+  const shard = { index: Number(match[1]), count: Number(match[2]) };
+  const blob = blobFile(dir, shard);
+  const isFile = await stat(blob).then((s) => s.isFile(), (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return false;
+    throw error;
+  });
+  if (!isFile) fail(`the shard's vitest blob report ${blob} is missing`);
+  const { seed, startedAt, durationMs, target, settings, replay } = json as RunReport;
+  return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats?.requests ?? 0, blob };
+}
+
+/** Throws FINDINGS_INVALID unless the shards are every part 1..n of one run, each once. */
+function checkShards(shards: readonly ShardOutput[]): void {
+  const fail = (problem: string): never => {
+    throw new HarnessError('FINDINGS_INVALID', `cannot merge: ${problem}.`);
+  };
+  const name = (s: ShardOutput): string => `${s.dir} (shard ${s.shard.index}/${s.shard.count})`;
+  const first = shards[0]!;
+  const count = first.shard.count;
+  const otherCount = shards.find((s) => s.shard.count !== count);
+  if (otherCount) fail(`the shards split the run differently: ${name(first)} and ${name(otherCount)}; run every shard with the same n in --shard i/n`);
+  for (let index = 1; index <= count; index += 1) {
+    const given = shards.filter((s) => s.shard.index === index);
+    if (given.length > 1) fail(`shard ${index}/${count} is given ${given.length} times: ${given.map((s) => s.dir).join(', ')}`);
+    if (given.length === 0) fail(`shard ${index}/${count} is missing (given: ${shards.map(name).join(', ')}); give the report directories of all ${count} shards`);
+  }
+  const otherSeed = shards.find((s) => s.header.seed !== first.header.seed);
+  if (otherSeed) fail(`the shards come from different seeds: ${first.header.seed} in ${first.dir}, ${otherSeed.header.seed} in ${otherSeed.dir}; run every shard with the same --seed`);
+  const otherTarget = shards.find((s) => targetIdentity(s.header) !== targetIdentity(first.header));
+  if (otherTarget) fail(`the shards ran against different targets: ${targetIdentity(first.header)} in ${first.dir}, ${targetIdentity(otherTarget.header)} in ${otherTarget.dir}`);
+  for (const setting of SAME_SETTINGS) {
+    const value = (s: ShardOutput): string => JSON.stringify(s.header.settings[setting]);
+    const other = shards.find((s) => value(s) !== value(first));
+    if (other) fail(`the shards ran with different settings: ${setting} ${value(first)} in ${first.dir}, ${value(other)} in ${other.dir}`);
+  }
+}
+
+/** What names a target across shards: the embedded reference target by its faults and modes (each shard starts its own), any other by its addresses and ids. */
+function targetIdentity(header: RunHeader): string {
+  const { management, alerts, reference } = header.target;
+  return JSON.stringify(reference ? { reference } : { management, alerts });
+}
+
+/** The whole run's header: shard 1's target and replay, the earliest start, and the wall time from the first start to the last end. */
+function mergedHeader(shards: readonly ShardOutput[]): RunHeader {
+  const starts = shards.map((s) => Date.parse(s.header.startedAt));
+  const ends = shards.map((s, i) => starts[i]! + s.header.durationMs);
+  const first = shards[0]!.header;
+  return {
+    seed: first.seed,
+    startedAt: new Date(Math.min(...starts)).toISOString(),
+    durationMs: Math.max(...ends) - Math.min(...starts),
+    target: first.target,
+    settings: { ...first.settings, shard: null, shards: shards.length },
+    replay: first.replay,
+  };
+}

@@ -1,0 +1,155 @@
+import { cp, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import type { RunReport } from '../core/run-report.ts';
+import { FAULTS } from '../reference/faults.ts';
+import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { failedRules, runInProcess, type InProcessRun } from './support/in-process.ts';
+
+/** Short runs: each shard starts its own embedded reference target. */
+const SEED = ['--seed', '20261121', '--runs', '3', '--timeout-ms', '1500'];
+/** Two faults whose failures fall in different suites, hence in different shards. */
+const FAULT_NAMES = ['auth-missing-accepted', 'alerts-list-includes-silenced'];
+const FAULT_ARGS = FAULT_NAMES.flatMap((name) => ['--reference-fault', name]);
+
+/** What a merge returned and printed, and the merged findings when it wrote them. */
+interface MergeRun {
+  readonly code: number;
+  readonly output: string;
+  readonly report?: RunReport;
+}
+
+async function merge(dirs: readonly string[]): Promise<MergeRun> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'conformance-merged-'));
+  const lines: string[] = [];
+  const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+  const code = await main(['merge', ...dirs, '--report-dir', reportDir], {}, io);
+  const findings = await readFile(join(reportDir, 'findings.json'), 'utf8').catch(() => undefined);
+  return { code, output: lines.join('\n'), ...(findings ? { report: JSON.parse(findings) as RunReport } : {}) };
+}
+
+async function shards(args: readonly string[], count: number, env: Readonly<Record<string, string>> = {}): Promise<InProcessRun[]> {
+  const runs: InProcessRun[] = [];
+  for (let index = 1; index <= count; index += 1) runs.push(await runInProcess([...args, '--shard', `${index}/${count}`], env));
+  return runs;
+}
+
+/** Each (rule, operation, outcome) of a report, sorted. */
+function verdicts(report: RunReport): string[] {
+  return report.results.map((r) => `${r.rule} | ${r.operation} | ${r.outcome}`).sort();
+}
+
+/** A copy of a shard's report directory with its findings.json changed (and its blob renamed, when given). */
+async function altered(dir: string, change: (findings: Record<string, unknown>) => void, blob?: readonly [string, string]): Promise<string> {
+  const copy = await mkdtemp(join(tmpdir(), 'conformance-altered-'));
+  await cp(dir, copy, { recursive: true });
+  const findings = JSON.parse(await readFile(join(copy, 'findings.json'), 'utf8')) as Record<string, unknown>;
+  change(findings);
+  await writeFile(join(copy, 'findings.json'), JSON.stringify(findings));
+  if (blob) await rename(join(copy, 'blob', blob[0]), join(copy, 'blob', blob[1]));
+  return copy;
+}
+
+/** The merge's one error line, with the shard directories named by their shard. */
+function problem(run: MergeRun, dirs: Readonly<Record<string, string>>): string {
+  return Object.entries(dirs).reduce((text, [name, dir]) => text.split(dir).join(name), run.output);
+}
+
+describe('shards and merge', () => {
+  let whole: InProcessRun;
+  let parts: InProcessRun[];
+
+  beforeAll(async () => {
+    whole = await runInProcess(SEED);
+    parts = await shards(SEED, 3);
+  });
+
+  it('splits the suites by file: every shard runs a part, and the parts together run every verdict once', () => {
+    expect(parts.map((p) => p.report.settings.shard)).toEqual(['1/3', '2/3', '3/3']);
+    for (const part of parts) expect(part.report.results.length).toBeGreaterThan(0);
+    expect(parts.flatMap((p) => verdicts(p.report)).sort()).toEqual(verdicts(whole.report));
+  });
+
+  it('writes vitest blob reports beside the findings', async () => {
+    for (const [i, part] of parts.entries()) expect(await readdir(join(part.reportDir, 'blob'))).toEqual([`blob-${i + 1}-3.json`]);
+  });
+
+  it('merges three shards into the same verdicts, requests and coverage as one unsharded run with the same seed', async () => {
+    const merged = await merge(parts.map((p) => p.reportDir));
+    expect(merged.code).toBe(0);
+    const report = merged.report!;
+    expect(report.errors).toEqual([]);
+    expect(report.outcome).toBe('passed');
+    expect(report.seed).toBe(whole.report.seed);
+    expect(verdicts(report)).toEqual(verdicts(whole.report));
+    expect(report.stats.requests).toBe(whole.report.stats.requests);
+    expect(Object.keys(report.stats.operations).sort()).toEqual(Object.keys(whole.report.stats.operations).sort());
+    expect(report.created.length).toBe(whole.report.created.length);
+    expect(report.settings).toMatchObject({ shard: null, shards: 3, runs: 3 });
+    expect(report.replay).toBe(whole.report.replay);
+    expect(merged.output).toMatch(/^PASSED: 0 failed, \d+ passed/m);
+  });
+
+  it('fails the same rules and operations sharded and merged as unsharded, under faults', async () => {
+    const faulty = await runInProcess([...SEED, ...FAULT_ARGS]);
+    const merged = await merge((await shards([...SEED, ...FAULT_ARGS], 3)).map((p) => p.reportDir));
+    expect(merged.code).toBe(1);
+    expect(merged.report!.errors).toEqual([]);
+    expect(verdicts(merged.report!)).toEqual(verdicts(faulty.report));
+    const declared = FAULTS.filter((f) => FAULT_NAMES.includes(f.name)).flatMap((f) => f.breaks);
+    expect(failedRules(merged.report!)).toEqual([...new Set(declared)].sort());
+  });
+
+  it('refuses, with exit code 2 and the problem named, shards that are missing, repeated, or not of one run', async () => {
+    const [one, two, three] = parts.map((p) => p.reportDir) as [string, string, string];
+    const otherSeed = await altered(three, (f) => { f.seed = 1; });
+    const otherTarget = await altered(three, (f) => { f.target = { reference: { faults: ['auth-any-secret'], modes: [] } }; });
+    const otherSplit = await altered(three, (f) => { (f.settings as Record<string, unknown>).shard = '3/4'; }, ['blob-3-3.json', 'blob-3-4.json']);
+    const noBlob = await altered(three, () => undefined, ['blob-3-3.json', 'other.json']);
+    const dirs = { NO_BLOB: noBlob, ONE: one, TWO: two, THREE: three, OTHER_SEED: otherSeed, OTHER_TARGET: otherTarget, OTHER_SPLIT: otherSplit, WHOLE: whole.reportDir };
+    const cases: [string[], string][] = [
+      [[one, two], 'conformance: cannot merge: shard 3/3 is missing (given: ONE (shard 1/3), TWO (shard 2/3)); give the report directories of all 3 shards. [FINDINGS_INVALID]'],
+      [[one, two, two, three], 'conformance: cannot merge: shard 2/3 is given 2 times: TWO, TWO. [FINDINGS_INVALID]'],
+      [[one, two, otherSeed], 'conformance: cannot merge: the shards come from different seeds: 20261121 in ONE, 1 in OTHER_SEED; run every shard with the same --seed. [FINDINGS_INVALID]'],
+      [[one, two, otherTarget], 'conformance: cannot merge: the shards ran against different targets: {"reference":{"faults":[],"modes":[]}} in ONE, {"reference":{"faults":["auth-any-secret"],"modes":[]}} in OTHER_TARGET. [FINDINGS_INVALID]'],
+      [[one, two, otherSplit], 'conformance: cannot merge: the shards split the run differently: ONE (shard 1/3) and OTHER_SPLIT (shard 3/4); run every shard with the same n in --shard i/n. [FINDINGS_INVALID]'],
+      [[one, two, noBlob], 'conformance: NO_BLOB is not a shard\'s report directory: the shard\'s vitest blob report NO_BLOB/blob/blob-3-3.json is missing. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]'],
+      [[whole.reportDir], 'conformance: WHOLE is not a shard\'s report directory: WHOLE/findings.json is from a run without --shard. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]'],
+      [[], 'conformance: merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`. [CONFIG_INVALID]'],
+    ];
+    for (const [given, message] of cases) {
+      const run = await merge(given);
+      expect(run.code).toBe(2);
+      expect(run.report).toBeUndefined();
+      expect(problem(run, dirs)).toBe(message);
+    }
+  });
+
+  describe('against a separately started target', () => {
+    let target: ReferenceTarget;
+    beforeAll(async () => { target = await startReference(); });
+    afterAll(async () => { await target.close(); });
+
+    it('leaves no secret in anything a shard writes, its blob report included', async () => {
+      const env = {
+        MANAGEMENT_BASE_URL: target.managementUrl,
+        MANAGEMENT_KEY_ID: target.managementKeyId,
+        MANAGEMENT_KEY_SECRET: target.managementKeySecret,
+        ORGANIZATION_ID: target.organizationId,
+        SERVICE_ID: target.serviceId,
+        BACKUP_ID: target.backupId,
+        ALERTS_BASE_URL: target.alertsUrl,
+        ALERTS_TOKEN: target.alertsToken,
+      };
+      const [part] = await shards(SEED, 1, env);
+      const files = [...(await readdir(part!.reportDir)).filter((f) => f !== 'blob'), 'blob/blob-1-1.json'];
+      for (const file of files) {
+        const text = await readFile(join(part!.reportDir, file), 'utf8');
+        expect(text).not.toContain(target.managementKeySecret);
+        expect(text).not.toContain(target.alertsToken);
+      }
+    });
+  });
+});
