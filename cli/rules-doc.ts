@@ -1,0 +1,101 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { HarnessError } from '../core/errors.ts';
+import type { Rule } from '../core/rule.ts';
+import { loadSpecs, type Operation } from '../core/spec.ts';
+import { FAULTS } from '../reference/faults.ts';
+import { RULES } from '../rules/index.ts';
+import type { Io } from './run.ts';
+
+/** Where the rendered catalogue is committed. */
+export const RULES_DOC_FILE = fileURLToPath(new URL('../docs/rules.md', import.meta.url));
+
+/** What the catalogue says of a reference fault: its name and what it does. */
+export interface FaultSummary {
+  readonly name: string;
+  readonly description: string;
+  readonly breaks: readonly string[];
+}
+
+/** Renders docs/rules.md from the rule table, the specs' operations and the reference faults; the same input gives the same text. */
+export function renderRulesDoc(rules: readonly Rule[], operations: readonly Operation[], faults: readonly FaultSummary[]): string {
+  const lines = [
+    '# Rules',
+    '',
+    '<!-- Generated from rules/, openapi/ and reference/faults.ts by `npm run docs`; do not edit by hand. -->',
+    '',
+    'Every check of the harness enforces one rule below and reports it under the rule\'s id. A rule is **stated** (a',
+    'document of the contract says it) or **inferred** (the documents are silent, and every user would expect it).',
+    'Select rules with `--rules ID,...`, leave some out with `--skip-rules ID,...`. Each rule names the faults of the',
+    'embedded reference target that break it: `npx conformance --reference-fault NAME` shows that failure.',
+    '',
+    '| id | basis | title |',
+    '|---|---|---|',
+    ...rules.map((rule) => `| [\`${rule.id}\`](#${anchor(rule.id)}) | ${rule.basis} | ${cell(rule.title)} |`),
+  ];
+  for (const rule of rules) lines.push('', ...ruleSection(rule, operations, faults));
+  return `${lines.join('\n')}\n`;
+}
+
+function ruleSection(rule: Rule, operations: readonly Operation[], faults: readonly FaultSummary[]): string[] {
+  const keys = operations.filter((op) => rule.operations.includes(op.operationId)).map((op) => op.key);
+  const breaking = faults.filter((fault) => fault.breaks.includes(rule.id));
+  return [
+    `## \`${rule.id}\``,
+    '',
+    `**${rule.title}** (${rule.basis})`,
+    '',
+    `> ${rule.sentence}`,
+    '',
+    `- Probed by: ${rule.probedBy}.`,
+    '- Operations:',
+    ...keys.map((key) => `  - \`${key}\``),
+    '',
+    'Example failures, from the reference target\'s faults:',
+    '',
+    ...(breaking.length === 0 ? ['- none yet: no fault of the reference target breaks this rule.'] : []),
+    ...breaking.map((fault) => `- \`${fault.name}\`: ${fault.description}${fault.breaks.length > 1 ? ` (also breaks ${fault.breaks.filter((id) => id !== rule.id).map((id) => `\`${id}\``).join(', ')})` : ''}.`),
+  ];
+}
+
+/** GitHub's heading anchor for a heading that is only the id in code: lower case, dots dropped. */
+function anchor(id: string): string {
+  return id.toLowerCase().replace(/[^a-z0-9 _-]/g, '');
+}
+
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
+
+/** The catalogue as the current rule table, specs and fault table render it. */
+export async function currentRulesDoc(): Promise<string> {
+  const specs = await loadSpecs();
+  return renderRulesDoc(RULES, specs.operations, FAULTS);
+}
+
+/** `conformance docs [--check]`: writes docs/rules.md (or `file`), or with `--check` returns 1 when it is out of date. */
+export async function runDocs(argv: readonly string[], io: Io, file: string = RULES_DOC_FILE): Promise<number> {
+  let check: boolean;
+  try {
+    check = parseArgs({ args: [...argv], options: { check: { type: 'boolean' } }, strict: true, allowPositionals: false }).values.check === true;
+  } catch (error) {
+    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. \`conformance docs\` takes only --check.`, { cause: error });
+  }
+  const rendered = await currentRulesDoc();
+  if (!check) {
+    await writeFile(file, rendered);
+    io.out(`conformance: wrote ${file}`);
+    return 0;
+  }
+  const committed = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (committed === rendered) {
+    io.out('conformance: docs/rules.md is up to date');
+    return 0;
+  }
+  io.err('conformance: docs/rules.md is out of date with the rule table: run npm run docs');
+  return 1;
+}

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineRules, type Rule } from '../core/rule.ts';
+import { loadSpecs } from '../core/spec.ts';
+import { FAULTS } from '../reference/faults.ts';
+import { RULE_IDS as REFERENCE_RULE_IDS } from '../reference/rule-id.ts';
+import { RULES, RULE_IDS } from '../rules/index.ts';
+import { ROOT } from './support/cli.ts';
+
+/** One row of the catalogue's table in ../shared/RULES.md. */
+interface CatalogueRow {
+  readonly id: string;
+  readonly basis: string;
+  readonly mustHold: string;
+  readonly probedBy: string;
+}
+
+function catalogue(): CatalogueRow[] {
+  const text = readFileSync(join(ROOT, '..', 'shared', 'RULES.md'), 'utf8');
+  return text.split('\n').filter((line) => line.startsWith('| `')).map((line) => {
+    const [id, basis, mustHold, probedBy] = line.slice(1, -1).split(' | ').map((cell) => cell.trim());
+    return { id: id.replaceAll('`', ''), basis, mustHold, probedBy };
+  });
+}
+
+/** The catalogue writes a clause ("every ... is ..."); the rule a sentence ("Every ... is ...."). */
+const clause = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');
+
+describe('the rule table is the catalogue of RULES.md', () => {
+  const rows = catalogue();
+  const byId = new Map(RULES.map((rule) => [rule.id, rule]));
+
+  it('lists the ids of RULES.md, in its order', () => {
+    expect(rows.length).toBeGreaterThan(0);
+    expect(RULE_IDS).toEqual(rows.map((row) => row.id));
+  });
+
+  it('the reference target names the same ids', () => {
+    expect([...REFERENCE_RULE_IDS]).toEqual([...RULE_IDS]);
+  });
+
+  it.each(rows)('$id: basis, sentence and probe as RULES.md writes them', (row) => {
+    const rule = byId.get(row.id);
+    expect(rule?.title.trim()).toBeTruthy();
+    expect(rule?.basis).toBe(row.basis);
+    expect(clause(rule?.sentence ?? '')).toBe(clause(row.mustHold));
+    expect(rule?.probedBy).toBe(row.probedBy);
+  });
+
+  it('every rule concerns at least one operation, and only operations of the specs', async () => {
+    const operationIds = new Set((await loadSpecs()).operations.map((op) => op.operationId));
+    const unknown = RULES.flatMap((rule) => rule.operations.filter((id) => !operationIds.has(id)).map((id) => `${rule.id}: ${id}`));
+    expect(unknown).toEqual([]);
+    expect(RULES.filter((rule) => rule.operations.length === 0).map((rule) => rule.id)).toEqual([]);
+  });
+});
+
+describe('the fault table covers the rule table', () => {
+  it('every rule is broken by at least one fault', () => {
+    const broken = new Set<string>(FAULTS.flatMap((fault) => fault.breaks));
+    expect(RULE_IDS.filter((id) => !broken.has(id))).toEqual([]);
+  });
+
+  it('every fault breaks at least one rule, each named once, and only known ones', () => {
+    const known = new Set(RULE_IDS);
+    for (const fault of FAULTS) {
+      expect(fault.breaks.length, fault.name).toBeGreaterThan(0);
+      expect(new Set(fault.breaks).size, fault.name).toBe(fault.breaks.length);
+      expect(fault.breaks.filter((id) => !known.has(id)), fault.name).toEqual([]);
+    }
+  });
+
+  it('fault names are unique and every fault says what it does', () => {
+    const names = FAULTS.map((fault) => fault.name);
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+    expect(FAULTS.filter((fault) => !fault.description.trim()).map((fault) => fault.name)).toEqual([]);
+  });
+});
+
+describe('defineRules guards the table', () => {
+  const base: Rule = RULES[0];
+
+  it('refuses a duplicate id', () => {
+    expect(() => defineRules([base, { ...base, title: 'another title' }])).toThrow(`The rule table lists ${base.id} twice.`);
+  });
+
+  it('refuses a rule without a sentence', () => {
+    expect(() => defineRules([{ ...base, sentence: '  ' }])).toThrow(`Rule ${base.id} has no sentence.`);
+  });
+
+  it('refuses a rule without a title, a probe, or an operation', () => {
+    expect(() => defineRules([{ ...base, title: '' }])).toThrow(`Rule ${base.id} has no title.`);
+    expect(() => defineRules([{ ...base, probedBy: '' }])).toThrow(`Rule ${base.id} has no probedBy.`);
+    expect(() => defineRules([{ ...base, operations: [] }])).toThrow(`Rule ${base.id} concerns no operation.`);
+  });
+
+  it('freezes the table and its rules', () => {
+    const table = defineRules([base]);
+    expect(Object.isFrozen(table)).toBe(true);
+    expect(Object.isFrozen(table[0])).toBe(true);
+  });
+});
