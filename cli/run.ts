@@ -44,6 +44,9 @@ export async function runCommand(argv: readonly string[], env: Readonly<Record<s
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
     const startedAt = new Date();
     const collected = await runSuites(config, io.out, redactor.text);
+    if (collected.results.length === 0 && config.rules.length > 0) {
+      collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
+    }
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
     const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
     const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });

@@ -17,10 +17,18 @@ export function serviceSuite(): SuiteDefinition {
       operations: ['changeServiceState'],
       estimate: () => 2,
       async run(context) {
+        const answers: string[] = [];
         for (const command of ['stop', 'start']) {
-          await context.send('changeServiceState', { json: { command }, probe: accept('disruptive', `command ${command}`, { rules: [RULE] }) });
+          const exchange = await context.send('changeServiceState', { json: { command }, probe: accept('disruptive', `command ${command}`, { rules: [RULE] }) });
+          answers.push(`${command} got ${exchange.response?.status ?? exchange.failure?.code}`);
         }
-        context.created({ kind: 'service-state', id: context.config.management?.serviceId ?? '', operation: 'changeServiceState', note: 'sent stop, then start: the service is left started' });
+        const started = answers[1] === 'start got 200';
+        context.created({
+          kind: 'service-state',
+          id: context.config.management?.serviceId ?? '',
+          operation: 'changeServiceState',
+          note: `sent stop, then start (${answers.join(', ')}): ${started ? 'the service is left started' : 'the service may be left stopped: check it and start it by hand'}`,
+        });
       },
     },
     {
