@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { RunConfig, Shard } from '../core/config.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
+import { quietVitestOutput } from './vitest-output.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -76,6 +77,6 @@ async function runVitest(options: VitestOptions): Promise<void> {
     fileParallelism: false,
     passWithNoTests: true,
     ...options,
-  }, { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') });
+  }, { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') }, { stdout: quietVitestOutput(process.stdout), stderr: process.stderr });
   await vitest.close();
 }
