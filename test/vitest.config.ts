@@ -7,6 +7,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    reporters: ['default', ['json', { outputFile: 'reports/self-test/results.json' }]],
+    reporters: ['default', ['json', { outputFile: 'reports/out/self-test-results.json' }]],
   },
 });
