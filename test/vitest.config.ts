@@ -5,6 +5,7 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: 'reports/out/self-test-results.json' }]],
