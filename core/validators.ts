@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Operation, Specs } from './spec.ts';
+import type { Operation } from './spec.ts';
 
 /** OpenAPI keywords that are not JSON Schema: declared to Ajv so that strict mode stays on. */
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
@@ -26,9 +26,8 @@ export function createAjv(): Ajv2020 {
   return ajv;
 }
 
-/** Builds lazily compiled, cached validators for the operations of the specs. */
-export function createValidators(specs: Specs, ajv: Ajv2020 = createAjv()): Validators {
-  void specs;
+/** Builds lazily compiled, cached validators for operations (each compiled once, on first use). */
+export function createValidators(ajv: Ajv2020 = createAjv()): Validators {
   const cache = new Map<string, Validator | undefined>();
   const compiled = (key: string, schema: object | undefined): Validator | undefined => {
     if (!cache.has(key)) cache.set(key, schema ? wrap(ajv.compile(schema)) : undefined);

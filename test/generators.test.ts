@@ -226,7 +226,7 @@ let ctx: Ctx;
 
 beforeAll(async () => {
   const specs = await loadSpecs();
-  const validators = createValidators(specs);
+  const validators = createValidators();
   ctx = {
     specs,
     validators,

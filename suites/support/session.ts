@@ -38,7 +38,7 @@ export async function createSession(config: RunConfig): Promise<Session> {
   return {
     config,
     specs,
-    validators: createValidators(specs),
+    validators: createValidators(),
     gate,
     redactor,
     sentSecrets,
