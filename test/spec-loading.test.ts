@@ -1,0 +1,26 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isHarnessError } from '../core/errors.ts';
+import { loadSpecs, SPEC_FILES } from '../core/spec.ts';
+
+describe('loadSpecs', () => {
+  it('loads both specs with every operation the rules name', async () => {
+    const specs = await loadSpecs();
+    expect(specs.operations.map((op) => op.operationId).sort()).toEqual(
+      ['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'listAlerts', 'updateAlert', 'updatePipe']);
+    expect(specs.operations.find((op) => op.operationId === 'createKey')?.key).toBe('POST /v1/organizations/{organizationId}/keys');
+  });
+
+  it('stops with SPEC_INVALID and the parser message when a spec is broken', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-'));
+    const broken = join(dir, 'management.yaml');
+    const text = await readFile(SPEC_FILES.management, 'utf8');
+    await writeFile(broken, text.replace(/^openapi: .*$/m, 'openapi: 3.1.0\nservers:\n  - urll: nowhere'));
+    const error = await loadSpecs({ ...SPEC_FILES, management: broken }).then(() => undefined, (e: unknown) => e);
+    expect(isHarnessError(error) && error.code).toBe('SPEC_INVALID');
+    expect((error as Error).message).toContain(broken);
+    expect((error as Error).message).toMatch(/url/);
+  });
+});
