@@ -6,6 +6,7 @@ import { loadSpecs, operationById } from '../core/spec.ts';
 import { SUITES } from '../suites/index.ts';
 import { planRun } from '../suites/support/plan.ts';
 import { planText } from './plan-text.ts';
+import { ensureReportDir } from './report-dir.ts';
 import { startReference } from '../reference/server.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
@@ -33,6 +34,7 @@ export async function runCommand(argv: readonly string[], env: Readonly<Record<s
     io.out(planText(plan, config));
     return 0;
   }
+  await ensureReportDir(config.reportDir);
   if (plan.warning) io.err(`conformance: ${plan.warning}`);
   config = withRuns(config, plan.runs);
   const reference = config.reference ? await startEmbedded(config) : undefined;

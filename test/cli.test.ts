@@ -31,6 +31,13 @@ describe('conformance command', () => {
     expect(result.stdout + result.stderr).not.toContain(target.MANAGEMENT_KEY_SECRET);
   });
 
+  it('exits 2 naming --report-dir when it cannot be written, before any request', async () => {
+    const result = await runCli(['--report-dir', '/etc/passwd/out']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--report-dir \/etc\/passwd\/out cannot be written \(ENOTDIR\)/);
+    expect(result.stdout).not.toMatch(/conformance: seed/);
+  });
+
   it('exits 2 on an unknown flag', async () => {
     const result = await runCli(['--frobnicate']);
     expect(result.code).toBe(2);
