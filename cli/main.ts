@@ -47,6 +47,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       io.err(`conformance: ${error.message} [${error.code}]`);
       return 2;
     }
-    throw error;
+    io.err(`conformance: internal error, the run could not be made (a harness bug; please report it): ${(error as Error).stack ?? String(error)}`);
+    return 2;
   }
 }
