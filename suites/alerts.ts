@@ -54,6 +54,8 @@ export function alertsSuite(): SuiteDefinition {
       operations: ['updateAlert'],
       estimate: (runs) => 4 + runs,
       async run(context) {
+        // Without a real alert, a 404 would pass for an enum rejection: send nothing, so the rule shows as skipped.
+        if (!found.id) return;
         await Promise.all([
           context.send('updateAlert', { params: alertParams(), json: { thresholdType: 'sideways' }, probe: reject('thresholdType "sideways"', 'alerts.enums') }),
           context.send('updateAlert', { params: alertParams(), json: { source: 'dashboard' }, probe: reject('source "dashboard"', 'alerts.enums') }),
