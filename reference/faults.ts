@@ -6,6 +6,7 @@ import { problem, type Problem, type ProblemCode } from './problem.ts';
 import type { RuleId } from './rule-id.ts';
 import { DAY_MS } from './timestamp.ts';
 import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
+import { selectNamed } from './named.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -286,11 +287,7 @@ export const FAULT_NAMES: readonly string[] = Object.freeze(FAULTS.map((f) => f.
 
 /** Finds faults by name; throws an Error naming an unknown name and listing the valid ones. */
 export function selectFaults(names: readonly string[]): readonly Fault[] {
-  return [...new Set(names)].map((name) => {
-    const found = FAULTS.find((f) => f.name === name);
-    if (found === undefined) throw new Error(`Unknown fault "${name}". Valid faults: ${FAULT_NAMES.join(', ')}`);
-    return found;
-  });
+  return selectNamed(FAULTS, names, 'fault');
 }
 
 function fault(name: string, description: string, breaks: readonly RuleId[], hooks: Hooks): Fault {

@@ -2,6 +2,7 @@ import type { HookContext, Hooks, Outgoing } from './hooks.ts';
 import { jsonOutgoing } from './http.ts';
 import { isObject, type Json, type JsonObject } from './json.ts';
 import { isUuid } from './scope.ts';
+import { selectNamed } from './named.ts';
 
 /** A named unusual but correct behaviour the target can be started with, and its hooks. */
 export interface Mode {
@@ -91,11 +92,7 @@ export const MODE_NAMES: readonly string[] = Object.freeze(MODES.map((m) => m.na
 
 /** Finds modes by name; throws an Error naming an unknown name and listing the valid ones. */
 export function selectModes(names: readonly string[]): readonly Mode[] {
-  return [...new Set(names)].map((name) => {
-    const found = MODES.find((m) => m.name === name);
-    if (found === undefined) throw new Error(`Unknown mode "${name}". Valid modes: ${MODE_NAMES.join(', ')}`);
-    return found;
-  });
+  return selectNamed(MODES, names, 'mode');
 }
 
 function mode(name: string, description: string, hooks: Hooks): Mode {
