@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { partialRecord } from './partialRecord.ts';
 
 /** The pipe scaling object accepted on create. */
 export type PipeScaling = {
@@ -15,12 +16,7 @@ const MODEL: { readonly [K in keyof Required<PipeScaling>]: fc.Arbitrary<number>
   replicaMemoryGb: fc.integer({ min: 1, max: 64 }).map((quarters) => quarters / 4),
 });
 
-const KEYS = Object.freeze(Object.keys(MODEL) as (keyof PipeScaling)[]);
-
-/** Pipe scaling objects with a subset of the four keys (between `minKeys` and `maxKeys`), positive values, memory possibly fractional. */
-export function pipeScaling(constraints: { minKeys?: number; maxKeys?: number } = {}): fc.Arbitrary<PipeScaling> {
-  const { minKeys = 0, maxKeys = KEYS.length } = constraints;
-  return fc
-    .subarray([...KEYS], { minLength: minKeys, maxLength: maxKeys })
-    .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, MODEL[key]])), { noNullPrototype: true }) as fc.Arbitrary<PipeScaling>);
+/** Pipe scaling objects with a subset of the four keys (at least `minKeys`), positive values, memory possibly fractional. */
+export function pipeScaling(constraints: { minKeys?: number } = {}): fc.Arbitrary<PipeScaling> {
+  return partialRecord(MODEL, constraints) as fc.Arbitrary<PipeScaling>;
 }
