@@ -9,10 +9,13 @@ import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { highWaterMark, sampleRss } from './peak-rss.ts';
 import { startProxy, type Proxy } from './proxy.ts';
 import { rawFloor } from './raw-floor.ts';
+import { engineFloor } from './engine-floor.ts';
 
 /** One `conformance` run inside this process, measured. */
 interface MeasuredRun {
   readonly code: number;
+  /** When the run began, on the performance clock (the recording proxy stamps requests on the same clock). */
+  readonly startedAt: number;
   readonly wallMs: number;
   readonly suitesMs: number;
   readonly peakRss: number;
@@ -25,8 +28,8 @@ const TARGET_SLOW_MS = 30_000;
 
 /**
  * `npm run bench`: measures a default run against the embedded reference target (wall time, requests, requests per
- * second, peak RSS), the same requests sent with bare undici at the same concurrency (the floor), and runs against a
- * reference target whose every response is delayed. Prints figures; never fails on timing.
+ * second, peak RSS), the same requests sent with bare undici at the same concurrency (the floor), where the run's time
+ * goes, what vitest alone costs (the engine floor), and runs against a reference target whose every response is delayed. Prints figures; never fails on timing.
  */
 export async function runBench(argv: readonly string[], out: (line: string) => void): Promise<number> {
   const { values } = parseArgs({ args: [...argv], options: { seed: { type: 'string' }, 'delay-ms': { type: 'string' } }, strict: true });
@@ -45,6 +48,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   const probes = recording.flatMap((p) => p.recorded).filter((r) => !(r.method === 'GET' && r.path === '/')).sort((a, b) => a.at - b.at);
   const floor = await rawFloor(probes, DEFAULTS.concurrency);
   await recordedTarget.close();
+  const engineMs = await engineFloor();
 
   const delayedTarget = await startReference();
   const delaying = await Promise.all([startProxy(delayedTarget.managementUrl, { delayMs }), startProxy(delayedTarget.alertsUrl, { delayMs })]);
@@ -70,6 +74,14 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   out(`Raw floor: the same ${floor.requests} requests (recorded from a run with the same seed, ${recorded.report.stats.requests} requests) sent with undici request, concurrency ${DEFAULTS.concurrency}, nothing judged:`);
   out(`  wall time                               ${s(floor.wallMs)}   (${rps(floor.requests, floor.wallMs)} requests per second)`);
   out(`  ratio run / floor                       ${(plain.wallMs / floor.wallMs).toFixed(1)}x on wall time, ${(plain.suitesMs / floor.wallMs).toFixed(1)}x on time in suite files (target: within ${TARGET_FLOOR_RATIO}x)`);
+  const firstProbe = probes[0]!.at - recorded.startedAt;
+  const phaseMs = probes.at(-1)!.at - probes[0]!.at;
+  out(`Where the time of that run went (the recorded run: ${s(recorded.wallMs)}; request arrival times at the recording proxy):`);
+  out(`  before the first probe                  ${s(firstProbe)}   (settings, plan, reference target, vitest, its worker, suite modules, session set-up)`);
+  out(`  request phase, first probe to last      ${s(phaseMs)}   (${probes.length} requests; ${(phaseMs / floor.wallMs).toFixed(1)}x the raw floor)`);
+  out(`  after the last probe                    ${s(recorded.wallMs - firstProbe - phaseMs)}   (last response, verdicts, reports)`);
+  out(`Engine floor: vitest running one trivial test with the run's pool settings (one worker thread, no isolation):`);
+  out(`  wall time                               ${s(engineMs)}   (${(engineMs / floor.wallMs).toFixed(1)}x the raw floor on its own)`);
   out('');
   out(`Every response delayed by ${delayMs} ms (a delaying proxy in front of the reference target; the proxy hop is included):`);
   out(`  wall time                               ${s(delayed.wallMs)}   (${delayed.report.stats.requests} requests, exit code ${delayed.code}; target: under ${s(TARGET_SLOW_MS)})`);
@@ -92,7 +104,7 @@ async function measure(args: readonly string[], env: Readonly<Record<string, str
     if (code === 2) throw new Error(`conformance ${args.join(' ')} could not run:\n${lines.join('\n')}`);
     const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
     const suitesMs = lines.reduce((sum, line) => sum + Number(/ \(\d+ requests, (\d+) ms\)$/.exec(line)?.[1] ?? 0), 0);
-    return { code, wallMs, suitesMs, peakRss, report };
+    return { code, startedAt: started, wallMs, suitesMs, peakRss, report };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }

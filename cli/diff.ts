@@ -1,7 +1,7 @@
 import { HarnessError } from '../core/errors.ts';
 import { diffFindings, renderFindingsDiff } from '../reports/findings-diff.ts';
 import { readFindingsFile } from '../reports/findings-file.ts';
-import type { Io } from './run.ts';
+import type { Io } from './io.ts';
 
 /** `conformance diff OLD.json NEW.json`: prints what changed between two runs; 1 when there are new failures, else 0. */
 export async function runDiff(argv: readonly string[], io: Io): Promise<number> {

@@ -1,9 +1,20 @@
 import { isHarnessError } from '../core/errors.ts';
 import { HELP } from './help.ts';
-import { runCommand, type Io } from './run.ts';
-import { RULES } from '../rules/index.ts';
+import type { Io } from './io.ts';
+import { resolveConfig } from '../core/config.ts';
+import { RULE_IDS, RULES } from '../rules/index.ts';
 
 const STD_IO: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+
+/**
+ * `conformance run`: settings are resolved before the run's modules (vitest among them) load, so that a bad
+ * setting is reported at once; like every subcommand, it is loaded on use so that `--help` and `rules` start fast.
+ */
+async function run(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+  const config = resolveConfig(argv, env, RULE_IDS);
+  const { runCommand } = await import('./run.ts');
+  return runCommand(config, env, io);
+}
 
 /** The `conformance` command: dispatches to a subcommand and turns harness errors into exit code 2. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = STD_IO): Promise<number> {
@@ -34,13 +45,13 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
         return await runDocs(rest, io);
       }
       case 'run':
-        return await runCommand(rest, env, io);
+        return await run(rest, env, io);
       default:
         if (first !== undefined && !first.startsWith('-')) {
           io.err(`conformance: unknown command ${JSON.stringify(first)}. Run \`conformance --help\` for the commands.`);
           return 2;
         }
-        return await runCommand(argv, env, io);
+        return await run(argv, env, io);
     }
   } catch (error) {
     if (isHarnessError(error)) {

@@ -13,7 +13,7 @@ import { terminalSummary } from '../reports/terminal-summary.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { REDACTED_NAMES } from '../rules/secrets.ts';
-import type { Io } from './run.ts';
+import type { Io } from './io.ts';
 import { blobFile, mergeSuites } from './suites-run.ts';
 
 /** What one shard left in its report directory that a merge needs: its header, verdict count and vitest blob. */

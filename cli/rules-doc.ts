@@ -6,7 +6,7 @@ import type { Rule } from '../core/rule.ts';
 import { loadSpecs, type Operation } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULES } from '../rules/index.ts';
-import type { Io } from './run.ts';
+import type { Io } from './io.ts';
 
 /** Where the rendered catalogue is committed. */
 export const RULES_DOC_FILE = fileURLToPath(new URL('../docs/rules.md', import.meta.url));
@@ -70,7 +70,7 @@ function cell(text: string): string {
 
 /** The catalogue as the current rule table, specs and fault table render it. */
 export async function currentRulesDoc(): Promise<string> {
-  const specs = await loadSpecs();
+  const specs = await loadSpecs(undefined, { validate: true });
   return renderRulesDoc(RULES, specs.operations, FAULTS);
 }
 

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { resolveConfig, withRuns, withTargets, type RunConfig } from '../core/config.ts';
+import { withRuns, withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { loadSpecs, operationById } from '../core/spec.ts';
@@ -16,16 +16,12 @@ import { RULE_IDS } from '../rules/index.ts';
 import { REDACTED_NAMES } from '../rules/secrets.ts';
 import { assertReachable } from './reachability.ts';
 import { runSuites } from './suites-run.ts';
+import type { Io } from './io.ts';
 
-/** Where a command writes: standard output and standard error. */
-export interface Io {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
 
-/** `conformance run`: resolves settings, starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
-export async function runCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
-  let config = resolveConfig(argv, env, RULE_IDS);
+/** `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
+export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+  let config = resolved;
   const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
   const specs = await loadSpecs();
   const apiOf = (operationId: string) => operationById(specs, operationId).api;

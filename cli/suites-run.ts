@@ -64,7 +64,8 @@ function blob(outputFile: string): ['blob', { outputFile: string }] {
   return ['blob', { outputFile }];
 }
 
-async function runVitest(options: VitestOptions): Promise<void> {
+/** Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file); true when a test failed or errored. */
+export async function runVitest(options: VitestOptions): Promise<boolean> {
   const vitest = await startVitest('test', [], {
     config: false,
     root: ROOT,
@@ -78,5 +79,7 @@ async function runVitest(options: VitestOptions): Promise<void> {
     passWithNoTests: true,
     ...options,
   }, { logLevel: 'error', cacheDir: join(ROOT, 'node_modules', '.vite-conformance') }, { stdout: quietVitestOutput(process.stdout), stderr: process.stderr });
+  const failed = !vitest.state.getFiles().every((file) => file.result?.state === 'pass');
   await vitest.close();
+  return failed;
 }

@@ -20,6 +20,9 @@ export type KeyExpiry = 'never' | 'withinDay' | 'any';
 
 const HOUR = 3_600_000;
 const NEVER = Symbol('never');
+// Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
+const HEX_DIGIT = fc.constantFrom(...'0123456789abcdef');
+const NAME_SUFFIX = fc.stringMatching(/^[a-z0-9]{4,12}$/);
 
 function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | undefined> {
   const base = Math.ceil(now / 1000) * 1000;
@@ -38,11 +41,11 @@ export function keyCreateBody(
   constraints: { state?: 'enabled' | 'disabled'; expiry?: KeyExpiry; now?: Date; hashData?: boolean } = {},
 ): fc.Arbitrary<KeyCreateBody> {
   const { state = 'disabled', expiry: kind = 'withinDay', now = new Date() } = constraints;
-  const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: length, maxLength: length });
+  const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
   const hashData = fc.record({ keyIdHash: hex(64), keyIdSuffix: hex(4), keySecretHash: hex(64) }, { noNullPrototype: true });
   return fc
     .record({
-      name: fc.stringMatching(/^[a-z0-9]{4,12}$/).map((suffix) => `conformance-${suffix}`),
+      name: NAME_SUFFIX.map((suffix) => `conformance-${suffix}`),
       roles: fc.shuffledSubarray([...KEY_ROLES], { minLength: 1 }),
       stateSent: state === 'enabled' ? fc.boolean() : fc.constant(true),
       expireAt: expiry(kind, now.getTime()).map((value) => (value === undefined ? NEVER : value)),

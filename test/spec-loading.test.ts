@@ -6,8 +6,8 @@ import { isHarnessError } from '../core/errors.ts';
 import { loadSpecs, SPEC_FILES } from '../core/spec.ts';
 
 describe('loadSpecs', () => {
-  it('loads both specs with every operation the rules name', async () => {
-    const specs = await loadSpecs();
+  it('validates both specs and loads every operation the rules name', async () => {
+    const specs = await loadSpecs(SPEC_FILES, { validate: true });
     expect(specs.operations.map((op) => op.operationId).sort()).toEqual(
       ['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'listAlerts', 'updateAlert', 'updatePipe']);
     expect(specs.operations.find((op) => op.operationId === 'createKey')?.key).toBe('POST /v1/organizations/{organizationId}/keys');
@@ -18,9 +18,21 @@ describe('loadSpecs', () => {
     const broken = join(dir, 'management.yaml');
     const text = await readFile(SPEC_FILES.management, 'utf8');
     await writeFile(broken, text.replace(/^openapi: .*$/m, 'openapi: 3.1.0\nservers:\n  - urll: nowhere'));
-    const error = await loadSpecs({ ...SPEC_FILES, management: broken }).then(() => undefined, (e: unknown) => e);
+    expect((await loadSpecs({ ...SPEC_FILES, management: broken })).operations).toHaveLength(9);
+    const error = await loadSpecs({ ...SPEC_FILES, management: broken }, { validate: true }).then(() => undefined, (e: unknown) => e);
     expect(isHarnessError(error) && error.code).toBe('SPEC_INVALID');
     expect((error as Error).message).toContain(broken);
     expect((error as Error).message).toMatch(/url/);
+  });
+
+  it('stops with SPEC_INVALID, validating or not, when a spec cannot be read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-'));
+    const unreadable = join(dir, 'alerts.yaml');
+    await writeFile(unreadable, 'openapi: 3.1.0\npaths: [unclosed\n');
+    for (const validate of [false, true]) {
+      const error = await loadSpecs({ ...SPEC_FILES, alerts: unreadable }, { validate }).then(() => undefined, (e: unknown) => e);
+      expect(isHarnessError(error) && error.code).toBe('SPEC_INVALID');
+      expect((error as Error).message).toContain(unreadable);
+    }
   });
 });

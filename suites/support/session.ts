@@ -26,7 +26,7 @@ export interface Session {
 
 /** Creates the session of a run: loads the specs once and sets up the shared gate and connection pool. */
 export async function createSession(config: RunConfig): Promise<Session> {
-  const specs = await loadSpecs(undefined, { validated: true });
+  const specs = await loadSpecs();
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
