@@ -41,7 +41,7 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     const redactor = createRedactor(REDACTED_NAMES, secrets);
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
     const startedAt = new Date();
-    const collected = await runSuites(config, io.out, redactor.text);
+    const collected = await runSuites(config, specs, io.out, redactor.text);
     if (collected.results.length === 0 && config.rules.length > 0) {
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
     }

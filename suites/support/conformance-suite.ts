@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
+import type { Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
@@ -15,9 +16,9 @@ import './provided.ts';
 const sessions = new Map<string, Promise<Session>>();
 
 /** The worker's session for this run: one per worker, so that limits and the requestId ledger span every suite. */
-function session(config: RunConfig): Promise<Session> {
+function session(config: RunConfig, specs: Specs): Promise<Session> {
   const key = `${config.seed}:${config.management?.baseUrl}:${config.alerts?.baseUrl}`;
-  if (!sessions.has(key)) sessions.set(key, createSession(config));
+  if (!sessions.has(key)) sessions.set(key, createSession(config, specs));
   return sessions.get(key)!;
 }
 
@@ -25,7 +26,7 @@ function session(config: RunConfig): Promise<Session> {
 export function conformanceSuite(createDefinition: () => SuiteDefinition): void {
   const definition = createDefinition();
   const { name } = definition;
-  const { config } = inject('conformance');
+  const { config, specs } = inject('conformance');
   const ledger: Ledger = createLedger();
   const skips: GroupSkip[] = [];
   const created: CreatedResource[] = [];
@@ -35,7 +36,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
 
   describe(name, () => {
     beforeAll(async () => {
-      const s = await session(config);
+      const s = await session(config, specs);
       for (const id of definition.operations) operationKeys.set(id, s.operation(id).key);
       const rules = RULES.filter((rule) => config.rules.includes(rule.id));
       const clients = s.clients((exchange) => {

@@ -4,7 +4,7 @@ import { DEFAULTS } from '../../core/defaults.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
-import { loadSpecs, type Operation, type Specs } from '../../core/spec.ts';
+import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
@@ -24,9 +24,8 @@ export interface Session {
   operation(operationId: string): Operation;
 }
 
-/** Creates the session of a run: loads the specs once and sets up the shared gate and connection pool. */
-export async function createSession(config: RunConfig): Promise<Session> {
-  const specs = await loadSpecs();
+/** Creates the session of a run, on the specs the command loaded: sets up the shared gate and connection pool. */
+export async function createSession(config: RunConfig, specs: Specs): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
