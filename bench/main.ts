@@ -7,8 +7,8 @@ import { DEFAULTS } from '../core/defaults.ts';
 import type { RunReport } from '../core/run-report.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { highWaterMark, sampleRss } from './peak-rss.ts';
-import { startProxy, type Proxy } from './proxy.ts';
-import { rawFloor } from './raw-floor.ts';
+import { startProxy, type Proxy, type RecordedRequest } from './proxy.ts';
+import { rawFloor, type FloorResult } from './raw-floor.ts';
 import { engineFloor } from './engine-floor.ts';
 
 /** One `conformance` run inside this process, measured. */
@@ -47,6 +47,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   await Promise.all(recording.map((p) => p.close()));
   const probes = recording.flatMap((p) => p.recorded).filter((r) => !(r.method === 'GET' && r.path === '/')).sort((a, b) => a.at - b.at);
   const floor = await rawFloor(probes, DEFAULTS.concurrency);
+  const delayedFloor = await rawFloorDelayed(recordedTarget, probes, delayMs);
   await recordedTarget.close();
   const engineMs = await engineFloor();
 
@@ -85,6 +86,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   out('');
   out(`Every response delayed by ${delayMs} ms (a delaying proxy in front of the reference target; the proxy hop is included):`);
   out(`  wall time                               ${s(delayed.wallMs)}   (${delayed.report.stats.requests} requests, exit code ${delayed.code}; target: under ${s(TARGET_SLOW_MS)})`);
+  out(`  raw floor through the same proxy        ${s(delayedFloor.wallMs)}   (the ${delayedFloor.requests} recorded requests, concurrency ${DEFAULTS.concurrency}; ratio ${(delayed.wallMs / delayedFloor.wallMs).toFixed(1)}x)`);
   out(`Every response delayed by 200 ms (--reference-mode slow, embedded target):`);
   out(`  wall time                               ${s(slowMode.wallMs)}   (${slowMode.report.stats.requests} requests, exit code ${slowMode.code})`);
   return [plain, recorded, delayed, slowMode].every((run) => run.code === 0) ? 0 : 1;
@@ -107,6 +109,17 @@ async function measure(args: readonly string[], env: Readonly<Record<string, str
     return { code, startedAt: started, wallMs, suitesMs, peakRss, report };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
+  }
+}
+
+/** The raw floor again, each request answered `delayMs` late: the recorded requests sent through delaying proxies in front of the same target. */
+async function rawFloorDelayed(target: ReferenceTarget, probes: readonly RecordedRequest[], delayMs: number): Promise<FloorResult> {
+  const proxies = await Promise.all([target.managementUrl, target.alertsUrl].map((url) => startProxy(url, { delayMs })));
+  try {
+    const via = new Map([target.managementUrl, target.alertsUrl].map((url, i) => [new URL(url).origin, proxies[i]!.url]));
+    return await rawFloor(probes.map((probe) => ({ ...probe, origin: via.get(probe.origin) ?? probe.origin })), DEFAULTS.concurrency);
+  } finally {
+    await Promise.all(proxies.map((proxy) => proxy.close()));
   }
 }
 
