@@ -32,11 +32,12 @@ const TARGET_SLOW_MS = 30_000;
  * goes, what vitest alone costs (the engine floor), and runs against a reference target whose every response is delayed. Prints figures; never fails on timing.
  */
 export async function runBench(argv: readonly string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseArgs({ args: [...argv], options: { seed: { type: 'string' }, 'delay-ms': { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: [...argv], options: { seed: { type: 'string' }, 'delay-ms': { type: 'string' }, runs: { type: 'string' } }, strict: true });
   const seed = values.seed ?? '1';
   const delayMs = Number(values['delay-ms'] ?? 100);
-  const args = ['--seed', seed];
-  out(`bench: node ${process.version}, seed ${seed}, default settings (runs ${DEFAULTS.runs}, concurrency ${DEFAULTS.concurrency}, no rate limit)`);
+  const runs = values.runs ?? String(DEFAULTS.runs);
+  const args = ['--seed', seed, '--runs', runs];
+  out(`bench: node ${process.version}, seed ${seed}, ${values.runs ? `--runs ${runs}` : 'default settings'} (runs ${runs}, concurrency ${DEFAULTS.concurrency}, no rate limit)`);
 
   const plain = await measure(args, {});
   const hwm = await highWaterMark();

@@ -18,17 +18,19 @@ export interface Redactor {
 export function createRedactor(secretNames: readonly string[], initialSecrets: readonly string[] = []): Redactor {
   const names = new Set(secretNames.map((n) => n.toLowerCase()));
   const values = new Set<string>();
-  let ordered: string[] = [];
+  /** The secrets, longest first (so that a secret inside a longer one cannot leave part of it), sorted on use. */
+  let sorted: string[] | undefined = [];
+  const ordered = (): string[] => (sorted ??= [...values].sort((a, b) => b.length - a.length));
   const addSecret = (value: string): void => {
     if (typeof value !== 'string' || value.length < 4 || values.has(value)) return;
     values.add(value);
-    ordered = [...values].sort((a, b) => b.length - a.length);
+    sorted = undefined;
   };
   initialSecrets.forEach(addSecret);
 
   const text = (input: string): string => {
     let out = input;
-    for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const secret of ordered()) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   };
   const value = <T>(input: T): T => redactValue(input, names, text) as T;
@@ -50,7 +52,7 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
 
   return {
     addSecret,
-    secrets: () => ordered,
+    secrets: ordered,
     text,
     value,
     exchange: (ex) => ({

@@ -1,4 +1,5 @@
 import type { Exchange } from './exchange.ts';
+import type { SecretLookup } from './secret-index.ts';
 import type { Operation } from './spec.ts';
 import type { Validators } from './validators.ts';
 
@@ -18,7 +19,7 @@ export interface CheckContext {
   readonly operation: Operation;
   readonly validators: Validators;
   /** Every secret value sent so far in the run. */
-  readonly secrets: readonly string[];
+  readonly secrets: SecretLookup;
   /** Every `requestId` seen before this exchange. */
   readonly seenRequestIds: ReadonlySet<string>;
 }

@@ -47,13 +47,11 @@ export const secretRules: Rule[] = [
       const response = ex.response!;
       const violations: Violation[] = [];
       secretFields(response.json, '', violations);
-      for (const secret of ctx.secrets) {
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value.includes(secret)) violations.push({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' });
-        }
-        if (response.text.includes(secret)) {
-          violations.push({ path: where(response.json, secret, '') ?? '', expected: 'no secret value sent earlier', actual: '[redacted]' });
-        }
+      for (const [name, value] of Object.entries(response.headers)) {
+        violations.push(...ctx.secrets.foundIn(value).map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })));
+      }
+      for (const secret of ctx.secrets.foundIn(response.text)) {
+        violations.push({ path: where(response.json, secret, '') ?? '', expected: 'no secret value sent earlier', actual: '[redacted]' });
       }
       return violations;
     },

@@ -15,14 +15,14 @@ const NAMES = new Set(REDACTED_NAMES.map((n) => n.toLowerCase()));
 export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): void {
   for (const secret of secretsIn(exchange.request.json)) {
     session.redactor.addSecret(secret);
-    if (secret.length >= 6) session.sentSecrets.add(secret);
+    session.sentSecrets.add(secret);
   }
   for (const value of valuesUnderSecretNames(exchange.response?.json)) session.redactor.addSecret(value);
 
   const judgements = judge(exchange, rules, {
     operation: session.operation(exchange.operationId),
     validators: session.validators,
-    secrets: [...session.sentSecrets],
+    secrets: session.sentSecrets,
     seenRequestIds: session.seenRequestIds,
   });
   const requestId = (exchange.response?.json as { requestId?: unknown } | undefined)?.requestId;

@@ -4,6 +4,7 @@ import { DEFAULTS } from '../../core/defaults.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
+import { createSecretIndex, type SecretIndex } from '../../core/secret-index.ts';
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
@@ -17,7 +18,7 @@ export interface Session {
   readonly gate: RequestGate;
   readonly redactor: Redactor;
   /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
-  readonly sentSecrets: Set<string>;
+  readonly sentSecrets: SecretIndex;
   readonly seenRequestIds: Set<string>;
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
   clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
@@ -31,7 +32,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
   const redactor = createRedactor(REDACTED_NAMES, configSecrets);
-  const sentSecrets = new Set(configSecrets.filter((s) => s.length >= 6));
+  const sentSecrets = createSecretIndex(configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
 
   return {
