@@ -9,7 +9,7 @@ import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
 import { startReference } from '../reference/server.ts';
 import { writeReports } from '../reports/write-reports.ts';
-import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
+import { acceptedFailures, judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
@@ -41,12 +41,13 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     const redactor = createRedactor(REDACTED_NAMES, secrets);
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
     const startedAt = new Date();
-    const collected = await runSuites(config, specs, io.out, redactor.text);
+    const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
+    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text);
     if (collected.results.length === 0 && config.rules.length > 0) {
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
     }
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
-    const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
+    const judged = baseline ? await judgeWithBaseline(report, baseline, startedAt) : report;
     const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
     io.out(redactor.text(terminalSummary(judged)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);

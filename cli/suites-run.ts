@@ -3,8 +3,8 @@ import { constants } from 'node:fs';
 import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
-import type { RunConfig, Shard } from '../core/config.ts';
-import type { Specs } from '../core/spec.ts';
+import type { Shard } from '../core/config.ts';
+import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
 
@@ -23,14 +23,15 @@ export function blobFile(reportDir: string, shard: Shard): string {
  * Runs the suites with vitest in one worker (so that rate limits hold run-wide), returning what they produced.
  * A shard runs its part of the suite files (vitest's `shard`) and also writes vitest's blob report for `conformance merge`.
  */
-export async function runSuites(config: RunConfig, specs: Specs, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+export async function runSuites(run: ProvidedRun, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+  const { config } = run;
   const collector = new CollectReporter(write, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
   await runVitest({
     testTimeout: config.budgetMs + 60_000,
     hookTimeout: config.budgetMs + 60_000,
-    provide: { conformance: { config, specs } },
+    provide: { conformance: run },
     reporters: [
       collector,
       junit(reportDir),

@@ -32,7 +32,7 @@ export type BaselinedRunReport = RunReport & { readonly baseline?: BaselineSumma
 export function compareWithBaseline(results: readonly RuleResult[], baseline: Baseline, file: string, today: string): BaselineSummary {
   const byKey = new Map(results.map((r) => [keyOf(r), r]));
   const listed = new Set(baseline.entries.map(keyOf));
-  const expired = baseline.entries.filter((e) => e.expires !== undefined && e.expires < today);
+  const expired = baseline.entries.filter((e) => isExpired(e, today));
   const expiredKeys = new Set(expired.map(keyOf));
   return {
     file,
@@ -41,6 +41,15 @@ export function compareWithBaseline(results: readonly RuleResult[], baseline: Ba
     expired: expired.map((e) => ({ ...e, now: byKey.get(keyOf(e))?.outcome ?? 'not run' })),
     unexpectedPasses: baseline.entries.filter((e) => byKey.get(keyOf(e))?.outcome === 'passed'),
   };
+}
+
+/** The entries still valid on `today` (`YYYY-MM-DD`, UTC): an entry is valid through its `expires` day. */
+export function unexpiredEntries(baseline: Baseline, today: string): BaselineEntry[] {
+  return baseline.entries.filter((e) => !isExpired(e, today));
+}
+
+function isExpired(entry: BaselineEntry, today: string): boolean {
+  return entry.expires !== undefined && entry.expires < today;
 }
 
 /** The report with the baseline applied: the run fails only on new failures and expired entries. */

@@ -1,7 +1,8 @@
 import { isHarnessError } from '../core/errors.ts';
 import type { RunReport } from '../core/run-report.ts';
 import { readBaseline, writeBaseline, type Baseline } from './baseline-file.ts';
-import { applyBaseline, compareWithBaseline, updatedBaseline, type BaselinedRunReport } from './baseline-comparison.ts';
+import { applyBaseline, compareWithBaseline, unexpiredEntries, updatedBaseline, type BaselinedRunReport } from './baseline-comparison.ts';
+import type { KnownFailures } from '../core/known-failures.ts';
 
 /** The baseline settings of a run, and the baseline read before it (absent when `--update-baseline` creates the file). */
 export interface LoadedBaseline {
@@ -21,6 +22,12 @@ export async function loadBaseline(file: string, update: boolean, knownRules: re
   }
 }
 
+/** The failures a run with this baseline accepts on `now`'s day: every one under `--update-baseline`, else the unexpired entries. */
+export function acceptedFailures(loaded: LoadedBaseline, now: Date): KnownFailures {
+  if (loaded.update) return { every: true };
+  return { entries: unexpiredEntries(loaded.previous ?? { version: 1, entries: [] }, utcDay(now)) };
+}
+
 /** Applies the baseline to a finished run; with `update`, first rewrites the file from the run's failures. */
 export async function judgeWithBaseline(report: RunReport, loaded: LoadedBaseline, now: Date): Promise<BaselinedRunReport> {
   let baseline = loaded.previous ?? { version: 1 as const, entries: [] };
@@ -28,5 +35,9 @@ export async function judgeWithBaseline(report: RunReport, loaded: LoadedBaselin
     baseline = updatedBaseline(report.results, loaded.previous);
     await writeBaseline(loaded.file, baseline);
   }
-  return applyBaseline(report, compareWithBaseline(report.results, baseline, loaded.file, now.toISOString().slice(0, 10)));
+  return applyBaseline(report, compareWithBaseline(report.results, baseline, loaded.file, utcDay(now)));
+}
+
+function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
 }

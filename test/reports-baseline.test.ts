@@ -79,6 +79,18 @@ describe('baseline comparison', () => {
   });
 });
 
+/** The test cases of a junit.xml: name, and whether it failed, was skipped, or was skipped as a known failure. */
+async function junitCases(file: string): Promise<{ name: string; body: string; failed: boolean; skipped: boolean; knownFailure: boolean }[]> {
+  const xml = await readFile(file, 'utf8');
+  return [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)].map(([, name, body]) => ({
+    name: name!,
+    body: body!,
+    failed: body!.includes('<failure'),
+    skipped: body!.includes('<skipped'),
+    knownFailure: body!.includes('known failure, accepted by the baseline'),
+  }));
+}
+
 describe('conformance --baseline', () => {
   const RULES = ['--rules', 'auth.required,envelope.request-id-v4', '--runs', '2'];
 
@@ -103,6 +115,12 @@ describe('conformance --baseline', () => {
     expect(knownDoc.stats.failed).toBe(written.entries.length);
     expect(knownDoc.baseline).toMatchObject({ new: [], expired: [], unexpectedPasses: [] });
     expect(knownDoc.baseline.known).toHaveLength(written.entries.length);
+    const knownCases = await junitCases(join(dir, 'known', 'junit.xml'));
+    expect(knownCases.filter((c) => c.failed)).toEqual([]);
+    const accepted = knownCases.filter((c) => c.knownFailure);
+    expect(accepted).toHaveLength(written.entries.length);
+    expect(accepted.every((c) => c.name.endsWith('&gt; auth.required'))).toBe(true);
+    expect(accepted.every((c) => c.skipped && c.body.includes(ADDED_REASON))).toBe(true);
 
     const fresh = await runCli([...RULES, ...report('new'), '--reference-fault', 'auth-missing-accepted', '--reference-fault', 'request-id-not-uuid', '--baseline', file]);
     expect(fresh.code).toBe(1);
@@ -111,6 +129,11 @@ describe('conformance --baseline', () => {
     expect(freshDoc.baseline.new.length).toBeGreaterThan(0);
     expect(freshDoc.baseline.new.every((f: { rule: string }) => f.rule === 'envelope.request-id-v4')).toBe(true);
     expect(fresh.stdout).toMatch(/new failure: envelope\.request-id-v4 on /);
+    const freshCases = await junitCases(join(dir, 'new', 'junit.xml'));
+    const freshFailed = freshCases.filter((c) => c.failed);
+    expect(freshFailed).toHaveLength(freshDoc.baseline.new.length);
+    expect(freshFailed.every((c) => c.name.endsWith('&gt; envelope.request-id-v4'))).toBe(true);
+    expect(freshCases.filter((c) => c.knownFailure)).toHaveLength(written.entries.length);
 
     const clean = await runCli([...RULES, ...report('clean'), '--baseline', file]);
     expect(clean.code).toBe(0);
@@ -121,6 +144,9 @@ describe('conformance --baseline', () => {
     const expired = await runCli([...RULES, ...report('expired'), '--reference-fault', 'auth-missing-accepted', '--baseline', file]);
     expect(expired.code).toBe(1);
     expect((await findings('expired')).baseline.expired).toHaveLength(written.entries.length);
+    const expiredCases = await junitCases(join(dir, 'expired', 'junit.xml'));
+    expect(expiredCases.filter((c) => c.failed)).toHaveLength(written.entries.length);
+    expect(expiredCases.filter((c) => c.knownFailure)).toEqual([]);
   });
 
   it('exits 2 with BASELINE_INVALID naming the file and the entry', async () => {
