@@ -74,11 +74,11 @@ function blob(outputFile: string): ['blob', { outputFile: string }] {
  * the TypeScript transform of every suite module, about 0.5 s. Where the harness's own `node_modules` cannot be
  * written (a read-only installation), runs go without it rather than fail.
  */
-async function moduleCache(): Promise<Pick<VitestOptions, 'experimental'>> {
+export async function moduleCache(dir = MODULE_CACHE_DIR): Promise<Pick<VitestOptions, 'experimental'>> {
   try {
-    await mkdir(MODULE_CACHE_DIR, { recursive: true });
-    await access(MODULE_CACHE_DIR, constants.W_OK);
-    return { experimental: { fsModuleCache: true, fsModuleCachePath: MODULE_CACHE_DIR } };
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+    return { experimental: { fsModuleCache: true, fsModuleCachePath: dir } };
   } catch {
     return {};
   }

@@ -1,4 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleCache } from '../cli/suites-run.ts';
 import { runCli } from './support/cli.ts';
 
 const target = {
@@ -42,5 +46,12 @@ describe('conformance command', () => {
     const result = await runCli(['--frobnicate']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/frobnicate/);
+  });
+
+  it('uses vitest\'s module cache where it can write it, and runs without it where it cannot', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'module-cache-'));
+    expect(await moduleCache(join(dir, 'modules'))).toEqual({ experimental: { fsModuleCache: true, fsModuleCachePath: join(dir, 'modules') } });
+    await writeFile(join(dir, 'a-file'), '');
+    expect(await moduleCache(join(dir, 'a-file', 'modules'))).toEqual({});
   });
 });
