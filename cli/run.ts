@@ -18,7 +18,6 @@ import { assertReachable } from './reachability.ts';
 import { runSuites } from './suites-run.ts';
 import type { Io } from './io.ts';
 
-
 /** `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
 export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   let config = resolved;
