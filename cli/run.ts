@@ -15,7 +15,6 @@ import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { REDACTED_NAMES } from '../rules/secrets.ts';
 import { assertReachable } from './reachability.ts';
-import { runSuites } from './suites-run.ts';
 import type { Io } from './io.ts';
 
 /** `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
@@ -41,6 +40,8 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
     const startedAt = new Date();
     const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
+    // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
+    const { runSuites } = await import('./suites-run.ts');
     const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text);
     if (collected.results.length === 0 && config.rules.length > 0) {
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
