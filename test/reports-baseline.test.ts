@@ -107,6 +107,9 @@ describe('conformance --baseline', () => {
     expect(written.version).toBe(1);
     expect(written.entries.length).toBeGreaterThan(0);
     expect(written.entries.every((e: { rule: string; reason: string }) => e.rule === 'auth.required' && e.reason === ADDED_REASON)).toBe(true);
+    const updateCases = await junitCases(join(dir, 'update', 'junit.xml'));
+    expect(updateCases.filter((c) => c.failed)).toEqual([]);
+    expect(updateCases.filter((c) => c.knownFailure && c.body.includes('--update-baseline'))).toHaveLength(written.entries.length);
 
     const known = await runCli([...RULES, ...report('known'), '--reference-fault', 'auth-missing-accepted', '--baseline', file]);
     expect(known.code).toBe(0);
