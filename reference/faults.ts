@@ -4,7 +4,7 @@ import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
 import { DEFAULT_SCALING } from './pipe-spec.ts';
 import { problem, type Problem, type ProblemCode } from './problem.ts';
 import type { RuleId } from './rule-id.ts';
-import { DAY_MS } from './timestamp.ts';
+import { DAY_MS, formatDay } from './timestamp.ts';
 import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
 import { selectNamed } from './named.ts';
 
@@ -233,6 +233,16 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     }),
 
+    fault('usage-to-date-exclusive', 'usage leaves out the entries of the to_date day (to_date taken as exclusive)', ['usage.to-date-inclusive'], {
+      result: (ctx, r) => {
+        const { to } = usagePeriod(ctx.input);
+        if (ctx.operation !== 'getUsageCost' || to === undefined || !Array.isArray(r.costs)) return r;
+        const lastDay = formatDay(Math.min(to.writtenDay, to.utcDay));
+        const kept = r.costs.filter((entry) => !(isObject(entry) && entry.date === lastDay));
+        return { ...r, costs: kept, grandTotalCredits: totalOf(kept.filter(isObject)) };
+      },
+    }),
+
     // Backups.
     fault('backup-id-mismatch', 'the backup read returns a backup whose id is not the path backupId', ['backups.identity'], {
       result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, id: randomUUID() } : r),
@@ -256,6 +266,10 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('alerts-dashboard-id-returned', 'alert update also returns the dashboard as dashboardId', ['alerts.dashboard-mapping'], {
       result: (ctx, r) =>
         ctx.operation === 'updateAlert' && isObject(r.data) ? { ...r, data: { ...r.data, dashboardId: r.data.dashboard } } : r,
+    }),
+    fault('alerts-dashboard-ignored', 'alert update ignores dashboardId: the answer keeps the dashboard the alert had', ['alerts.dashboard-mapping', 'alerts.update-applies'], {
+      result: (ctx, r, previous) =>
+        ctx.operation === 'updateAlert' && isObject(r.data) && isObject(previous?.data) ? { ...r, data: { ...r.data, dashboard: previous.data.dashboard } } : r,
     }),
     fault('alerts-group-by-missing', 'alert update omits groupBy', ['alerts.update-fields', 'response.schema'], {
       result: (ctx, r) => {

@@ -39,7 +39,7 @@ export const alertRules: Rule[] = [
     title: 'dashboardId comes back as dashboard',
     basis: 'stated',
     sentence: "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come back.",
-    probedBy: 'every update that sends one',
+    probedBy: 'every update that sends one, including one that sends a dashboard other than the stored one (taken from another listed alert)',
     operations: ['updateAlert'],
     applies: (ex) => isSuccess(ex) && requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined,
     check: (ex) => {

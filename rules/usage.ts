@@ -1,4 +1,4 @@
-import { isSuccess } from '../core/exchange.ts';
+import { isSuccess, type Exchange } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payload, probes } from './body.ts';
 import { intentViolations } from './intent.ts';
@@ -17,6 +17,28 @@ export function costEntries(result: Record<string, unknown> | undefined): unknow
   const costs = result?.costs;
   if (Array.isArray(costs)) return costs;
   return costs === undefined ? [] : [costs];
+}
+
+/** Cost entries dated outside the period asked for. */
+function outsideThePeriod(ex: Exchange): Violation[] {
+  const from = days(ex.request.query.from_date).sort()[0];
+  const to = days(ex.request.query.to_date).sort().at(-1);
+  if (!from || !to) return [];
+  const list = Array.isArray(payload(ex)?.costs);
+  return costEntries(payload(ex)).flatMap((entry, index) => {
+    const date = asObject(entry)?.date;
+    return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (date < from || date > to)
+      ? [{ path: list ? `/result/costs/${index}/date` : '/result/costs/date', expected: `a date from ${from} to ${to}`, actual: date }]
+      : [];
+  });
+}
+
+/** For a period ending on a day that a wider period showed entries for (`probe.expect.entriesOn`): that day's entries are missing. */
+function lastDayMissing(ex: Exchange): Violation[] {
+  const day = ex.probe.expect?.entriesOn;
+  if (typeof day !== 'string') return [];
+  const shown = costEntries(payload(ex)).some((entry) => asObject(entry)?.date === day);
+  return shown ? [] : [{ path: '/result/costs', expected: `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed entries of that day)`, actual: `no entry dated ${day}` }];
 }
 
 /** Rules of the usage cost operation. */
@@ -45,23 +67,10 @@ export const usageRules: Rule[] = [
     id: 'usage.to-date-inclusive',
     title: 'Cost entries lie within the period, both ends included',
     basis: 'stated',
-    sentence: "Every cost entry's `date` lies within `from_date` .. `to_date`, both ends included.",
-    probedBy: 'every accepted period',
+    sentence: "Every cost entry's `date` lies within `from_date` .. `to_date`, both ends included, and a period that ends on a day returns that day's entries.",
+    probedBy: 'every accepted period; and a period ending on a day for which a wider period showed entries',
     operations: ['getUsageCost'],
     applies: (ex) => isSuccess(ex) && payload(ex) !== undefined && ex.request.query.from_date !== undefined && ex.request.query.to_date !== undefined,
-    check: (ex) => {
-      const from = days(ex.request.query.from_date).sort()[0];
-      const to = days(ex.request.query.to_date).sort().at(-1);
-      if (!from || !to) return [];
-      const violations: Violation[] = [];
-      const list = Array.isArray(payload(ex)?.costs);
-      costEntries(payload(ex)).forEach((entry, index) => {
-        const date = asObject(entry)?.date;
-        if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (date < from || date > to)) {
-          violations.push({ path: list ? `/result/costs/${index}/date` : '/result/costs/date', expected: `a date from ${from} to ${to}`, actual: date });
-        }
-      });
-      return violations;
-    },
+    check: (ex) => [...outsideThePeriod(ex), ...lastDayMissing(ex)],
   },
 ];

@@ -1,5 +1,5 @@
 import { alertUpdateBody, alertUpdateBodyBadEnum } from '../generators/index.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate } from '../rules/alerts.ts';
 import { authGroup, malformedJsonGroup } from './support/auth-group.ts';
 import { accept, fromExample, reject } from './support/probe.ts';
@@ -27,6 +27,8 @@ function restoreBody(alert: Alert): Record<string, unknown> {
 interface Found {
   id?: string;
   original?: Record<string, unknown>;
+  /** A dashboard and tile of another listed alert, other than the alert's own. */
+  otherDashboard?: { dashboardId: string; tileId: string };
 }
 
 async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
@@ -36,6 +38,8 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   const alert = wanted ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase()) : alerts[0];
   found.id = wanted ?? (typeof alert?.id === 'string' ? alert.id : undefined);
   if (alert) found.original = restoreBody(alert);
+  const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert?.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
+  if (other) found.otherDashboard = { dashboardId: other.dashboard as string, tileId: other.tileId as string };
 }
 
 /** The alerts suite: list, invalid enums, update then list then put back, malformed bodies, credentials. */
@@ -70,7 +74,7 @@ export function alertsSuite(): SuiteDefinition {
       name: 'update, list, put back',
       klass: 'write',
       operations: ['updateAlert', 'listAlerts'],
-      estimate: (runs) => 2 * runs + 1,
+      estimate: (runs) => 2 * runs + 3,
       async run(context) {
         if (!found.id) return;
         const original = found.original ?? {};
@@ -86,6 +90,11 @@ export function alertsSuite(): SuiteDefinition {
           await context.send('listAlerts', { probe: accept('read', 'list after an update', { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
         }
         if (!found.original) return;
+        if (found.otherDashboard) {
+          const sent = { ...found.original, ...found.otherDashboard };
+          const moved = await context.send('updateAlert', { params: alertParams(), json: sent, probe: accept('write', 'an update to the dashboard and tile of another listed alert') });
+          if (isSuccess(moved)) await context.send('listAlerts', { probe: accept('read', 'list after moving the alert to another dashboard', { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
+        }
         const restored = await context.send('updateAlert', { params: alertParams(), json: found.original, probe: accept('write', 'put the alert back as found') });
         const ok = restored.response !== undefined && restored.response.status < 300;
         context.created({ kind: 'alert-update', id: found.id, operation: 'updateAlert', note: ok ? 'updated, then put back as found' : `updated; putting it back FAILED (${restored.response?.status ?? restored.failure?.code}): restore it by hand` });

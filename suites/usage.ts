@@ -1,4 +1,6 @@
 import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../generators/index.ts';
+import { isSuccess, type Exchange } from '../core/exchange.ts';
+import { costEntries } from '../rules/usage.ts';
 import { authGroup } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
@@ -10,6 +12,14 @@ const RULE = 'usage.period-limit';
 const anchorOf = (seed: number): Date => new Date(Date.UTC(2026, 0, 1) + (seed % 180) * DAY);
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 const period = (from: number, to: number): Record<string, string> => ({ from_date: iso(from), to_date: iso(to) });
+
+/** The latest day strictly between `after` and `before` that a usage response shows cost entries for. */
+function lastDayWithEntries(exchange: Exchange, after: string, before: string): string | undefined {
+  if (!isSuccess(exchange)) return undefined;
+  const result = (exchange.response.json as { result?: Record<string, unknown> } | undefined)?.result;
+  const dates = costEntries(result).map((entry) => (entry as { date?: unknown } | null)?.date).filter((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && d > after && d < before);
+  return dates.sort().at(-1);
+}
 
 /** The usage suite: the 30-day boundary, random periods, missing parameters, credentials. */
 export function usageSuite(): SuiteDefinition {
@@ -47,6 +57,19 @@ export function usageSuite(): SuiteDefinition {
           ...context.examples('period too long', usagePeriodTooLong.arbitrary({ anchor })).map((ex) =>
             context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
         ]);
+      },
+    },
+    {
+      name: 'a period ending on a day with entries',
+      klass: 'read',
+      operations: ['getUsageCost'],
+      estimate: () => 2,
+      async run(context) {
+        const from = anchorOf(context.config.seed).getTime();
+        const wide = await context.send('getUsageCost', { query: period(from, from + 10 * DAY), probe: accept('read', 'a period of 10 days') });
+        const day = lastDayWithEntries(wide, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
+        if (day === undefined) return;
+        await context.send('getUsageCost', { query: period(from, Date.parse(`${day}T00:00:00Z`)), probe: accept('read', `a period ending on ${day}, a day the wider period showed entries for`, { expect: { entriesOn: day } }) });
       },
     },
     {

@@ -50,7 +50,7 @@ describe('the plan', () => {
 
   it('--max-requests below the essential probes warns and stops at the budget', async () => {
     const run = await runInProcess(['--max-requests', '40', '--seed', '5']);
-    expect(run.output).toMatch(/--max-requests 40 is below the 100 requests/);
+    expect(run.output).toMatch(/--max-requests 40 is below the 104 requests/);
     expect(run.report.stats.requests).toBeLessThanOrEqual(40);
     expect(run.report.results.some((r) => r.outcome === 'skipped' && /no exchange to judge/.test(r.message))).toBe(true);
   });
