@@ -22,8 +22,7 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
   let config = resolved;
   const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
   const specs = await loadSpecs();
-  const apiOf = (operationId: string) => operationById(specs, operationId).api;
-  const plan = planRun(config, SUITES.map((suite) => suite()), apiOf);
+  const plan = planRun(config, SUITES.map((suite) => suite()), (operationId) => operationById(specs, operationId));
   if (config.dryRun) {
     io.out(planText(plan, config));
     return 0;

@@ -36,6 +36,8 @@ export interface RuleResult {
   readonly operation: string;
   readonly outcome: Outcome;
   readonly message: string;
+  /** For a skipped result: `by-choice` (rule selection, `--allow`, an API left out) or `not-judged` (budget, a missing resource, no evidence). */
+  readonly skipKind?: 'by-choice' | 'not-judged';
   /** Exchanges the rule judged. */
   readonly checks: number;
   /** Violations seen; `findings` keeps the first few of them. */

@@ -1,9 +1,10 @@
 import type { Exchange } from './exchange.ts';
-import type { CheckContext, Rule, Violation } from './rule.ts';
+import { evidencePart, type CheckContext, type Rule, type Violation } from './rule.ts';
 
-/** The violations one rule found in one exchange. */
+/** The violations one rule found in one exchange, and the part of the rule the exchange is evidence for. */
 export interface Judgement {
   readonly rule: string;
+  readonly part?: string;
   readonly violations: readonly Violation[];
 }
 
@@ -11,5 +12,8 @@ export interface Judgement {
 export function judge(exchange: Exchange, rules: readonly Rule[], context: CheckContext): Judgement[] {
   return rules
     .filter((rule) => rule.operations.includes(exchange.operationId) && rule.applies(exchange))
-    .map((rule) => ({ rule: rule.id, violations: rule.check(exchange, context) }));
+    .map((rule) => {
+      const part = evidencePart(rule, exchange);
+      return { rule: rule.id, ...(part === undefined ? {} : { part }), violations: rule.check(exchange, context) };
+    });
 }

@@ -4,6 +4,8 @@ import type { Finding } from './finding.ts';
 /** What one rule saw on one operation. */
 export interface Tally {
   checks: number;
+  /** Exchanges that were evidence, by the part of the rule they were evidence for. */
+  parts: Record<string, number>;
   violations: number;
   findings: Finding[];
 }
@@ -25,11 +27,12 @@ export function createLedger(): Ledger {
   return { tallies: {}, coverage: {} };
 }
 
-/** Adds one judged rule on one exchange to the ledger, keeping the first few findings. */
-export function tally(ledger: Ledger, operation: string, rule: string, findings: readonly Finding[]): void {
+/** Adds one judged rule on one exchange to the ledger (with the part it was evidence for), keeping the first few findings. */
+export function tally(ledger: Ledger, operation: string, rule: string, part: string | undefined, findings: readonly Finding[]): void {
   const byRule = (ledger.tallies[operation] ??= {});
-  const entry = (byRule[rule] ??= { checks: 0, violations: 0, findings: [] });
+  const entry = (byRule[rule] ??= { checks: 0, parts: {}, violations: 0, findings: [] });
   entry.checks += 1;
+  if (part !== undefined) entry.parts[part] = (entry.parts[part] ?? 0) + 1;
   entry.violations += findings.length;
   for (const finding of findings) if (entry.findings.length < DEFAULTS.findingsPerResult) entry.findings.push(finding);
 }

@@ -1,20 +1,23 @@
-/** What a probe may do to a target: read (GETs and requests built to be rejected), write, or disruptive. */
+/** What a request could do to a target: read (GET only), write (POST, PATCH, PUT), or disruptive (service state). */
 export type ProbeClass = 'read' | 'write' | 'disruptive';
 
 /** Every probe class, in order of growing risk. */
 export const PROBE_CLASSES: readonly ProbeClass[] = Object.freeze(['read', 'write', 'disruptive']);
 
-/** What a probe expects of the target: acceptance, rejection, or nothing in particular. */
+/** What a probe expects of the target: acceptance (must-accept), rejection, or nothing in particular (observe). */
 export type ProbeIntent = 'accept' | 'reject' | 'observe';
 
 /** Why a request was sent and what it should provoke; carried by every exchange. */
 export interface Probe {
   readonly intent: ProbeIntent;
-  readonly klass: ProbeClass;
   /** Short description of the request, e.g. `roles: []`. */
   readonly label: string;
   /** Rules this probe was built for (a rejection probe names the rule its request breaks). */
   readonly rules?: readonly string[];
+  /** The part of those rules it is evidence for, where the rule names parts by more than the intent (`start`, say). */
+  readonly part?: string;
+  /** False for a request that only puts back what the run changed: its answer is checked, but is no evidence that a rule holds. */
+  readonly evidence?: false;
   /** Data that rules compare the response against (values sent earlier in a sequence, say). */
   readonly expect?: Readonly<Record<string, unknown>>;
   /** How to regenerate the request: the property's seed and the example's index. */

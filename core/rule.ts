@@ -24,6 +24,13 @@ export interface CheckContext {
   readonly seenRequestIds: ReadonlySet<string>;
 }
 
+/** One part of a rule that must run and give evidence before the rule can pass (each half of a paired rule, each form). */
+export interface RulePart {
+  readonly name: string;
+  /** The operations the part concerns (operationIds); all of the rule's when absent. */
+  readonly operations?: readonly string[];
+}
+
 /** A rule of the contract: its data, the exchanges it judges, and a pure check. */
 export interface Rule {
   readonly id: string;
@@ -35,10 +42,32 @@ export interface Rule {
   readonly probedBy: string;
   /** operationIds of the operations it concerns. */
   readonly operations: readonly string[];
+  /**
+   * The parts that must each give evidence for a pass. A rule with parts is fed only by the probe groups that
+   * name it in `feeds`; a rule without parts is judged on every exchange it applies to, from any group.
+   */
+  readonly parts?: readonly RulePart[];
+  /** Which part an exchange is evidence for (required with `parts`); undefined when it is none. */
+  partOf?(exchange: Exchange): string | undefined;
   /** Whether an exchange is evidence for this rule. */
   applies(exchange: Exchange): boolean;
   /** Every violation of this rule in the exchange; empty when it holds. */
   check(exchange: Exchange, context: CheckContext): Violation[];
+}
+
+/** The parts a rule needs on one operation: its declared parts there, or its one implicit part. */
+export function partsOn(rule: Rule, operationId: string): readonly string[] {
+  if (!rule.parts) return [WHOLE_RULE];
+  return rule.parts.filter((part) => !part.operations || part.operations.includes(operationId)).map((part) => part.name);
+}
+
+/** The name of the one part of a rule that declares none. */
+export const WHOLE_RULE = 'any exchange it applies to';
+
+/** The part an exchange is evidence for under a rule, or undefined when it is no evidence. */
+export function evidencePart(rule: Rule, exchange: Exchange): string | undefined {
+  if (exchange.probe.evidence === false) return undefined;
+  return rule.partOf ? rule.partOf(exchange) : WHOLE_RULE;
 }
 
 /** Freezes a table of rules, refusing duplicate ids and rules without their data. */
@@ -51,6 +80,7 @@ export function defineRules(rules: readonly Rule[]): readonly Rule[] {
       if (!rule[field]?.trim()) throw new Error(`Rule ${rule.id} has no ${field}.`);
     }
     if (rule.operations.length === 0) throw new Error(`Rule ${rule.id} concerns no operation.`);
+    if (rule.parts && !rule.partOf) throw new Error(`Rule ${rule.id} names parts but no partOf.`);
   }
   return Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
 }

@@ -1,9 +1,11 @@
 import type { RuleResult } from './finding.ts';
 import type { OperationCoverage } from './ledger.ts';
 
-/** A resource the run created on the target, for people to clean up. */
+/** Something a write of the run did on the target (any 2xx answer to a POST, PATCH or PUT), for people to check and clean up. */
 export interface CreatedResource {
-  readonly kind: 'pipe' | 'key' | 'alert-update' | 'service-state';
+  /** `created` for a POST, `changed` for a PATCH or PUT. */
+  readonly kind: 'created' | 'changed';
+  /** The id the answer named, or the path's id. */
   readonly id: string;
   readonly operation: string;
   readonly note: string;
@@ -14,6 +16,8 @@ export interface SuiteReport {
   readonly suite: string;
   readonly coverage: Readonly<Record<string, OperationCoverage>>;
   readonly created: readonly CreatedResource[];
+  /** What the run changed and could not put back (a failed put-back, a service left stopped): said first and loudly. */
+  readonly incidents: readonly string[];
   readonly requests: number;
   readonly rateLimited: number;
   readonly skippedGroups: readonly { readonly group: string; readonly reason: string }[];
@@ -44,6 +48,8 @@ export interface RunReport {
   };
   readonly results: readonly RuleResult[];
   readonly created: readonly CreatedResource[];
+  /** What the run changed and could not put back: every report says it first. */
+  readonly incidents: readonly string[];
   readonly skippedGroups: readonly { readonly suite: string; readonly group: string; readonly reason: string }[];
   /** Harness errors (not contract violations): a suite that crashed, say. */
   readonly errors: readonly string[];

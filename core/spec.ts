@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { HarnessError, isHarnessError } from './errors.ts';
+import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 
 /** Which of the two APIs a spec or an operation belongs to. */
 export type ApiName = 'management' | 'alerts';
@@ -20,6 +21,8 @@ export interface Operation {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
+  /** What a request to it could do: `read` for a GET, `write` for any other, or the spec's `x-conformance-class`. */
+  readonly klass: ProbeClass;
   readonly pathParams: readonly string[];
   readonly queryParams: readonly OpenAPIV3_1.ParameterObject[];
   readonly requestSchema?: object;
@@ -83,6 +86,7 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
         operationId: op.operationId ?? `${method} ${path}`,
         method: method.toUpperCase(),
         path,
+        klass: classOf(method, op),
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query'),
         ...(body ? { requestSchema: body } : {}),
@@ -91,6 +95,16 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
     }
   }
   return operations;
+}
+
+/** A GET is `read`, any other method `write`, unless the spec marks the operation with `x-conformance-class`. */
+function classOf(method: string, op: OpenAPIV3_1.OperationObject): ProbeClass {
+  const marked = (op as { 'x-conformance-class'?: unknown })['x-conformance-class'];
+  if (marked !== undefined) {
+    if (!(PROBE_CLASSES as readonly unknown[]).includes(marked)) throw new HarnessError('SPEC_INVALID', `${op.operationId}: x-conformance-class must be one of ${PROBE_CLASSES.join(', ')}, not ${JSON.stringify(marked)}.`);
+    return marked as ProbeClass;
+  }
+  return method === 'get' ? 'read' : 'write';
 }
 
 /** Finds an operation by operationId; a missing one is a SPEC_INVALID error naming it. */

@@ -71,6 +71,7 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
     },
     results,
     created: suites.flatMap((s) => s.created),
+    incidents: suites.flatMap((s) => s.incidents ?? []),
     skippedGroups: suites.flatMap((s) => s.skippedGroups.map((g) => ({ suite: s.suite, ...g }))),
     errors,
     replay,

@@ -4,6 +4,9 @@ import { asObject, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
+/** The probe part of an update that moves the alert to another listed alert's dashboard. */
+export const ANOTHER_DASHBOARD = 'a dashboard other than the stored one';
+
 /** Fields of the update response that list entries omit. */
 export const LIST_OMITTED = Object.freeze(['savedSearch', 'groupBy', 'silenced']);
 
@@ -41,6 +44,8 @@ export const alertRules: Rule[] = [
     sentence: "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come back.",
     probedBy: 'every update that sends one, including one that sends a dashboard other than the stored one (taken from another listed alert)',
     operations: ['updateAlert'],
+    parts: [{ name: 'an update that sends one' }, { name: 'a dashboard other than the stored one' }],
+    partOf: (ex) => (ex.probe.part === ANOTHER_DASHBOARD ? ANOTHER_DASHBOARD : 'an update that sends one'),
     applies: (ex) => isSuccess(ex) && requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined,
     check: (ex) => {
       const alert = asObject(data(ex.response?.json))!;
@@ -82,6 +87,8 @@ export const alertRules: Rule[] = [
     sentence: 'The values sent come back in the update response and in the list afterwards.',
     probedBy: 'update, then list',
     operations: ['updateAlert', 'listAlerts'],
+    parts: [{ name: 'the update answer', operations: ['updateAlert'] }, { name: 'the list afterwards', operations: ['listAlerts'] }],
+    partOf: (ex) => (ex.operationId === 'updateAlert' ? 'the update answer' : 'the list afterwards'),
     applies: (ex) => isSuccess(ex) && (ex.operationId === 'updateAlert'
       ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
       : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
@@ -101,6 +108,13 @@ export const alertRules: Rule[] = [
     sentence: '`thresholdType` outside `above`/`below`, or `source` outside `tile`/`search`, is rejected.',
     probedBy: 'invalid updates',
     operations: ['updateAlert'],
+    parts: [{ name: 'thresholdType outside above/below rejected' }, { name: 'source outside tile/search rejected' }],
+    partOf: (ex) => {
+      const body = requestBody(ex);
+      if (ex.probe.intent !== 'reject' || !body) return undefined;
+      if (body.thresholdType !== undefined && !['above', 'below'].includes(body.thresholdType as string)) return 'thresholdType outside above/below rejected';
+      return body.source !== undefined && !['tile', 'search'].includes(body.source as string) ? 'source outside tile/search rejected' : undefined;
+    },
     applies: (ex) => probes(ex, 'alerts.enums') && ex.response !== undefined,
     check: intentViolations,
   },

@@ -1,11 +1,19 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payload, probes, requestBody } from './body.ts';
-import { intentViolations } from './intent.ts';
+import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
 
 const neverExpires = (body: Record<string, unknown> | undefined): boolean =>
   body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
+
+/** Which of the three never-expires forms a create body uses, if any. */
+function expiryForm(body: Record<string, unknown> | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  if (!('expireAt' in body)) return 'expireAt absent';
+  if (body.expireAt === null) return 'expireAt null';
+  return body.expireAt === '' ? 'expireAt empty' : undefined;
+}
 
 /** Rules of the create-key operation. */
 export const keyRules: Rule[] = [
@@ -16,6 +24,7 @@ export const keyRules: Rule[] = [
     sentence: 'A create with an empty `roles` list is rejected; one with one or more roles is accepted.',
     probedBy: 'paired creates',
     operations: ['createKey'],
+    ...pairedParts('one or more roles accepted', 'empty roles rejected'),
     applies: (ex) => probes(ex, 'keys.roles-minimum') && ex.response !== undefined,
     check: intentViolations,
   },
@@ -26,6 +35,7 @@ export const keyRules: Rule[] = [
     sentence: 'A role outside `admin`, `developer`, `query_endpoints` is rejected.',
     probedBy: 'invalid creates',
     operations: ['createKey'],
+    ...pairedParts(undefined, 'an unknown role rejected'),
     applies: (ex) => probes(ex, 'keys.roles-enum') && ex.response !== undefined,
     check: intentViolations,
   },
@@ -57,6 +67,8 @@ export const keyRules: Rule[] = [
     sentence: 'A create with `expireAt` absent, null or empty returns a key with no expiry (`expireAt` null or absent).',
     probedBy: 'the three forms',
     operations: ['createKey'],
+    parts: [{ name: 'expireAt absent' }, { name: 'expireAt null' }, { name: 'expireAt empty' }],
+    partOf: (ex) => expiryForm(requestBody(ex)),
     applies: (ex) => (probes(ex, 'keys.never-expires') && ex.response !== undefined)
       || (isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined),
     check: (ex) => {

@@ -1,7 +1,7 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payload, probes, requestBody, sameId } from './body.ts';
-import { intentViolations } from './intent.ts';
+import { intentViolations, pairedParts } from './intent.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
 /** The 12 documented pipe settings keys and their JSON types. */
@@ -57,6 +57,7 @@ export const pipeRules: Rule[] = [
     basis: 'stated',
     sentence: 'A create whose `fieldMappings` miss a destination column is rejected; one that covers them all is accepted.',
     probedBy: 'paired valid / invalid creates',
+    ...pairedParts('covering mappings accepted', 'a missed column rejected'),
     operations: ['createPipe'],
     applies: (ex) => probes(ex, 'pipes.field-mappings-cover-columns') && ex.response !== undefined,
     check: intentViolations,

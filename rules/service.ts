@@ -1,6 +1,6 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule } from '../core/rule.ts';
-import { payload, probes, sameId } from './body.ts';
+import { payload, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 
 /** Rules of the service state operation. */
@@ -12,6 +12,8 @@ export const serviceRules: Rule[] = [
     sentence: '`start` and `stop` are accepted and return the service; any other command is rejected.',
     probedBy: 'both commands, and invalid ones',
     operations: ['changeServiceState'],
+    parts: [{ name: 'start accepted' }, { name: 'stop accepted' }, { name: 'other commands rejected' }],
+    partOf: (ex) => (ex.probe.intent === 'reject' ? 'other commands rejected' : ex.probe.intent === 'accept' ? `${String(requestBody(ex)?.command)} accepted` : undefined),
     applies: (ex) => probes(ex, 'service.command') && ex.response !== undefined,
     check: (ex) => {
       const violations = intentViolations(ex);

@@ -1,7 +1,7 @@
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payload, probes } from './body.ts';
-import { intentViolations } from './intent.ts';
+import { intentViolations, pairedParts } from './intent.ts';
 
 /** The calendar days (YYYY-MM-DD) an instant may name: its own date as written, and its UTC date. */
 function days(value: string | undefined): string[] {
@@ -50,6 +50,7 @@ export const usageRules: Rule[] = [
     sentence: 'A period with `to_date` exactly 30 days after `from_date` is accepted; anything longer is rejected.',
     probedBy: 'the boundary, both sides, and random periods',
     operations: ['getUsageCost'],
+    ...pairedParts('30 days or less accepted', 'more than 30 days rejected'),
     applies: (ex) => probes(ex, 'usage.period-limit') && ex.response !== undefined,
     check: intentViolations,
   },
@@ -60,6 +61,8 @@ export const usageRules: Rule[] = [
     sentence: 'A request without `from_date` or without `to_date` is rejected.',
     probedBy: 'each missing',
     operations: ['getUsageCost'],
+    parts: [{ name: 'no from_date rejected' }, { name: 'no to_date rejected' }],
+    partOf: (ex) => (ex.probe.intent !== 'reject' ? undefined : ex.request.query.from_date === undefined ? 'no from_date rejected' : ex.request.query.to_date === undefined ? 'no to_date rejected' : undefined),
     applies: (ex) => probes(ex, 'usage.required-params') && ex.response !== undefined,
     check: intentViolations,
   },
@@ -70,6 +73,8 @@ export const usageRules: Rule[] = [
     sentence: "Every cost entry's `date` lies within `from_date` .. `to_date`, both ends included, and a period that ends on a day returns that day's entries.",
     probedBy: 'every accepted period; and a period ending on a day for which a wider period showed entries',
     operations: ['getUsageCost'],
+    parts: [{ name: 'entries within the period' }, { name: "a period ending on a day returns that day's entries" }],
+    partOf: (ex) => (typeof ex.probe.expect?.entriesOn === 'string' ? "a period ending on a day returns that day's entries" : 'entries within the period'),
     applies: (ex) => isSuccess(ex) && payload(ex) !== undefined && ex.request.query.from_date !== undefined && ex.request.query.to_date !== undefined,
     check: (ex) => [...outsideThePeriod(ex), ...lastDayMissing(ex)],
   },

@@ -1,12 +1,14 @@
 import { alertUpdateBody, alertUpdateBodyBadEnum } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
-import { alertFromUpdate } from '../rules/alerts.ts';
-import { authGroup, malformedJsonGroup } from './support/auth-group.ts';
-import { accept, fromExample, reject } from './support/probe.ts';
+import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
+import { alertNotUpdatable } from './support/alert-restore.ts';
+import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
+import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteContext, SuiteDefinition } from './support/suite-types.ts';
 
 /** Fields of a listed alert that an update can set back, as update body fields. */
 const RESTORABLE = ['threshold', 'interval', 'thresholdType', 'source', 'tileId', 'channel', 'name', 'message'] as const;
+const LIST = 'list alerts';
 
 type Alert = Record<string, unknown> & { id?: string };
 
@@ -15,7 +17,7 @@ const listOf = (exchange: Exchange): Alert[] => {
   return Array.isArray(data) ? (data as Alert[]) : [];
 };
 
-/** An update body that puts an alert back as it was listed. */
+/** An update body that puts an alert back as it was listed: all nine update fields. */
 function restoreBody(alert: Alert): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of RESTORABLE) if (alert[field] !== undefined && alert[field] !== null) body[field] = alert[field];
@@ -23,88 +25,124 @@ function restoreBody(alert: Alert): Record<string, unknown> {
   return body;
 }
 
+/** How many observe probes an update group sends: fewer when `--runs` (or `--max-requests`) asks for a small run. */
+const observedCount = (runs: number): number => Math.min(4, runs);
+
 /** The alert under test and how it was found, shared by the groups (which run in order). */
 interface Found {
   id?: string;
+  /** The complete update body that puts it back as listed. */
   original?: Record<string, unknown>;
+  /** Why no alert may be updated, when none may. */
+  reason?: string;
   /** A dashboard and tile of another listed alert, other than the alert's own. */
   otherDashboard?: { dashboardId: string; tileId: string };
 }
 
 async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
-  const listed = await context.send('listAlerts', { probe: accept('read', 'list alerts') });
+  const listed = await context.send('listAlerts', { probe: accept('list alerts') });
   const alerts = listOf(listed);
   const wanted = context.config.alerts?.alertId;
-  const alert = wanted ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase()) : alerts[0];
-  found.id = wanted ?? (typeof alert?.id === 'string' ? alert.id : undefined);
-  if (alert) found.original = restoreBody(alert);
-  const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert?.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
+  const alert = wanted ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase()) : alerts.find((a) => alertNotUpdatable(a) === undefined);
+  const notUpdatable = alert ? alertNotUpdatable(alert) : undefined;
+  if (!alert || typeof alert.id !== 'string' || notUpdatable) {
+    found.reason = !isSuccess(listed)
+      ? `the alert list was not read (${listed.response?.status ?? listed.failure?.code}), so no alert is known to update`
+      : wanted
+        ? `ALERT_ID ${wanted} ${alert ? `may not be updated: ${notUpdatable}` : 'is not listed'}`
+        : `none of the ${alerts.length} listed alert(s) can be put back after an update (a tile alert that lists every update field is needed); set ALERT_ID to one`;
+    return;
+  }
+  found.id = alert.id;
+  found.original = restoreBody(alert);
+  const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
   if (other) found.otherDashboard = { dashboardId: other.dashboard as string, tileId: other.tileId as string };
 }
 
-/** The alerts suite: list, invalid enums, update then list then put back, malformed bodies, credentials. */
+/** Puts the alert back as found when a group changed it; a failure is an incident every report shows first. */
+async function putBack(context: SuiteContext, found: Found, changed: boolean): Promise<void> {
+  if (!changed || !found.id || !found.original) return;
+  const restored = await context.send('updateAlert', { params: { id: found.id }, json: found.original, probe: accept('put the alert back as found', { evidence: false }) });
+  if (!isSuccess(restored)) {
+    context.incident(`Alert ${found.id} was updated and putting it back FAILED (${restored.response?.status ?? restored.failure?.code}): restore it by hand to ${JSON.stringify(found.original)}`);
+  }
+}
+
+/** The alerts suite: list, invalid enums, must-accept updates then list, observed updates, put back, malformed bodies, credentials. */
 export function alertsSuite(): SuiteDefinition {
   const found: Found = {};
-  const alertParams = (): Record<string, string> => ({ id: found.id ?? 'conformance-no-alert' });
+  const alertParams = (): Record<string, string> | { unable: string } => (found.id ? { id: found.id } : { unable: found.reason ?? 'no alert is known to update' });
   return {
-  name: 'alerts',
-  operations: ['updateAlert', 'listAlerts'],
-  sequential: true,
-  groups: [
-    { name: 'list alerts', klass: 'read', operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
-    {
-      name: 'invalid enums',
-      klass: 'read',
-      operations: ['updateAlert'],
-      estimate: (runs) => 4 + runs,
-      async run(context) {
-        // Without a real alert, a 404 would pass for an enum rejection: send nothing, so the rule shows as skipped.
-        if (!found.id) return;
-        await Promise.all([
-          context.send('updateAlert', { params: alertParams(), json: { thresholdType: 'sideways' }, probe: reject('thresholdType "sideways"', 'alerts.enums') }),
-          context.send('updateAlert', { params: alertParams(), json: { source: 'dashboard' }, probe: reject('source "dashboard"', 'alerts.enums') }),
-          ...context.examples('bad enum', alertUpdateBodyBadEnum.arbitrary()).map((ex) =>
-            context.send('updateAlert', { params: alertParams(), json: ex.value, probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) })),
-          context.send('updateAlert', { params: alertParams(), json: { threshold: 'high' }, probe: reject('threshold as a string') }),
-          context.send('updateAlert', { params: { id: `conformance-unknown-${Date.now()}` }, json: { name: 'conformance' }, probe: reject('an unknown alert id') }),
-        ]);
+    name: 'alerts',
+    operations: ['updateAlert', 'listAlerts'],
+    sequential: true,
+    groups: [
+      { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
+      {
+        name: 'invalid enums',
+        operations: ['updateAlert'],
+        feeds: ['alerts.enums'],
+        after: [LIST],
+        estimate: (runs) => 4 + runs,
+        async run(context) {
+          // Without a real alert a 404 would pass for an enum rejection; without its complete body a strict target's 400 would.
+          if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
+          const params = { id: found.id };
+          const body = (change: Record<string, unknown>): Record<string, unknown> => ({ ...found.original, ...change });
+          const sent = await Promise.all([
+            context.send('updateAlert', { params, json: body({ thresholdType: 'sideways' }), probe: reject('thresholdType "sideways"', 'alerts.enums') }),
+            context.send('updateAlert', { params, json: body({ source: 'dashboard' }), probe: reject('source "dashboard"', 'alerts.enums') }),
+            ...context.examples('bad enum', alertUpdateBodyBadEnum.arbitrary()).map((ex) =>
+              context.send('updateAlert', { params, json: body(ex.value as Record<string, unknown>), probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) })),
+            context.send('updateAlert', { params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
+            context.send('updateAlert', { params: { id: `conformance-unknown-${Date.now()}` }, json: found.original, probe: reject('an unknown alert id') }),
+          ]);
+          await putBack(context, found, sent.some((exchange) => isSuccess(exchange) && exchange.request.params.id === found.id));
+        },
       },
-    },
-    {
-      name: 'update, list, put back',
-      klass: 'write',
-      operations: ['updateAlert', 'listAlerts'],
-      estimate: (runs) => 2 * runs + 3,
-      async run(context) {
-        if (!found.id) return;
-        const original = found.original ?? {};
-        const ids = Object.fromEntries(Object.entries({
-          dashboardId: original.dashboardId,
-          tileId: original.tileId,
-          webhookId: (original.channel as { webhookId?: unknown } | undefined)?.webhookId,
-        }).filter(([, v]) => typeof v === 'string')) as { dashboardId?: string; tileId?: string; webhookId?: string };
-        for (const ex of context.examples('alert update', alertUpdateBody({ ids }))) {
-          const sent = ex.value as Record<string, unknown>;
-          const updated = await context.send('updateAlert', { params: alertParams(), json: sent, probe: accept('write', 'a valid alert update', fromExample(ex)) });
-          if (!updated.response || updated.response.status >= 300) continue;
-          await context.send('listAlerts', { probe: accept('read', 'list after an update', { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
-        }
-        if (!found.original) return;
-        if (found.otherDashboard) {
-          const sent = { ...found.original, ...found.otherDashboard };
-          const moved = await context.send('updateAlert', { params: alertParams(), json: sent, probe: accept('write', 'an update to the dashboard and tile of another listed alert') });
-          if (isSuccess(moved)) await context.send('listAlerts', { probe: accept('read', 'list after moving the alert to another dashboard', { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
-        }
-        const restored = await context.send('updateAlert', { params: alertParams(), json: found.original, probe: accept('write', 'put the alert back as found') });
-        const ok = restored.response !== undefined && restored.response.status < 300;
-        context.created({ kind: 'alert-update', id: found.id, operation: 'updateAlert', note: ok ? 'updated, then put back as found' : `updated; putting it back FAILED (${restored.response?.status ?? restored.failure?.code}): restore it by hand` });
+      {
+        name: 'update, list, put back',
+        operations: ['updateAlert', 'listAlerts'],
+        feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
+        after: [LIST],
+        estimate: (runs) => 2 * runs + 3 + observedCount(runs),
+        async run(context) {
+          if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
+          const original = found.original;
+          const params = { id: found.id };
+          const ids = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
+          let changed = false;
+          const update = async (sent: Record<string, unknown>, label: string, more: Parameters<typeof accept>[1] = {}): Promise<void> => {
+            const updated = await context.send('updateAlert', { params, json: sent, probe: accept(label, more) });
+            if (!isSuccess(updated)) return;
+            changed = true;
+            await context.send('listAlerts', { probe: accept(`list after ${label}`, { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
+          };
+          // Must-accept: complete bodies, the alert's own interval, references the target lists.
+          for (const ex of context.examples('alert update', alertUpdateBody({ ids }))) {
+            await update({ ...original, ...(ex.value as Record<string, unknown>), interval: original.interval }, 'a complete alert update', fromExample(ex));
+          }
+          if (found.otherDashboard) await update({ ...original, ...found.otherDashboard }, 'an update to the dashboard and tile of another listed alert', { part: ANOTHER_DASHBOARD });
+          else context.unable('no other listed alert has a dashboard and a tile to move the alert to', { feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`] });
+          // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
+          const observed = [
+            { label: 'a dashboardId that is not a 24-hex id', json: { ...original, dashboardId: 'conformance-dashboard' } },
+            { label: 'a partial update (name only)', json: { name: `conformance ${context.config.seed}` } },
+            { label: 'an interval the documents do not promise (24h)', json: { ...original, interval: '24h' } },
+            { label: 'an empty message', json: { ...original, message: '' } },
+          ].slice(0, observedCount(context.config.runs));
+          for (const { label, json } of observed) {
+            const exchange = await context.send('updateAlert', { params, json, probe: observe(label) });
+            changed ||= isSuccess(exchange);
+          }
+          await putBack(context, found, changed);
+        },
       },
-    },
-    malformedJsonGroup([{ operationId: 'updateAlert', params: alertParams }]),
-    authGroup([
-      { operationId: 'updateAlert', api: 'alerts', request: () => ({ params: alertParams(), json: found.original ?? { name: 'conformance credentials probe' } }) },
-      { operationId: 'listAlerts', api: 'alerts', request: () => ({}) },
-    ]),
-  ],
-};
+      ...malformedJsonGroups([{ operationId: 'updateAlert', params: alertParams, after: [LIST] }]),
+      ...authGroups([
+        { operationId: 'updateAlert', api: 'alerts', after: [LIST], request: () => (found.id && found.original ? { params: { id: found.id }, json: found.original } : { unable: found.reason ?? 'no alert is known to update' }) },
+        { operationId: 'listAlerts', api: 'alerts', request: () => ({}) },
+      ]),
+    ],
+  };
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { authGroup } from './support/auth-group.ts';
+import type { RunConfig } from '../core/config.ts';
+import { authGroups } from './support/auth-group.ts';
 import { accept, reject } from './support/probe.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
 
-const needsBackup = (config: { management?: { backupId?: string }; reference?: unknown }): string | undefined =>
-  config.management?.backupId || config.reference ? undefined : 'BACKUP_ID (--backup) is not set: name a backup of the service to probe the backup operation';
+const NO_BACKUP = 'BACKUP_ID (--backup) is not set: name a backup of the service to probe the backup operation';
+
+const needsBackup = (config: RunConfig): string | undefined => (config.management?.backupId || config.reference ? undefined : NO_BACKUP);
 
 /** The backup suite: reads of the configured backup, unknown and malformed ids, credentials. */
 export function backupsSuite(): SuiteDefinition {
@@ -14,17 +16,15 @@ export function backupsSuite(): SuiteDefinition {
     groups: [
       {
         name: 'read the configured backup',
-        klass: 'read',
         operations: ['getBackup'],
         requires: needsBackup,
         estimate: () => 2,
         async run(context) {
-          await Promise.all([1, 2].map((n) => context.send('getBackup', { probe: accept('read', `read backup (${n})`) })));
+          await Promise.all([1, 2].map((n) => context.send('getBackup', { probe: accept(`read backup (${n})`) })));
         },
       },
       {
         name: 'unknown and malformed backup ids',
-        klass: 'read',
         operations: ['getBackup'],
         estimate: () => 2,
         async run(context) {
@@ -32,7 +32,7 @@ export function backupsSuite(): SuiteDefinition {
           await context.send('getBackup', { params: { backupId: 'not-a-uuid' }, probe: reject('a backupId that is not a uuid') });
         },
       },
-      authGroup([{ operationId: 'getBackup', api: 'management', request: (context) => ({ params: { backupId: context.config.management?.backupId ?? randomUUID() } }) }]),
+      ...authGroups([{ operationId: 'getBackup', api: 'management', request: (context) => (context.config.management?.backupId ? { params: { backupId: context.config.management.backupId } } : { unable: NO_BACKUP }) }]),
     ],
   };
 }

@@ -1,7 +1,7 @@
 import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
-import { authGroup } from './support/auth-group.ts';
+import { authGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
 
@@ -29,31 +29,31 @@ export function usageSuite(): SuiteDefinition {
   groups: [
     {
       name: 'the 30-day boundary',
-      klass: 'read',
       operations: ['getUsageCost'],
+      feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
       estimate: () => 6,
       async run(context) {
         const from = anchorOf(context.config.seed).getTime();
         await Promise.all([
-          context.send('getUsageCost', { query: period(from, from + 30 * DAY), probe: accept('read', 'exactly 30 days', { rules: [RULE] }) }),
+          context.send('getUsageCost', { query: period(from, from + 30 * DAY), probe: accept('exactly 30 days', { rules: [RULE] }) }),
           context.send('getUsageCost', { query: period(from, from + 30 * DAY + 1000), probe: reject('30 days and 1 second', RULE) }),
           context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
-          context.send('getUsageCost', { query: period(from, from), probe: accept('read', 'a zero-length period', { rules: [RULE] }) }),
-          context.send('getUsageCost', { query: period(from, from + DAY - 1000), probe: accept('read', 'one day less a second', { rules: [RULE] }) }),
-          context.send('getUsageCost', { query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) }, probe: observe('read', 'a date-only period of 30 days') }),
+          context.send('getUsageCost', { query: period(from, from), probe: accept('a zero-length period', { rules: [RULE] }) }),
+          context.send('getUsageCost', { query: period(from, from + DAY - 1000), probe: accept('one day less a second', { rules: [RULE] }) }),
+          context.send('getUsageCost', { query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) }, probe: observe('a date-only period of 30 days') }),
         ]);
       },
     },
     {
       name: 'random periods',
-      klass: 'read',
       operations: ['getUsageCost'],
+      feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
       estimate: (runs) => 2 * runs,
       async run(context) {
         const anchor = anchorOf(context.config.seed);
         await Promise.all([
           ...context.examples('valid period', usagePeriod({ anchor })).map((ex) =>
-            context.send('getUsageCost', { query: ex.value, probe: accept('read', 'a period of at most 30 days', { rules: [RULE], ...fromExample(ex) }) })),
+            context.send('getUsageCost', { query: ex.value, probe: accept('a period of at most 30 days', { rules: [RULE], ...fromExample(ex) }) })),
           ...context.examples('period too long', usagePeriodTooLong.arbitrary({ anchor })).map((ex) =>
             context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
         ]);
@@ -61,21 +61,24 @@ export function usageSuite(): SuiteDefinition {
     },
     {
       name: 'a period ending on a day with entries',
-      klass: 'read',
       operations: ['getUsageCost'],
+      feeds: ['usage.to-date-inclusive'],
       estimate: () => 2,
       async run(context) {
         const from = anchorOf(context.config.seed).getTime();
-        const wide = await context.send('getUsageCost', { query: period(from, from + 10 * DAY), probe: accept('read', 'a period of 10 days') });
+        const wide = await context.send('getUsageCost', { query: period(from, from + 10 * DAY), probe: accept('a period of 10 days') });
         const day = lastDayWithEntries(wide, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
-        if (day === undefined) return;
-        await context.send('getUsageCost', { query: period(from, Date.parse(`${day}T00:00:00Z`)), probe: accept('read', `a period ending on ${day}, a day the wider period showed entries for`, { expect: { entriesOn: day } }) });
+        if (day === undefined) {
+          context.unable('the 10-day period showed no cost entries, so no day is known to have entries');
+          return;
+        }
+        await context.send('getUsageCost', { query: period(from, Date.parse(`${day}T00:00:00Z`)), probe: accept(`a period ending on ${day}, a day the wider period showed entries for`, { expect: { entriesOn: day } }) });
       },
     },
     {
       name: 'missing parameters',
-      klass: 'read',
       operations: ['getUsageCost'],
+      feeds: ['usage.required-params'],
       estimate: (runs) => 3 + Math.min(runs, 2),
       async run(context) {
         const { from_date, to_date } = period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + 5 * DAY);
@@ -88,7 +91,7 @@ export function usageSuite(): SuiteDefinition {
         ]);
       },
     },
-    authGroup([{ operationId: 'getUsageCost', api: 'management', request: (context) => ({ query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY) }) }]),
+    ...authGroups([{ operationId: 'getUsageCost', api: 'management', request: (context) => ({ query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY) }) }]),
   ],
 };
 }

@@ -39,19 +39,21 @@ describe('the plan', () => {
     expect(run.report.stats.requests).toBe(total);
   });
 
-  it('--max-requests 100 still covers every rule, within the budget', async () => {
-    const run = await runInProcess(['--max-requests', '100', '--seed', '5']);
+  it('--max-requests at the plan of one example per property still judges every rule, within the budget', async () => {
+    const { total: minimum } = await dryRunTotal(['--runs', '1']);
+    const run = await runInProcess(['--max-requests', String(minimum), '--seed', '5']);
     expect(run.code).toBe(0);
     expect(failedRules(run.report)).toEqual([]);
-    expect(run.report.stats.requests).toBeLessThanOrEqual(100);
+    expect(run.report.stats.requests).toBeLessThanOrEqual(minimum);
+    expect(run.report.results.filter((r) => r.outcome === 'skipped')).toEqual([]);
     const passed = new Set(run.report.results.filter((r) => r.outcome === 'passed').map((r) => r.rule));
     expect(RULE_IDS.filter((id) => !passed.has(id))).toEqual([]);
   });
 
   it('--max-requests below the essential probes warns and stops at the budget', async () => {
     const run = await runInProcess(['--max-requests', '40', '--seed', '5']);
-    expect(run.output).toMatch(/--max-requests 40 is below the 104 requests/);
+    expect(run.output).toMatch(/--max-requests 40 is below the 105 requests/);
     expect(run.report.stats.requests).toBeLessThanOrEqual(40);
-    expect(run.report.results.some((r) => r.outcome === 'skipped' && /no exchange to judge/.test(r.message))).toBe(true);
+    expect(run.report.results.some((r) => r.outcome === 'skipped' && r.skipKind === 'not-judged' && /was cut: the run reached --max-requests/.test(r.message))).toBe(true);
   });
 });

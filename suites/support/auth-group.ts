@@ -1,58 +1,76 @@
+import { CREDENTIAL_WAYS } from '../../rules/request.ts';
 import type { ProbeGroup, ProbeRequest, SuiteContext } from './suite-types.ts';
 import { randomToken, reject } from './probe.ts';
 
-/** A request to an operation that would be accepted with the right credentials. */
+/** A request that would be accepted with the right credentials, or why there is none (no resource known to exist). */
+export type AuthRequest = Omit<ProbeRequest, 'probe' | 'authorization'> | { readonly unable: string };
+
+/** An operation to send credential probes to, and the request to send: only to a resource known to exist, so that a 404 cannot pass for a rejection. */
 export interface AuthTarget {
   readonly operationId: string;
   readonly api: 'management' | 'alerts';
-  readonly request: (context: SuiteContext) => Omit<ProbeRequest, 'probe' | 'authorization'>;
+  readonly request: (context: SuiteContext) => AuthRequest;
+  /** Groups of the suite that must run first (the one that creates or finds the resource). */
+  readonly after?: readonly string[];
 }
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** The ways a request can lack the right credentials: none, a wrong secret or token, the other API's scheme. */
-function wrongCredentials(api: 'management' | 'alerts', context: SuiteContext): Array<{ label: string; authorization: string | null }> {
+/** The ways a request can lack the right credentials, each with the authorization it sends. */
+function wrongCredentials(api: 'management' | 'alerts', context: SuiteContext): Array<{ way: (typeof CREDENTIAL_WAYS)[number]; authorization: string | null }> {
   const keyId = context.config.management?.keyId ?? randomToken('key-');
+  const [none, wrong, otherScheme] = CREDENTIAL_WAYS;
   return api === 'management'
     ? [
-        { label: 'no credentials', authorization: null },
-        { label: 'a wrong key secret', authorization: basic(keyId, randomToken('wrong-')) },
-        { label: 'the alerts scheme (Bearer)', authorization: `Bearer ${randomToken('tok-')}` },
+        { way: none, authorization: null },
+        { way: wrong, authorization: basic(keyId, randomToken('wrong-')) },
+        { way: otherScheme, authorization: `Bearer ${randomToken('tok-')}` },
       ]
     : [
-        { label: 'no credentials', authorization: null },
-        { label: 'a wrong token', authorization: `Bearer ${randomToken('wrong-')}` },
-        { label: 'the management scheme (Basic)', authorization: basic(keyId, randomToken('wrong-')) },
+        { way: none, authorization: null },
+        { way: wrong, authorization: `Bearer ${randomToken('wrong-')}` },
+        { way: otherScheme, authorization: basic(keyId, randomToken('wrong-')) },
       ];
 }
 
-/** A probe group that sends each target request without the right credentials, each way. */
-export function authGroup(targets: readonly AuthTarget[]): ProbeGroup {
-  return {
-    name: 'credentials',
-    klass: 'read',
-    operations: targets.map((t) => t.operationId),
-    estimate: () => targets.reduce((n, t) => n + 3, 0),
+/** One probe group per target operation (so that each has its operation's class): its request sent without the right credentials, each way. */
+export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
+  return targets.map((target) => ({
+    name: `credentials: ${target.operationId}`,
+    operations: [target.operationId],
+    feeds: ['auth.required'],
+    ...(target.after ? { after: target.after } : {}),
+    estimate: () => CREDENTIAL_WAYS.length,
     async run(context) {
-      await Promise.all(targets.flatMap((target) => wrongCredentials(target.api, context).map(({ label, authorization }) =>
-        context.send(target.operationId, { ...target.request(context), authorization, probe: reject(label, 'auth.required') }))));
+      const request = target.request(context);
+      if ('unable' in request) {
+        context.unable(request.unable);
+        return;
+      }
+      await Promise.all(wrongCredentials(target.api, context).map(({ way, authorization }) =>
+        context.send(target.operationId, { ...request, authorization, probe: reject(way, 'auth.required', { part: way }) })));
     },
-  };
+  }));
 }
 
 /** Bodies that are not a JSON object: broken JSON, and a JSON string. */
 const MALFORMED_BODIES = Object.freeze([{ label: 'malformed JSON', body: '{"name": ' }, { label: 'a JSON string body', body: '"just a string"' }]);
 
-/** A probe group that sends malformed JSON to operations that take a body. */
-export function malformedJsonGroup(targets: readonly { operationId: string; params?: (context: SuiteContext) => Record<string, string> }[]): ProbeGroup {
-  return {
-    name: 'malformed JSON',
-    klass: 'read',
-    operations: targets.map((t) => t.operationId),
-    estimate: () => targets.length * MALFORMED_BODIES.length,
+/** A probe group per target operation that sends malformed JSON to it (to a resource known to exist, where it names one). */
+export function malformedJsonGroups(targets: readonly { operationId: string; params?: (context: SuiteContext) => Record<string, string> | { unable: string }; after?: readonly string[] }[]): ProbeGroup[] {
+  return targets.map((target) => ({
+    name: `malformed JSON: ${target.operationId}`,
+    operations: [target.operationId],
+    ...(target.after ? { after: target.after } : {}),
+    estimate: () => MALFORMED_BODIES.length,
     async run(context) {
-      await Promise.all(targets.flatMap((target) => MALFORMED_BODIES.map(({ label, body }) =>
-        context.send(target.operationId, { body, ...(target.params ? { params: target.params(context) } : {}), probe: reject(label) }))));
+      const params = target.params?.(context);
+      if (params && 'unable' in params) {
+        context.unable(params.unable as string);
+        return;
+      }
+      await Promise.all(MALFORMED_BODIES.map(({ label, body }) =>
+        context.send(target.operationId, { body, ...(params ? { params: params as Record<string, string> } : {}), probe: reject(label) })));
     },
-  };
+  }));
 }

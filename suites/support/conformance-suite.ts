@@ -5,12 +5,13 @@ import type { Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
-import { groupSkipReason } from './plan.ts';
-import type { SuiteContext, SuiteDefinition } from './suite-types.ts';
+import { groupSkip, selectedGroups, type GroupSkip } from './plan.ts';
+import { writeRecord } from './write-record.ts';
+import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange } from './record.ts';
 import { propertySeed } from './seeds.ts';
 import { createSession, type Session } from './session.ts';
-import { verdict, type GroupSkip } from './verdict.ts';
+import { verdict } from './verdict.ts';
 import { knownFailureReason } from '../../core/known-failures.ts';
 import './provided.ts';
 
@@ -31,6 +32,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
   const ledger: Ledger = createLedger();
   const skips: GroupSkip[] = [];
   const created: CreatedResource[] = [];
+  const incidents: string[] = [];
   let rateLimited = 0;
   let requests = 0;
   const operationKeys = new Map<string, string>();
@@ -43,32 +45,39 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       const clients = s.clients((exchange) => {
         if (exchange.failure?.code !== 'budget') requests += 1;
         recordExchange(s, ledger, rules, exchange);
+        const write = writeRecord(exchange);
+        if (write) created.push(write);
       }, () => { rateLimited += 1; requests += 1; });
-      const context: SuiteContext = {
+      const contextOf = (group: ProbeGroup): SuiteContext => ({
         config,
         send(operationId, request) {
           const operation = s.operation(operationId);
           const client = clients[operation.api];
           if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
+          if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
           return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
         },
         examples(property, arbitrary, cap = Infinity) {
           const seed = propertySeed(config.seed, `${name}/${property}`);
           return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
         },
-        created: (resource) => created.push(resource),
-      };
+        unable(reason, which = {}) {
+          skips.push({ group: group.name, operations: which.operations ?? group.operations, ...(which.feeds ?? group.feeds ? { feeds: which.feeds ?? group.feeds } : {}), reason, byChoice: false });
+        },
+        incident: (message) => incidents.push(message),
+      });
+      const selected = selectedGroups(config, definition);
       const runnable = definition.groups.filter((group) => {
-        const skip = groupSkipReason(config, group, (id) => s.operation(id).api);
-        if (skip) skips.push({ group: group.name, operations: group.operations, reason: skip });
+        const skip = groupSkip(config, group, (id) => s.operation(id), selected);
+        if (skip) skips.push(skip);
         return !skip;
       });
-      if (definition.sequential) for (const group of runnable) await group.run(context);
-      else await Promise.all(runnable.map((group) => group.run(context)));
+      if (definition.sequential) for (const group of runnable) await group.run(contextOf(group));
+      else await Promise.all(runnable.map((group) => group.run(contextOf(group))));
     }, config.budgetMs + 60_000);
 
     afterAll(({}, suite) => {
-      const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })) };
+      const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, incidents, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })) };
       suite.meta.conformanceSuite = report;
     });
 
@@ -78,7 +87,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
         for (const rule of rules) {
           test(rule.id, async ({ task, skip, annotate }) => {
             const key = operationKeys.get(operationId) ?? operationId;
-            const result = verdict(config, ledger, skips, rule.id, operationId, key);
+            const result = verdict(config, ledger, skips, rule, operationId, key);
             task.meta.conformanceResult = result;
             if (result.outcome === 'skipped') {
               await annotate(result.message, 'skip-reason');

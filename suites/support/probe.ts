@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Probe, ProbeClass } from '../../core/probe.ts';
+import type { Probe } from '../../core/probe.ts';
 import type { Example } from './suite-types.ts';
 
-/** A probe that expects acceptance. */
-export function accept(klass: ProbeClass, label: string, more: Partial<Probe> = {}): Probe {
-  return { intent: 'accept', klass, label, ...more };
+/** A must-accept probe: the request is complete and valid by every reading of the documents. */
+export function accept(label: string, more: Partial<Probe> = {}): Probe {
+  return { intent: 'accept', label, ...more };
 }
 
 /** A probe built to be rejected; `rule` is the rule its request breaks, if any. */
 export function reject(label: string, rule?: string, more: Partial<Probe> = {}): Probe {
-  return { intent: 'reject', klass: 'read', label, ...(rule ? { rules: [rule] } : {}), ...more };
+  return { intent: 'reject', label, ...(rule ? { rules: [rule] } : {}), ...more };
 }
 
-/** A probe whose answer may be either; only the general rules judge it. */
-export function observe(klass: ProbeClass, label: string, more: Partial<Probe> = {}): Probe {
-  return { intent: 'observe', klass, label, ...more };
+/** A probe the documents neither require to be accepted nor rejected: a rejection is no finding, a 2xx is judged by every rule, a 5xx is a finding. */
+export function observe(label: string, more: Partial<Probe> = {}): Probe {
+  return { intent: 'observe', label, ...more };
 }
 
 /** The probe fields that name a generated example. */

@@ -30,9 +30,9 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
   let redacted: Exchange | undefined;
-  for (const { rule, violations } of judgements) {
+  for (const { rule, part, violations } of judgements) {
     if (violations.length > 0) redacted ??= session.redactor.exchange(exchange);
-    tally(ledger, exchange.operation, rule, violations.map((v) => finding(session, redacted!, rule, v)));
+    tally(ledger, exchange.operation, rule, part, violations.map((v) => finding(session, redacted!, rule, v)));
   }
 }
 

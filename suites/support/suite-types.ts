@@ -2,8 +2,7 @@ import type fc from 'fast-check';
 import type { RunConfig } from '../../core/config.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { SendOptions } from '../../core/http-client.ts';
-import type { Probe, ProbeClass } from '../../core/probe.ts';
-import type { CreatedResource } from '../../core/run-report.ts';
+import type { Probe } from '../../core/probe.ts';
 
 /** A request for `send`: the operation's parameters default to the configured ids. */
 export type ProbeRequest = Omit<SendOptions, 'operation' | 'probe' | 'params'> & {
@@ -24,16 +23,21 @@ export interface SuiteContext {
   send(operationId: string, request: ProbeRequest): Promise<Exchange>;
   /** `--runs` examples (at most `cap`) of an arbitrary, from a seed derived from the run's seed and the property name. */
   examples<T>(property: string, arbitrary: fc.Arbitrary<T>, cap?: number): Example<T>[];
-  /** Lists a resource the run created, for the report. */
-  created(resource: CreatedResource): void;
+  /** Says that part of the group could not run (no resource to send it to, say): the rules it feeds there are not judged, with this reason. */
+  unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
+  /** Reports something the run changed and could not put back: every report says it first. */
+  incident(message: string): void;
 }
 
-/** A set of probes of one class, run together. */
+/** A set of probes run together; its class is the riskiest class of the operations it sends to. */
 export interface ProbeGroup {
   readonly name: string;
-  readonly klass: ProbeClass;
-  /** The operations it sends to; used to explain skipped verdicts. */
+  /** The operations it sends to: they decide its class, and explain skipped verdicts. */
   readonly operations: readonly string[];
+  /** The rules with parts it gives evidence for: `rule` (every part it can) or `rule#part`. Rules without parts need no entry. */
+  readonly feeds?: readonly string[];
+  /** Groups of the same suite whose results it uses (a pipe they created, say): planned with it, run before it. */
+  readonly after?: readonly string[];
   /** Why the group cannot run with these settings (a missing id, say), or undefined when it can. */
   readonly requires?: (config: RunConfig) => string | undefined;
   /** How many requests the group sends with `runs` examples per property, when every step succeeds. */

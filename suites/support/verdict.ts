@@ -1,20 +1,19 @@
 import type { RunConfig } from '../../core/config.ts';
-import type { RuleResult } from '../../core/finding.ts';
-import { renderFinding } from '../../core/finding.ts';
+import { renderFinding, type RuleResult } from '../../core/finding.ts';
 import type { Ledger } from '../../core/ledger.ts';
+import { partsOn, type Rule } from '../../core/rule.ts';
+import type { GroupSkip } from './plan.ts';
 
-/** Why a probe group did not run: its class is not allowed, or its API is not configured. */
-export interface GroupSkip {
-  readonly group: string;
-  readonly operations: readonly string[];
-  readonly reason: string;
-}
+export type { GroupSkip } from './plan.ts';
 
-/** Decides one rule on one operation from the ledger: failed on any violation, passed on checks, else skipped with the reason. */
-export function verdict(config: RunConfig, ledger: Ledger, skips: readonly GroupSkip[], rule: string, operationId: string, operation: string): RuleResult {
-  const base = { rule, operation, checks: 0, violations: 0, findings: [] };
-  if (!config.rules.includes(rule)) return { ...base, outcome: 'skipped', message: 'not selected (--rules / --skip-rules)' };
-  const tallyOf = ledger.tallies[operation]?.[rule];
+/**
+ * Decides one rule on one operation from the ledger: failed on any violation; passed only when every part the
+ * rule needs there gave evidence; else skipped, naming each missing part and why it did not run.
+ */
+export function verdict(config: RunConfig, ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, operationId: string, operation: string): RuleResult {
+  const base = { rule: rule.id, operation, checks: 0, violations: 0, findings: [] };
+  if (!config.rules.includes(rule.id)) return { ...base, outcome: 'skipped', skipKind: 'by-choice', message: 'not selected (--rules / --skip-rules)' };
+  const tallyOf = ledger.tallies[operation]?.[rule.id];
   if (tallyOf && tallyOf.violations > 0) {
     const more = tallyOf.violations > tallyOf.findings.length ? ` (and ${tallyOf.violations - tallyOf.findings.length} more)` : '';
     return {
@@ -26,10 +25,36 @@ export function verdict(config: RunConfig, ledger: Ledger, skips: readonly Group
       message: `${tallyOf.violations} violation(s) in ${tallyOf.checks} check(s)${more}: ${tallyOf.findings.map(renderFinding).join('; ')}`,
     };
   }
-  if (tallyOf && tallyOf.checks > 0) return { ...base, outcome: 'passed', checks: tallyOf.checks, message: `${tallyOf.checks} check(s), no violation` };
-  const reasons = [...new Set(skips.filter((s) => s.operations.includes(operationId)).map((s) => s.reason))];
-  if (reasons.length > 0) return { ...base, outcome: 'skipped', message: reasons.join('; ') };
+  const parts = partsOn(rule, operationId);
+  const missing = parts.filter((part) => !((tallyOf?.parts[part] ?? 0) > 0));
+  const checks = tallyOf?.checks ?? 0;
+  if (missing.length === 0) {
+    const judged = rule.parts ? `; every part judged: ${parts.map((part) => `${part} ×${tallyOf!.parts[part]}`).join(', ')}` : '';
+    return { ...base, outcome: 'passed', checks, message: `${checks} check(s), no violation${judged}` };
+  }
+  const why = missing.map((part) => ({ part, ...missingPart(ledger, skips, rule, part, operationId, operation) }));
+  const byChoice = why.every((w) => w.byChoice);
+  const message = rule.parts
+    ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}`
+    : `not judged: ${why[0]!.reason}`;
+  return { ...base, outcome: 'skipped', skipKind: byChoice ? 'by-choice' : 'not-judged', checks, message };
+}
+
+/** Why one part of a rule has no evidence on an operation: the groups that feed it were skipped, the budget ran out, or nothing it could judge came back. */
+function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, part: string, operationId: string, operation: string): { reason: string; byChoice: boolean } {
+  const feeding = skips.filter((skip) => skip.operations.includes(operationId) && feedsPart(skip, rule, part));
+  // A group left out by the user's choice explains the rest: a later group found no resource because of it.
+  const relevant = feeding.some((skip) => skip.byChoice) ? feeding.filter((skip) => skip.byChoice) : feeding;
+  if (relevant.length > 0) {
+    return { reason: `did not run: ${[...new Set(relevant.map((skip) => skip.reason))].join('; ')}`, byChoice: relevant.every((skip) => skip.byChoice) };
+  }
   const statuses = ledger.coverage[operation]?.statuses ?? {};
-  const seen = Object.entries(statuses).map(([s, n]) => `${s}×${n}`).join(', ') || 'no request';
-  return { ...base, outcome: 'skipped', message: `no exchange to judge (responses seen: ${seen})` };
+  if ((statuses.budget ?? 0) > 0) return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', byChoice: false };
+  const seen = Object.entries(statuses).map(([status, n]) => `${status}×${n}`).join(', ') || 'no request';
+  return { reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`, byChoice: false };
+}
+
+function feedsPart(skip: GroupSkip, rule: Rule, part: string): boolean {
+  if (!rule.parts) return true;
+  return (skip.feeds ?? []).some((entry) => entry === rule.id || entry === `${rule.id}#${part}`);
 }
