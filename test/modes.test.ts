@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../core/run-report.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { MODES } from '../reference/modes.ts';
 import { failedRules, runInProcess } from './support/in-process.ts';
@@ -15,11 +16,20 @@ describe('the clean reference target and its unusual-but-correct modes pass', ()
     expect(run.output).toMatch(/PASSED: 0 failed/);
   });
 
+  const FAST = ['--runs', '4', '--seed', '7'];
+  const verdicts = (report: RunReport): Record<string, string> => Object.fromEntries(report.results.map((r) => [`${r.rule} on ${r.operation}`, r.outcome]));
+  let clean: Record<string, string> = {};
+  beforeAll(async () => {
+    clean = verdicts((await runInProcess(FAST)).report);
+  });
+
   for (const mode of MODES) {
-    it(`${mode.name}: exit 0`, async () => {
-      const run = await runInProcess(['--runs', '4', '--seed', '7', '--reference-mode', mode.name]);
+    it(`${mode.name}: exit 0, and the same verdict for every rule and operation as the clean target`, async () => {
+      const run = await runInProcess([...FAST, '--reference-mode', mode.name]);
       expect(run.report.errors).toEqual([]);
       expect(failedRules(run.report)).toEqual([]);
+      expect(Object.keys(clean).length).toBeGreaterThan(100);
+      expect(verdicts(run.report)).toEqual(clean);
       expect(run.code).toBe(0);
     });
   }

@@ -62,7 +62,10 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
           return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
         },
         unable(reason, which = {}) {
-          skips.push({ group: group.name, operations: which.operations ?? group.operations, ...(which.feeds ?? group.feeds ? { feeds: which.feeds ?? group.feeds } : {}), reason, byChoice: false });
+          // When a group it runs after was left out by the user's choice, that choice is why.
+          const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
+          const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
+          skips.push({ group: group.name, operations: which.operations ?? group.operations, ...(which.feeds ?? group.feeds ? { feeds: which.feeds ?? group.feeds } : {}), reason: why, byChoice: cause !== undefined });
         },
         incident: (message) => incidents.push(message),
       });

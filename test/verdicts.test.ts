@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../core/run-report.ts';
+import { runInProcess } from './support/in-process.ts';
+
+const FAST = ['--runs', '3', '--seed', '11'];
+
+/** Every verdict of a run, keyed `rule on operation`. */
+function verdicts(report: RunReport): Record<string, string> {
+  return Object.fromEntries(report.results.map((r) => [`${r.rule} on ${r.operation}`, r.outcome]));
+}
+
+const GET_OPERATION = /^GET /;
+const STATE_OPERATION = /\/state$/;
+
+describe('verdicts follow the probe classes a run may use', () => {
+  it('clean target: everything passes; under --allow read,write only the service state operation is skipped, by choice; under --allow read only GETs are judged', async () => {
+    const all = await runInProcess(FAST);
+    expect(all.code).toBe(0);
+    const clean = verdicts(all.report);
+    expect(Object.values(clean).every((outcome) => outcome === 'passed')).toBe(true);
+
+    const readWrite = await runInProcess([...FAST, '--allow', 'read,write']);
+    expect(readWrite.code).toBe(0);
+    const skippedRw = readWrite.report.results.filter((r) => r.outcome === 'skipped');
+    expect(skippedRw.length).toBeGreaterThan(0);
+    expect(skippedRw.every((r) => STATE_OPERATION.test(r.operation) && r.skipKind === 'by-choice' && /class disruptive are not allowed/.test(r.message))).toBe(true);
+    expect(readWrite.report.results.filter((r) => !STATE_OPERATION.test(r.operation)).every((r) => r.outcome === 'passed')).toBe(true);
+    expect(verdicts(readWrite.report)['service.command on PATCH /v1/organizations/{organizationId}/services/{serviceId}/state']).toBe('skipped');
+
+    const read = await runInProcess([...FAST, '--allow', 'read']);
+    expect(read.code).toBe(0);
+    const passed = read.report.results.filter((r) => r.outcome === 'passed');
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed.filter((r) => !GET_OPERATION.test(r.operation))).toEqual([]);
+    const skipped = read.report.results.filter((r) => r.outcome === 'skipped');
+    expect(skipped.filter((r) => r.skipKind !== 'by-choice')).toEqual([]);
+    expect(read.report.results.filter((r) => !GET_OPERATION.test(r.operation)).every((r) => r.outcome === 'skipped')).toBe(true);
+    // A rule judged on the list only after updates: its list half needs writes.
+    expect(verdicts(read.report)['alerts.update-applies on GET /api/v2/alerts']).toBe('skipped');
+    expect(read.report.created).toEqual([]);
+  }, 120_000);
+});
+
+describe('--allow read sends GETs and nothing else', () => {
+  it('against a target that accepts every request, not one request is a POST, PATCH or PUT, and nothing is listed as created', async () => {
+    const methods: string[] = [];
+    const alert = { id: 'a'.repeat(24), name: 'n', message: 'm', threshold: 1, interval: '5m', thresholdType: 'above', source: 'tile', state: 'OK', team: 't', tileId: 'tile', dashboard: 'b'.repeat(24), channel: { type: 'webhook', webhookId: 'c'.repeat(24) }, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
+    const server = createServer((req, res) => {
+      methods.push(req.method ?? '');
+      req.resume();
+      req.on('end', () => {
+        const body = req.url?.startsWith('/api/v2/alerts')
+          ? { data: req.method === 'GET' ? [alert] : { ...alert, savedSearch: '', groupBy: '', silenced: false } }
+          : { status: 200, requestId: randomUUID(), result: { id: randomUUID(), costs: [], grandTotalCredits: 0 } };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const env = {
+      MANAGEMENT_BASE_URL: url, MANAGEMENT_KEY_ID: 'key', MANAGEMENT_KEY_SECRET: 'accept-everything-secret', ORGANIZATION_ID: randomUUID(), SERVICE_ID: randomUUID(), BACKUP_ID: randomUUID(),
+      ALERTS_BASE_URL: url, ALERTS_TOKEN: 'accept-everything-token',
+    };
+    try {
+      const run = await runInProcess([...FAST, '--allow', 'read'], env);
+      expect(methods.length).toBeGreaterThan(10);
+      expect(methods.filter((method) => method !== 'GET')).toEqual([]);
+      expect(run.report.created).toEqual([]);
+      expect(run.code).toBe(1);
+    } finally {
+      server.close();
+    }
+  }, 120_000);
+});
