@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { targetLine } from '../cli/target-line.ts';
+import { resolveConfig } from '../core/config.ts';
+import { RULE_IDS } from '../rules/index.ts';
+
+const line = (argv: string[], env: Record<string, string>): string => targetLine(resolveConfig(argv, env, RULE_IDS));
+
+describe('the first line of a run says which target it tests', () => {
+  it('names the embedded reference target with its faults and modes', () => {
+    expect(line([], {})).toBe('Testing the embedded reference target (faults: none)');
+    expect(line(['--reference-fault', 'keys-secret-missing', '--reference-mode', 'slow'], {})).toBe('Testing the embedded reference target (faults: keys-secret-missing; modes: slow)');
+  });
+
+  it('names each API under test by its URL, and the API left out with the reason', () => {
+    const management = { MANAGEMENT_BASE_URL: 'https://api.example.test/', MANAGEMENT_KEY_ID: 'k', MANAGEMENT_KEY_SECRET: 's', ORGANIZATION_ID: 'o', SERVICE_ID: 's' };
+    expect(line([], management)).toBe('Testing management API at https://api.example.test (not under test: alerts API, ALERTS_BASE_URL (--alerts-url) is not set)');
+    expect(line(['--alerts-url', 'https://alerts.example.test'], { ...management, ALERTS_TOKEN: 't' })).toBe('Testing management API at https://api.example.test, alerts API at https://alerts.example.test');
+  });
+});
