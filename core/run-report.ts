@@ -1,4 +1,5 @@
 import type { RuleResult } from './finding.ts';
+import type { CredentialTally } from './credential-tally.ts';
 import type { OperationCoverage } from './ledger.ts';
 
 /** A resource the run created on the target, for people to clean up. */
@@ -17,6 +18,8 @@ export interface SuiteReport {
   readonly requests: number;
   readonly rateLimited: number;
   readonly skippedGroups: readonly { readonly group: string; readonly reason: string }[];
+  /** What the requests sent with the run's own credentials got, for the settings mistakes only a run shows. */
+  readonly credentials?: CredentialTally;
 }
 
 /** Overall outcome: `error` when the harness itself could not judge. */
