@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { AlertsTarget, ManagementTarget, RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
@@ -35,11 +36,10 @@ interface Checker {
 }
 
 /**
- * Before the first probe, sends a few authenticated GETs per API under test with the run's own settings, and throws
- * a HarnessError naming the setting to fix when they show a configuration mistake: credentials refused, an id the
- * target does not know, a base URL that answers but is not the API, an alert the run may not update, a target that
- * cannot be reached. Whatever else comes back (a 5xx, a timeout, a reset, a body that is not the contract's) is left
- * to the run to judge.
+ * Sends a few authenticated GETs per API under test with the run's own settings before the first probe, and throws a
+ * HarnessError naming the setting to fix when they show a configuration mistake (credentials refused, an id the
+ * target does not know, a base URL that is not the API, an alert the run may not update, a target not reachable),
+ * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
   const dispatcher = new Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
@@ -69,6 +69,8 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
         specs, baseUrlVariable: 'ALERTS_BASE_URL', baseUrl: config.alerts.baseUrl, seen,
       }),
     ]);
+    // The run's own gate starts afresh: keep --max-rps across the seam.
+    if (config.maxRps > 0) await sleep(1000 / config.maxRps);
     return { line: `preflight: ${parts.filter(Boolean).join('; ')} (${requests} GET request${requests === 1 ? '' : 's'})`, requests };
   } finally {
     await dispatcher.destroy();
@@ -150,7 +152,7 @@ function send(checker: Checker, operationId: string, params: Record<string, stri
  * else why it says nothing, in words that end the preflight's line (the run judges that answer). Throws
  * TARGET_UNREACHABLE when nothing answered at all, and NOT_THE_API for a 2xx that is not JSON at all.
  */
-function outcome(checker: Checker, exchange: Exchange): 'ok' | 'refused' | 'not-found' | string {
+function outcome(checker: Checker, exchange: Exchange): string {
   const { failure, response } = exchange;
   if (failure) {
     const code = failure.message.split(':')[0] ?? failure.code;
