@@ -187,7 +187,7 @@ function describe(exchange: Exchange): string {
   if (!response) return `${operationLabel(exchange)} got no answer`;
   const type = response.headers['content-type'];
   const text = response.text.replace(/\s+/g, ' ').trim();
-  const excerpt = text === '' ? ', empty body' : `: ${JSON.stringify(text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}...` : text)}`;
+  const excerpt = text === '' ? ', empty body' : `: ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}...` : text}`;
   return `${operationLabel(exchange)} answered ${response.status}${type ? ` (${type})` : ''}${excerpt}`;
 }
 
