@@ -1,5 +1,6 @@
 import type { RunConfig } from '../core/config.ts';
 import type { Plan } from '../suites/support/plan.ts';
+import { preflightPlan } from './preflight-plan.ts';
 
 /** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */
 export function planText(plan: Plan, config: RunConfig): string {
@@ -13,6 +14,8 @@ export function planText(plan: Plan, config: RunConfig): string {
   }
   const byClass = ['read', 'write', 'disruptive'].map((klass) => `${klass} ${plan.groups.filter((g) => g.klass === klass).reduce((n, g) => n + g.requests, 0)}`);
   lines.push('', `Total: ${plan.total} request(s) (${byClass.join(', ')})${config.maxRequests ? `; --max-requests ${config.maxRequests}` : ''}.`);
+  const preflight = preflightPlan(config);
+  if (preflight) lines.push(preflight);
   if (plan.warning) lines.push(`Warning: ${plan.warning}`);
   return lines.join('\n');
 }

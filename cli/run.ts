@@ -14,7 +14,8 @@ import { buildRunReport } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { REDACTED_NAMES } from '../rules/secrets.ts';
-import { assertReachable } from './reachability.ts';
+import { preflight } from './preflight.ts';
+import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 
 /** `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
@@ -28,12 +29,13 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     return 0;
   }
   await ensureReportDir(config.reportDir);
+  io.out(targetLine(config));
   if (plan.warning) io.err(`conformance: ${plan.warning}`);
   config = withRuns(config, plan.runs);
   const reference = config.reference ? await startEmbedded(config) : undefined;
   try {
     if (reference) config = withTargets(config, reference.management, reference.alerts);
-    await assertReachable(config);
+    if (!reference) io.out((await preflight(config, specs)).line);
     const secrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
     const redactor = createRedactor(REDACTED_NAMES, secrets);
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULTS } from './defaults.ts';
 import { HarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
+import { BASE_URL_SETTING, givenTargetSettings, type GivenSetting } from './target-settings.ts';
 
 /** Where and as whom the management API is reached. */
 export interface ManagementTarget {
@@ -97,39 +98,20 @@ export function parseRunArgs(argv: readonly string[]): Record<string, string | s
  */
 export function resolveConfig(argv: readonly string[], env: Env, knownRules: readonly string[]): RunConfig {
   const flags = parseRunArgs(argv);
-  const str = (flag: string, variable?: string): string | undefined => {
+  const str = (flag: string): string | undefined => {
     const fromFlag = flags[flag];
-    if (typeof fromFlag === 'string') return fromFlag.trim() || undefined;
-    return variable ? env[variable]?.trim() || undefined : undefined;
+    return typeof fromFlag === 'string' ? fromFlag.trim() || undefined : undefined;
   };
 
-  const managementUrl = str('management-url', 'MANAGEMENT_BASE_URL');
-  const alertsUrl = str('alerts-url', 'ALERTS_BASE_URL');
-  const useReference = !managementUrl && !alertsUrl;
+  const given = givenTargetSettings(flags, env);
+  const useReference = given.size === 0;
 
   const faults = (flags['reference-fault'] as string[] | undefined) ?? [];
   const modes = (flags['reference-mode'] as string[] | undefined) ?? [];
   if (!useReference && (faults.length > 0 || modes.length > 0)) {
-    throw new HarnessError('CONFIG_INVALID', '--reference-fault and --reference-mode apply to the embedded reference target only: unset MANAGEMENT_BASE_URL and ALERTS_BASE_URL (or drop the flags).');
+    throw new HarnessError('CONFIG_INVALID', `--reference-fault and --reference-mode apply to the embedded reference target only, which runs when no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the flags).`);
   }
-
-  const management = managementUrl
-    ? {
-        baseUrl: baseUrl(managementUrl, '--management-url / MANAGEMENT_BASE_URL'),
-        keyId: required(env.MANAGEMENT_KEY_ID, 'MANAGEMENT_KEY_ID', 'the management API key id (HTTP Basic user)'),
-        keySecret: required(env.MANAGEMENT_KEY_SECRET, 'MANAGEMENT_KEY_SECRET', 'the management API key secret (HTTP Basic password)'),
-        organizationId: required(str('organization', 'ORGANIZATION_ID'), 'ORGANIZATION_ID (or --organization)', 'the organization to run against'),
-        serviceId: required(str('service', 'SERVICE_ID'), 'SERVICE_ID (or --service)', 'the service that owns the pipes the run creates'),
-        ...optional('backupId', str('backup', 'BACKUP_ID')),
-      }
-    : undefined;
-  const alerts = alertsUrl
-    ? {
-        baseUrl: baseUrl(alertsUrl, '--alerts-url / ALERTS_BASE_URL'),
-        token: required(env.ALERTS_TOKEN, 'ALERTS_TOKEN', 'the Bearer token of the alerts API'),
-        ...optional('alertId', str('alert', 'ALERT_ID')),
-      }
-    : undefined;
+  const { management, alerts } = resolveTargets(given);
 
   const known = new Set(knownRules);
   const selected = ruleList(str('rules'), '--rules', known) ?? [...knownRules];
@@ -174,6 +156,46 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
+/**
+ * The target of each API from the target settings given: a setting given empty, or credentials and ids without
+ * their API's base URL, is a CONFIG_MISSING error naming the variable to set.
+ */
+function resolveTargets(given: ReadonlyMap<string, GivenSetting>): { management?: ManagementTarget; alerts?: AlertsTarget } {
+  for (const { name, value, setting } of given.values()) {
+    if (value.trim() === '') {
+      throw new HarnessError('CONFIG_MISSING', `${name} is set but empty: give it a value, or unset it (in GitHub Actions, \`\${{ vars.${setting.variable} }}\` is empty when the repository variable is not defined).`);
+    }
+  }
+  for (const api of ['management', 'alerts'] as const) {
+    const base = BASE_URL_SETTING[api];
+    const without = [...given.values()].filter((g) => g.setting.api === api && g.setting.variable !== base.variable).map((g) => g.name);
+    if (!given.has(base.variable) && without.length > 0) {
+      throw new HarnessError('CONFIG_MISSING', `${base.variable} (--${base.flag}) is not set, but ${without.join(', ')} ${without.length === 1 ? 'is' : 'are'}: set ${base.variable} to the base URL of the ${api} API (its ${base.prefix}/... paths go under it), or unset ${without.length === 1 ? 'it' : 'them'} to leave the ${api} API out of the run.`);
+    }
+  }
+  const value = (variable: string): string | undefined => given.get(variable)?.value;
+  const id = (variable: string): string | undefined => value(variable)?.trim();
+  const nameOf = (variable: string, flag: string): string => given.get(variable)?.name ?? `${variable} (or --${flag})`;
+  const management: ManagementTarget | undefined = given.has('MANAGEMENT_BASE_URL')
+    ? {
+        baseUrl: baseUrl(value('MANAGEMENT_BASE_URL')!, given.get('MANAGEMENT_BASE_URL')!.name, BASE_URL_SETTING.management.prefix),
+        keyId: required(value('MANAGEMENT_KEY_ID'), 'MANAGEMENT_KEY_ID', 'the management API key id (HTTP Basic user)'),
+        keySecret: required(value('MANAGEMENT_KEY_SECRET'), 'MANAGEMENT_KEY_SECRET', 'the management API key secret (HTTP Basic password)'),
+        organizationId: required(id('ORGANIZATION_ID'), nameOf('ORGANIZATION_ID', 'organization'), 'the organization to run against'),
+        serviceId: required(id('SERVICE_ID'), nameOf('SERVICE_ID', 'service'), 'the service that owns the pipes the run creates'),
+        ...optional('backupId', id('BACKUP_ID')),
+      }
+    : undefined;
+  const alerts: AlertsTarget | undefined = given.has('ALERTS_BASE_URL')
+    ? {
+        baseUrl: baseUrl(value('ALERTS_BASE_URL')!, given.get('ALERTS_BASE_URL')!.name, BASE_URL_SETTING.alerts.prefix),
+        token: required(value('ALERTS_TOKEN'), 'ALERTS_TOKEN', 'the Bearer token of the alerts API'),
+        ...optional('alertId', id('ALERT_ID')),
+      }
+    : undefined;
+  return { ...optional('management', management), ...optional('alerts', alerts) };
+}
+
 function required(value: string | undefined, name: string, what: string): string {
   if (value === undefined || value.trim() === '') {
     throw new HarnessError('CONFIG_MISSING', `${name} is not set: it is ${what}, needed for this target. Set it and run again.`);
@@ -181,10 +203,10 @@ function required(value: string | undefined, name: string, what: string): string
   return value;
 }
 
-function baseUrl(value: string, name: string): string {
+function baseUrl(value: string, name: string, prefix: string): string {
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(value.trim());
   } catch (error) {
     throw new HarnessError('CONFIG_INVALID', `${name} is not a URL (${JSON.stringify(value)}): give an absolute http(s) URL such as https://api.example.com.`, { cause: error });
   }
@@ -193,6 +215,11 @@ function baseUrl(value: string, name: string): string {
   }
   if (url.username || url.password) {
     throw new HarnessError('CONFIG_INVALID', `${name} must not carry credentials: put them in the credential variables instead.`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.toLowerCase().endsWith(prefix)) {
+    const without = `${url.origin}${path.slice(0, -prefix.length)}`;
+    throw new HarnessError('CONFIG_INVALID', `${name} ends with ${path.slice(-prefix.length)}, but the harness appends the API's paths (${prefix}/...) to it: drop ${prefix} and give ${without}.`);
   }
   return url.href.replace(/\/+$/, '');
 }

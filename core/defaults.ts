@@ -13,5 +13,4 @@ export const DEFAULTS = Object.freeze({
   rateLimitMaxWaitMs: 60_000,
   rateLimitBackoffMs: 500,
   findingsPerResult: 5,
-  reachabilityTimeoutMs: 5_000,
 });

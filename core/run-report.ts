@@ -1,4 +1,5 @@
 import type { RuleResult } from './finding.ts';
+import type { CredentialTally } from './credential-tally.ts';
 import type { OperationCoverage } from './ledger.ts';
 
 /** Something a write of the run did on the target (any 2xx answer to a POST, PATCH or PUT), for people to check and clean up. */
@@ -17,10 +18,12 @@ export interface SuiteReport {
   readonly coverage: Readonly<Record<string, OperationCoverage>>;
   readonly created: readonly CreatedResource[];
   /** What the run changed and could not put back (a failed put-back, a service left stopped): said first and loudly. */
-  readonly incidents: readonly string[];
+  readonly incidents?: readonly string[];
   readonly requests: number;
   readonly rateLimited: number;
   readonly skippedGroups: readonly { readonly group: string; readonly reason: string }[];
+  /** What the requests sent with the run's own credentials got, for the settings mistakes only a run shows. */
+  readonly credentials?: CredentialTally;
 }
 
 /** Overall outcome: `error` when the harness itself could not judge. */

@@ -2,6 +2,7 @@ import type { RunConfig } from '../core/config.ts';
 import { replayCommand } from '../core/replay.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { Collected } from './collect-reporter.ts';
+import { settingErrors } from './setting-errors.ts';
 
 /** What a report says about its run beside the verdicts: when, against what, with which settings, how to replay it. */
 export type RunHeader = Pick<RunReport, 'seed' | 'startedAt' | 'durationMs' | 'target' | 'settings' | 'replay'>;
@@ -40,7 +41,8 @@ export function runHeader(config: RunConfig, startedAt: Date, durationMs: number
 
 /** Assembles a report from its header and what the suites produced, results ordered by `ruleOrder`. */
 export function assembleRunReport(header: RunHeader, collected: Collected, ruleOrder: readonly string[]): RunReport {
-  const { suites, errors } = collected;
+  const { suites } = collected;
+  const errors = [...collected.errors, ...settingErrors(suites)];
   const order = (rule: string): number => (ruleOrder.includes(rule) ? ruleOrder.indexOf(rule) : ruleOrder.length);
   const results = [...collected.results].sort((a, b) => order(a.rule) - order(b.rule));
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;

@@ -24,7 +24,7 @@ describe('conformance command', () => {
     const result = await runCli([], { MANAGEMENT_BASE_URL: 'http://127.0.0.1:9', ...target, MANAGEMENT_KEY_SECRET: '' });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/MANAGEMENT_KEY_SECRET is not set/);
+    expect(result.stderr).toMatch(/MANAGEMENT_KEY_SECRET is set but empty/);
   });
 
   it('exits 2 with one line naming the URL when the target cannot be reached', async () => {

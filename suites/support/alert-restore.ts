@@ -1,19 +1,42 @@
-/** The nine update fields of an alert, as the listing names them (`dashboard` for `dashboardId`), with their documented types. */
-const LISTED_UPDATE_FIELDS: ReadonlyArray<readonly [string, 'number' | 'string' | 'object']> = Object.freeze([
-  ['threshold', 'number'], ['interval', 'string'], ['thresholdType', 'string'], ['source', 'string'], ['dashboard', 'string'],
-  ['tileId', 'string'], ['channel', 'object'], ['name', 'string'], ['message', 'string'],
-] as const);
+/** What a field of a listed alert must be for the update body to carry it back. */
+type FieldCheck = (value: unknown) => boolean;
+
+const isString: FieldCheck = (value) => typeof value === 'string';
+const isNumber: FieldCheck = (value) => typeof value === 'number' && Number.isFinite(value);
 
 /**
- * Why the run may not update a listed alert, or undefined when it may: the run sends complete update bodies and
- * puts the alert back from its listing, so every update field must be listed, and the alert must watch a tile
- * (a saved-search alert has a `savedSearch` that lists omit and the update body cannot set).
+ * The listed fields that the run sends back, as the update body's nine fields (the listing's `dashboard` is the
+ * body's `dashboardId`), each with the type the alerts document gives it.
+ */
+const RESTORED_FIELDS: readonly (readonly [listed: string, sent: string, type: string, check: FieldCheck])[] = Object.freeze([
+  ['threshold', 'threshold', 'a number', isNumber],
+  ['interval', 'interval', 'a string', isString],
+  ['thresholdType', 'thresholdType', '"above" or "below"', (value) => value === 'above' || value === 'below'],
+  ['source', 'source', '"tile" or "search"', (value) => value === 'tile' || value === 'search'],
+  ['dashboard', 'dashboardId', 'a string', isString],
+  ['tileId', 'tileId', 'a string', isString],
+  ['channel', 'channel', 'an object with string `type` and `webhookId`', (value) =>
+    typeof value === 'object' && value !== null && isString((value as Record<string, unknown>).type) && isString((value as Record<string, unknown>).webhookId)],
+  ['name', 'name', 'a string', isString],
+  ['message', 'message', 'a string', isString],
+]);
+
+/**
+ * Why the run may not update an alert as listed, or undefined when it may: the run sends complete update bodies
+ * and puts the alert back from its listing, so every update field must be listed with its documented type, and
+ * the alert must watch a tile (a saved-search alert has a `savedSearch` that lists omit and no update can set).
  */
 export function alertNotUpdatable(alert: Record<string, unknown>): string | undefined {
-  const missing = LISTED_UPDATE_FIELDS.filter(([field, type]) => typeof alert[field] !== type || alert[field] === null || alert[field] === '').map(([field]) => field);
-  const channel = alert.channel as { type?: unknown; webhookId?: unknown } | undefined;
-  if (channel && (typeof channel.type !== 'string' || typeof channel.webhookId !== 'string')) missing.push('channel.type/webhookId');
-  if (alert.source !== 'tile') return `it watches ${JSON.stringify(alert.source)}, not a tile: a saved-search alert cannot be put back with the documented update fields`;
-  if (missing.length > 0) return `its listing lacks ${missing.join(', ')}, so the run could not put it back after an update`;
+  if (alert.source === 'search') {
+    return 'it is a saved-search alert (source "search"): its savedSearch is not in the list and no update body can set it, so the run could not put it back';
+  }
+  const missing = RESTORED_FIELDS.filter(([listed]) => alert[listed] === undefined || alert[listed] === null);
+  if (missing.length > 0) {
+    return `its listing lacks ${missing.map(([listed, sent]) => (listed === sent ? `\`${listed}\`` : `\`${listed}\` (the update's \`${sent}\`)`)).join(', ')}, so the run could not put it back`;
+  }
+  const mistyped = RESTORED_FIELDS.filter(([listed, , , check]) => !check(alert[listed]));
+  if (mistyped.length > 0) {
+    return `its listed ${mistyped.map(([listed, , type]) => `\`${listed}\` is ${JSON.stringify(alert[listed])}, not ${type}`).join('; ')}, so the run could not send it back`;
+  }
   return undefined;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
 import type { Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
+import { countCredentialUse, createCredentialTally } from '../../core/credential-tally.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
 import { groupSkip, selectedGroups, type GroupSkip } from './plan.ts';
@@ -30,6 +31,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
   const { name } = definition;
   const { config, specs, knownFailures } = inject('conformance');
   const ledger: Ledger = createLedger();
+  const credentials = createCredentialTally();
   const skips: GroupSkip[] = [];
   const created: CreatedResource[] = [];
   const incidents: string[] = [];
@@ -45,6 +47,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       const clients = s.clients((exchange) => {
         if (exchange.failure?.code !== 'budget') requests += 1;
         recordExchange(s, ledger, rules, exchange);
+        countCredentialUse(credentials, exchange);
         const write = writeRecord(exchange);
         if (write) created.push(write);
       }, () => { rateLimited += 1; requests += 1; });
@@ -80,7 +83,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
     }, config.budgetMs + 60_000);
 
     afterAll(({}, suite) => {
-      const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, incidents, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })) };
+      const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, incidents, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })), credentials };
       suite.meta.conformanceSuite = report;
     });
 

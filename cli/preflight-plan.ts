@@ -1,0 +1,15 @@
+import type { RunConfig } from '../core/config.ts';
+
+/** The preflight's GETs as the dry run lists them, and what each checks; undefined for the embedded target, which has none. */
+export function preflightPlan(config: RunConfig): string | undefined {
+  if (config.reference) return undefined;
+  const gets = [
+    ...(config.management ? ['GET usageCost of the past day (MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID)'] : []),
+    ...(config.management?.backupId ? ['GET the backup (SERVICE_ID, BACKUP_ID)'] : []),
+    ...(config.alerts ? [`GET /api/v2/alerts (ALERTS_TOKEN${config.alerts.alertId ? ', ALERT_ID listed and updatable' : ''})`] : []),
+  ];
+  const service = config.management && !config.management.backupId
+    ? ' SERVICE_ID cannot be checked before the run (the API has no read of a service): an unknown one shows as a 404 on every pipe create, and ends the run in error.'
+    : '';
+  return `Preflight, before the first probe: ${gets.join('; ')}; a setting it finds wrong stops the run with exit code 2.${service}`;
+}

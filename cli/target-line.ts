@@ -1,0 +1,15 @@
+import type { RunConfig } from '../core/config.ts';
+
+/** The first line a run prints: which target it tests, plainly, and what it leaves out. */
+export function targetLine(config: RunConfig): string {
+  if (config.reference) {
+    const { faults, modes } = config.reference;
+    return `Testing the embedded reference target (faults: ${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})`;
+  }
+  const tested = [
+    ...(config.management ? [`management API at ${config.management.baseUrl}`] : []),
+    ...(config.alerts ? [`alerts API at ${config.alerts.baseUrl}`] : []),
+  ];
+  const left = Object.entries(config.unconfigured).map(([api, why]) => `${api} API, ${why}`);
+  return `Testing ${tested.join(', ')}${left.length > 0 ? ` (not under test: ${left.join('; ')})` : ''}`;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { alertNotUpdatable } from '../suites/support/alert-restore.ts';
+
+const tileAlert = {
+  id: 'a1', name: 'High error rate', message: 'Errors above threshold', threshold: 100, interval: '5m', thresholdType: 'above',
+  source: 'tile', state: 'OK', channel: { type: 'webhook', webhookId: 'w1' }, team: 't1', tileId: 'tile-errors', dashboard: 'd1',
+  createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+};
+
+describe('alertNotUpdatable', () => {
+  it('lets the run update a tile alert whose listing carries every update field, extra fields and all', () => {
+    expect(alertNotUpdatable(tileAlert)).toBeUndefined();
+    expect(alertNotUpdatable({ ...tileAlert, undocumented: 1, threshold: 0.5, tileId: '' })).toBeUndefined();
+  });
+
+  it('refuses a saved-search alert, whose savedSearch lists omit', () => {
+    expect(alertNotUpdatable({ ...tileAlert, source: 'search', tileId: '', dashboard: '' })).toMatch(/^it is a saved-search alert \(source "search"\)/);
+  });
+
+  it.each([
+    [{ dashboard: undefined }, /lacks `dashboard` \(the update's `dashboardId`\)/],
+    [{ channel: null, message: undefined }, /lacks `channel`, `message`,/],
+    [{ threshold: '100' }, /`threshold` is "100", not a number/],
+    [{ thresholdType: 'sideways' }, /`thresholdType` is "sideways", not "above" or "below"/],
+    [{ source: 'dashboard' }, /`source` is "dashboard", not "tile" or "search"/],
+    [{ channel: { type: 'webhook' } }, /`channel` is .*not an object with string `type` and `webhookId`/],
+    [{ interval: 5, name: 7 }, /`interval` is 5, not a string; `name` is 7, not a string/],
+  ] as const)('refuses an alert whose listing cannot be sent back (%o)', (change, reason) => {
+    const alert: Record<string, unknown> = { ...tileAlert, ...change };
+    for (const [key, value] of Object.entries(change)) if (value === undefined) delete alert[key];
+    expect(alertNotUpdatable(alert)).toMatch(reason);
+  });
+});

@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preflight } from '../cli/preflight.ts';
+import { main } from '../cli/main.ts';
+import { resolveConfig } from '../core/config.ts';
+import { isHarnessError } from '../core/errors.ts';
+import { loadSpecs, type Specs } from '../core/spec.ts';
+import { FAULT_NAMES } from '../reference/faults.ts';
+import { MODE_NAMES } from '../reference/modes.ts';
+import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { RULE_IDS } from '../rules/index.ts';
+
+const servers: Server[] = [];
+
+/** A small HTTP server on a loopback port 0 that answers every request with `listener`. */
+async function serve(listener: RequestListener): Promise<string> {
+  const server = createServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The settings of a correct run against a reference target: both APIs, the backup, a tile alert. */
+function envFor(target: ReferenceTarget): Record<string, string> {
+  return {
+    MANAGEMENT_BASE_URL: target.managementUrl, MANAGEMENT_KEY_ID: target.managementKeyId, MANAGEMENT_KEY_SECRET: target.managementKeySecret,
+    ORGANIZATION_ID: target.organizationId, SERVICE_ID: target.serviceId, BACKUP_ID: target.backupId,
+    ALERTS_BASE_URL: target.alertsUrl, ALERTS_TOKEN: target.alertsToken, ALERT_ID: target.alertIds[0]!,
+  };
+}
+
+/** Runs the `conformance` command in this process; what it printed, its exit code, and whether the run wrote reports. */
+async function command(env: Record<string, string>, args: readonly string[] = []): Promise<{ code: number; output: string; wroteReports: boolean }> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'preflight-'));
+  const lines: string[] = [];
+  const code = await main(['--report-dir', reportDir, ...args], env, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+  return { code, output: lines.join('\n'), wroteReports: (await readdir(reportDir)).length > 0 };
+}
+
+async function preflightError(env: Record<string, string>): Promise<{ code: string; message: string }> {
+  try {
+    await preflight(resolveConfig([], env, RULE_IDS), specs);
+  } catch (error) {
+    if (isHarnessError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected the preflight to refuse the settings');
+}
+
+let specs: Specs;
+let reference: ReferenceTarget;
+
+beforeAll(async () => {
+  specs = await loadSpecs();
+  reference = await startReference();
+});
+
+afterAll(async () => {
+  await reference.close();
+  for (const server of servers) server.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+describe('a misconfigured run is exit 2 naming the setting, before any probe', () => {
+  const html = (): Promise<string> => serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
+  });
+  const notFound = (): Promise<string> => serve((_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('Not Found');
+  });
+
+  const cases: readonly (readonly [string, () => Promise<Record<string, string>>, RegExp])[] = [
+    ['a wrong key secret', async () => ({ ...envFor(reference), MANAGEMENT_KEY_SECRET: 'not-the-secret' }),
+      /^conformance: The management API refused the key: GET http:\/\/127\.0\.0\.1:\d+\/v1\/organizations\/[-0-9a-f]+\/usageCost\?\S+ answered 401 .*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.* \[CREDENTIALS_REFUSED\]$/],
+    ['a wrong token', async () => ({ ...envFor(reference), ALERTS_TOKEN: 'not-the-token' }),
+      /^conformance: The alerts API refused ALERTS_TOKEN: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 401 .*Check ALERTS_TOKEN.* \[CREDENTIALS_REFUSED\]$/],
+    ['an unknown organization', async () => ({ ...envFor(reference), ORGANIZATION_ID: randomUUID() }),
+      /^conformance: ORGANIZATION_ID \(--organization\) [-0-9a-f]{36} is not an organization the management API knows: GET .* answered 404 .*\(and 401 without the key\)\. Check ORGANIZATION_ID.* \[TARGET_UNKNOWN_ID\]$/],
+    ['an organization that is no uuid', async () => ({ ...envFor(reference), ORGANIZATION_ID: 'my-org' }),
+      /^conformance: ORGANIZATION_ID \(--organization\) "my-org" is not a uuid .*answered 400.*Check ORGANIZATION_ID\. \[TARGET_UNKNOWN_ID\]$/],
+    ['an unknown backup', async () => ({ ...envFor(reference), BACKUP_ID: randomUUID() }),
+      /^conformance: BACKUP_ID \(--backup\) [-0-9a-f]{36} is not a backup the management API knows under SERVICE_ID \(--service\) [-0-9a-f]{36}: GET .* answered 404 .*Check BACKUP_ID .*and SERVICE_ID.* \[TARGET_UNKNOWN_ID\]$/],
+    ['a backup under an unknown service', async () => ({ ...envFor(reference), SERVICE_ID: randomUUID() }),
+      /^conformance: BACKUP_ID .* is not a backup the management API knows under SERVICE_ID .*answered 404.* \[TARGET_UNKNOWN_ID\]$/],
+    ['an unknown alert', async () => ({ ...envFor(reference), ALERT_ID: 'no-such-alert' }),
+      /^conformance: ALERT_ID \(--alert\) no-such-alert is not among the 4 alerts the alerts API lists \(GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts\)\. .* \[TARGET_UNKNOWN_ID\]$/],
+    ['a saved-search alert', async () => ({ ...envFor(reference), ALERT_ID: reference.alertIds[2]! }),
+      /^conformance: ALERT_ID \(--alert\) \w+ names an alert the run may not update: it is a saved-search alert \(source "search"\).* \[ALERT_NOT_UPDATABLE\]$/],
+    ['/v1 in the base URL', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: `${reference.managementUrl}/v1` }),
+      /^conformance: MANAGEMENT_BASE_URL ends with \/v1, but the harness appends the API's paths \(\/v1\/\.\.\.\) to it: drop \/v1 and give http:\/\/127\.0\.0\.1:\d+\. \[CONFIG_INVALID\]$/],
+    ['a management URL that serves a web page', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await html() }),
+      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 200 \(text\/html; charset=utf-8\): <!doctype html><title>Welcome<\/title><p>It works!<\/p>, not JSON\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/],
+    ['a management URL that answers 404 on every path', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await notFound() }),
+      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 404 \(text\/plain\): Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/],
+    ['the management URL pointed at the alerts API', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: reference.alertsUrl }),
+      /^conformance: MANAGEMENT_BASE_URL .* answers, but not as the management API: .*404.* \[NOT_THE_API\]$/],
+    ['an alerts URL that is not the API', async () => ({ ...envFor(reference), ALERTS_BASE_URL: await notFound() }),
+      /^conformance: ALERTS_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the alerts API: GET .*\/api\/v2\/alerts answered 404 .*Set ALERTS_BASE_URL .* \[NOT_THE_API\]$/],
+    ['an empty MANAGEMENT_BASE_URL with the keys set', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: '' }),
+      /^conformance: MANAGEMENT_BASE_URL is set but empty: give it a value.* \[CONFIG_MISSING\]$/],
+    ['the keys and ids without MANAGEMENT_BASE_URL', async () => {
+      const { MANAGEMENT_BASE_URL: _url, ...env } = envFor(reference);
+      return env;
+    }, /^conformance: MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID, SERVICE_ID, BACKUP_ID are: .* \[CONFIG_MISSING\]$/],
+  ];
+
+  it.each(cases)('%s', async (_what, settings, message) => {
+    const env = await settings();
+    const run = await command(env, ['--runs', '1']);
+    expect(run.output.split('\n').at(-1)).toMatch(message);
+    expect(run.code).toBe(2);
+    expect(run.wroteReports).toBe(false);
+    expect(run.output).not.toContain(reference.managementKeySecret);
+    expect(run.output).not.toContain(reference.alertsToken);
+  });
+});
+
+describe('a correct target passes the preflight, never crying wolf', () => {
+  it.each(MODE_NAMES)('the reference target in mode %s', async (mode) => {
+    const target = await startReference({ modes: [mode] });
+    try {
+      const report = await preflight(resolveConfig([], envFor(target), RULE_IDS), specs);
+      expect(report.line).toBe(`preflight: management credentials, organization, service and backup ok; alerts token ok, alert ${target.alertIds[0]} updatable (${report.requests} GET requests)`);
+      expect(report.requests).toBeGreaterThanOrEqual(3);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('the reference target in every mode at once, ids upper-cased by the user', async () => {
+    const target = await startReference({ modes: MODE_NAMES.filter((m) => m !== 'slow') });
+    try {
+      const env = envFor(target);
+      const upper = { ...env, ORGANIZATION_ID: env.ORGANIZATION_ID!.toUpperCase(), BACKUP_ID: env.BACKUP_ID!.toUpperCase(), ALERT_ID: env.ALERT_ID!.toUpperCase() };
+      expect((await preflight(resolveConfig([], upper, RULE_IDS), specs)).line).toMatch(/^preflight: management credentials, organization, service and backup ok; alerts token ok, alert \w+ updatable/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('every fault of the reference target is left to the run: a contract failure is no settings error', async () => {
+    const lines: string[] = [];
+    for (const fault of FAULT_NAMES) {
+      const target = await startReference({ faults: [fault] });
+      try {
+        lines.push(`${fault}: ${(await preflight(resolveConfig(['--timeout-ms', '1000'], envFor(target), RULE_IDS), specs)).line}`);
+      } finally {
+        await target.close();
+      }
+    }
+    expect(lines.filter((line) => line.includes('left to the run'))).toEqual([
+      expect.stringMatching(/^backup-connection-reset: preflight: management credentials, organization ok, service and backup unchecked: GET .* got no answer \(connection\), left to the run;/),
+    ]);
+  }, 60_000);
+
+  it('waits out a 429 and retries; a 5xx, a redirect or a hang is left to the run', async () => {
+    let calls = 0;
+    const limited = await serve((_req, res) => {
+      calls += 1;
+      if (calls === 1) {
+        res.writeHead(429, { 'retry-after': '0.2', 'content-type': 'text/plain' });
+        res.end('slow down');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [] }));
+    });
+    const alertsOnly = (url: string, args: string[] = []) => resolveConfig(args, { ALERTS_BASE_URL: url, ALERTS_TOKEN: 'token-value' }, RULE_IDS);
+    const report = await preflight(alertsOnly(limited), specs);
+    expect(report).toEqual({ line: 'preflight: alerts token ok (2 GET requests)', requests: 2 });
+
+    const failing = await serve((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end('<h1>Service Unavailable</h1>');
+    });
+    expect((await preflight(alertsOnly(failing), specs)).line).toMatch(/^preflight: alerts unchecked: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 503, left to the run/);
+
+    const redirecting = await serve((_req, res) => {
+      res.writeHead(307, { location: 'http://127.0.0.1:9/elsewhere' });
+      res.end();
+    });
+    expect((await preflight(alertsOnly(redirecting), specs)).line).toMatch(/answered 307, left to the run/);
+
+    const hanging = await serve(() => { /* never answers */ });
+    expect((await preflight(alertsOnly(hanging, ['--timeout-ms', '300']), specs)).line).toMatch(/got no answer \(timeout\), left to the run/);
+  });
+
+  it('a target that cannot be reached at all stays TARGET_UNREACHABLE', async () => {
+    const error = await preflightError({ ALERTS_BASE_URL: 'http://127.0.0.1:9', ALERTS_TOKEN: 'token-value' });
+    expect(error).toEqual({ code: 'TARGET_UNREACHABLE', message: 'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED. Check the URL and that the target is up.' });
+  });
+});
