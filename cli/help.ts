@@ -34,6 +34,7 @@ Run:
   --report-dir DIR       where reports go (default reports/out)
   --baseline FILE        known failures; the run fails only on new ones
   --update-baseline      write the run's failures to --baseline FILE
+  --require-judged       fail (exit 1) when a selected rule could not be judged; skips by choice do not count
   --dry-run              print the plan and send nothing
   --shard i/n            run the i-th of n parts (join them with \`conformance merge\`)
   --reference-fault NAME embedded target only: switch on a named fault (repeatable)

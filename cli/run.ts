@@ -11,6 +11,7 @@ import { startReference } from '../reference/server.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { acceptedFailures, judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { buildRunReport } from '../reports/run-report.ts';
+import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { REDACTED_NAMES } from '../rules/secrets.ts';
@@ -48,7 +49,7 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
     }
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
-    const judged = baseline ? await judgeWithBaseline(report, baseline, startedAt) : report;
+    const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
     const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
     io.out(redactor.text(terminalSummary(judged)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);

@@ -48,6 +48,8 @@ export interface RunConfig {
   readonly reportDir: string;
   readonly baseline?: string;
   readonly updateBaseline: boolean;
+  /** Fail the run when a selected rule could not be judged on an operation (not when it was skipped by choice). */
+  readonly requireJudged: boolean;
   readonly dryRun: boolean;
   readonly shard?: Shard;
 }
@@ -74,6 +76,7 @@ export const RUN_FLAGS = Object.freeze({
   'report-dir': { type: 'string' },
   baseline: { type: 'string' },
   'update-baseline': { type: 'boolean' },
+  'require-judged': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   shard: { type: 'string' },
   'reference-fault': { type: 'string', multiple: true },
@@ -138,6 +141,7 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     reportDir: str('report-dir') ?? DEFAULTS.reportDir,
     ...optional('baseline', str('baseline')),
     updateBaseline: flags['update-baseline'] === true,
+    requireJudged: flags['require-judged'] === true,
     dryRun: flags['dry-run'] === true,
     ...optional('shard', shard(str('shard'))),
   };

@@ -47,6 +47,10 @@ export interface RunReport {
     readonly passed: number;
     readonly failed: number;
     readonly skipped: number;
+    /** Of the skipped: by the user's choice (rule selection, `--allow`, an API left out). */
+    readonly skippedByChoice: number;
+    /** Of the skipped: could not be judged (budget, time, a missing resource, no evidence). */
+    readonly notJudged: number;
     readonly operations: Readonly<Record<string, OperationCoverage>>;
   };
   readonly results: readonly RuleResult[];
@@ -54,6 +58,8 @@ export interface RunReport {
   /** What the run changed and could not put back: every report says it first. */
   readonly incidents: readonly string[];
   readonly skippedGroups: readonly { readonly suite: string; readonly group: string; readonly reason: string }[];
+  /** Set when `--require-judged` failed the run because selected rules could not be judged. */
+  readonly gate?: string;
   /** Harness errors (not contract violations): a suite that crashed, say. */
   readonly errors: readonly string[];
   /** How to replay this run. */

@@ -69,6 +69,8 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
       passed: count('passed'),
       failed,
       skipped: count('skipped'),
+      skippedByChoice: results.filter((r) => r.outcome === 'skipped' && r.skipKind === 'by-choice').length,
+      notJudged: results.filter((r) => r.outcome === 'skipped' && r.skipKind !== 'by-choice').length,
       operations,
     },
     results,

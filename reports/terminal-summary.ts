@@ -23,9 +23,10 @@ export function terminalSummary(report: BaselinedRunReport): string {
     if (outcome === 'skipped') lines.push(`      ${[...new Set(skipped.map((r) => r.message))].join('; ')}`);
   }
   for (const error of report.errors) lines.push(`  ! harness error: ${error}`);
+  if (report.gate) lines.push(`  ! ${report.gate}`);
   lines.push(...baselineLines(report));
   const { stats } = report;
-  lines.push('', `${report.outcome.toUpperCase()}: ${stats.failed} failed, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`);
+  lines.push('', `${report.outcome.toUpperCase()}: ${stats.failed} failed, ${stats.passed} passed, ${stats.skipped} skipped (${stats.skippedByChoice} by choice, ${stats.notJudged} not judged) (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`);
   if (report.created.length > 0) lines.push(`Created on the target: ${report.created.length} resource(s), listed in findings.json under "created".`);
   return lines.join('\n');
 }

@@ -44,6 +44,24 @@ describe('verdicts follow the probe classes a run may use', () => {
   }, 120_000);
 });
 
+describe('--require-judged', () => {
+  it('fails a run that could not judge a selected rule (exit 1, with the gate said), but not one that skipped rules by choice', async () => {
+    const cut = await runInProcess(['--max-requests', '40', '--seed', '5', '--require-judged']);
+    expect(cut.report.stats.failed).toBe(0);
+    expect(cut.report.stats.notJudged).toBeGreaterThan(0);
+    expect(cut.report.outcome).toBe('failed');
+    expect(cut.report.gate).toMatch(/^--require-judged: \d+ selected rule × operation verdict\(s\) could not be judged/);
+    expect(cut.output).toContain('! --require-judged:');
+    expect(cut.code).toBe(1);
+
+    const chosen = await runInProcess([...FAST, '--allow', 'read', '--require-judged']);
+    expect(chosen.report.stats.skippedByChoice).toBeGreaterThan(0);
+    expect(chosen.report.stats.notJudged).toBe(0);
+    expect(chosen.report.gate).toBeUndefined();
+    expect(chosen.code).toBe(0);
+  }, 120_000);
+});
+
 describe('--allow read sends GETs and nothing else', () => {
   it('against a target that accepts every request, not one request is a POST, PATCH or PUT, and nothing is listed as created', async () => {
     const methods: string[] = [];

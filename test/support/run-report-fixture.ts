@@ -55,6 +55,8 @@ export function fixtureReport(results: readonly RuleResult[] = defaultResults())
       passed: count('passed'),
       failed: count('failed'),
       skipped: count('skipped'),
+      skippedByChoice: 0,
+      notJudged: count('skipped'),
       operations: { [CREATE_KEY]: { requests: 8, statuses: { '200': 5, '401': 3 } }, [LIST_ALERTS]: { requests: 4, statuses: { '200': 4 } } },
     },
     results,
