@@ -505,6 +505,10 @@ describe('observe generators reach what must-accept ones never send', () => {
     expect(bodies.some((b) => b.name === '')).toBe(true);
   });
 
+  it('alertUpdateBody refuses an empty list of references: a must-accept body needs one the target lists', () => {
+    expect(() => generators.alertUpdateBody({ interval: '5m', references: [] })).toThrow(RangeError);
+  });
+
   it('alertUpdateBody: thresholds of any sign, and names with non-ASCII text', () => {
     const bodies = sample(generators.alertUpdateBody({ interval: '5m', references: REFERENCES }), 200);
     expect(bodies.some((b) => b.threshold < 0)).toBe(true);
