@@ -89,7 +89,7 @@ export const MODES: readonly Mode[] = Object.freeze(
     {
       name: 'strict-bodies',
       description:
-        'request bodies must be complete: pipe creates and updates and key creates without a documented field (a key\'s expireAt aside), and alert updates without any of the nine fields or with an interval its stored alerts do not use, are rejected with 400',
+        'request bodies must be complete: pipe creates and updates and key creates without a documented field (a key\'s expireAt aside), and alert updates without any of the nine fields or with an interval its alerts did not use when it started, are rejected with 400',
       install: strictBodies,
     },
   ].map((entry) => Object.freeze(entry)),

@@ -19,11 +19,12 @@ const ALERT_UPDATE_FIELDS: FieldSpec = obj({
   message: str(),
 });
 
-/** Hooks of a target that accepts only complete bodies, and alert intervals that its stored alerts already use. */
+/** Hooks of a target that accepts only complete bodies, and alert intervals that its alerts used when it started (so that an alert can always be put back). */
 export function strictBodies(store: Pick<Store, 'alerts'>): Hooks {
+  const known = Object.freeze([...new Set([...store.alerts.values()].map((alert) => alert.interval))].sort());
   return {
     review: (ctx, problems) => {
-      const found = [...missing(ctx), ...(ctx.operation === 'updateAlert' ? unknownInterval(ctx.input, store) : [])];
+      const found = [...missing(ctx), ...(ctx.operation === 'updateAlert' ? unknownInterval(ctx.input, known) : [])];
       return found.length === 0 ? problems : [...problems, ...found];
     },
   };
@@ -51,9 +52,8 @@ function pipeFields(body: Json, spec: FieldSpec, sources: Readonly<Record<string
   ];
 }
 
-function unknownInterval(input: Json | undefined, store: Pick<Store, 'alerts'>): Problem[] {
+function unknownInterval(input: Json | undefined, known: readonly string[]): Problem[] {
   const interval = isObject(input) ? input.interval : undefined;
   if (typeof interval !== 'string') return [];
-  const known = [...new Set([...store.alerts.values()].map((alert) => alert.interval))].sort();
   return known.includes(interval) ? [] : [problem('interval', 'invalid', `interval must be one of the intervals this target uses: ${known.join(', ')}`)];
 }

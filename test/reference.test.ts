@@ -574,7 +574,7 @@ describe('mode strict-bodies', () => {
     });
   });
 
-  it('rejects with a clear 400 a body that lacks a documented field, and an alert interval its stored alerts do not use', async () => {
+  it('rejects with a clear 400 a body that lacks a documented field, and an alert interval its alerts did not use at the start', async () => {
     await withTarget({ modes: ['strict-bodies'] }, async (t) => {
       const p = paths(t);
       const [broker] = fc.sample(pipeCreateBody({ kind: 'broker' }), { seed: 3, numRuns: 1 }) as Record<string, any>[];
@@ -603,8 +603,10 @@ describe('mode strict-bodies', () => {
       }
       await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, ['channel', 'webhookId']) }), 'channel.webhookId');
       await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: '24h' } }), 'interval');
+      expect(alerts.filter((a) => a.interval === alert.interval), 'no other alert has its interval').toHaveLength(1);
       const other = alerts.find((a) => a.interval !== alert.interval)!;
       expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: other.interval } })).status).toBe(200);
+      expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: alert.interval } })).status, 'put back to an interval no stored alert has now').toBe(200);
     });
   });
 
