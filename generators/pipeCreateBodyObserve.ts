@@ -1,6 +1,5 @@
-import * as fc from 'fast-check';
-import type { JsonPath } from './observeVariant.ts';
-import { observeVariant } from './observeVariant.ts';
+import type * as fc from 'fast-check';
+import { observeVariant, type JsonPath } from './observeVariant.ts';
 import { pipeCreateBody, type PipeCreateBody } from './pipeCreateBody.ts';
 import type { PipeKind } from './pipeKind.ts';
 

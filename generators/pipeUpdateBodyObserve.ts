@@ -1,4 +1,4 @@
-import * as fc from 'fast-check';
+import type * as fc from 'fast-check';
 import { observeVariant, type JsonPath } from './observeVariant.ts';
 import type { PipeKind } from './pipeKind.ts';
 import { pipeUpdateBody, type PipeUpdateBody } from './pipeUpdateBody.ts';
