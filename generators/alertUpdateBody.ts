@@ -1,6 +1,7 @@
 import * as fc from 'fast-check';
+import type { AlertReference } from './alertReference.ts';
 
-/** An alert update (PUT) body. */
+/** An alert update (PUT) body; which fields are required is not shown, so every field is optional here. */
 export type AlertUpdateBody = {
   threshold?: number;
   interval?: string;
@@ -8,34 +9,77 @@ export type AlertUpdateBody = {
   source?: string;
   dashboardId?: string;
   tileId?: string;
-  channel?: { type: string; webhookId: string };
+  channel?: { type?: string; webhookId?: string };
   name?: string;
   message?: string;
 };
 
-const COMMON_INTERVALS = Object.freeze(['1m', '5m', '15m', '30m', '1h', '6h', '12h', '24h']);
+/** A complete alert update body: all nine fields. */
+export type CompleteAlertUpdateBody = Required<Omit<AlertUpdateBody, 'channel'>> & { channel: { type: string; webhookId: string } };
+
+/** What a must-accept alert update may rely on: the interval the alert already has, and references the target lists. */
+export type AlertUpdateConstraints = {
+  /** The interval every body sends: the listed alert's own. */
+  interval: string;
+  /** Dashboard, tile and webhook ids taken from listed alerts; each body uses one entry, whole. */
+  references: readonly AlertReference[];
+};
+
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const OBJECT_ID = fc.stringMatching(/^[0-9a-f]{24}$/);
-const TEXT = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.:_-]{0,38}[A-Za-z0-9.]$/);
+const ASCII_TEXT = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.:_-]{0,38}[A-Za-z0-9.]$/);
+const WORLD_TEXT = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== '');
+const PHRASES = fc.constantFrom('Taux d’erreur élevé', 'エラー率が高い', 'Fehlerquote über Schwelle ✓', 'Ошибка платежей 🚨', 'Latência > 5 s');
 
-/** Non-empty alert update bodies with any subset of the nine fields; intervals are minutes or hours only (`interval: 'common'`, the default, keeps to 1m..24h values seen in practice), and `ids` pins the dashboard, tile or webhook ids to real ones. */
-export function alertUpdateBody(
-  constraints: { interval?: 'common' | 'any'; ids?: { dashboardId?: string; tileId?: string; webhookId?: string } } = {},
-): fc.Arbitrary<AlertUpdateBody> {
-  const { interval = 'common', ids = {} } = constraints;
+/** Non-empty alert names and messages: plain ASCII, and text in other scripts and with symbols. */
+export const ALERT_TEXT: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: ASCII_TEXT },
+  { weight: 1, arbitrary: PHRASES },
+  { weight: 1, arbitrary: WORLD_TEXT },
+);
+
+/** Finite thresholds of any sign: whole numbers, cents, and any double. */
+export const ALERT_THRESHOLD: fc.Arbitrary<number> = fc.oneof(
+  { weight: 2, arbitrary: fc.integer({ min: -1_000, max: 100_000 }) },
+  { weight: 2, arbitrary: fc.integer({ min: -100_000, max: 100_000 }).map((cents) => cents / 100) },
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)) },
+);
+
+function complete(interval: fc.Arbitrary<string>, reference: fc.Arbitrary<AlertReference>): fc.Arbitrary<CompleteAlertUpdateBody> {
+  return fc
+    .record({
+      threshold: ALERT_THRESHOLD,
+      interval,
+      thresholdType: fc.constantFrom('above', 'below'),
+      source: fc.constantFrom('tile', 'search'),
+      reference,
+      name: ALERT_TEXT,
+      message: ALERT_TEXT,
+    }, { noNullPrototype: true })
+    .map(({ threshold, interval: every, thresholdType, source, reference: { dashboardId, tileId, webhookId }, name, message }) => ({
+      threshold,
+      interval: every,
+      thresholdType,
+      source,
+      dashboardId,
+      tileId,
+      channel: { type: 'webhook', webhookId },
+      name,
+      message,
+    }));
+}
+
+/** Complete alert update bodies (all nine fields): the given `interval`, one whole entry of `references` (from listed alerts), any finite threshold, thresholdType and source from their enums, a webhook channel, and non-empty names and messages, non-ASCII included. */
+export function alertUpdateBody(constraints: AlertUpdateConstraints): fc.Arbitrary<CompleteAlertUpdateBody>;
+/** @deprecated The suite's former call: `interval` 5m or 1h, ids from `ids` or invented 24-hex ones; pass `{ interval, references }` instead. */
+export function alertUpdateBody(constraints?: { ids?: Partial<AlertReference> }): fc.Arbitrary<CompleteAlertUpdateBody>;
+export function alertUpdateBody(constraints: AlertUpdateConstraints | { ids?: Partial<AlertReference> } = {}): fc.Arbitrary<CompleteAlertUpdateBody> {
+  if ('interval' in constraints) {
+    if (constraints.references.length === 0) throw new RangeError('alertUpdateBody: `references` must list at least one listed alert\'s ids');
+    return complete(fc.constant(constraints.interval), fc.constantFrom(...constraints.references));
+  }
+  const ids = 'ids' in constraints ? constraints.ids ?? {} : {};
   const id = (known: string | undefined): fc.Arbitrary<string> => (known === undefined ? OBJECT_ID : fc.constant(known));
-  const model = {
-    threshold: fc.integer({ min: 0, max: 100_000 }).map((cents) => cents / 100),
-    interval: interval === 'common'
-      ? fc.constantFrom(...COMMON_INTERVALS)
-      : fc.oneof(fc.integer({ min: 1, max: 59 }).map((n) => `${n}m`), fc.integer({ min: 1, max: 24 }).map((n) => `${n}h`)),
-    thresholdType: fc.constantFrom('above', 'below'),
-    source: fc.constantFrom('tile', 'search'),
-    dashboardId: id(ids.dashboardId),
-    tileId: id(ids.tileId),
-    channel: fc.record({ type: fc.constant('webhook'), webhookId: id(ids.webhookId) }, { noNullPrototype: true }),
-    name: TEXT,
-    message: TEXT,
-  };
-  return fc.record(model, { noNullPrototype: true, requiredKeys: [] }).filter((body) => Object.keys(body).length > 0);
+  const reference = fc.record({ dashboardId: id(ids.dashboardId), tileId: id(ids.tileId), webhookId: id(ids.webhookId) }, { noNullPrototype: true });
+  return complete(fc.constantFrom('5m', '1h'), reference);
 }

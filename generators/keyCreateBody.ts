@@ -5,13 +5,16 @@ import { ipAccessList, type IpAccessEntry } from './ipAccessList.ts';
 /** The three documented key roles. */
 export const KEY_ROLES = Object.freeze(['admin', 'developer', 'query_endpoints'] as const);
 
+/** The hashes a key create body may carry instead of letting the target derive them. */
+export type KeyHashData = { keyIdHash: string; keyIdSuffix: string; keySecretHash: string };
+
 /** A key create body. */
 export type KeyCreateBody = {
   name: string;
   roles: string[];
   state?: 'enabled' | 'disabled';
   expireAt?: string | null;
-  hashData?: { keyIdHash: string; keyIdSuffix: string; keySecretHash: string };
+  hashData?: KeyHashData;
   ipAccessList?: IpAccessEntry[];
 };
 
@@ -24,10 +27,15 @@ const NEVER = Symbol('never');
 const HEX_DIGIT = fc.constantFrom(...'0123456789abcdef');
 const NAME_SUFFIX = fc.stringMatching(/^[a-z0-9]{4,12}$/);
 
+const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
+
+/** Hash data of the documented shape: 64-hex hashes and a 4-hex suffix. */
+export const KEY_HASH_DATA: fc.Arbitrary<KeyHashData> = fc.record({ keyIdHash: hex(64), keyIdSuffix: hex(4), keySecretHash: hex(64) }, { noNullPrototype: true });
+
 function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | undefined> {
   const base = Math.ceil(now / 1000) * 1000;
   const at = (minMs: number, maxMs: number): fc.Arbitrary<string> =>
-    fc.tuple(fc.integer({ min: minMs / 1000, max: maxMs / 1000 - 1 }), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }))
+    fc.tuple(fc.integer({ min: minMs / 1000, max: maxMs / 1000 - 2 }), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }))
       .chain(([seconds, ms]) => dateTime({ at: base + seconds * 1000 + ms }));
   const never = fc.constantFrom(undefined, null, '');
   const withinDay = at(HOUR, 23 * HOUR);
@@ -36,28 +44,25 @@ function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | unde
   return fc.oneof(never, withinDay, at(23 * HOUR, 365 * 24 * HOUR));
 }
 
-/** Valid key create bodies: name, a non-empty unique subset of the roles, `state` (default `disabled`), `expireAt` per `expiry` relative to `now` (default `withinDay`: between now+1h and now+23h), optional hashData and ipAccessList; `now` defaults to the time the arbitrary is built. */
+/** Complete key create bodies: name, a non-empty unique subset of the roles, `state` (default `disabled`), `expireAt` per `expiry` relative to `now` (default `withinDay`: between now+1h and now+23h; `never` sends it absent, null or empty, the three forms the document states), `hashData` (unless `hashData: false`) and `ipAccessList`; `now` defaults to the time the arbitrary is built. */
 export function keyCreateBody(
   constraints: { state?: 'enabled' | 'disabled'; expiry?: KeyExpiry; now?: Date; hashData?: boolean } = {},
 ): fc.Arbitrary<KeyCreateBody> {
-  const { state = 'disabled', expiry: kind = 'withinDay', now = new Date() } = constraints;
-  const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
-  const hashData = fc.record({ keyIdHash: hex(64), keyIdSuffix: hex(4), keySecretHash: hex(64) }, { noNullPrototype: true });
+  const { state = 'disabled', expiry: kind = 'withinDay', now = new Date(), hashData = true } = constraints;
   return fc
     .record({
       name: NAME_SUFFIX.map((suffix) => `conformance-${suffix}`),
       roles: fc.shuffledSubarray([...KEY_ROLES], { minLength: 1 }),
-      stateSent: state === 'enabled' ? fc.boolean() : fc.constant(true),
       expireAt: expiry(kind, now.getTime()).map((value) => (value === undefined ? NEVER : value)),
-      hashData: constraints.hashData === false ? fc.constant(undefined) : constraints.hashData === true ? hashData : fc.option(hashData, { nil: undefined }),
-      ipAccessList: fc.option(ipAccessList(), { nil: undefined }),
+      hashData: hashData ? KEY_HASH_DATA : fc.constant(undefined),
+      ipAccessList: ipAccessList(),
     })
-    .map(({ name, roles, stateSent, expireAt, hashData: hashes, ipAccessList: list }): KeyCreateBody => ({
+    .map(({ name, roles, expireAt, hashData: hashes, ipAccessList: list }): KeyCreateBody => ({
       name,
       roles,
-      ...(stateSent ? { state } : {}),
+      state,
       ...(expireAt === NEVER ? {} : { expireAt }),
       ...(hashes ? { hashData: hashes } : {}),
-      ...(list ? { ipAccessList: list } : {}),
+      ipAccessList: list,
     }));
 }

@@ -16,8 +16,8 @@ export type PipeCreateBody = {
   source: Record<string, unknown>;
   destination: PipeDestination;
   fieldMappings: FieldMapping[];
-  scaling?: PipeScaling;
-  settings?: PipeSettings;
+  scaling: PipeScaling;
+  settings: PipeSettings;
 };
 
 const SOURCES: Readonly<Record<PipeKind, () => fc.Arbitrary<Record<string, unknown>>>> = Object.freeze({
@@ -27,7 +27,7 @@ const SOURCES: Readonly<Record<PipeKind, () => fc.Arbitrary<Record<string, unkno
   relational: () => relationalSourceCreate(),
 });
 
-/** Valid pipe create bodies with a source of `kind` (any kind when absent), a destination, field mappings covering every destination column, and optionally scaling and settings. */
+/** Complete pipe create bodies: every documented field of a source of `kind` (any kind when absent) with `validateSamples`, a complete destination, field mappings covering every destination column, all four scaling keys and all twelve settings. */
 export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitrary<PipeCreateBody> {
   const source = constraints.kind ? SOURCES[constraints.kind]() : fc.oneof(...PIPE_KINDS.map((kind) => SOURCES[kind]()));
   return fc
@@ -36,10 +36,10 @@ export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitr
         name: identifier({ maxLength: 24 }).map((name) => `ct-${name}`),
         source,
         destination: pipeDestination(),
-        scaling: pipeScaling({ minKeys: 1 }),
-        settings: pipeSettings({ minKeys: 1 }),
+        scaling: pipeScaling({ minKeys: 4 }),
+        settings: pipeSettings({ minKeys: 12 }),
       },
-      { noNullPrototype: true, requiredKeys: ['name', 'source', 'destination'] },
+      { noNullPrototype: true },
     )
     .chain(({ name, source: chosen, destination, scaling, settings }) =>
       fieldMappings({ columns: destination.columns.map((column) => column.name) }).map((mappings): PipeCreateBody => ({
@@ -47,7 +47,7 @@ export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitr
         source: chosen,
         destination,
         fieldMappings: mappings,
-        ...(scaling ? { scaling } : {}),
-        ...(settings ? { settings } : {}),
+        scaling,
+        settings,
       })));
 }

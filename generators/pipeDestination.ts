@@ -4,10 +4,10 @@ import { identifier } from './identifier.ts';
 
 /** The table definition of a destination, referring to its columns. */
 export type TableDefinition = {
-  engine?: { versionColumnId?: string; columnIds?: string[] };
-  sortingKey?: string[];
-  partitionBy?: string;
-  primaryKey?: string;
+  engine: { versionColumnId: string; columnIds: string[] };
+  sortingKey: string[];
+  partitionBy: string;
+  primaryKey: string;
 };
 
 /** The destination object of a pipe create body. */
@@ -15,9 +15,9 @@ export type PipeDestination = {
   database: string;
   table: string;
   columns: DestinationColumn[];
-  managedTable?: boolean;
-  tableDefinition?: TableDefinition;
-  roles?: string[];
+  managedTable: boolean;
+  tableDefinition: TableDefinition;
+  roles: string[];
 };
 
 function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition> {
@@ -27,28 +27,26 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
       {
         engine: fc.record(
           { versionColumnId: column, columnIds: fc.subarray([...names], { minLength: 1 }) },
-          { noNullPrototype: true, requiredKeys: [] },
+          { noNullPrototype: true },
         ),
         sortingKey: fc.shuffledSubarray([...names], { minLength: 1 }),
         partitionBy: fc.oneof(column, column.map((name) => `toYYYYMM(${name})`)),
       },
-      { noNullPrototype: true, requiredKeys: [] },
+      { noNullPrototype: true },
     )
-    .map((definition) => (definition.sortingKey ? { ...definition, primaryKey: definition.sortingKey[0] } : definition));
+    .map((definition) => ({ ...definition, primaryKey: definition.sortingKey[0] }));
 }
 
-/** Pipe create destinations: database, table, 1..5 uniquely named columns, and optionally managedTable, a tableDefinition over those columns, and roles. */
+/** Complete pipe create destinations: database, table, 1..5 uniquely named columns (at least `minColumns`, at least 1), managedTable, a tableDefinition over those columns with every part, and roles. */
 export function pipeDestination(constraints: { minColumns?: number; maxColumns?: number } = {}): fc.Arbitrary<PipeDestination> {
-  const { minColumns = 1, maxColumns = 5 } = constraints;
+  const minColumns = Math.max(1, constraints.minColumns ?? 1);
+  const maxColumns = Math.max(minColumns, constraints.maxColumns ?? 5);
   return fc
     .record({ database: identifier(), table: identifier(), columns: destinationColumns({ minLength: minColumns, maxLength: maxColumns }) })
-    .chain((base) => {
-      const names = base.columns.map((column) => column.name);
-      const optional = {
+    .chain((base) =>
+      fc.record({
         managedTable: fc.boolean(),
-        ...(names.length > 0 ? { tableDefinition: tableDefinition(names) } : {}),
+        tableDefinition: tableDefinition(base.columns.map((column) => column.name)),
         roles: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
-      };
-      return fc.record(optional, { noNullPrototype: true, requiredKeys: [] }).map((extra): PipeDestination => ({ ...base, ...extra }));
-    });
+      }, { noNullPrototype: true }).map((extra): PipeDestination => ({ ...base, ...extra })));
 }

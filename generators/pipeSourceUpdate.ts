@@ -8,17 +8,17 @@ import type { PipeKind } from './pipeKind.ts';
 import { relationalSettings } from './relationalSettings.ts';
 import { tableMappings, type TableMapping } from './tableMappings.ts';
 
-/** A pipe update `source`: one kind with some of its update-time fields, and optionally `validateSamples`. */
+/** A pipe update `source`: one kind with its update-time fields, and `validateSamples`. */
 export type PipeSourceUpdate = { [kind in PipeKind]?: Record<string, unknown> } & { validateSamples?: boolean };
 
 type Removal = Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>;
 
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const PRIVATE_ENDPOINT_ID = fc.stringMatching(/^vpce-[0-9a-f]{17}$/);
-const removal = (m: TableMapping): Removal => ({ sourceSchemaName: m.sourceSchemaName, sourceTable: m.sourceTable, targetTable: m.targetTable });
+const removal = (m: Removal): Removal => ({ sourceSchemaName: m.sourceSchemaName, sourceTable: m.sourceTable, targetTable: m.targetTable });
 const tableKey = (m: Removal): string => `${m.sourceSchemaName}.${m.sourceTable}`;
 
-function relationalUpdate(existing: readonly TableMapping[]): fc.Arbitrary<Record<string, unknown>> {
+function relationalUpdate(existing: readonly Removal[]): fc.Arbitrary<Record<string, unknown>> {
   const toRemove = existing.length > 0
     ? fc.shuffledSubarray([...existing], { minLength: 1 }).map((list) => list.map(removal))
     : tableMappings({ minLength: 1, maxLength: 2 }).map((list) => list.map(removal));
@@ -33,9 +33,9 @@ function relationalUpdate(existing: readonly TableMapping[]): fc.Arbitrary<Recor
         tableMappingsToAdd: tableMappings({ minLength: 1, maxLength: 2, avoid: existing.map(tableKey) }),
         tableMappingsToRemove: toRemove,
       },
-      { noNullPrototype: true, requiredKeys: [] },
+      { noNullPrototype: true },
     )
-    .filter(({ tableMappingsToAdd = [], tableMappingsToRemove = [] }) => {
+    .filter(({ tableMappingsToAdd, tableMappingsToRemove }) => {
       const removed = new Set(tableMappingsToRemove.map(tableKey));
       return !tableMappingsToAdd.some((m) => removed.has(tableKey(m)));
     });
@@ -58,14 +58,13 @@ const MODELS: Readonly<Record<Exclude<PipeKind, 'relational'>, () => Record<stri
   stream: () => ({ iamRole: iamRole(), accessKey: accessKey() }),
 });
 
-/** Pipe update sources of one kind carrying only that kind's update-time fields (rule 1), at least one of them, with secrets from `secretValue()`; relational removals are drawn from `tableMappings` when given. */
-export function pipeSourceUpdate(constraints: { kind: PipeKind; tableMappings?: readonly TableMapping[] }): fc.Arbitrary<PipeSourceUpdate> {
+/** Complete pipe update sources of one kind: every update-time field of that kind (rule 1) and `validateSamples`, with secrets from `secretValue()`; relational removals are drawn from `tableMappings` (the pipe's own) when given, else invented. */
+export function pipeSourceUpdate(constraints: { kind: PipeKind; tableMappings?: readonly Removal[] }): fc.Arbitrary<PipeSourceUpdate> {
   const { kind } = constraints;
   const fields = kind === 'relational'
     ? relationalUpdate(constraints.tableMappings ?? [])
-    : fc.record(MODELS[kind](), { noNullPrototype: true, requiredKeys: [] });
-  const nonEmpty = fields.filter((value) => Object.keys(value).length > 0);
+    : fc.record(MODELS[kind](), { noNullPrototype: true });
   return fc
-    .record({ fields: nonEmpty, validateSamples: fc.option(fc.boolean(), { nil: undefined }) })
-    .map(({ fields: value, validateSamples }) => ({ [kind]: value, ...(validateSamples === undefined ? {} : { validateSamples }) }));
+    .record({ fields, validateSamples: fc.boolean() })
+    .map(({ fields: value, validateSamples }) => ({ [kind]: value, validateSamples }));
 }

@@ -16,33 +16,27 @@ export type PipeUpdateBody = {
   settings?: PipeSettings;
 };
 
-type ColumnChange = Pick<PipeUpdateBody, 'destination' | 'fieldMappings'>;
-
-/** Non-empty pipe update bodies for a pipe of `kind`: optional name, update-time source fields, partial settings, and new columns with mappings covering them, or (only when the pipe's `columns` are given) mappings alone covering those. */
+/** Complete pipe update bodies for a pipe of `kind`: a name, every update-time source field of the kind with `validateSamples`, destination columns (drawn from the pipe's `columns` when given, and fresh ones) with field mappings covering exactly them, and all twelve settings; relational removals come from the pipe's `tableMappings` when given. */
 export function pipeUpdateBody(
-  constraints: { kind: PipeKind; columns?: readonly string[]; tableMappings?: readonly TableMapping[] },
+  constraints: { kind: PipeKind; columns?: readonly string[]; tableMappings?: readonly Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>[] },
 ): fc.Arbitrary<PipeUpdateBody> {
   const { kind, columns = [] } = constraints;
-  const newColumns: fc.Arbitrary<ColumnChange> = destinationColumns({ names: columns }).chain((list) =>
-    fieldMappings({ columns: list.map((column) => column.name) }).map((mappings) => ({ destination: { columns: list }, fieldMappings: mappings })));
-  const change: fc.Arbitrary<ColumnChange> = columns.length > 0
-    ? fc.oneof(newColumns, fieldMappings({ columns }).map((mappings) => ({ fieldMappings: mappings })))
-    : newColumns;
   return fc
     .record(
       {
         name: identifier({ maxLength: 24 }).map((name) => `ct-${name}`),
         source: pipeSourceUpdate({ kind, ...(constraints.tableMappings ? { tableMappings: constraints.tableMappings } : {}) }),
-        change,
-        settings: pipeSettings({ minKeys: 1 }),
+        columns: destinationColumns({ names: columns }),
+        settings: pipeSettings({ minKeys: 12 }),
       },
-      { noNullPrototype: true, requiredKeys: [] },
+      { noNullPrototype: true },
     )
-    .filter((parts) => Object.keys(parts).length > 0)
-    .map(({ name, source, change: columnChange, settings }): PipeUpdateBody => ({
-      ...(name === undefined ? {} : { name }),
-      ...(source === undefined ? {} : { source }),
-      ...(columnChange ?? {}),
-      ...(settings === undefined ? {} : { settings }),
-    }));
+    .chain(({ name, source, columns: list, settings }) =>
+      fieldMappings({ columns: list.map((column) => column.name) }).map((mappings): PipeUpdateBody => ({
+        name,
+        source,
+        destination: { columns: list },
+        fieldMappings: mappings,
+        settings,
+      })));
 }

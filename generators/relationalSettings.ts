@@ -1,10 +1,10 @@
 import * as fc from 'fast-check';
 import { identifier } from './identifier.ts';
 
-/** The `settings` object of a relational source. */
+/** The `settings` object of a relational source: both update-time keys, and on create the seven create-only ones. */
 export type RelationalSettings = {
-  syncIntervalSeconds?: number;
-  pullBatchSize?: number;
+  syncIntervalSeconds: number;
+  pullBatchSize: number;
   publicationName?: string;
   replicationSlotName?: string;
   allowNullableColumns?: boolean;
@@ -29,8 +29,8 @@ const CREATE_ONLY = Object.freeze({
   enableFailoverSlots: fc.boolean(),
 });
 
-/** Relational source settings with at least one key: any of the nine on create, only `syncIntervalSeconds` and `pullBatchSize` on update. */
+/** Complete relational source settings: all nine keys on create, `syncIntervalSeconds` and `pullBatchSize` on update. */
 export function relationalSettings(constraints: { operation?: 'create' | 'update' } = {}): fc.Arbitrary<RelationalSettings> {
   const model = constraints.operation === 'update' ? UPDATABLE : { ...UPDATABLE, ...CREATE_ONLY };
-  return fc.record(model, { noNullPrototype: true, requiredKeys: [] }).filter((settings) => Object.keys(settings).length > 0) as fc.Arbitrary<RelationalSettings>;
+  return fc.record(model, { noNullPrototype: true }) as fc.Arbitrary<RelationalSettings>;
 }

@@ -9,15 +9,15 @@ export type RelationalSourceCreate = {
   host: string;
   port: number;
   database: string;
-  credentials?: Credentials;
-  settings?: RelationalSettings;
-  tableMappings?: TableMapping[];
+  credentials: Credentials;
+  settings: RelationalSettings;
+  tableMappings: TableMapping[];
 };
 
-/** Relational sources for create (`{ relational, validateSamples? }`): host, port and database, and optionally secret credentials, settings (update-time and create-only keys) and table mappings with excluded columns and sorting keys. */
+/** Complete relational sources for create (`{ relational, validateSamples }`): host, port, database, secret credentials, all nine settings and 1..`maxTableMappings` complete table mappings. */
 export function relationalSourceCreate(
   constraints: { maxTableMappings?: number } = {},
-): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples?: boolean }> {
+): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples: boolean }> {
   const { maxTableMappings = 3 } = constraints;
   const relational = fc.record(
     {
@@ -28,7 +28,7 @@ export function relationalSourceCreate(
       settings: relationalSettings({ operation: 'create' }),
       tableMappings: tableMappings({ minLength: 1, maxLength: Math.max(1, maxTableMappings) }),
     },
-    { noNullPrototype: true, requiredKeys: ['host', 'port', 'database'] },
+    { noNullPrototype: true },
   );
-  return fc.record({ relational, validateSamples: fc.boolean() }, { noNullPrototype: true, requiredKeys: ['relational'] });
+  return fc.record({ relational, validateSamples: fc.boolean() }, { noNullPrototype: true });
 }

@@ -6,9 +6,9 @@ export type TableMapping = {
   sourceSchemaName: string;
   sourceTable: string;
   targetTable: string;
-  excludedColumns?: string[];
-  useCustomSortingKey?: boolean;
-  sortingKeys?: string[];
+  excludedColumns: string[];
+  useCustomSortingKey: boolean;
+  sortingKeys: string[];
 };
 
 function tableMapping(): fc.Arbitrary<TableMapping> {
@@ -17,22 +17,22 @@ function tableMapping(): fc.Arbitrary<TableMapping> {
       sourceSchemaName: fc.oneof(fc.constantFrom('public', 'sales', 'analytics'), identifier()),
       sourceTable: identifier(),
       rename: fc.option(identifier(), { nil: undefined }),
-      excludedColumns: fc.option(fc.uniqueArray(identifier(), { maxLength: 3 }), { nil: undefined }),
-      sortingKeys: fc.option(fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }), { nil: undefined }),
-      sortingMode: fc.constantFrom('absent', 'default', 'custom'),
-    })
-    .filter(({ excludedColumns = [], sortingKeys = [] }) => !sortingKeys.some((key) => excludedColumns.includes(key)))
-    .map(({ sourceSchemaName, sourceTable, rename, excludedColumns, sortingKeys, sortingMode }) => ({
+      excludedColumns: fc.uniqueArray(identifier(), { maxLength: 3 }),
+      useCustomSortingKey: fc.boolean(),
+      sortingKeys: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
+    }, { noNullPrototype: true })
+    .filter(({ excludedColumns, sortingKeys }) => !sortingKeys.some((key) => excludedColumns.includes(key)))
+    .map(({ sourceSchemaName, sourceTable, rename, excludedColumns, useCustomSortingKey, sortingKeys }) => ({
       sourceSchemaName,
       sourceTable,
       targetTable: rename ?? sourceTable,
-      ...(excludedColumns ? { excludedColumns } : {}),
-      ...(sortingMode === 'default' ? { useCustomSortingKey: false } : {}),
-      ...(sortingMode === 'custom' ? { useCustomSortingKey: true, sortingKeys: sortingKeys ?? ['id'] } : {}),
+      excludedColumns,
+      useCustomSortingKey,
+      sortingKeys,
     }));
 }
 
-/** Lists of relational table mappings with unique source tables and unique target tables, none of whose source tables is in `avoid`. */
+/** Lists of complete relational table mappings (all six fields, sorting keys never excluded) with unique source tables and unique target tables, none of whose source tables is in `avoid`. */
 export function tableMappings(
   constraints: { minLength?: number; maxLength?: number; avoid?: readonly string[] } = {},
 ): fc.Arbitrary<TableMapping[]> {

@@ -34,6 +34,9 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('auth-basic-on-alerts', 'alerts API accepts any Basic credentials instead of its Bearer token', ['auth.required'], {
       authorize: (ctx, v) => (ctx.api === 'alerts' && v.scheme === 'basic' ? { ...v, accepted: true } : v),
     }),
+    fault('auth-ignored-on-pipe-settings', 'the pipe settings read answers without checking credentials', ['auth.required'], {
+      authorize: (ctx, v) => (ctx.operation === 'getPipeSettings' ? { ...v, accepted: true } : v),
+    }),
     fault('auth-alerts-list-any-token', 'the alert list accepts any Bearer token', ['auth.required'], {
       authorize: (ctx, v) => (ctx.operation === 'listAlerts' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
     }),
@@ -182,6 +185,13 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         return rest;
       },
     }),
+    fault('keys-hash-data-drops-secrets', 'key create with hashData answers without keyId and keySecret', ['keys.credentials-returned', 'response.schema'], {
+      result: (ctx, r) => {
+        if (ctx.operation !== 'createKey' || field(ctx.input, 'hashData') === undefined) return r;
+        const { keyId: _keyId, keySecret: _keySecret, ...rest } = r;
+        return rest;
+      },
+    }),
     fault('keys-default-expiry', 'a key created without expiry expires in 30 days', ['keys.never-expires'], {
       result: (ctx, r) =>
         ctx.operation === 'createKey' && isObject(r.key) && (r.key.expireAt === null || r.key.expireAt === undefined)
@@ -258,6 +268,15 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         return ctx.operation === 'updateAlert' && typeof threshold === 'number' && (threshold < 0 || !Number.isInteger(threshold))
           ? [...problems, problem('threshold', 'invalid', 'threshold must be a whole number of at least 0')]
           : problems;
+      },
+    }),
+    fault('alerts-dashboard-non-hex-500', 'alert update with a dashboardId that is a string but not 24 hex digits fails with a 500', ['errors.client-not-server'], {
+      review: (ctx, problems) => {
+        const dashboardId = field(ctx.input, 'dashboardId');
+        if (ctx.operation === 'updateAlert' && typeof dashboardId === 'string' && !/^[0-9a-f]{24}$/i.test(dashboardId)) {
+          throw new TypeError(`Cast to ObjectId failed for value "${dashboardId.slice(0, 40)}" (type string) at path "dashboard"`);
+        }
+        return problems;
       },
     }),
     fault('alerts-update-unwrapped', 'alert update answers the alert without the `data` wrapper', ['alerts.envelope'], {

@@ -12,7 +12,8 @@ export const KEY_ROLES = Object.freeze(['admin', 'developer', 'query_endpoints']
 
 const IP_ACCESS_LIST_SPEC: FieldSpec = arr(obj({ source: str(), description: str() }));
 
-const KEY_SPEC: FieldSpec = obj({
+/** The key create body, `expireAt` aside (its absence means no expiry). */
+export const KEY_SPEC: FieldSpec = obj({
   name: required(str()),
   roles: required(arr(str({ enum: KEY_ROLES }), 1)),
   state: str({ enum: ['enabled', 'disabled'] }),

@@ -3,13 +3,15 @@ import { jsonOutgoing } from './http.ts';
 import { isObject, type Json, type JsonObject } from './json.ts';
 import { isUuid } from './scope.ts';
 import { selectNamed } from './named.ts';
+import type { Store } from './store.ts';
+import { strictBodies } from './strict-bodies.ts';
 
 /** A named unusual but correct behaviour the target can be started with, and its hooks. */
 export interface Mode {
   readonly name: string;
   readonly description: string;
-  /** Creates the mode's hooks, with any state they keep, for one start of the target. */
-  readonly install: () => Hooks;
+  /** Creates the mode's hooks, with any state they keep, for one start of the target whose state is `store` (read only). */
+  readonly install: (store: Pick<Store, 'alerts'>) => Hooks;
 }
 
 const ID_KEYS: readonly string[] = Object.freeze(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']);
@@ -84,6 +86,12 @@ export const MODES: readonly Mode[] = Object.freeze(
     mode('slow', 'every response is delayed by 200 ms', {
       response: (_ctx, o) => ({ ...o, delayMs: o.delayMs + 200 }),
     }),
+    {
+      name: 'strict-bodies',
+      description:
+        'request bodies must be complete: pipe creates and updates and key creates without a documented field (a key\'s expireAt aside), and alert updates without any of the nine fields or with an interval its alerts did not use when it started, are rejected with 400',
+      install: strictBodies,
+    },
   ].map((entry) => Object.freeze(entry)),
 );
 

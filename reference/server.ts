@@ -44,9 +44,9 @@ export interface ReferenceTarget {
 export async function startReference(options: ReferenceOptions = {}): Promise<ReferenceTarget> {
   const faults = selectFaults(options.faults ?? []);
   const modes = selectModes(options.modes ?? []);
-  const hooks = composeHooks([...faults.map((f) => f.install()), ...modes.map((m) => m.install())]);
   const host = options.host ?? '127.0.0.1';
   const store = createStore();
+  const hooks = composeHooks([...faults.map((f) => f.install()), ...modes.map((m) => m.install(store))]);
   const timers = new Set<NodeJS.Timeout>();
   let sequence = 0;
   const shared = {

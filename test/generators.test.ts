@@ -9,6 +9,7 @@ import {
   KEY_ROLES,
   PIPE_KINDS,
   SECRET_VALUE_PATTERN,
+  type AlertReference,
   type InvalidGenerator,
   type PipeCreateBody,
   type PipeKind,
@@ -52,6 +53,29 @@ interface InvalidRow {
 }
 
 const errorsText = (errors: readonly ErrorObject[]): string[] => errors.map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+
+/** References as a listed alert carries them. */
+const REFERENCES: readonly AlertReference[] = Object.freeze([
+  { dashboardId: '65a1b2c3d4e5f60718293a4b', tileId: 'tile-errors', webhookId: '65a1b2c3d4e5f60718293a4d' },
+  { dashboardId: '65a1b2c3d4e5f60718293a5b', tileId: 'tile-throughput', webhookId: '65a1b2c3d4e5f60718293a5d' },
+]);
+
+const ALERT_FIELDS = Object.freeze(['threshold', 'interval', 'thresholdType', 'source', 'dashboardId', 'tileId', 'channel', 'name', 'message']);
+
+/** Problems of a must-accept alert update: a field missing, another interval, references not one listed entry, an empty text, a channel other than a webhook. */
+function completeAlertProblems(body: Json, interval: string, references: readonly AlertReference[] = REFERENCES): string[] {
+  return [
+    ...ALERT_FIELDS.filter((field) => !(field in body)).map((field) => `${field} missing`),
+    ...(body.interval === interval ? [] : [`interval ${body.interval}`]),
+    ...(references.some((r) => r.dashboardId === body.dashboardId && r.tileId === body.tileId && r.webhookId === body.channel?.webhookId) ? [] : ['references not one listed entry']),
+    ...(body.channel?.type === 'webhook' ? [] : [`channel type ${body.channel?.type}`]),
+    ...(Number.isFinite(body.threshold) ? [] : [`threshold ${body.threshold}`]),
+    ...['name', 'message'].filter((field) => !(typeof body[field] === 'string' && body[field].trim() !== '')).map((field) => `${field} is blank`),
+  ];
+}
+
+/** Schema errors of an observe value other than a missing field: which fields are required is not shown. */
+const observeErrors = (ctx: Ctx, operationId: string, value: unknown): string[] => errorsText(ctx.body(operationId)(value).filter((e) => e.keyword !== 'required'));
 
 /** A minimal valid create body; part generators are checked by putting their value into it. */
 const baseCreate = (): Json => ({
@@ -174,8 +198,6 @@ const VALID: readonly ValidRow[] = [
   { name: 'relationalSettings (create)', arbitrary: () => generators.relationalSettings(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { settings: v } } }) },
   { name: 'relationalSettings (update)', arbitrary: () => generators.relationalSettings({ operation: 'update' }), check: (v, ctx) => errorsText(ctx.body('updatePipe')({ source: { relational: { settings: v } } })) },
   { name: 'brokerSourceCreate', arbitrary: () => generators.brokerSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
-  { name: 'brokerSourceCreate (iamRole)', arbitrary: () => generators.brokerSourceCreate({ iamRole: true }), check: (v) => (typeof v.broker.iamRole === 'string' ? [] : ['no iamRole']) },
-  { name: 'brokerSourceCreate (no iamRole)', arbitrary: () => generators.brokerSourceCreate({ iamRole: false }), check: (v) => ('iamRole' in v.broker ? ['iamRole sent'] : []) },
   { name: 'objectStorageSourceCreate', arbitrary: () => generators.objectStorageSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v), 'compression' in v.objectStorage && v.objectStorage.compression !== 'auto' ? ['compression other than auto'] : []) },
   { name: 'streamSourceCreate', arbitrary: () => generators.streamSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
   { name: 'relationalSourceCreate', arbitrary: () => generators.relationalSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
@@ -189,8 +211,16 @@ const VALID: readonly ValidRow[] = [
   { name: 'keyCreateBody (default now)', arbitrary: () => generators.keyCreateBody(), check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, new Date(Date.now() - 60_000)).filter((p) => !p.startsWith('expireAt')), ...(instant(v.expireAt) - Date.now() <= 23 * HOUR ? [] : ['expireAt beyond a day'])] },
   { name: 'keyCreateBody (never)', arbitrary: () => generators.keyCreateBody({ expiry: 'never', now: NOW }), check: (v, ctx) => errorsText(ctx.body('createKey')(v)).concat(v.expireAt === undefined || v.expireAt === null || v.expireAt === '' ? [] : [`expireAt ${v.expireAt}`], 'expireAt' in v && v.expireAt === undefined ? ['expireAt: undefined sent'] : []) },
   { name: 'keyCreateBody (enabled, any)', arbitrary: () => generators.keyCreateBody({ state: 'enabled', expiry: 'any', now: NOW }), check: (v, ctx) => errorsText(ctx.body('createKey')(v)).concat(v.state === undefined || v.state === 'enabled' ? [] : [`state ${v.state}`], typeof v.expireAt === 'string' && v.expireAt !== '' && !(instant(v.expireAt) >= NOW.getTime() + HOUR) ? [`expireAt ${v.expireAt}`] : []) },
-  { name: 'alertUpdateBody', arbitrary: () => generators.alertUpdateBody(), check: (v, ctx) => errorsText(ctx.body('updateAlert')(v)).concat(Object.keys(v).length > 0 ? [] : ['empty body'], 'interval' in v && !/^[1-9]\d*[mh]$/.test(v.interval) ? [`interval ${v.interval}`] : []) },
-  { name: 'alertUpdateBody (any interval)', arbitrary: () => generators.alertUpdateBody({ interval: 'any' }), check: (v, ctx) => errorsText(ctx.body('updateAlert')(v)).concat('interval' in v && !/^[1-9]\d*[mh]$/.test(v.interval) ? [`interval ${v.interval}`] : []) },
+  { name: 'alertUpdateBody', arbitrary: () => generators.alertUpdateBody({ interval: '15m', references: REFERENCES }), check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '15m')] },
+  { name: 'alertUpdateBody (one reference)', arbitrary: () => generators.alertUpdateBody({ interval: '1h', references: REFERENCES.slice(1) }), check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '1h', REFERENCES.slice(1))] },
+  { name: 'alertUpdateBodyObserve', arbitrary: () => generators.alertUpdateBodyObserve({ references: REFERENCES }), check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(Object.keys(v).length > 0 ? [] : ['empty body'], v.channel && Object.keys(v.channel).length === 0 ? ['empty channel'] : []) },
+  { name: 'alertUpdateBodyObserve (no references)', arbitrary: () => generators.alertUpdateBodyObserve(), check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(['dashboardId', 'tileId'].filter((f) => f in v && /^[0-9a-f]{24}$/.test(v[f])).map((f) => `${f} is 24-hex`)) },
+  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeCreateBodyObserve (${kind})`, arbitrary: () => generators.pipeCreateBodyObserve({ kind }), check: (v, ctx) => observeErrors(ctx, 'createPipe', v).concat(secretProblems(v), v.destination?.columns ? coverage(v.destination.columns.map((c: Json) => c.name), v.fieldMappings) : [], v.source === undefined || kind in v.source ? [] : ['source kind dropped']) })),
+  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBodyObserve (${kind})`, arbitrary: () => generators.pipeUpdateBodyObserve({ kind, columns: COLUMNS }), check: (v, ctx) => observeErrors(ctx, 'updatePipe', v).concat(secretProblems(v), Object.keys(v).length > 0 ? [] : ['empty body'], ('destination' in v) === ('fieldMappings' in v) ? [] : ['columns and mappings apart'], v.destination ? coverage(v.destination.columns.map((c: Json) => c.name), v.fieldMappings) : []) })),
+  { name: 'keyCreateBodyObserve', arbitrary: () => generators.keyCreateBodyObserve({ now: NOW }), check: (v, ctx) => [...observeErrors(ctx, 'createKey', v), ...keyProblems(v, NOW), ...(Array.isArray(v.roles) && v.roles.length > 0 ? [] : ['roles dropped'])] },
+  { name: 'oddText', arbitrary: () => generators.oddText(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ name: v, message: v })).concat(typeof v === 'string' ? [] : ['not a string']) },
+  { name: 'oddNumber', arbitrary: () => generators.oddNumber(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ threshold: v })).concat(Number.isFinite(v) ? [] : [`not finite: ${v}`]) },
+  { name: 'oddReference', arbitrary: () => generators.oddReference(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ dashboardId: v, tileId: v })).concat(/^[0-9a-f]{24}$/.test(v) ? [`24-hex ${v}`] : []) },
   { name: 'usagePeriod', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 30)] },
   { name: 'usagePeriod (7 days)', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR, maxDays: 7 }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 7)] },
   { name: 'serviceCommand', arbitrary: () => generators.serviceCommand(), check: (v, ctx) => errorsText(ctx.body('changeServiceState')({ command: v })) },
@@ -312,7 +342,7 @@ describe('the generator table', () => {
       'pipes.field-mappings-cover-columns': sample(generators.pipeCreateBody(), 50),
       'keys.roles-minimum': sample(generators.keyCreateBody({ now: NOW }), 50),
       'keys.roles-enum': sample(generators.keyCreateBody({ now: NOW }), 50),
-      'alerts.enums': sample(generators.alertUpdateBody(), 50),
+      'alerts.enums': sample(generators.alertUpdateBody({ interval: '5m', references: REFERENCES }), 50),
       'usage.period-limit': sample(generators.usagePeriod({ anchor: ANCHOR }), 50),
       'usage.required-params': sample(generators.usagePeriod({ anchor: ANCHOR }), 50),
       'service.command': sample(generators.serviceCommand(), 50),
@@ -373,5 +403,141 @@ describe('usagePeriod', () => {
     expect(dates.filter((d) => d.endsWith('Z')).length).toBeGreaterThan(dates.length / 2);
     expect(dates.some((d) => /[+-]\d\d:\d\d$/.test(d))).toBe(true);
     expect(dates.some((d) => /\.\d+/.test(d))).toBe(true);
+  });
+});
+
+/** Every property path a request schema documents, through properties, array items and oneOf/anyOf branches (`a.b[].c`). */
+function schemaPaths(schema: Json | undefined, prefix = ''): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])].flatMap((branch: Json) => schemaPaths(branch, prefix));
+  const items = schema.items ? schemaPaths(schema.items, `${prefix}[]`) : [];
+  const properties = Object.entries(schema.properties ?? {}).flatMap(([key, child]) => {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    return [path, ...schemaPaths(child as Json, path)];
+  });
+  return [...new Set([...branches, ...items, ...properties])];
+}
+
+/** Every property path of a JSON value, in the notation of `schemaPaths`. */
+function valuePaths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => valuePaths(item, `${prefix}[]`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    return [path, ...valuePaths(child, path)];
+  });
+}
+
+/** A must-accept generator of an operation, and for a pipe the source kind it sends (the other kinds' paths do not apply to it). */
+type MustAccept = { readonly arbitrary: fc.Arbitrary<unknown>; readonly kind?: PipeKind };
+
+/** The must-accept generators of each operation with a request body, as the suites build them. */
+const MUST_ACCEPT: Readonly<Record<string, () => readonly MustAccept[]>> = Object.freeze({
+  createPipe: () => PIPE_KINDS.map((kind) => ({ arbitrary: generators.pipeCreateBody({ kind }), kind })),
+  updatePipe: () => PIPE_KINDS.map((kind) => ({ arbitrary: generators.pipeUpdateBody({ kind, columns: COLUMNS }), kind })),
+  changeServiceState: () => [{ arbitrary: generators.serviceCommand().map((command) => ({ command })) }],
+  createKey: () => [{ arbitrary: generators.keyCreateBody({ now: NOW }) }],
+  updateAlert: () => [{ arbitrary: generators.alertUpdateBody({ interval: '5m', references: REFERENCES }) }],
+});
+
+/** Whether a documented path applies to a body sending a source of `kind`. */
+const applies = (path: string, kind: PipeKind | undefined): boolean =>
+  kind === undefined || !PIPE_KINDS.some((other) => other !== kind && path.startsWith(`source.${other}`));
+
+const DEFAULT_RUNS = 8;
+const COVERAGE_SEEDS = Object.freeze([1, 7, 42, 1234, 20261123]);
+
+describe('must-accept generators send every documented request field', () => {
+  it('have a generator for every operation with a request body', () => {
+    const withBody = ctx.specs.operations.filter((op) => op.requestSchema !== undefined).map((op) => op.operationId);
+    expect(withBody.sort()).toEqual(Object.keys(MUST_ACCEPT).sort());
+  });
+
+  it.each(Object.keys(MUST_ACCEPT))('%s: every property path of the request schema, in the samples of every seed at the default --runs', (operationId) => {
+    const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
+    expect(documented.length).toBeGreaterThan(0);
+    const missing = COVERAGE_SEEDS.flatMap((seed) => {
+      const sent = new Set(MUST_ACCEPT[operationId]!().flatMap(({ arbitrary }) => sample(arbitrary, DEFAULT_RUNS, seed).flatMap((value) => valuePaths(value))));
+      return documented.filter((path) => !sent.has(path)).map((path) => `seed ${seed}: ${path}`);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it.each(Object.keys(MUST_ACCEPT))('%s: every sample is complete, every documented path of its source kind present', (operationId) => {
+    const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
+    const incomplete = MUST_ACCEPT[operationId]!().flatMap(({ arbitrary, kind }) => sample(arbitrary, SAMPLES).flatMap((value, index) => {
+      const sent = new Set(valuePaths(value));
+      const missing = documented.filter((path) => applies(path, kind) && !sent.has(path));
+      return missing.length === 0 ? [] : [`${kind ?? ''} sample ${index}: ${missing.join(', ')}`];
+    }));
+    expect(incomplete.slice(0, 5)).toEqual([]);
+  });
+
+  it('walks the schemas through properties, items and oneOf/anyOf branches', () => {
+    const create = schemaPaths(operationById(ctx.specs, 'createPipe').requestSchema as Json);
+    expect(create).toEqual(expect.arrayContaining([
+      'source.broker.schemaRegistry.credentials.password',
+      'source.relational.tableMappings[].sortingKeys',
+      'destination.tableDefinition.engine.columnIds',
+      'destination.columns[].name',
+      'source.validateSamples',
+    ]));
+    expect(schemaPaths(operationById(ctx.specs, 'createKey').requestSchema as Json)).toEqual(expect.arrayContaining(['expireAt', 'hashData.keySecretHash', 'ipAccessList[].description']));
+  });
+});
+
+describe('observe generators reach what must-accept ones never send', () => {
+  const HEX24 = /^[0-9a-f]{24}$/;
+
+  it('alertUpdateBodyObserve: partial bodies, unpromised intervals, non-hex references, odd numbers and texts', () => {
+    const bodies = sample(generators.alertUpdateBodyObserve({ references: REFERENCES }), 200);
+    expect(bodies.some((b) => Object.keys(b).length < 9)).toBe(true);
+    expect(bodies.some((b) => Object.keys(b).length === 1)).toBe(true);
+    expect(new Set(bodies.flatMap((b) => (b.interval ? [b.interval] : []))).size).toBeGreaterThan(5);
+    expect(bodies.some((b) => b.interval !== undefined && /[dsw]$/.test(b.interval))).toBe(true);
+    expect(bodies.some((b) => typeof b.dashboardId === 'string' && !HEX24.test(b.dashboardId))).toBe(true);
+    expect(bodies.some((b) => b.dashboardId === '')).toBe(true);
+    expect(bodies.some((b) => typeof b.dashboardId === 'string' && b.dashboardId.length >= 1_000)).toBe(true);
+    expect(bodies.some((b) => typeof b.dashboardId === 'string' && /[^\x00-\x7f]/.test(b.dashboardId))).toBe(true);
+    expect(bodies.some((b) => REFERENCES.some((r) => r.dashboardId === b.dashboardId))).toBe(true);
+    expect(bodies.some((b) => typeof b.threshold === 'number' && b.threshold < 0)).toBe(true);
+    expect(bodies.some((b) => typeof b.threshold === 'number' && !Number.isInteger(b.threshold))).toBe(true);
+    expect(bodies.some((b) => b.name === '')).toBe(true);
+  });
+
+  it('alertUpdateBody refuses an empty list of references: a must-accept body needs one the target lists', () => {
+    expect(() => generators.alertUpdateBody({ interval: '5m', references: [] })).toThrow(RangeError);
+  });
+
+  it('alertUpdateBody: thresholds of any sign, and names with non-ASCII text', () => {
+    const bodies = sample(generators.alertUpdateBody({ interval: '5m', references: REFERENCES }), 200);
+    expect(bodies.some((b) => b.threshold < 0)).toBe(true);
+    expect(bodies.some((b) => !Number.isInteger(b.threshold))).toBe(true);
+    expect(bodies.some((b) => /[^\x00-\x7f]/.test(b.name))).toBe(true);
+    expect(bodies.some((b) => /[^\x00-\x7f]/.test(b.message))).toBe(true);
+  });
+
+  it('pipeCreateBodyObserve and pipeUpdateBodyObserve: nested fields left out, empty and non-ASCII strings, negative and fractional numbers', () => {
+    const creates = PIPE_KINDS.flatMap((kind) => sample(generators.pipeCreateBodyObserve({ kind }), 50));
+    const leaves = (value: unknown): unknown[] => (Array.isArray(value) ? value.flatMap(leaves) : value && typeof value === 'object' ? Object.values(value).flatMap(leaves) : [value]);
+    const values = creates.flatMap(leaves);
+    expect(values).toContain('');
+    expect(values.some((v) => typeof v === 'string' && /[^\x00-\x7f]/.test(v))).toBe(true);
+    expect(values.some((v) => typeof v === 'number' && v < 0)).toBe(true);
+    expect(values.some((v) => typeof v === 'number' && !Number.isInteger(v))).toBe(true);
+    expect(creates.some((b) => b.source && !('validateSamples' in b.source))).toBe(true);
+    expect(creates.some((b) => b.scaling && Object.keys(b.scaling).length < 4)).toBe(true);
+    const updates = PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBodyObserve({ kind, columns: COLUMNS }), 50));
+    expect(updates.some((b) => !('settings' in b))).toBe(true);
+    expect(updates.some((b) => !('destination' in b))).toBe(true);
+  });
+
+  it('keyCreateBodyObserve: name, hashData or ipAccessList left out or unusual, while the key stays disabled and short-lived', () => {
+    const bodies = sample(generators.keyCreateBodyObserve({ now: NOW }), 200);
+    expect(bodies.some((b) => !('hashData' in b))).toBe(true);
+    expect(bodies.some((b) => !('name' in b))).toBe(true);
+    expect(bodies.some((b) => b.name === '')).toBe(true);
+    expect(bodies.some((b) => b.hashData?.keyIdHash !== undefined && !/^[0-9a-f]{64}$/.test(b.hashData.keyIdHash))).toBe(true);
+    expectNoProblems(bodies, (body) => keyProblems(body, NOW));
   });
 });

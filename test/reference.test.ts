@@ -1,4 +1,16 @@
+import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  alertUpdateBody,
+  alertUpdateBodyObserve,
+  keyCreateBody,
+  keyCreateBodyObserve,
+  PIPE_KINDS,
+  pipeCreateBody,
+  pipeCreateBodyObserve,
+  pipeUpdateBody,
+  type AlertReference,
+} from '../generators/index.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { runReference } from '../reference/main.ts';
 import { MODES } from '../reference/modes.ts';
@@ -497,6 +509,180 @@ describe('fault and mode tables', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+/** Starts a target with the given faults and modes, runs `probe` against it, and stops it. */
+async function withTarget(options: { faults?: string[]; modes?: string[] }, probe: (t: ReferenceTarget) => Promise<void>): Promise<void> {
+  const t = await startReference(options);
+  try {
+    await probe(t);
+  } finally {
+    await t.close();
+  }
+}
+
+const listedAlerts = async (t: ReferenceTarget): Promise<Record<string, any>[]> => (await send(t, 'alerts', '/api/v2/alerts')).json.data;
+
+/** The references of the listed tile alerts, as a must-accept alert update takes them. */
+const referencesOf = (alerts: readonly Record<string, any>[]): AlertReference[] =>
+  alerts.filter((a) => a.source === 'tile' && a.dashboard !== '').map((a) => ({ dashboardId: a.dashboard, tileId: a.tileId, webhookId: a.channel.webhookId }));
+
+const without = (body: Record<string, any>, path: readonly string[]): Record<string, any> => {
+  const copy = structuredClone(body);
+  const parent = path.slice(0, -1).reduce((node, key) => node[key], copy);
+  delete parent[path[path.length - 1]!];
+  return copy;
+};
+
+describe('mode strict-bodies', () => {
+  const SEEDS = [1, 2];
+
+  it('accepts every complete body the must-accept generators send, for every source kind, with the alert\'s own interval', async () => {
+    await withTarget({ modes: ['strict-bodies'] }, async (t) => {
+      const p = paths(t);
+      const statuses: string[] = [];
+      for (const seed of SEEDS) {
+        for (const kind of PIPE_KINDS) {
+          for (const body of fc.sample(pipeCreateBody({ kind }), { seed, numRuns: 8 })) {
+            const created = await send(t, 'management', p.pipes, { method: 'POST', body });
+            statuses.push(`create ${kind} ${created.status} ${created.json?.error ?? ''}`);
+            if (created.status !== 200) continue;
+            const pipe = created.json.result;
+            const [update] = fc.sample(pipeUpdateBody({ kind, columns: pipe.destination.columns.map((c: any) => c.name), tableMappings: pipe.source.relational?.tableMappings }), { seed, numRuns: 1 });
+            const updated = await send(t, 'management', p.pipe(pipe.id), { method: 'PATCH', body: update });
+            statuses.push(`update ${kind} ${updated.status} ${updated.json?.error ?? ''}`);
+          }
+        }
+        for (const expiry of ['withinDay', 'never'] as const) {
+          for (const body of fc.sample(keyCreateBody({ expiry }), { seed, numRuns: 8 })) {
+            const created = await send(t, 'management', p.keys, { method: 'POST', body });
+            statuses.push(`key ${created.status} ${created.json?.error ?? ''}`);
+          }
+        }
+        const alerts = await listedAlerts(t);
+        const references = referencesOf(alerts);
+        for (const alert of alerts.filter((a) => a.source === 'tile')) {
+          for (const body of fc.sample(alertUpdateBody({ interval: alert.interval, references }), { seed, numRuns: 8 })) {
+            const updated = await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body });
+            statuses.push(`alert ${updated.status} ${updated.json?.message ?? ''}`);
+          }
+        }
+      }
+      expect(statuses.filter((line) => !/^\w+( \w+)? 200 $/.test(line))).toEqual([]);
+      expect(statuses.length).toBe(SEEDS.length * (4 * 8 * 2 + 2 * 8 + 2 * 8));
+    });
+  });
+
+  it('rejects with a clear 400 a body that lacks a documented field, and an alert interval its alerts did not use at the start', async () => {
+    await withTarget({ modes: ['strict-bodies'] }, async (t) => {
+      const p = paths(t);
+      const [broker] = fc.sample(pipeCreateBody({ kind: 'broker' }), { seed: 3, numRuns: 1 }) as Record<string, any>[];
+      const expectRejected = async (reply: Reply, field: string): Promise<void> => {
+        expect(reply.status, field).toBe(400);
+        expect(reply.json.error ?? reply.json.message, field).toContain(field);
+      };
+      await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'broker', 'schemaRegistry', 'caCertificate']) }), 'source.broker.schemaRegistry.caCertificate');
+      await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['settings', 'engine_max_threads']) }), 'settings.engine_max_threads');
+      await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'validateSamples']) }), 'source.validateSamples');
+      const created = await send(t, 'management', p.pipes, { method: 'POST', body: broker });
+      expect(created.status).toBe(200);
+      const [update] = fc.sample(pipeUpdateBody({ kind: 'broker', columns: created.json.result.destination.columns.map((c: any) => c.name) }), { seed: 3, numRuns: 1 }) as Record<string, any>[];
+      await expectRejected(await send(t, 'management', p.pipe(created.json.result.id), { method: 'PATCH', body: without(update!, ['source', 'broker', 'iamRole']) }), 'source.broker.iamRole');
+      await expectRejected(await send(t, 'management', p.pipe(created.json.result.id), { method: 'PATCH', body: { name: 'renamed' } }), 'settings');
+      const [key] = fc.sample(keyCreateBody({ expiry: 'never' }), { seed: 4, numRuns: 1 }) as Record<string, any>[];
+      await expectRejected(await send(t, 'management', p.keys, { method: 'POST', body: without(key!, ['hashData']) }), 'hashData');
+      await expectRejected(await send(t, 'management', p.keys, { method: 'POST', body: without(key!, ['ipAccessList', '0', 'description']) }), 'ipAccessList[0].description');
+      expect((await send(t, 'management', p.keys, { method: 'POST', body: { ...key, expireAt: undefined } })).status).toBe(200);
+
+      const alerts = await listedAlerts(t);
+      const alert = alerts[0]!;
+      const [complete] = fc.sample(alertUpdateBody({ interval: alert.interval, references: referencesOf(alerts) }), { seed: 5, numRuns: 1 }) as Record<string, any>[];
+      for (const field of ['threshold', 'interval', 'thresholdType', 'source', 'dashboardId', 'tileId', 'channel', 'name', 'message']) {
+        await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, [field]) }), field);
+      }
+      await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, ['channel', 'webhookId']) }), 'channel.webhookId');
+      await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: '24h' } }), 'interval');
+      expect(alerts.filter((a) => a.interval === alert.interval), 'no other alert has its interval').toHaveLength(1);
+      const other = alerts.find((a) => a.interval !== alert.interval)!;
+      expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: other.interval } })).status).toBe(200);
+      expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: alert.interval } })).status, 'put back to an interval no stored alert has now').toBe(200);
+    });
+  });
+
+  it('rejects observe bodies (partial, other intervals) that the clean target accepts, and accepts none the clean target rejects', async () => {
+    const observe = async (t: ReferenceTarget): Promise<number[]> => {
+      const p = paths(t);
+      const alerts = await listedAlerts(t);
+      const statuses: number[] = [];
+      for (const body of fc.sample(pipeCreateBodyObserve({ kind: 'stream' }), { seed: 6, numRuns: 8 })) statuses.push((await send(t, 'management', p.pipes, { method: 'POST', body })).status);
+      for (const body of fc.sample(keyCreateBodyObserve(), { seed: 6, numRuns: 8 })) statuses.push((await send(t, 'management', p.keys, { method: 'POST', body: { name: 'k', ...body } })).status);
+      for (const body of fc.sample(alertUpdateBodyObserve({ references: referencesOf(alerts) }), { seed: 6, numRuns: 8 })) {
+        statuses.push((await send(t, 'alerts', `/api/v2/alerts/${alerts[0]!.id}`, { method: 'PUT', body })).status);
+      }
+      return statuses;
+    };
+    let clean: number[] = [];
+    await withTarget({}, async (t) => {
+      clean = await observe(t);
+    });
+    await withTarget({ modes: ['strict-bodies'] }, async (t) => {
+      const strict = await observe(t);
+      expect([...clean, ...strict].filter((s) => s !== 200 && s !== 400)).toEqual([]);
+      expect(strict.filter((s, i) => s === 200 && clean[i] !== 200)).toEqual([]);
+      const newlyRejected = strict.filter((s, i) => s === 400 && clean[i] === 200).length;
+      expect(newlyRejected).toBeGreaterThan(strict.length / 4);
+    });
+  });
+});
+
+describe('faults of issue 10', () => {
+  it('keys-hash-data-drops-secrets: a key created with hashData comes back without keyId and keySecret; without hashData, and on the clean target, with them', async () => {
+    const [withHashes] = fc.sample(keyCreateBody(), { seed: 8, numRuns: 1 });
+    const { hashData: _hashes, ...withoutHashes } = withHashes!;
+    await withTarget({ faults: ['keys-hash-data-drops-secrets'] }, async (t) => {
+      const dropped = await send(t, 'management', paths(t).keys, { method: 'POST', body: withHashes });
+      expect(dropped.status).toBe(200);
+      expect(dropped.json.result).not.toHaveProperty('keyId');
+      expect(dropped.json.result).not.toHaveProperty('keySecret');
+      expect(dropped.json.result.key.name).toBe(withHashes!.name);
+      const kept = await send(t, 'management', paths(t).keys, { method: 'POST', body: withoutHashes });
+      expect(kept.json.result).toMatchObject({ keyId: expect.any(String), keySecret: expect.any(String) });
+    });
+    await withTarget({}, async (t) => {
+      const reply = await send(t, 'management', paths(t).keys, { method: 'POST', body: withHashes });
+      expect(reply.json.result).toMatchObject({ keyId: expect.any(String), keySecret: expect.any(String) });
+    });
+  });
+
+  it('alerts-dashboard-non-hex-500: a dashboardId that is not 24 hex digits gets a 500, a 24-hex one a 200; the clean target accepts both', async () => {
+    const update = (t: ReferenceTarget, dashboardId: string): Promise<Reply> => send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, { method: 'PUT', body: { dashboardId } });
+    await withTarget({ faults: ['alerts-dashboard-non-hex-500'] }, async (t) => {
+      for (const id of ['dash-1', '', 'ダッシュボード', '65a1b2c3d4e5f60718293a4']) expect((await update(t, id)).status, id).toBe(500);
+      expect((await update(t, '65a1b2c3d4e5f60718293a4b')).status).toBe(200);
+      expect((await send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, { method: 'PUT', body: { name: 'no dashboard' } })).status).toBe(200);
+    });
+    await withTarget({}, async (t) => {
+      for (const id of ['dash-1', '', '65a1b2c3d4e5f60718293a4b']) expect((await update(t, id)).status, id).toBe(200);
+    });
+  });
+
+  it('auth-ignored-on-pipe-settings: the settings read answers without credentials, every other operation still refuses; the clean target refuses it', async () => {
+    const probe = async (t: ReferenceTarget): Promise<{ settings: number[]; others: number[] }> => {
+      const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', 'auth') });
+      const pipeId = created.json.result.id;
+      const settings = [];
+      for (const auth of ['none', 'wrong', 'bearer'] as const) settings.push((await send(t, 'management', paths(t).settings(pipeId), { auth })).status);
+      const others = [];
+      for (const [operation, path, options] of managementCalls(t, pipeId)) if (operation !== 'getPipeSettings') others.push((await send(t, 'management', path, { ...options, auth: 'none' })).status);
+      return { settings, others };
+    };
+    await withTarget({ faults: ['auth-ignored-on-pipe-settings'] }, async (t) => {
+      expect(await probe(t)).toEqual({ settings: [200, 200, 200], others: [401, 401, 401, 401, 401, 401] });
+    });
+    await withTarget({}, async (t) => {
+      expect(await probe(t)).toEqual({ settings: [401, 401, 401], others: [401, 401, 401, 401, 401, 401] });
+    });
   });
 });
 
