@@ -1,4 +1,4 @@
-import { alertUpdateBody, alertUpdateBodyBadEnum } from '../generators/index.ts';
+import { alertUpdateBody, alertUpdateBodyBadEnum, alertUpdateBodyObserve, type AlertReference } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
 import { alertNotUpdatable } from './support/alert-restore.ts';
@@ -25,8 +25,9 @@ function restoreBody(alert: Alert): Record<string, unknown> {
   return body;
 }
 
-/** How many observe probes an update group sends: fewer when `--runs` (or `--max-requests`) asks for a small run. */
-const observedCount = (runs: number): number => Math.min(4, runs);
+/** How many observe probes the update group sends at most: fewer when `--runs` (or `--max-requests`) asks for a small run. */
+const OBSERVED = 4;
+const observedCount = (runs: number): number => 1 + Math.min(OBSERVED - 1, runs);
 
 /** The alert under test and how it was found, shared by the groups (which run in order). */
 interface Found {
@@ -37,6 +38,8 @@ interface Found {
   reason?: string;
   /** A dashboard and tile of another listed alert, other than the alert's own. */
   otherDashboard?: { dashboardId: string; tileId: string };
+  /** Dashboard, tile and webhook ids the target lists on updatable alerts: the references must-accept updates may send. */
+  references: AlertReference[];
 }
 
 async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
@@ -55,6 +58,8 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   }
   found.id = alert.id;
   found.original = restoreBody(alert);
+  found.references = alerts.filter((a) => alertNotUpdatable(a) === undefined && a.dashboard !== '' && a.tileId !== '')
+    .map((a) => ({ dashboardId: a.dashboard as string, tileId: a.tileId as string, webhookId: (a.channel as { webhookId: string }).webhookId }));
   const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
   if (other) found.otherDashboard = { dashboardId: other.dashboard as string, tileId: other.tileId as string };
 }
@@ -70,7 +75,7 @@ async function putBack(context: SuiteContext, found: Found, changed: boolean): P
 
 /** The alerts suite: list, invalid enums, must-accept updates then list, observed updates, put back, malformed bodies, credentials. */
 export function alertsSuite(): SuiteDefinition {
-  const found: Found = {};
+  const found: Found = { references: [] };
   const alertParams = (): Record<string, string> | { unable: string } => (found.id ? { id: found.id } : { unable: found.reason ?? 'no alert is known to update' });
   return {
     name: 'alerts',
@@ -110,7 +115,6 @@ export function alertsSuite(): SuiteDefinition {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const original = found.original;
           const params = { id: found.id };
-          const ids = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
           let changed = false;
           const update = async (sent: Record<string, unknown>, label: string, more: Parameters<typeof accept>[1] = {}): Promise<void> => {
             const updated = await context.send('updateAlert', { params, json: sent, probe: accept(label, more) });
@@ -119,20 +123,20 @@ export function alertsSuite(): SuiteDefinition {
             await context.send('listAlerts', { probe: accept(`list after ${label}`, { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
           };
           // Must-accept: complete bodies, the alert's own interval, references the target lists.
-          for (const ex of context.examples('alert update', alertUpdateBody({ ids }))) {
-            await update({ ...original, ...(ex.value as Record<string, unknown>), interval: original.interval }, 'a complete alert update', fromExample(ex));
+          const own = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
+          const references = found.references.length > 0 ? found.references : [own];
+          for (const ex of context.examples('alert update', alertUpdateBody({ interval: original.interval as string, references }))) {
+            await update(ex.value as Record<string, unknown>, 'a complete alert update', fromExample(ex));
           }
           if (found.otherDashboard) await update({ ...original, ...found.otherDashboard }, 'an update to the dashboard and tile of another listed alert', { part: ANOTHER_DASHBOARD });
           else context.unable('no other listed alert has a dashboard and a tile to move the alert to', { feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`] });
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
           const observed = [
-            { label: 'a dashboardId that is not a 24-hex id', json: { ...original, dashboardId: 'conformance-dashboard' } },
-            { label: 'a partial update (name only)', json: { name: `conformance ${context.config.seed}` } },
-            { label: 'an interval the documents do not promise (24h)', json: { ...original, interval: '24h' } },
-            { label: 'an empty message', json: { ...original, message: '' } },
-          ].slice(0, observedCount(context.config.runs));
-          for (const { label, json } of observed) {
-            const exchange = await context.send('updateAlert', { params, json, probe: observe(label) });
+            { label: 'a dashboardId that is not a 24-hex id', json: { ...original, dashboardId: 'conformance-dashboard' }, more: {} },
+            ...context.examples('observed alert update', alertUpdateBodyObserve({ references }), OBSERVED - 1).map((ex) => ({ label: 'an update the documents neither require nor forbid', json: ex.value as Record<string, unknown>, more: fromExample(ex) })),
+          ];
+          for (const { label, json, more } of observed) {
+            const exchange = await context.send('updateAlert', { params, json, probe: observe(label, more) });
             changed ||= isSuccess(exchange);
           }
           await putBack(context, found, changed);

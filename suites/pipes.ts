@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { pipeCreateBody, pipeCreateBodyUnmappedColumn, pipeUpdateBody } from '../generators/index.ts';
+import { pipeCreateBody, pipeCreateBodyObserve, pipeCreateBodyUnmappedColumn, pipeUpdateBody, pipeUpdateBodyObserve } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accept, fromExample, reject } from './support/probe.ts';
+import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { ProbeGroup, SuiteContext, SuiteDefinition } from './support/suite-types.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
@@ -20,11 +20,16 @@ interface CreatedPipe {
   readonly body: Body;
 }
 
-/** Valid update bodies for a pipe created from `body`: its columns, and its table mappings for a relational source. */
-function updateBodyFor(kind: (typeof KINDS)[number], body: Body): ReturnType<typeof pipeUpdateBody> {
+/** What an update of a pipe created from `body` must keep to: its kind, its columns, and its table mappings for a relational source. */
+function updateConstraints(kind: (typeof KINDS)[number], body: Body): Parameters<typeof pipeUpdateBody>[0] {
   const columns = body.destination.columns.map((c) => c.name);
   const tableMappings = (body.source as { relational?: { tableMappings?: unknown[] } }).relational?.tableMappings;
-  return pipeUpdateBody({ kind, columns, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0]);
+  return { kind, columns, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0];
+}
+
+/** Complete, valid update bodies for a pipe created from `body`. */
+function updateBodyFor(kind: (typeof KINDS)[number], body: Body): ReturnType<typeof pipeUpdateBody> {
+  return pipeUpdateBody(updateConstraints(kind, body));
 }
 
 /** Create a pipe, update it, then read its settings: every step is judged. */
@@ -96,6 +101,23 @@ export function pipesSuite(): SuiteDefinition {
             context.send('getPipeSettings', { params: pipeParams(randomUUID()), probe: reject('settings of an unknown pipeId') }),
             context.send('getPipeSettings', { params: pipeParams('not-a-uuid'), probe: reject('a pipeId that is not a uuid') }),
           ]);
+        },
+      },
+      {
+        name: 'observed pipe creates and updates',
+        operations: ['createPipe', 'updatePipe'],
+        after: [FIRST_LIFECYCLE],
+        estimate: (runs) => 2 * Math.min(runs, 2),
+        async run(context) {
+          const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
+            context.send('createPipe', { json: ex.value, probe: observe('a pipe body the documents neither require nor forbid', fromExample(ex)) }));
+          const pipe = createdPipes[0];
+          const updates = pipe
+            ? context.examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2).map((ex) =>
+              context.send('updatePipe', { params: pipeParams(pipe.id), json: ex.value, probe: observe('an update the documents neither require nor forbid', fromExample(ex)) }))
+            : [];
+          if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe'] });
+          await Promise.all([...creates, ...updates]);
         },
       },
       ...malformedJsonGroups([

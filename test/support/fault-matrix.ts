@@ -1,22 +1,48 @@
 import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../core/run-report.ts';
+import { loadSpecs } from '../../core/spec.ts';
 import { FAULTS } from '../../reference/faults.ts';
-import { failedRules, runInProcess } from './in-process.ts';
+import { runInProcess } from './in-process.ts';
 
 /** Fault runs are short: few examples, a short timeout for the faults that hang. */
 const FAST = ['--runs', '4', '--timeout-ms', '1500', '--seed', '20261121'];
 
-/** Declares one test per fault in part `part` of `parts`: the run fails exactly the rules the fault declares. */
+/** The failed verdicts of a run, as sorted `rule on operationId`. */
+async function failedPairs(report: RunReport): Promise<string[]> {
+  const operationIds = new Map((await loadSpecs()).operations.map((op) => [op.key, op.operationId]));
+  return report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${operationIds.get(r.operation) ?? r.operation}`).sort();
+}
+
+/** Every verdict of a run, keyed `rule on operation`. */
+const verdicts = (report: RunReport): Map<string, RunReport['results'][number]> => new Map(report.results.map((r) => [`${r.rule} on ${r.operation}`, r]));
+
+/**
+ * Declares one test per fault in part `part` of `parts`: the run fails exactly the rule × operation verdicts the
+ * fault declares; under `--allow read,write` and `--allow read` every verdict is the full run's or skipped by
+ * choice, so that a rule whose probes were not allowed is never passed.
+ */
 export function describeFaultMatrix(part: number, parts: number): void {
-  describe(`faults, part ${part} of ${parts}: each fails exactly the rules it declares`, () => {
+  describe(`faults, part ${part} of ${parts}: each fails exactly the rule × operation verdicts it declares`, () => {
     FAULTS.filter((_, index) => index % parts === part - 1).forEach((fault) => {
-      it(`${fault.name} → ${fault.breaks.join(', ')}`, async () => {
+      it(`${fault.name} → ${fault.breaks.join(', ')} on ${fault.on.join(', ')}`, async () => {
         const run = await runInProcess([...FAST, '--reference-fault', fault.name]);
         expect(run.report.errors).toEqual([]);
-        expect(failedRules(run.report)).toEqual([...fault.breaks].sort());
+        expect(await failedPairs(run.report)).toEqual(fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)).sort());
         expect(run.code).toBe(1);
         const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
         expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
         expect(finding?.reproduce.seed).toBe(20261121);
+
+        const full = verdicts(run.report);
+        for (const allow of ['read,write', 'read']) {
+          const restricted = await runInProcess([...FAST, '--allow', allow, '--reference-fault', fault.name]);
+          expect(restricted.report.errors).toEqual([]);
+          const changed = restricted.report.results.filter((r) => {
+            const before = full.get(`${r.rule} on ${r.operation}`);
+            return r.outcome !== before?.outcome && !(r.outcome === 'skipped' && r.skipKind === 'by-choice');
+          });
+          expect(changed.map((r) => `--allow ${allow}: ${r.rule} on ${r.operation} ${r.outcome}: ${r.message}`)).toEqual([]);
+        }
       });
     });
   });
