@@ -33,7 +33,10 @@ export type Outcome = 'passed' | 'failed' | 'skipped';
 /** The verdict of one rule on one operation: what `findings.json` lists under `results`. */
 export interface RuleResult {
   readonly rule: string;
+  /** The operation's `METHOD /path` key. */
   readonly operation: string;
+  /** The operation's operationId in the spec (absent in reports of older versions). */
+  readonly operationId?: string;
   readonly outcome: Outcome;
   readonly message: string;
   /** Exchanges the rule judged. */

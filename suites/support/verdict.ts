@@ -12,7 +12,7 @@ export interface GroupSkip {
 
 /** Decides one rule on one operation from the ledger: failed on any violation, passed on checks, else skipped with the reason. */
 export function verdict(config: RunConfig, ledger: Ledger, skips: readonly GroupSkip[], rule: string, operationId: string, operation: string): RuleResult {
-  const base = { rule, operation, checks: 0, violations: 0, findings: [] };
+  const base = { rule, operation, operationId, checks: 0, violations: 0, findings: [] };
   if (!config.rules.includes(rule)) return { ...base, outcome: 'skipped', message: 'not selected (--rules / --skip-rules)' };
   const tallyOf = ledger.tallies[operation]?.[rule];
   if (tallyOf && tallyOf.violations > 0) {
