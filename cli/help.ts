@@ -35,6 +35,7 @@ Run:
   --baseline FILE        known failures; the run fails only on new ones
   --update-baseline      write the run's failures to --baseline FILE
   --dry-run              print the plan and send nothing
+  --verbose              list every verdict in the terminal summary, not only the causes of failure
   --shard i/n            run the i-th of n parts (join them with \`conformance merge\`)
   --reference-fault NAME embedded target only: switch on a named fault (repeatable)
   --reference-mode NAME  embedded target only: switch on an unusual but correct mode (repeatable)

@@ -1,10 +1,14 @@
 import { isHarnessError } from '../core/errors.ts';
 import { HELP } from './help.ts';
 import type { Io } from './io.ts';
-import { resolveConfig } from '../core/config.ts';
+import { parseRunArgs, resolveConfig } from '../core/config.ts';
+import { PLAIN_STYLE, terminalStyle } from '../reports/terminal-style.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
 
-const STD_IO: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+/** Standard output and error, the summary drawn for standard output's terminal (colour, width) as `env` allows. */
+function stdIo(env: Readonly<Record<string, string | undefined>>): Io {
+  return { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), style: terminalStyle(process.stdout, env) };
+}
 
 /**
  * `conformance run`: settings are resolved before the run's modules (vitest among them) load, so that a bad
@@ -12,12 +16,13 @@ const STD_IO: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (lin
  */
 async function run(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   const config = resolveConfig(argv, env, RULE_IDS);
+  const verbose = parseRunArgs(argv).verbose === true;
   const { runCommand } = await import('./run.ts');
-  return runCommand(config, env, io);
+  return runCommand(config, env, { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } });
 }
 
 /** The `conformance` command: dispatches to a subcommand and turns harness errors into exit code 2. */
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = STD_IO): Promise<number> {
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = stdIo(env)): Promise<number> {
   const [first, ...rest] = argv;
   try {
     if (first === '--help' || first === '-h' || argv.includes('--help') || argv.includes('-h')) {

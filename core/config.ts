@@ -74,6 +74,7 @@ export const RUN_FLAGS = Object.freeze({
   baseline: { type: 'string' },
   'update-baseline': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  verbose: { type: 'boolean' },
   shard: { type: 'string' },
   'reference-fault': { type: 'string', multiple: true },
   'reference-mode': { type: 'string', multiple: true },

@@ -2,11 +2,10 @@ import type { Finding, RuleResult } from '../core/finding.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
 
-/** How bad a cause is, worst first: a leaked secret or accepted credentials, then a server error or no answer, then the rest. */
-export type Severity = 'credentials' | 'server' | 'contract';
+/** How bad a cause is, worst first: a leaked secret, accepted credentials, a server error or no answer, the rest. */
+export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
 
-const SEVERITY_ORDER: readonly Severity[] = ['credentials', 'server', 'contract'];
-const CREDENTIAL_RULES: ReadonlySet<string> = new Set(['secrets.absent', 'auth.required']);
+const SEVERITY_ORDER: readonly Severity[] = ['secret', 'credentials', 'server', 'contract'];
 const SERVER_RULES: ReadonlySet<string> = new Set(['errors.client-not-server', 'transport.answers']);
 
 /** Examples with full evidence that a cause keeps, one per operation first. */
@@ -51,8 +50,8 @@ interface Group {
 
 /**
  * The causes of a run's failures: findings that share a rule, a normalised path and a kind of wrong value collapse
- * into one cause (a path under another of the same rule joins it), listed worst first (credentials, then server errors
- * and missing answers, then the rest; new before known; then by operations and examples). Pure.
+ * into one cause (a path under another of the same rule joins it), listed worst first (a leaked secret, accepted credentials,
+ * server errors and missing answers, then the rest; new before known; then by operations and examples). Pure.
  */
 export function causesOf(report: RunReport & { readonly baseline?: { readonly known: readonly { readonly rule: string; readonly operation: string }[] } }, catalogue: RuleCatalogue): Cause[] {
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
@@ -153,7 +152,8 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
 }
 
 function severityOf(group: Group): Severity {
-  if (CREDENTIAL_RULES.has(group.rule)) return 'credentials';
+  if (group.rule === 'secrets.absent') return 'secret';
+  if (group.rule === 'auth.required') return 'credentials';
   const serverSide = group.findings.some((f) => f.evidence.failure !== undefined || (f.evidence.response?.status ?? 0) >= 500);
   return SERVER_RULES.has(group.rule) || serverSide ? 'server' : 'contract';
 }

@@ -49,10 +49,10 @@ describe('causes of a run', () => {
     ], 9);
     const causes = causesOf(fixtureReport([result]), ruleCatalogue);
     expect(causes).toHaveLength(1);
-    expect(causes[0]).toMatchObject({ path: '/result/source/credentials', examples: 9, severity: 'credentials' });
+    expect(causes[0]).toMatchObject({ path: '/result/source/credentials', examples: 9, severity: 'secret' });
   });
 
-  it('orders credentials first, then server errors, then the rest; new before known', () => {
+  it('orders a leaked secret first, then accepted credentials, server errors, the rest; new before known', () => {
     const five = finding('errors.client-not-server', 'GET /d', '', 500);
     const server = { ...five, evidence: { ...five.evidence, response: { ...five.evidence.response!, status: 500 } } };
     const results = [
@@ -61,16 +61,19 @@ describe('causes of a run', () => {
       failed('usage.period-limit', 'GET /a', [finding('usage.period-limit', 'GET /a', '', 200)]),
       failed('errors.client-not-server', 'GET /d', [server]),
       failed('auth.required', 'GET /d', [finding('auth.required', 'GET /d', '', 200)]),
+      failed('auth.required', 'GET /a', [finding('auth.required', 'GET /a', '', 200)]),
+      failed('secrets.absent', 'GET /a', [finding('secrets.absent', 'GET /a', 'header:x-secret', '[redacted]')]),
     ];
     const report = { ...fixtureReport(results), baseline: { known: [{ rule: 'envelope.request-id-v4', operation: 'GET /a' }, { rule: 'envelope.request-id-v4', operation: 'POST /b' }] } };
     const causes = causesOf(report, ruleCatalogue);
     expect(causes.map((c) => [c.rule, c.severity, c.known])).toEqual([
+      ['secrets.absent', 'secret', false],
       ['auth.required', 'credentials', false],
       ['errors.client-not-server', 'server', false],
       ['usage.period-limit', 'contract', false],
       ['envelope.request-id-v4', 'contract', true],
     ]);
-    expect(causes[2]!.summary).toBe('the response: expected expected at , got HTTP 200');
+    expect(causes[3]!.summary).toBe('the response: expected expected at , got HTTP 200');
   });
 
   it(`keeps at most ${EVIDENCE_PER_CAUSE} findings of evidence per cause, one per operation first`, () => {

@@ -107,10 +107,12 @@ describe('a run against a faulty target', () => {
     }
   });
 
-  it('terminal: the rule, each failing operation and how to replay it', () => {
-    for (const failure of failures) expect(run.stdout).toContain(`${failure.operation}: ${failure.message}`);
-    expect(run.stdout).toMatch(/reproduce: npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules auth\.required/);
+  it('terminal: one cause per failing rule, the leaked secret first, and how to replay them', () => {
+    const causes = run.stdout.split('\n').filter((line) => line.startsWith('  ✗ '));
+    expect(causes.map((line) => line.split(':')[0])).toEqual(['  ✗ secrets.absent', '  ✗ auth.required']);
+    expect(run.stdout).toMatch(/^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules secrets\.absent,auth\.required$/m);
     expect(run.stdout).toMatch(/^FAILED: \d+ failed/m);
+    expect(run.stdout).not.toMatch(/\u001b\[/);
   });
 
   it('junit.xml: a test case per rule and operation, failures named, skips with their reason', async () => {

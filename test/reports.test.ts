@@ -8,6 +8,7 @@ import { githubAnnotations } from '../reports/github-annotations.ts';
 import { htmlReport } from '../reports/html-report.ts';
 import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
+import { PLAIN_COLUMNS, terminalStyle } from '../reports/terminal-style.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
@@ -82,20 +83,64 @@ describe('report.html', () => {
 });
 
 describe('terminal summary', () => {
-  it('marks known failures and lists the baseline outcome', () => {
+  const judged = () => {
     const report = fixtureReport();
-    const judged = applyBaseline(report, compareWithBaseline(report.results, {
+    return applyBaseline(report, compareWithBaseline(report.results, {
       version: 1,
       entries: [
         { rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' },
         { rule: 'response.schema', operation: OPERATIONS.LIST_ALERTS, reason: 'stale' },
       ],
     }, 'b.json', '2025-01-01'));
-    const text = terminalSummary(judged);
-    expect(text).toContain(`(known) ${OPERATIONS.CREATE_KEY}`);
+  };
+
+  it('marks known causes and words the verdict against the baseline', () => {
+    const text = terminalSummary(judged());
+    expect(text).toContain('Failures: 1 cause(s) (0 new, 1 known), worst first');
+    expect(text).toMatch(/^ {2}✗ \(known\) auth\.required: the response: expected rejection \(4xx\) of no credentials, got HTTP 200\. 1$/m);
     expect(text).toContain('Baseline b.json: 1 known failure(s), 0 new, 0 expired, 1 unexpected pass(es).');
     expect(text).toContain(`passes now, remove the entry: response.schema on ${OPERATIONS.LIST_ALERTS}`);
-    expect(text).toMatch(/^PASSED: 1 failed/m);
+    expect(text).toMatch(/^PASSED against the baseline: 0 new, 1 known: 1 failed/m);
+  });
+
+  it('puts failures before passes, folds green rules into a count, wraps to the width, and lists every verdict with verbose', () => {
+    const report = fixtureReport([
+      fixtureResult('response.schema', OPERATIONS.LIST_ALERTS, 'passed'),
+      fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
+      fixtureResult('response.schema', OPERATIONS.CREATE_KEY, 'passed'),
+      fixtureResult('backups.identity', OPERATIONS.GET_BACKUP, 'skipped', 'BACKUP_ID is not set'),
+    ]);
+    const text = terminalSummary(report, { color: false, columns: 60, verbose: false });
+    const lines = text.split('\n');
+    expect(lines.findIndex((l) => l.includes('auth.required'))).toBeLessThan(lines.findIndex((l) => l.startsWith('✓')));
+    expect(lines.filter((l) => l.startsWith('✓'))).toEqual(['✓ 1 rule(s) passed on every operation they judged (2 rule ×']);
+    expect(text).toContain('- 1 rule(s) skipped on every operation:\n    BACKUP_ID is not set: backups.identity');
+    expect(text).not.toContain('response.schema');
+    const replay = lines.findIndex((l) => l.includes('the failing rules:')) + 1;
+    for (const [i, line] of lines.entries()) if (i !== replay && !line.startsWith('FAILED')) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(lines[replay]).toBe('  npx conformance --seed 42 --reference-fault auth-missing-accepted --rules auth.required');
+    expect(text).not.toMatch(/\u001b/);
+
+    const verbose = terminalSummary(report, { color: false, columns: 100, verbose: true });
+    expect(verbose).toContain(`  ✓ response.schema on ${OPERATIONS.LIST_ALERTS}: passed message`);
+    expect(verbose.replace(/\s+/g, ' ')).toContain(` - backups.identity on ${OPERATIONS.GET_BACKUP}: BACKUP_ID is not set `);
+  });
+
+  it('paints in colour only when asked: red failures, green count', () => {
+    const text = terminalSummary(fixtureReport(), { color: true, columns: 100, verbose: false });
+    expect(text).toContain('\u001b[31m  ✗\u001b[39m \u001b[1mauth.required\u001b[22m: ');
+    expect(text).toContain('\u001b[32m✓ 1 rule(s) passed');
+  });
+
+  it('takes colour from the terminal, NO_COLOR and FORCE_COLOR, and the width from the terminal (100 off one)', () => {
+    const tty = { isTTY: true, columns: 132 };
+    expect(terminalStyle(tty, {})).toEqual({ color: true, columns: 132, verbose: false });
+    expect(terminalStyle(tty, { NO_COLOR: '1' }).color).toBe(false);
+    expect(terminalStyle(tty, { NO_COLOR: '' }).color).toBe(true);
+    expect(terminalStyle(tty, { FORCE_COLOR: '0' }).color).toBe(false);
+    expect(terminalStyle({ isTTY: false, columns: 132 }, {})).toEqual({ color: false, columns: PLAIN_COLUMNS, verbose: false });
+    expect(terminalStyle({}, { FORCE_COLOR: '1', NO_COLOR: '1' }).color).toBe(true);
+    expect(terminalStyle({}, {}, true).verbose).toBe(true);
   });
 });
 
