@@ -1,4 +1,4 @@
-import type { Finding, RuleResult } from '../core/finding.ts';
+import type { Finding, Reproduction, RuleResult } from '../core/finding.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
 
@@ -17,6 +17,8 @@ export interface CauseOperation {
   readonly operationId?: string;
   readonly examples: number;
   readonly known: boolean;
+  /** How to reproduce the cause's first finding on this operation. */
+  readonly reproduce: Reproduction;
 }
 
 /** Violations of one rule at one place of the body with one kind of wrong value, on every operation where they occur. */
@@ -135,6 +137,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
     ...(result.operationId ? { operationId: result.operationId } : {}),
     examples,
     known: known.has(`${result.rule}\u0000${result.operation}`),
+    reproduce: group.findings.find((f) => f.operation === result.operation)!.reproduce,
   }));
   const info = catalogue(group.rule);
   return {

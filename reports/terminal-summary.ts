@@ -3,6 +3,7 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
+import { verdictWords } from './verdict-words.ts';
 import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './terminal-style.ts';
 
 const MAX_OPERATIONS_NAMED = 3;
@@ -81,8 +82,7 @@ function verdictLines(report: BaselinedRunReport, columns: number, paint: (p: Pa
 
 function verdictLine(report: BaselinedRunReport, paint: (p: Paint, text: string) => string): string {
   const { stats } = report;
-  const b = report.baseline;
-  const verdict = b ? `${report.outcome.toUpperCase()} against the baseline: ${b.new.length} new, ${b.known.length} known` : report.outcome.toUpperCase();
+  const verdict = verdictWords(report);
   const colour: Paint = report.outcome === 'passed' ? 'green' : report.outcome === 'failed' ? 'red' : 'yellow';
   return `${paint(colour, paint('bold', verdict))}: ${stats.failed} failed, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`;
 }

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../core/finding.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 
-interface Failure { rule: string; operation: string; message: string; evidence: Finding['evidence']; reproduction: Finding['reproduce'] }
+interface Failure { rule: string; operation: string; operationId: string; message: string; evidence: Finding['evidence']; reproduction: Finding['reproduce'] }
 
 const FAULTS = ['--reference-fault', 'auth-missing-accepted', '--reference-fault', 'secret-in-header'];
 const RULES = ['--rules', 'auth.required,secrets.absent,response.schema', '--runs', '3'];
@@ -76,11 +76,14 @@ describe('a run against a faulty target', () => {
     expect(secretEcho.evidence.response?.headers['x-source-secret']).toBe('[redacted]');
   });
 
-  it('report.html: each failure with rule, operation, curl and seed', async () => {
+  it('report.html: each failure under its cause, with its operation named, a curl and the seed', async () => {
     const html = await readFile(join(dir, 'out', 'report.html'), 'utf8');
     const curls = [...html.matchAll(/<pre class="curl">([^<]*)<\/pre>/g)].map((m) => unescapeHtml(m[1]!));
+    const causes = unescapeHtml(html).split('<details class="cause').slice(1);
+    expect(causes.map((c) => /data-rule="([^"]+)"/.exec(c)![1])).toEqual(['secrets.absent', 'auth.required']);
     for (const failure of failures) {
-      expect(unescapeHtml(html)).toContain(`${failure.rule}</code> on <code>${failure.operation}`);
+      const cause = causes.find((c) => c.includes(`data-rule="${failure.rule}"`))!;
+      expect(cause).toContain(`<code>${failure.operationId} (${failure.operation})</code>`);
       expect(curls).toContain(failure.reproduction.curl);
       expectReproduces(curls.find((c) => c === failure.reproduction.curl)!, failure);
     }
@@ -91,7 +94,7 @@ describe('a run against a faulty target', () => {
     expect(await readFile(stepSummary, 'utf8')).toBe(`${md}\n`);
     expect(md).toMatch(/^## Conformance: ❌ FAILED/);
     for (const failure of failures) {
-      expect(md).toContain(`| \`${failure.rule}\` | \`${failure.operation}\` |`);
+      expect(md).toContain(`| \`${failure.rule}\` | \`${failure.operationId} (${failure.operation})\` |`);
       expect(md).toContain(`${failure.reproduction.curl}\n# seed ${failure.reproduction.seed}; replay: `);
     }
   });

@@ -6,6 +6,7 @@ import { applyBaseline, compareWithBaseline } from '../reports/baseline-comparis
 import { findingsJson } from '../reports/findings-json.ts';
 import { githubAnnotations } from '../reports/github-annotations.ts';
 import { htmlReport } from '../reports/html-report.ts';
+import { settingsInWords } from '../reports/settings-words.ts';
 import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { PLAIN_COLUMNS, terminalStyle } from '../reports/terminal-style.ts';
@@ -79,6 +80,25 @@ describe('report.html', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toMatch(/\s(src|href)="(?!#)/);
     expect(html).not.toMatch(/url\(|@import/);
+  });
+});
+
+describe('report.html in words', () => {
+  it('words the settings, names the target at the top, and words a baseline verdict as such', () => {
+    expect(settingsInWords({ maxRps: 0, maxRequests: null, runs: 8, timeoutMs: 10_000, budgetMs: 600_000, concurrency: 1, maxResponseBytes: 4 * 1024 * 1024, shard: '2/3', allow: ['read', 'write'], rules: 36, extra: { a: 1 } })).toEqual([
+      ['Request rate', 'no limit'], ['Requests', 'no limit'], ['Examples', '8 examples per property'], ['Request timeout', '10 s per request'],
+      ['Run budget', '600 s for the whole run'], ['Concurrency', 'at most 1 request in flight'], ['Response size', 'response bodies up to 4 MiB'],
+      ['Shard', 'part 2 of 3'], ['Probe classes', 'read, write probes allowed'], ['Rules', '36 rules selected'], ['extra', '{"a":1}'],
+    ]);
+    expect(settingsInWords({ maxRps: 5, maxRequests: 100 })).toEqual([['Request rate', 'at most 5 requests per second'], ['Requests', 'at most 100 requests in the run']]);
+    const report = fixtureReport();
+    const judged = applyBaseline(report, compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' }] }, 'b.json', '2025-01-01'));
+    const html = htmlReport(judged);
+    expect(html).toContain('<span class="verdict passed" id="verdict">PASSED against the baseline: 0 new, 1 known</span>');
+    expect(html).toContain('<dt>Examples</dt><dd>8 examples per property</dd>');
+    expect(html.indexOf('<p class="target">Tested: the embedded reference target with faults <code>auth-missing-accepted</code>')).toBeLessThan(html.indexOf('id="verdict"'));
+    expect(html).toMatch(/<footer>contract-conformance \d+\.\d+\.\d+; run started 2025-01-02T03:04:05\.000Z, took 1\.2 s/);
+    expect(html).toContain('<details class="cause known" data-rule="auth.required" data-severity="credentials">');
   });
 });
 
