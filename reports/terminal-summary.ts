@@ -8,6 +8,7 @@ import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './te
 
 const MAX_OPERATIONS_NAMED = 3;
 const MAX_VERBOSE_MESSAGE = 300;
+const MAX_SKIPPED_NAMED = 6;
 
 /**
  * Renders the summary printed at the end of a run: failures first, one short line per cause (worst first) wrapped to
@@ -60,7 +61,7 @@ function foldedLines(report: BaselinedRunReport, columns: number, paint: (p: Pai
     const reasons = new Map<string, string[]>();
     for (const rs of skipped) for (const message of new Set(rs.map((r) => r.message))) reasons.set(message, [...(reasons.get(message) ?? []), rs[0]!.rule]);
     lines.push(`- ${skipped.length} rule(s) skipped on every operation:`);
-    for (const [reason, rules] of reasons) lines.push(...wrap(`    ${reason}: ${rules.join(', ')}`, columns, 6));
+    for (const [reason, rules] of reasons) lines.push(...wrap(`    ${reason}: ${rules.length <= MAX_SKIPPED_NAMED ? rules.join(', ') : `${rules.slice(0, MAX_SKIPPED_NAMED).join(', ')} +${rules.length - MAX_SKIPPED_NAMED} more`}`, columns, 6));
   }
   return lines;
 }

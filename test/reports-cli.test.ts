@@ -103,7 +103,7 @@ describe('a run against a faulty target', () => {
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(failures.length);
     for (const failure of failures) {
-      const line = annotations.find((a) => a.startsWith(`::error title=${failure.rule}::${failure.operation}: `));
+      const line = annotations.find((a) => a.startsWith(`::error title=${failure.rule}::${failure.operationId} (${failure.operation}): `));
       expect(line).toBeDefined();
       const curl = unescapeCommand(line!.split('%0AReproduce (seed ')[1]!.replace(/^\d+\): /, ''));
       expectReproduces(curl, failure);
@@ -126,10 +126,14 @@ describe('a run against a faulty target', () => {
     const failed = cases.filter(([, , body]) => body!.includes('<failure'));
     expect(failed).toHaveLength(failures.length);
     for (const failure of failures) expect(xml).toContain(`message="${failure.rule} on ${failure.operation.replace(/&/g, '&amp;')}: `);
-    const skipped = cases.filter(([, , body]) => body!.includes('<skipped/>'));
+    for (const failure of failures) expect(failed.some(([, name]) => name!.endsWith(` &gt; ${failure.operationId} (${failure.operation}) &gt; ${failure.rule}`))).toBe(true);
+    const skipped = cases.filter(([, , body]) => body!.includes('<skipped'));
     expect(skipped.length).toBe(doc.stats.skipped);
+    const reasons = new Map<string, string>(doc.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]));
     for (const [, name, body] of skipped) {
-      expect(body, `skipped test case ${name} carries its reason`).toMatch(/<property name="skip-reason" value="[^"]+">/);
+      const reason = [...reasons].find(([suffix]) => name!.endsWith(suffix))?.[1];
+      expect(reason, `skipped test case ${name} is named with its operation`).toBeDefined();
+      expect(body, `skipped test case ${name} carries its reason`).toContain(`<skipped message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`);
     }
   });
 });

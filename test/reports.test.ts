@@ -6,12 +6,13 @@ import { applyBaseline, compareWithBaseline } from '../reports/baseline-comparis
 import { findingsJson } from '../reports/findings-json.ts';
 import { githubAnnotations } from '../reports/github-annotations.ts';
 import { htmlReport } from '../reports/html-report.ts';
+import { rewriteJunit } from '../reports/junit-reporter.ts';
 import { settingsInWords } from '../reports/settings-words.ts';
 import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { PLAIN_COLUMNS, terminalStyle } from '../reports/terminal-style.ts';
 import { writeReports } from '../reports/write-reports.ts';
-import { fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
+import { fixtureFinding, fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
 const HOSTILE = 'got "<script>alert(1)</script>" | 100% & more\r\nnext line `code` *bold*';
 
@@ -26,6 +27,29 @@ describe('findings.json', () => {
     expect(failed.evidence.response.status).toBe(200);
     expect(failed.reproduction).toMatchObject({ seed: 42, curl: expect.stringMatching(/^curl /) });
     expect(doc.results.filter((r: { evidence?: unknown }) => r.evidence)).toHaveLength(1);
+  });
+
+  it('stores each body once, keeps other findings without evidence, and lists the causes', () => {
+    const json = fixtureFinding('auth.required', OPERATIONS.CREATE_KEY);
+    const parsed = { ...json, evidence: { ...json.evidence, request: { ...json.evidence.request, json: { name: 'k' } }, response: { ...json.evidence.response!, json: { status: 200 } } } };
+    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'), operationId: 'createKey', violations: 9, findings: [parsed, json] };
+    const doc = JSON.parse(findingsJson(fixtureReport([result])));
+    const [entry] = doc.results;
+    expect(entry.evidence.response).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, json: { status: 200 }, durationMs: 3 });
+    expect(entry.evidence.request.body).toBe('{"name":"k","credentials":"[redacted]"}');
+    expect(entry.evidence.request).not.toHaveProperty('json');
+    expect(entry.findings).toHaveLength(2);
+    for (const f of entry.findings) {
+      expect(f).not.toHaveProperty('evidence');
+      expect(f).toMatchObject({ path: '', expected: 'rejection (4xx) of no credentials', status: 200, reproduce: { seed: 42 } });
+    }
+    expect(doc.causes).toEqual([{
+      rule: 'auth.required', basis: 'stated', doc: 'docs/rules.md#authrequired', severity: 'credentials', path: '', kind: 'HTTP 2xx',
+      summary: 'the response: expected rejection (4xx) of no credentials, got HTTP 200', examples: 9, known: false,
+      operations: [{ operation: OPERATIONS.CREATE_KEY, operationId: 'createKey', examples: 9, known: false }],
+    }]);
+    const withText = JSON.parse(findingsJson(fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed')])));
+    expect(withText.results[0].evidence.response.text).toBe('{"status":200,"result":{"keySecret":"[redacted]"}}');
   });
 
   it('carries the baseline section when a baseline was applied', () => {
@@ -80,6 +104,32 @@ describe('report.html', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toMatch(/\s(src|href)="(?!#)/);
     expect(html).not.toMatch(/url\(|@import/);
+  });
+});
+
+describe('junit.xml rewrite', () => {
+  it('names operations as every report does and gives a skipped case its reason as the message', () => {
+    const xml = [
+      '<testsuites>',
+      '<testcase classname="suites/keys.suite.ts" name="keys &gt; createKey &gt; auth.required" time="0.1">',
+      '    <skipped/>',
+      '    <properties>',
+      '        <property name="reproduce" value="curl">',
+      '        </property>',
+      '        <property name="skip-reason" value="known failure, accepted by the baseline: &quot;r&quot; &amp; co">',
+      '        </property>',
+      '    </properties>',
+      '</testcase>',
+      '<testcase classname="suites/keys.suite.ts" name="keys &gt; otherOp &gt; createKey" time="0.1">',
+      '</testcase>',
+      '</testsuites>',
+    ].join('\n');
+    const out = rewriteJunit(xml, new Map([['createKey', 'createKey (POST /v1/k)'], ['otherOp', 'otherOp (GET /a&b)']]));
+    expect(out).toContain('name="keys &gt; createKey (POST /v1/k) &gt; auth.required"');
+    expect(out).toContain('<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>');
+    expect(out).toContain('name="keys &gt; otherOp (GET /a&amp;b) &gt; createKey"');
+    expect(out.split('\n')).toHaveLength(xml.split('\n').length);
+    expect(rewriteJunit(xml, new Map())).toBe(xml.replace('<skipped/>', '<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>'));
   });
 });
 
