@@ -59,9 +59,9 @@ export function causesOf(report: RunReport & { readonly baseline?: { readonly kn
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
   const groups = new Map<string, Group>();
   for (const result of report.results) {
-    if (result.outcome !== 'failed' || result.findings.length === 0) continue;
+    if (result.outcome !== 'failed' || result.findings.length === 0) continue; // a failed verdict keeps at least one finding
     const keyed = result.findings.map((finding) => ({ finding, path: normalisedPath(finding.path), kind: kindOf(finding) }));
-    const shares = apportion(result.violations, keyed.map(({ path, kind }) => `${path}\u0000${kind}`));
+    const shares = apportion(result.violations, keyed.length);
     keyed.forEach(({ finding, path, kind }, index) => {
       const key = `${result.rule}\u0000${path}\u0000${kind}`;
       const group: Group = groups.get(key) ?? { rule: result.rule, path, kind, findings: [], counts: new Map() };
@@ -107,11 +107,11 @@ export function kindOf(finding: Finding): string {
   return typeof actual;
 }
 
-/** Splits `total` violations over kept findings by their key: each kept finding counts one, the rest go to the keys in proportion. */
-function apportion(total: number, keys: readonly string[]): number[] {
-  const shares = keys.map(() => 1);
-  let rest = Math.max(0, total - keys.length);
-  for (let index = 0; rest > 0; index = (index + 1) % keys.length, rest -= 1) shares[index]! += 1;
+/** Splits a result's `total` violations over its `kept` findings: one each, the ones not kept shared out evenly in turn. */
+function apportion(total: number, kept: number): number[] {
+  const shares = Array.from({ length: kept }, () => 1);
+  let rest = Math.max(0, total - kept);
+  for (let index = 0; rest > 0; index = (index + 1) % kept, rest -= 1) shares[index]! += 1;
   return shares;
 }
 
