@@ -166,7 +166,7 @@ function baselineSection(report: BaselinedRunReport): string {
     items.map((e, i) => `<tr><td><code>${esc(e.rule)}</code></td><td><code>${esc(operationName(e))}</code></td><td>${detail(i)}</td></tr>`).join('');
   const table = (title: string, body: string): string => (body ? `<h3>${esc(title)}</h3><table><tr><th>Rule</th><th>Operation</th><th></th></tr>${body}</table>` : '');
   return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).</p>
-${table('New failures', rows(b.new, (i) => esc(b.new[i]!.message)))}
+${table('New failures', rows(b.new, (i) => esc(shorten(b.new[i]!.message, 160))))}
 ${table('Expired entries: fix them, or renew or remove the entry', rows(b.expired, (i) => `expired ${esc(b.expired[i]!.expires ?? '')}; ${esc(b.expired[i]!.now)} in this run; ${esc(b.expired[i]!.reason)}`))}
 ${table('Unexpected passes: remove these entries', rows(b.unexpectedPasses, (i) => esc(b.unexpectedPasses[i]!.reason)))}
 ${b.known.length > 0 ? `<details><summary>Known failures (${b.known.length})</summary>${table('Known failures', rows(b.known, (i) => `${esc(b.known[i]!.reason)}${b.known[i]!.expires ? ` (until ${esc(b.known[i]!.expires!)})` : ''}`))}</details>` : ''}`;
@@ -243,8 +243,8 @@ function shortOperation(operation: string): string {
   return segments.length <= 2 ? operation : `${method} …/${segments.slice(-2).join('/')}`;
 }
 
-function shorten(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+function shorten(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** Escapes text, showing the spans it quotes in backticks as code. */
