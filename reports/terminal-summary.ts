@@ -56,7 +56,7 @@ function foldedLines(report: BaselinedRunReport, columns: number, paint: (p: Pai
   const green = groups.filter((rs) => rs.some((r) => r.outcome === 'passed') && rs.every((r) => r.outcome !== 'failed'));
   const skipped = groups.filter((rs) => rs.every((r) => r.outcome === 'skipped'));
   const passed = green.reduce((n, rs) => n + rs.filter((r) => r.outcome === 'passed').length, 0);
-  const lines = wrap(`✓ ${green.length} rule(s) passed on every operation they judged (${passed} rule × operation verdicts)`, columns, 2).map((l) => paint('green', l));
+  const lines = green.length === 0 ? [] : wrap(`✓ ${green.length} rule(s) passed on every operation they judged (${passed} rule × operation verdicts)`, columns, 2).map((l) => paint('green', l));
   if (skipped.length > 0) {
     const reasons = new Map<string, string[]>();
     for (const rs of skipped) for (const message of new Set(rs.map((r) => r.message))) reasons.set(message, [...(reasons.get(message) ?? []), rs[0]!.rule]);
