@@ -53,7 +53,7 @@ interface Group {
 /**
  * The causes of a run's failures: findings that share a rule, a normalised path and a kind of wrong value collapse
  * into one cause (a path under another of the same rule joins it), listed worst first (a leaked secret, accepted credentials,
- * server errors and missing answers, then the rest; new before known; then by operations and examples). Pure.
+ * server errors and missing answers, then the rest; new before known; then by operations and examples).
  */
 export function causesOf(report: RunReport & { readonly baseline?: { readonly known: readonly { readonly rule: string; readonly operation: string }[] } }, catalogue: RuleCatalogue): Cause[] {
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
