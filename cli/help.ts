@@ -1,16 +1,20 @@
-/** The text of `conformance --help`. */
-export const HELP = `Usage: conformance [command] [flags]
+/** The subcommands of `conformance`, in the order the help lists them. */
+export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'docs', 'help'] as const;
 
-Commands:
-  run (default)          run every suite against the target and write reports
-  reference              start the embedded reference target and print its settings
-  rules                  list the rule ids
-  diff OLD.json NEW.json compare two findings files
-  docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
-  merge DIR... [--report-dir OUT] [--baseline FILE]
-                         join the findings of shards into one report
+/** A subcommand's name. */
+export type Command = (typeof COMMANDS)[number];
 
-Target (a flag wins over its environment variable; with neither URL set, the embedded
+/** The flags each subcommand takes besides `--help` (those of `run` are RUN_FLAGS in core/config.ts). */
+export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly string[]>> = Object.freeze({
+  reference: ['fault', 'mode', 'management-port', 'alerts-port', 'host', 'list'],
+  rules: ['json'],
+  diff: [],
+  merge: ['report-dir', 'baseline'],
+  docs: ['check'],
+  help: [],
+});
+
+const RUN_FLAGS_HELP = `Target (a flag wins over its environment variable; with neither URL set, the embedded
 reference target is started and used):
   --management-url URL   MANAGEMENT_BASE_URL   base URL of the management API
                          MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET  HTTP Basic credentials
@@ -36,9 +40,77 @@ Run:
   --update-baseline      write the run's failures to --baseline FILE
   --require-judged       fail (exit 1) when a selected rule could not be judged; skips by choice do not count
   --dry-run              print the plan and send nothing
+  --verbose              list every verdict in the terminal summary, not only the causes of failure
   --shard i/n            run the i-th of n parts (join them with \`conformance merge\`)
   --reference-fault NAME embedded target only: switch on a named fault (repeatable)
   --reference-mode NAME  embedded target only: switch on an unusual but correct mode (repeatable)
 
-Exit codes: 0 every rule that ran passed; 1 at least one rule failed; 2 the run could not be made.
+The terminal summary is in colour on a terminal; NO_COLOR turns colour off, FORCE_COLOR on.
+
+Exit codes: 0 every rule that ran passed; 1 at least one rule failed; 2 the run could not be made.`;
+
+/** The text of `conformance --help`. */
+export const HELP = `Usage: conformance [command] [flags]
+
+Commands:
+  run (default)          run every suite against the target and write reports
+  reference              start the embedded reference target and print its settings
+  rules [ID] [--json]    list the rule ids, or explain one rule: its contract, operations and breaking faults
+  diff OLD.json NEW.json compare two findings files
+  docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
+  merge DIR... [--report-dir OUT] [--baseline FILE]
+                         join the findings of shards into one report
+  help [command]         this help, or a command's
+
+${RUN_FLAGS_HELP}
 `;
+
+/** The text of `conformance COMMAND --help` and `conformance help COMMAND`, per subcommand. */
+export const COMMAND_HELP: Readonly<Record<Command, string>> = Object.freeze({
+  run: `Usage: conformance [run] [flags]
+
+Runs every suite against the target, prints a summary (the causes of failure first) and writes findings.json,
+report.html, summary.md and junit.xml to the report directory.
+
+${RUN_FLAGS_HELP}
+`,
+  reference: `Usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] [--host HOST] [--list]
+
+Starts the embedded reference target (both APIs, in memory) and prints its URLs, ids and credentials as
+\`export\` lines; runs until Ctrl-C.
+  --fault NAME           switch on a named fault (repeatable)
+  --mode NAME            switch on an unusual but correct behaviour (repeatable)
+  --management-port N    port of the management API (default: any free port)
+  --alerts-port N        port of the alerts API (default: any free port)
+  --host HOST            address to listen on (default 127.0.0.1)
+  --list                 list the faults and modes, with the rules each fault breaks
+`,
+  rules: `Usage: conformance rules [ID] [--json]
+
+Without an id, lists every rule: its id, basis (stated or inferred) and title. With an id, prints the rule's
+contract sentence, its basis, how the harness probes it, the operations it concerns and the reference faults that
+break it (\`conformance --reference-fault NAME\` shows that failure).
+  --json                 the same as JSON
+`,
+  diff: `Usage: conformance diff OLD.json NEW.json
+
+Compares two findings files rule by rule and operation by operation: new failures, fixed, still failing,
+newly skipped. Exits 1 when there are new failures, else 0.
+`,
+  merge: `Usage: conformance merge DIR... [--report-dir OUT] [--baseline FILE]
+
+Joins the report directories of the shards of one run (\`--shard i/n\`) into the whole run's reports, and exits
+like a run (0, 1 or 2).
+  --report-dir OUT       where the merged reports go (default reports/out)
+  --baseline FILE        known failures; the merge fails only on new ones
+`,
+  docs: `Usage: conformance docs [--check]
+
+Writes docs/rules.md from the rule table, the specs' operations and the reference faults.
+  --check                write nothing; exit 1 when docs/rules.md is out of date
+`,
+  help: `Usage: conformance help [command]
+
+Prints the help of \`conformance\`, or of one command: ${COMMANDS.join(', ')}.
+`,
+});

@@ -1,33 +1,76 @@
 import { isHarnessError } from '../core/errors.ts';
-import { HELP } from './help.ts';
+import { COMMAND_FLAGS, COMMAND_HELP, COMMANDS, HELP, type Command } from './help.ts';
 import type { Io } from './io.ts';
-import { resolveConfig } from '../core/config.ts';
+import { parseRunArgs, resolveConfig, RUN_FLAGS } from '../core/config.ts';
+import { assertKnownFlags } from './known-flags.ts';
+import { PLAIN_STYLE, terminalStyle } from '../reports/terminal-style.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
+import { didYouMean } from '../core/did-you-mean.ts';
 
-const STD_IO: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+/** Standard output and error, the summary drawn for standard output's terminal (colour, width) as `env` allows. */
+function stdIo(env: Readonly<Record<string, string | undefined>>): Io {
+  return { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), style: terminalStyle(process.stdout, env) };
+}
 
 /**
  * `conformance run`: settings are resolved before the run's modules (vitest among them) load, so that a bad
  * setting is reported at once; like every subcommand, it is loaded on use so that `--help` and `rules` start fast.
  */
 async function run(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+  assertKnownFlags('run', argv, Object.keys(RUN_FLAGS));
   const config = resolveConfig(argv, env, RULE_IDS);
+  const verbose = parseRunArgs(argv).verbose === true;
   const { runCommand } = await import('./run.ts');
-  return runCommand(config, env, io);
+  return runCommand(config, env, { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } });
+}
+
+/** `conformance rules [ID] [--json]`: lists the rules, or explains one. */
+async function rules(argv: readonly string[], io: Io): Promise<number> {
+  const json = argv.includes('--json');
+  const ids = argv.filter((arg) => arg !== '--json');
+  if (ids.length === 0) {
+    if (json) io.out(JSON.stringify(RULES.map(({ id, basis, title }) => ({ id, basis, title })), null, 2));
+    else for (const rule of RULES) io.out(`${rule.id.padEnd(36)} ${rule.basis.padEnd(8)} ${rule.title}`);
+    return 0;
+  }
+  const [{ explainRule, ruleById, ruleText }, { loadSpecs }, { FAULTS }] = await Promise.all([import('./rule-help.ts'), import('../core/spec.ts'), import('../reference/faults.ts')]);
+  const chosen = ids.map((id) => ruleById(RULES, id));
+  const specs = await loadSpecs();
+  const explained = chosen.map((rule) => explainRule(rule, specs.operations, FAULTS));
+  io.out(json ? JSON.stringify(explained.length === 1 ? explained[0] : explained, null, 2) : explained.map(ruleText).join('\n\n'));
+  return 0;
+}
+
+function isCommand(word: string | undefined): word is Command {
+  return (COMMANDS as readonly string[]).includes(word ?? '');
+}
+
+function unknownCommand(word: string, io: Io): number {
+  io.err(`conformance: unknown command ${JSON.stringify(word)}${didYouMean(word, COMMANDS)}. Run \`conformance help\` for the commands.`);
+  return 2;
 }
 
 /** The `conformance` command: dispatches to a subcommand and turns harness errors into exit code 2. */
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = STD_IO): Promise<number> {
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = stdIo(env)): Promise<number> {
   const [first, ...rest] = argv;
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
   try {
-    if (first === '--help' || first === '-h' || argv.includes('--help') || argv.includes('-h')) {
-      io.out(HELP);
+    if (first === 'help') {
+      const [topic, ...extra] = rest;
+      if (topic === undefined) io.out(HELP);
+      else if (topic === '--help' || topic === '-h') io.out(COMMAND_HELP.help);
+      else if (isCommand(topic) && extra.length === 0) io.out(COMMAND_HELP[topic]);
+      else return unknownCommand(extra.length > 0 ? rest.join(' ') : topic, io);
       return 0;
     }
+    if (wantsHelp) {
+      io.out(isCommand(first) ? COMMAND_HELP[first] : HELP);
+      return 0;
+    }
+    if (isCommand(first) && first !== 'run') assertKnownFlags(first, rest, COMMAND_FLAGS[first]);
     switch (first) {
       case 'rules':
-        for (const rule of RULES) io.out(`${rule.id.padEnd(36)} ${rule.basis.padEnd(8)} ${rule.title}`);
-        return 0;
+        return await rules(rest, io);
       case 'reference': {
         const { runReference } = await import('../reference/main.ts');
         return await runReference(rest);
@@ -47,10 +90,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       case 'run':
         return await run(rest, env, io);
       default:
-        if (first !== undefined && !first.startsWith('-')) {
-          io.err(`conformance: unknown command ${JSON.stringify(first)}. Run \`conformance --help\` for the commands.`);
-          return 2;
-        }
+        if (first !== undefined && !first.startsWith('-')) return unknownCommand(first, io);
         return await run(argv, env, io);
     }
   } catch (error) {

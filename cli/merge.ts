@@ -53,7 +53,7 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
     const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
     const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
     const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
-    io.out(redact(terminalSummary(judged)));
+    io.out(redact(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {

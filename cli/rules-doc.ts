@@ -6,6 +6,7 @@ import type { Rule } from '../core/rule.ts';
 import { loadSpecs, type Operation } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULES } from '../rules/index.ts';
+import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { Io } from './io.ts';
 
 /** Where the rendered catalogue is committed. */
@@ -32,7 +33,7 @@ export function renderRulesDoc(rules: readonly Rule[], operations: readonly Oper
     '',
     '| id | basis | title |',
     '|---|---|---|',
-    ...rules.map((rule) => `| [\`${rule.id}\`](#${anchor(rule.id)}) | ${rule.basis} | ${cell(rule.title)} |`),
+    ...rules.map((rule) => `| [\`${rule.id}\`](#${ruleAnchor(rule.id)}) | ${rule.basis} | ${cell(rule.title)} |`),
   ];
   for (const rule of rules) lines.push('', ...ruleSection(rule, operations, faults));
   return `${lines.join('\n')}\n`;
@@ -57,11 +58,6 @@ function ruleSection(rule: Rule, operations: readonly Operation[], faults: reado
     ...(breaking.length === 0 ? ['- none yet: no fault of the reference target breaks this rule.'] : []),
     ...breaking.map((fault) => `- \`${fault.name}\`: ${fault.description}${fault.breaks.length > 1 ? ` (also breaks ${fault.breaks.filter((id) => id !== rule.id).map((id) => `\`${id}\``).join(', ')})` : ''}.`),
   ];
-}
-
-/** GitHub's heading anchor for a heading that is only the id in code: lower case, dots dropped. */
-function anchor(id: string): string {
-  return id.toLowerCase().replace(/[^a-z0-9 _-]/g, '');
 }
 
 function cell(text: string): string {

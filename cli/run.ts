@@ -51,7 +51,7 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
     const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
     const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
-    io.out(redactor.text(terminalSummary(judged)));
+    io.out(redactor.text(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {

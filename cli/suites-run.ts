@@ -6,6 +6,7 @@ import { startVitest } from 'vitest/node';
 import type { Shard } from '../core/config.ts';
 import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
+import { ConformanceJunitReporter } from '../reports/junit-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,8 +62,8 @@ async function redactFile(file: string, redact: (text: string) => string): Promi
   if (redacted !== text) await writeFile(file, redacted);
 }
 
-function junit(reportDir: string): ['junit', { outputFile: string; suiteName: string }] {
-  return ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance' }];
+function junit(reportDir: string): ConformanceJunitReporter {
+  return new ConformanceJunitReporter({ outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance' });
 }
 
 function blob(outputFile: string): ['blob', { outputFile: string }] {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from './defaults.ts';
+import { didYouMean } from './did-you-mean.ts';
 import { HarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { BASE_URL_SETTING, givenTargetSettings, type GivenSetting } from './target-settings.ts';
@@ -78,6 +79,7 @@ export const RUN_FLAGS = Object.freeze({
   'update-baseline': { type: 'boolean' },
   'require-judged': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  verbose: { type: 'boolean' },
   shard: { type: 'string' },
   'reference-fault': { type: 'string', multiple: true },
   'reference-mode': { type: 'string', multiple: true },
@@ -241,7 +243,7 @@ function ruleList(value: string | undefined, name: string, known: ReadonlySet<st
   const ids = value.split(',').map((id) => id.trim()).filter(Boolean);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw new HarnessError('CONFIG_INVALID', `${name} names unknown rule ${unknown.join(', ')}: the ids are listed by \`conformance rules\` and in docs/rules.md.`);
+    throw new HarnessError('CONFIG_INVALID', `${name} names unknown rule ${unknown.map((id) => `${id}${didYouMean(id, [...known])}`).join(', ')}: the ids are listed by \`conformance rules\` and in docs/rules.md.`);
   }
   return ids;
 }

@@ -33,11 +33,16 @@ export type Outcome = 'passed' | 'failed' | 'skipped';
 /** The verdict of one rule on one operation: what `findings.json` lists under `results`. */
 export interface RuleResult {
   readonly rule: string;
+  /** The operation's `METHOD /path` key. */
   readonly operation: string;
+  /** The operation's operationId in the spec (absent in reports of older versions). */
+  readonly operationId?: string;
   readonly outcome: Outcome;
   readonly message: string;
   /** For a skipped result: `by-choice` (rule selection, `--allow`, an API left out) or `not-judged` (budget, a missing resource, no evidence). */
   readonly skipKind?: 'by-choice' | 'not-judged';
+  /** For a skipped result: the distinct reasons behind it, without the parts (for summaries that group by reason). */
+  readonly skipReasons?: readonly string[];
   /** Exchanges the rule judged. */
   readonly checks: number;
   /** Violations seen; `findings` keeps the first few of them. */

@@ -9,6 +9,7 @@ export const ADDED_REASON = 'added by --update-baseline';
 export interface FailureRef {
   readonly rule: string;
   readonly operation: string;
+  readonly operationId?: string;
   readonly message: string;
 }
 
@@ -28,18 +29,25 @@ export interface BaselineSummary {
 /** A run report with its baseline comparison, when a baseline was given. */
 export type BaselinedRunReport = RunReport & { readonly baseline?: BaselineSummary };
 
-/** Compares a run's results with a baseline on `today` (`YYYY-MM-DD`, UTC); an entry is valid through its `expires` day. */
+/**
+ * Compares a run's results with a baseline on `today` (`YYYY-MM-DD`, UTC); an entry is valid through its `expires` day.
+ * Entries match on rule and `METHOD /path`; each is named with the result's operationId where its file has none.
+ */
 export function compareWithBaseline(results: readonly RuleResult[], baseline: Baseline, file: string, today: string): BaselineSummary {
   const byKey = new Map(results.map((r) => [keyOf(r), r]));
   const listed = new Set(baseline.entries.map(keyOf));
   const expired = baseline.entries.filter((e) => isExpired(e, today));
   const expiredKeys = new Set(expired.map(keyOf));
+  const named = (e: BaselineEntry): BaselineEntry => {
+    const operationId = e.operationId ?? byKey.get(keyOf(e))?.operationId;
+    return operationId === undefined ? e : { rule: e.rule, operation: e.operation, operationId, reason: e.reason, ...(e.expires === undefined ? {} : { expires: e.expires }) };
+  };
   return {
     file,
-    known: baseline.entries.filter((e) => !expiredKeys.has(keyOf(e)) && byKey.get(keyOf(e))?.outcome === 'failed'),
-    new: results.filter((r) => r.outcome === 'failed' && !listed.has(keyOf(r))).map(({ rule, operation, message }) => ({ rule, operation, message })),
-    expired: expired.map((e) => ({ ...e, now: byKey.get(keyOf(e))?.outcome ?? 'not run' })),
-    unexpectedPasses: baseline.entries.filter((e) => byKey.get(keyOf(e))?.outcome === 'passed'),
+    known: baseline.entries.filter((e) => !expiredKeys.has(keyOf(e)) && byKey.get(keyOf(e))?.outcome === 'failed').map(named),
+    new: results.filter((r) => r.outcome === 'failed' && !listed.has(keyOf(r))).map(({ rule, operation, operationId, message }) => ({ rule, operation, ...(operationId ? { operationId } : {}), message })),
+    expired: expired.map((e) => ({ ...named(e), now: byKey.get(keyOf(e))?.outcome ?? 'not run' })),
+    unexpectedPasses: baseline.entries.filter((e) => byKey.get(keyOf(e))?.outcome === 'passed').map(named),
   };
 }
 
@@ -65,7 +73,10 @@ export function applyBaseline(report: RunReport, summary: BaselineSummary): Base
 export function updatedBaseline(results: readonly RuleResult[], previous: Baseline | undefined): Baseline {
   const byKey = new Map(results.map((r) => [keyOf(r), r]));
   const old = new Map((previous?.entries ?? []).map((e) => [keyOf(e), e]));
-  const failures = results.filter((r) => r.outcome === 'failed').map((r) => old.get(keyOf(r)) ?? { rule: r.rule, operation: r.operation, reason: ADDED_REASON });
+  const failures = results.filter((r) => r.outcome === 'failed').map((r) => {
+    const entry = old.get(keyOf(r)) ?? { rule: r.rule, operation: r.operation, reason: ADDED_REASON };
+    return r.operationId === undefined ? entry : { rule: entry.rule, operation: entry.operation, operationId: r.operationId, reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) };
+  });
   const notRun = (previous?.entries ?? []).filter((e) => {
     const outcome = byKey.get(keyOf(e))?.outcome;
     return outcome === undefined || outcome === 'skipped';

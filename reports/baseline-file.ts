@@ -2,10 +2,14 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HarnessError } from '../core/errors.ts';
 
-/** One known failure: a rule on an operation, why it is accepted, and until when (a `YYYY-MM-DD` date, inclusive). */
+/**
+ * One known failure: a rule on an operation (its `METHOD /path` key, which entries match on, and its operationId, which
+ * baselines written before it was added lack), why it is accepted, and until when (a `YYYY-MM-DD` date, inclusive).
+ */
 export interface BaselineEntry {
   readonly rule: string;
   readonly operation: string;
+  readonly operationId?: string;
   readonly reason: string;
   readonly expires?: string;
 }
@@ -16,7 +20,7 @@ export interface Baseline {
   readonly entries: readonly BaselineEntry[];
 }
 
-const ENTRY_FIELDS = new Set(['rule', 'operation', 'reason', 'expires']);
+const ENTRY_FIELDS = new Set(['rule', 'operation', 'operationId', 'reason', 'expires']);
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Reads and validates a baseline file; anything unreadable or malformed is a BASELINE_INVALID error naming the file and the entry. */
@@ -39,7 +43,7 @@ export async function readBaseline(file: string, knownRules?: readonly string[])
 /** Validates parsed baseline JSON; `file` names it in errors. */
 export function parseBaseline(json: unknown, file: string, knownRules?: readonly string[]): Baseline {
   const fail = (what: string): never => {
-    throw new HarnessError('BASELINE_INVALID', `The baseline ${file} ${what}. Expected { "version": 1, "entries": [ { "rule", "operation", "reason", "expires"?: "YYYY-MM-DD" } ] }.`);
+    throw new HarnessError('BASELINE_INVALID', `The baseline ${file} ${what}. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] }.`);
   };
   if (!isObject(json)) return fail('is not a JSON object');
   if (json.version !== 1) return fail(`has version ${JSON.stringify(json.version)}, not 1`);
@@ -55,6 +59,7 @@ export function parseBaseline(json: unknown, file: string, knownRules?: readonly
       if (typeof raw[field] !== 'string' || (raw[field] as string).trim() === '') fail(`${named} has no "${field}" (a non-empty string)`);
     }
     if (knownRules && !knownRules.includes(raw.rule as string)) fail(`${named} names unknown rule ${JSON.stringify(raw.rule)}`);
+    if (raw.operationId !== undefined && (typeof raw.operationId !== 'string' || raw.operationId.trim() === '')) fail(`${named} has "operationId" ${JSON.stringify(raw.operationId)}, not a non-empty string`);
     if (raw.expires !== undefined && !isDate(raw.expires)) fail(`${named} has "expires" ${JSON.stringify(raw.expires)}, not a YYYY-MM-DD date`);
     const key = `${raw.rule}\u0000${raw.operation}`;
     if (seen.has(key)) fail(`${named} repeats an earlier entry`);
@@ -62,6 +67,7 @@ export function parseBaseline(json: unknown, file: string, knownRules?: readonly
     return {
       rule: raw.rule as string,
       operation: raw.operation as string,
+      ...(raw.operationId === undefined ? {} : { operationId: raw.operationId as string }),
       reason: raw.reason as string,
       ...(raw.expires === undefined ? {} : { expires: raw.expires as string }),
     };

@@ -1,4 +1,5 @@
 import type { FindingsFile } from './findings-file.ts';
+import { operationName } from './operation-name.ts';
 
 type Result = FindingsFile['results'][number];
 
@@ -36,7 +37,7 @@ export function diffFindings(older: FindingsFile, newer: FindingsFile): Findings
 /** Renders a findings diff for the terminal: the one place its prose is written. */
 export function renderFindingsDiff(diff: FindingsDiff): string {
   const section = (title: string, mark: string, items: readonly Result[], detail: (r: Result) => string): string[] =>
-    items.length === 0 ? [] : [`${title} (${items.length}):`, ...items.map((r) => `  ${mark} ${r.rule}  ${r.operation}${detail(r)}`), ''];
+    items.length === 0 ? [] : [`${title} (${items.length}):`, ...items.map((r) => `  ${mark} ${r.rule}  ${operationName(r)}${detail(r)}`), ''];
   const lines = [
     `conformance diff: ${diff.old} -> ${diff.new}`,
     '',

@@ -6,7 +6,7 @@ import { HarnessError } from '../core/errors.ts';
 export interface FindingsFile {
   readonly file: string;
   readonly outcome: string;
-  readonly results: readonly { readonly rule: string; readonly operation: string; readonly outcome: Outcome; readonly message: string }[];
+  readonly results: readonly { readonly rule: string; readonly operation: string; readonly operationId?: string; readonly outcome: Outcome; readonly message: string }[];
 }
 
 const OUTCOMES: readonly string[] = ['passed', 'failed', 'skipped'];
@@ -32,7 +32,7 @@ export async function readFindingsFile(file: string): Promise<FindingsFile> {
       if (!r || typeof r.rule !== 'string' || typeof r.operation !== 'string' || !OUTCOMES.includes(r.outcome as string)) {
         return fail(`has a bad result at results[${index}] (it needs "rule", "operation" and an "outcome" of ${OUTCOMES.join(', ')})`);
       }
-      return { rule: r.rule, operation: r.operation, outcome: r.outcome as Outcome, message: typeof r.message === 'string' ? r.message : '' };
+      return { rule: r.rule, operation: r.operation, ...(typeof r.operationId === 'string' ? { operationId: r.operationId } : {}), outcome: r.outcome as Outcome, message: typeof r.message === 'string' ? r.message : '' };
     }),
   };
 }

@@ -1,9 +1,13 @@
-import type { RuleResult } from '../core/finding.ts';
+import type { RecordedRequest, RecordedResponse } from '../core/exchange.ts';
+import type { Finding, RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
+import { causesOf, type Cause } from './causes.ts';
+import { ruleCatalogue } from './rule-catalogue.ts';
 
 /**
- * The document `findings.json` holds: the report, each result led by its rule, operation, outcome and message,
- * and each failure carrying the evidence and reproduction of its first finding (all findings stay under `findings`).
+ * The document `findings.json` holds: the report with its causes; each result led by its rule, operation, outcome and
+ * message; a failure with the evidence and reproduction of its first finding, and its other kept findings without
+ * evidence. Each body is stored once: a response's parsed JSON when it parsed, else its text; a request's text.
  */
 export function findingsDocument(report: BaselinedRunReport): object {
   const { outcome, seed, startedAt, durationMs, baseline, stats, results, ...rest } = report;
@@ -14,6 +18,7 @@ export function findingsDocument(report: BaselinedRunReport): object {
     durationMs,
     ...(baseline ? { baseline } : {}),
     stats,
+    causes: causesOf(report, ruleCatalogue).map(causeEntry),
     results: results.map(resultEntry),
     ...rest,
   };
@@ -24,15 +29,53 @@ export function findingsJson(report: BaselinedRunReport): string {
   return `${JSON.stringify(findingsDocument(report), null, 2)}\n`;
 }
 
+function causeEntry(cause: Cause): object {
+  const { rule, info, severity, path, kind, summary, examples, known, operations } = cause;
+  return {
+    rule,
+    ...(info ? { basis: info.basis, doc: info.doc } : {}),
+    severity,
+    path,
+    kind,
+    summary,
+    examples,
+    known,
+    operations: operations.map(({ operation, operationId, examples: n, known: k }) => ({ operation, ...(operationId ? { operationId } : {}), examples: n, known: k })),
+  };
+}
+
 function resultEntry(result: RuleResult): object {
-  const { rule, operation, outcome, message, ...rest } = result;
-  const first = outcome === 'failed' ? result.findings[0] : undefined;
+  const { rule, operation, outcome, message, findings, ...rest } = result;
+  const first = outcome === 'failed' ? findings[0] : undefined;
   return {
     rule,
     operation,
     outcome,
     message,
-    ...(first ? { evidence: first.evidence, reproduction: first.reproduce } : {}),
     ...rest,
+    ...(first ? { evidence: leanEvidence(first.evidence), reproduction: first.reproduce } : {}),
+    findings: findings.map(withoutEvidence),
   };
+}
+
+/** A kept finding without its evidence (the result holds its first finding's): where, what, the status, how to reproduce. */
+function withoutEvidence(finding: Finding): object {
+  const { evidence, rule: _rule, operation: _operation, ...rest } = finding;
+  return { ...rest, status: evidence.response?.status ?? evidence.failure?.code };
+}
+
+/** Evidence with each body once: the request's text (what was sent), the response's JSON when it parsed, else its text. */
+function leanEvidence(evidence: Finding['evidence']): object {
+  const { request, response, failure } = evidence;
+  return { request: leanRequest(request), ...(response ? { response: leanResponse(response) } : {}), ...(failure ? { failure } : {}) };
+}
+
+function leanRequest(request: RecordedRequest): object {
+  const { json: _json, ...rest } = request;
+  return rest;
+}
+
+function leanResponse(response: RecordedResponse): object {
+  const { text, json, ...rest } = response;
+  return json === undefined ? { ...rest, text } : { ...rest, json };
 }

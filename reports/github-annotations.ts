@@ -1,5 +1,6 @@
 import type { RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
+import { operationName } from './operation-name.ts';
 
 /**
  * GitHub Actions workflow commands for a run: an `::error` per failure (a `::warning` for one the baseline
@@ -10,9 +11,9 @@ export function githubAnnotations(report: BaselinedRunReport): string[] {
   const failures = report.results.filter((r) => r.outcome === 'failed').map((r) =>
     command(known.has(`${r.rule}\u0000${r.operation}`) ? 'warning' : 'error', r.rule, failureText(r)));
   const expired = (report.baseline?.expired ?? []).map((e) =>
-    command('error', `baseline: ${e.rule}`, `${e.operation}: the baseline entry expired on ${e.expires} (now ${e.now}); fix the failure, or renew or remove the entry in ${report.baseline!.file}`));
+    command('error', `baseline: ${e.rule}`, `${operationName(e)}: the baseline entry expired on ${e.expires} (now ${e.now}); fix the failure, or renew or remove the entry in ${report.baseline!.file}`));
   const stale = (report.baseline?.unexpectedPasses ?? []).map((e) =>
-    command('notice', `baseline: ${e.rule}`, `${e.operation}: passes now; remove its entry from ${report.baseline!.file}`));
+    command('notice', `baseline: ${e.rule}`, `${operationName(e)}: passes now; remove its entry from ${report.baseline!.file}`));
   const errors = report.errors.map((e) => command('error', 'conformance harness error', e));
   return [...failures, ...expired, ...stale, ...errors];
 }
@@ -20,7 +21,7 @@ export function githubAnnotations(report: BaselinedRunReport): string[] {
 function failureText(result: RuleResult): string {
   const reproduce = result.findings[0]?.reproduce;
   return [
-    `${result.operation}: ${result.message}`,
+    `${operationName(result)}: ${result.message}`,
     ...(reproduce ? [`Reproduce (seed ${reproduce.seed}): ${reproduce.curl}`] : []),
   ].join('\n');
 }

@@ -1,9 +1,13 @@
 import type { RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
+import { causesOf, type Cause } from './causes.ts';
+import { verdictWords } from './verdict-words.ts';
+import { operationName } from './operation-name.ts';
+import { ruleCatalogue } from './rule-catalogue.ts';
 
 const MAX_ROWS = 100;
 const MAX_MESSAGE = 400;
-const VERDICT = { passed: '✅ PASSED', failed: '❌ FAILED', error: '⚠️ ERROR' } as const;
+const ICON = { passed: '✅', failed: '❌', error: '⚠️' } as const;
 
 /** Renders the Markdown summary of a run, fit for a CI job summary. */
 export function markdownSummary(report: BaselinedRunReport): string {
@@ -11,7 +15,7 @@ export function markdownSummary(report: BaselinedRunReport): string {
   const failed = report.results.filter((r) => r.outcome === 'failed');
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
   const lines = [
-    `## Conformance: ${VERDICT[report.outcome]}`,
+    `## Conformance: ${ICON[report.outcome]} ${verdictWords(report)}`,
     '',
     `**${stats.failed} failed**, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed \`${report.seed}\`.`,
     '',
@@ -19,6 +23,7 @@ export function markdownSummary(report: BaselinedRunReport): string {
     '',
     ...baselineSection(report),
     ...(report.errors.length > 0 ? ['### Harness errors', '', ...report.errors.map((e) => `- ${cell(e)}`), ''] : []),
+    ...causesSection(causesOf(report, ruleCatalogue)),
     ...(failed.length > 0
       ? [
           '### Failed rules',
@@ -26,7 +31,7 @@ export function markdownSummary(report: BaselinedRunReport): string {
           `| Rule | Operation | Message |${report.baseline ? ' Baseline |' : ''}`,
           `|---|---|---|${report.baseline ? '---|' : ''}`,
           ...failed.slice(0, MAX_ROWS).map((r) =>
-            `| \`${inline(r.rule)}\` | \`${inline(r.operation)}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`),
+            `| \`${inline(r.rule)}\` | \`${inline(operationName(r))}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`),
           ...(failed.length > MAX_ROWS ? [`| … | ${failed.length - MAX_ROWS} more in findings.json | |${report.baseline ? ' |' : ''}`] : []),
           '',
           '#### Reproduce',
@@ -38,6 +43,23 @@ export function markdownSummary(report: BaselinedRunReport): string {
     ...createdSection(report),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function causesSection(causes: readonly Cause[]): string[] {
+  if (causes.length === 0) return [];
+  return [
+    '### Causes of failure, worst first',
+    '',
+    ...causes.slice(0, MAX_ROWS).flatMap((c) => {
+      const names = c.operations.map((o) => `\`${inline(o.operationId ?? o.operation)}\``).join(', ');
+      const basis = c.info ? `, ${c.info.basis}` : '';
+      return [
+        `- **\`${inline(c.rule)}\`** (${c.severity === 'secret' ? 'secret leaked' : c.severity}${basis}${c.known ? ', known' : ''}): ${cell(c.summary.replace(/`/g, ''))}. ${c.operations.length} operation(s), ${c.examples} example(s): ${names}.`,
+        ...(c.info ? [`  > ${cell(c.info.sentence)} (\`${inline(c.info.doc)}\`)`] : []),
+      ];
+    }),
+    '',
+  ];
 }
 
 function target(report: BaselinedRunReport): string {
@@ -71,7 +93,7 @@ function reproduction(result: RuleResult): string[] {
   if (!reproduce) return [];
   const body = `${reproduce.curl}\n# seed ${reproduce.seed}; replay: ${reproduce.command}`;
   const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return [`<details><summary>${cell(result.rule)} on ${cell(result.operation)}</summary>`, '', `${fence}sh`, body, fence, '', '</details>', ''];
+  return [`<details><summary>${cell(result.rule)} on ${cell(operationName(result))}</summary>`, '', `${fence}sh`, body, fence, '', '</details>', ''];
 }
 
 function skippedSection(report: BaselinedRunReport): string[] {

@@ -47,6 +47,22 @@ describe('baseline file', () => {
   });
 });
 
+describe('operation names in the baseline', () => {
+  it('writes the operationId beside the METHOD /path key, and still reads and matches entries without it', () => {
+    const results = [{ ...fixtureResult('auth.required', CREATE_KEY, 'failed'), operationId: 'createKey' }, { ...fixtureResult('auth.required', LIST_ALERTS, 'failed'), operationId: 'listAlerts' }];
+    const old = parseBaseline({ version: 1, entries: [entry('auth.required', CREATE_KEY)] }, 'old.json');
+    expect(old.entries[0]).toEqual(entry('auth.required', CREATE_KEY));
+    expect(updatedBaseline(results, old).entries).toEqual([
+      { rule: 'auth.required', operation: CREATE_KEY, operationId: 'createKey', reason: 'ticket 7' },
+      { rule: 'auth.required', operation: LIST_ALERTS, operationId: 'listAlerts', reason: ADDED_REASON },
+    ]);
+    const summary = compareWithBaseline(results, old, 'old.json', '2025-01-01');
+    expect(summary.known).toEqual([{ ...entry('auth.required', CREATE_KEY), operationId: 'createKey' }]);
+    expect(summary.new).toEqual([{ rule: 'auth.required', operation: LIST_ALERTS, operationId: 'listAlerts', message: results[1]!.message }]);
+    expect(() => parseBaseline({ version: 1, entries: [entry('auth.required', CREATE_KEY, { operationId: 3 })] }, 'b.json')).toThrow(/"operationId" 3, not a non-empty string/);
+  });
+});
+
 describe('baseline comparison', () => {
   const results = fixtureReport().results; // auth.required fails on CREATE_KEY; passes on LIST_ALERTS; backups.identity skipped
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../core/finding.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 
-interface Failure { rule: string; operation: string; message: string; evidence: Finding['evidence']; reproduction: Finding['reproduce'] }
+interface Failure { rule: string; operation: string; operationId: string; message: string; evidence: Finding['evidence']; reproduction: Finding['reproduce'] }
 
 const FAULTS = ['--reference-fault', 'auth-missing-accepted', '--reference-fault', 'secret-in-header'];
 const RULES = ['--rules', 'auth.required,secrets.absent,response.schema', '--runs', '3'];
@@ -76,11 +76,14 @@ describe('a run against a faulty target', () => {
     expect(secretEcho.evidence.response?.headers['x-source-secret']).toBe('[redacted]');
   });
 
-  it('report.html: each failure with rule, operation, curl and seed', async () => {
+  it('report.html: each failure under its cause, with its operation named, a curl and the seed', async () => {
     const html = await readFile(join(dir, 'out', 'report.html'), 'utf8');
     const curls = [...html.matchAll(/<pre class="curl">([^<]*)<\/pre>/g)].map((m) => unescapeHtml(m[1]!));
+    const causes = unescapeHtml(html).split('<details class="cause').slice(1);
+    expect(causes.map((c) => /data-rule="([^"]+)"/.exec(c)![1])).toEqual(['secrets.absent', 'auth.required']);
     for (const failure of failures) {
-      expect(unescapeHtml(html)).toContain(`${failure.rule}</code> on <code>${failure.operation}`);
+      const cause = causes.find((c) => c.includes(`data-rule="${failure.rule}"`))!;
+      expect(cause).toContain(`<code>${failure.operationId} (${failure.operation})</code>`);
       expect(curls).toContain(failure.reproduction.curl);
       expectReproduces(curls.find((c) => c === failure.reproduction.curl)!, failure);
     }
@@ -91,7 +94,7 @@ describe('a run against a faulty target', () => {
     expect(await readFile(stepSummary, 'utf8')).toBe(`${md}\n`);
     expect(md).toMatch(/^## Conformance: ❌ FAILED/);
     for (const failure of failures) {
-      expect(md).toContain(`| \`${failure.rule}\` | \`${failure.operation}\` |`);
+      expect(md).toContain(`| \`${failure.rule}\` | \`${failure.operationId} (${failure.operation})\` |`);
       expect(md).toContain(`${failure.reproduction.curl}\n# seed ${failure.reproduction.seed}; replay: `);
     }
   });
@@ -100,17 +103,19 @@ describe('a run against a faulty target', () => {
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(failures.length);
     for (const failure of failures) {
-      const line = annotations.find((a) => a.startsWith(`::error title=${failure.rule}::${failure.operation}: `));
+      const line = annotations.find((a) => a.startsWith(`::error title=${failure.rule}::${failure.operationId} (${failure.operation}): `));
       expect(line).toBeDefined();
       const curl = unescapeCommand(line!.split('%0AReproduce (seed ')[1]!.replace(/^\d+\): /, ''));
       expectReproduces(curl, failure);
     }
   });
 
-  it('terminal: the rule, each failing operation and how to replay it', () => {
-    for (const failure of failures) expect(run.stdout).toContain(`${failure.operation}: ${failure.message}`);
-    expect(run.stdout).toMatch(/reproduce: npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules auth\.required/);
+  it('terminal: one cause per failing rule, the leaked secret first, and how to replay them', () => {
+    const causes = run.stdout.split('\n').filter((line) => line.startsWith('  ✗ '));
+    expect(causes.map((line) => line.split(':')[0])).toEqual(['  ✗ secrets.absent', '  ✗ auth.required']);
+    expect(run.stdout).toMatch(/^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules secrets\.absent,auth\.required$/m);
     expect(run.stdout).toMatch(/^FAILED: \d+ failed/m);
+    expect(run.stdout).not.toMatch(/\u001b\[/);
   });
 
   it('junit.xml: a test case per rule and operation, failures named, skips with their reason', async () => {
@@ -121,10 +126,14 @@ describe('a run against a faulty target', () => {
     const failed = cases.filter(([, , body]) => body!.includes('<failure'));
     expect(failed).toHaveLength(failures.length);
     for (const failure of failures) expect(xml).toContain(`message="${failure.rule} on ${failure.operation.replace(/&/g, '&amp;')}: `);
-    const skipped = cases.filter(([, , body]) => body!.includes('<skipped/>'));
+    for (const failure of failures) expect(failed.some(([, name]) => name!.endsWith(` &gt; ${failure.operationId} (${failure.operation}) &gt; ${failure.rule}`))).toBe(true);
+    const skipped = cases.filter(([, , body]) => body!.includes('<skipped'));
     expect(skipped.length).toBe(doc.stats.skipped);
+    const reasons = new Map<string, string>(doc.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]));
     for (const [, name, body] of skipped) {
-      expect(body, `skipped test case ${name} carries its reason`).toMatch(/<property name="skip-reason" value="[^"]+">/);
+      const reason = [...reasons].find(([suffix]) => name!.endsWith(suffix))?.[1];
+      expect(reason, `skipped test case ${name} is named with its operation`).toBeDefined();
+      expect(body, `skipped test case ${name} carries its reason`).toContain(`<skipped message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`);
     }
   });
 });

@@ -6,10 +6,13 @@ import { applyBaseline, compareWithBaseline } from '../reports/baseline-comparis
 import { findingsJson } from '../reports/findings-json.ts';
 import { githubAnnotations } from '../reports/github-annotations.ts';
 import { htmlReport } from '../reports/html-report.ts';
+import { rewriteJunit } from '../reports/junit-reporter.ts';
+import { settingsInWords } from '../reports/settings-words.ts';
 import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
+import { PLAIN_COLUMNS, terminalStyle } from '../reports/terminal-style.ts';
 import { writeReports } from '../reports/write-reports.ts';
-import { fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
+import { fixtureFinding, fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
 const HOSTILE = 'got "<script>alert(1)</script>" | 100% & more\r\nnext line `code` *bold*';
 
@@ -24,6 +27,29 @@ describe('findings.json', () => {
     expect(failed.evidence.response.status).toBe(200);
     expect(failed.reproduction).toMatchObject({ seed: 42, curl: expect.stringMatching(/^curl /) });
     expect(doc.results.filter((r: { evidence?: unknown }) => r.evidence)).toHaveLength(1);
+  });
+
+  it('stores each body once, keeps other findings without evidence, and lists the causes', () => {
+    const json = fixtureFinding('auth.required', OPERATIONS.CREATE_KEY);
+    const parsed = { ...json, evidence: { ...json.evidence, request: { ...json.evidence.request, json: { name: 'k' } }, response: { ...json.evidence.response!, json: { status: 200 } } } };
+    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'), operationId: 'createKey', violations: 9, findings: [parsed, json] };
+    const doc = JSON.parse(findingsJson(fixtureReport([result])));
+    const [entry] = doc.results;
+    expect(entry.evidence.response).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, json: { status: 200 }, durationMs: 3 });
+    expect(entry.evidence.request.body).toBe('{"name":"k","credentials":"[redacted]"}');
+    expect(entry.evidence.request).not.toHaveProperty('json');
+    expect(entry.findings).toHaveLength(2);
+    for (const f of entry.findings) {
+      expect(f).not.toHaveProperty('evidence');
+      expect(f).toMatchObject({ path: '', expected: 'rejection (4xx) of no credentials', status: 200, reproduce: { seed: 42 } });
+    }
+    expect(doc.causes).toEqual([{
+      rule: 'auth.required', basis: 'stated', doc: 'docs/rules.md#authrequired', severity: 'credentials', path: '', kind: 'HTTP 2xx',
+      summary: 'the response: expected rejection (4xx) of no credentials, got HTTP 200', examples: 9, known: false,
+      operations: [{ operation: OPERATIONS.CREATE_KEY, operationId: 'createKey', examples: 9, known: false }],
+    }]);
+    const withText = JSON.parse(findingsJson(fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed')])));
+    expect(withText.results[0].evidence.response.text).toBe('{"status":200,"result":{"keySecret":"[redacted]"}}');
   });
 
   it('carries the baseline section when a baseline was applied', () => {
@@ -81,21 +107,110 @@ describe('report.html', () => {
   });
 });
 
-describe('terminal summary', () => {
-  it('marks known failures and lists the baseline outcome', () => {
+describe('junit.xml rewrite', () => {
+  it('names operations as every report does and gives a skipped case its reason as the message', () => {
+    const xml = [
+      '<testsuites>',
+      '<testcase classname="suites/keys.suite.ts" name="keys &gt; createKey &gt; auth.required" time="0.1">',
+      '    <skipped/>',
+      '    <properties>',
+      '        <property name="reproduce" value="curl">',
+      '        </property>',
+      '        <property name="skip-reason" value="known failure, accepted by the baseline: &quot;r&quot; &amp; co">',
+      '        </property>',
+      '    </properties>',
+      '</testcase>',
+      '<testcase classname="suites/keys.suite.ts" name="keys &gt; otherOp &gt; createKey" time="0.1">',
+      '</testcase>',
+      '</testsuites>',
+    ].join('\n');
+    const out = rewriteJunit(xml, new Map([['createKey', 'createKey (POST /v1/k)'], ['otherOp', 'otherOp (GET /a&b)']]));
+    expect(out).toContain('name="keys &gt; createKey (POST /v1/k) &gt; auth.required"');
+    expect(out).toContain('<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>');
+    expect(out).toContain('name="keys &gt; otherOp (GET /a&amp;b) &gt; createKey"');
+    expect(out.split('\n')).toHaveLength(xml.split('\n').length);
+    expect(rewriteJunit(xml, new Map())).toBe(xml.replace('<skipped/>', '<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>'));
+  });
+});
+
+describe('report.html in words', () => {
+  it('words the settings, names the target at the top, and words a baseline verdict as such', () => {
+    expect(settingsInWords({ maxRps: 0, maxRequests: null, runs: 8, timeoutMs: 10_000, budgetMs: 600_000, concurrency: 1, maxResponseBytes: 4 * 1024 * 1024, shard: '2/3', allow: ['read', 'write'], rules: 36, extra: { a: 1 } })).toEqual([
+      ['Request rate', 'no limit'], ['Requests', 'no limit'], ['Examples', '8 examples per property'], ['Request timeout', '10 s per request'],
+      ['Run budget', '600 s for the whole run'], ['Concurrency', 'at most 1 request in flight'], ['Response size', 'response bodies up to 4 MiB'],
+      ['Shard', 'part 2 of 3'], ['Probe classes', 'read, write probes allowed'], ['Rules', '36 rules selected'], ['extra', '{"a":1}'],
+    ]);
+    expect(settingsInWords({ maxRps: 5, maxRequests: 100 })).toEqual([['Request rate', 'at most 5 requests per second'], ['Requests', 'at most 100 requests in the run']]);
     const report = fixtureReport();
-    const judged = applyBaseline(report, compareWithBaseline(report.results, {
+    const judged = applyBaseline(report, compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' }] }, 'b.json', '2025-01-01'));
+    const html = htmlReport(judged);
+    expect(html).toContain('<span class="verdict passed" id="verdict">PASSED against the baseline: 0 new, 1 known</span>');
+    expect(html).toContain('<dt>Examples</dt><dd>8 examples per property</dd>');
+    expect(html.indexOf('<p class="target">Tested: the embedded reference target with faults <code>auth-missing-accepted</code>')).toBeLessThan(html.indexOf('id="verdict"'));
+    expect(html).toMatch(/<footer>contract-conformance \d+\.\d+\.\d+; run started 2025-01-02T03:04:05\.000Z, took 1\.2 s/);
+    expect(html).toContain('<details class="cause known" data-rule="auth.required" data-severity="credentials">');
+  });
+});
+
+describe('terminal summary', () => {
+  const judged = () => {
+    const report = fixtureReport();
+    return applyBaseline(report, compareWithBaseline(report.results, {
       version: 1,
       entries: [
         { rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' },
         { rule: 'response.schema', operation: OPERATIONS.LIST_ALERTS, reason: 'stale' },
       ],
     }, 'b.json', '2025-01-01'));
-    const text = terminalSummary(judged);
-    expect(text).toContain(`(known) ${OPERATIONS.CREATE_KEY}`);
+  };
+
+  it('marks known causes and words the verdict against the baseline', () => {
+    const text = terminalSummary(judged());
+    expect(text).toContain('Failures: 1 cause(s) (0 new, 1 known), worst first');
+    expect(text).toMatch(/^ {2}✗ \(known\) auth\.required: the response: expected rejection \(4xx\) of no credentials, got HTTP 200\. 1$/m);
     expect(text).toContain('Baseline b.json: 1 known failure(s), 0 new, 0 expired, 1 unexpected pass(es).');
     expect(text).toContain(`passes now, remove the entry: response.schema on ${OPERATIONS.LIST_ALERTS}`);
-    expect(text).toMatch(/^PASSED: 1 failed/m);
+    expect(text).toMatch(/^PASSED against the baseline: 0 new, 1 known: 1 failed/m);
+  });
+
+  it('puts failures before passes, folds green rules into a count, wraps to the width, and lists every verdict with verbose', () => {
+    const report = fixtureReport([
+      fixtureResult('response.schema', OPERATIONS.LIST_ALERTS, 'passed'),
+      fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
+      fixtureResult('response.schema', OPERATIONS.CREATE_KEY, 'passed'),
+      fixtureResult('backups.identity', OPERATIONS.GET_BACKUP, 'skipped', 'BACKUP_ID is not set'),
+    ]);
+    const text = terminalSummary(report, { color: false, columns: 60, verbose: false });
+    const lines = text.split('\n');
+    expect(lines.findIndex((l) => l.includes('auth.required'))).toBeLessThan(lines.findIndex((l) => l.startsWith('✓')));
+    expect(lines.filter((l) => l.startsWith('✓'))).toEqual(['✓ 1 rule(s) passed on every operation they judged (2 rule ×']);
+    expect(text).toContain('- 1 rule(s) skipped on every operation:\n    BACKUP_ID is not set: backups.identity');
+    expect(text).not.toContain('response.schema');
+    const replay = lines.findIndex((l) => l.includes('the failing rules:')) + 1;
+    for (const [i, line] of lines.entries()) if (i !== replay && !line.startsWith('FAILED')) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(lines[replay]).toBe('  npx conformance --seed 42 --reference-fault auth-missing-accepted --rules auth.required');
+    expect(text).not.toMatch(/\u001b/);
+
+    const verbose = terminalSummary(report, { color: false, columns: 100, verbose: true });
+    expect(verbose).toContain(`  ✓ response.schema on ${OPERATIONS.LIST_ALERTS}: passed message`);
+    expect(verbose.replace(/\s+/g, ' ')).toContain(` - backups.identity on ${OPERATIONS.GET_BACKUP}: BACKUP_ID is not set `);
+  });
+
+  it('paints in colour only when asked: red failures, green count', () => {
+    const text = terminalSummary(fixtureReport(), { color: true, columns: 100, verbose: false });
+    expect(text).toContain('\u001b[31m  ✗\u001b[39m \u001b[1mauth.required\u001b[22m: ');
+    expect(text).toContain('\u001b[32m✓ 1 rule(s) passed');
+  });
+
+  it('takes colour from the terminal, NO_COLOR and FORCE_COLOR, and the width from the terminal (100 off one)', () => {
+    const tty = { isTTY: true, columns: 132 };
+    expect(terminalStyle(tty, {})).toEqual({ color: true, columns: 132, verbose: false });
+    expect(terminalStyle(tty, { NO_COLOR: '1' }).color).toBe(false);
+    expect(terminalStyle(tty, { NO_COLOR: '' }).color).toBe(true);
+    expect(terminalStyle(tty, { FORCE_COLOR: '0' }).color).toBe(false);
+    expect(terminalStyle({ isTTY: false, columns: 132 }, {})).toEqual({ color: false, columns: PLAIN_COLUMNS, verbose: false });
+    expect(terminalStyle({}, { FORCE_COLOR: '1', NO_COLOR: '1' }).color).toBe(true);
+    expect(terminalStyle({}, {}, true).verbose).toBe(true);
   });
 });
 

@@ -61,6 +61,6 @@ describe('docs/rules.md is rendered from the rule table', () => {
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
     expect(await main(['docs', '--bogus'], {}, io)).toBe(2);
-    expect(lines.join('\n')).toMatch(/takes only --check\. \[CONFIG_INVALID\]$/);
+    expect(lines.join('\n')).toMatch(/unknown flag --bogus for `conformance docs`\. Run `conformance help docs` for its flags\. \[CONFIG_INVALID\]$/);
   });
 });

@@ -11,8 +11,8 @@ export type { GroupSkip } from './plan.ts';
  * rule needs there gave evidence; else skipped, naming each missing part and why it did not run.
  */
 export function verdict(config: RunConfig, ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, operationId: string, operation: string): RuleResult {
-  const base = { rule: rule.id, operation, checks: 0, violations: 0, findings: [] };
-  if (!config.rules.includes(rule.id)) return { ...base, outcome: 'skipped', skipKind: 'by-choice', message: 'not selected (--rules / --skip-rules)' };
+  const base = { rule: rule.id, operation, operationId, checks: 0, violations: 0, findings: [] };
+  if (!config.rules.includes(rule.id)) return { ...base, outcome: 'skipped', skipKind: 'by-choice', skipReasons: ['not selected (--rules / --skip-rules)'], message: 'not selected (--rules / --skip-rules)' };
   const tallyOf = ledger.tallies[operation]?.[rule.id];
   if (tallyOf && tallyOf.violations > 0) {
     const more = tallyOf.violations > tallyOf.findings.length ? ` (and ${tallyOf.violations - tallyOf.findings.length} more)` : '';
@@ -37,21 +37,22 @@ export function verdict(config: RunConfig, ledger: Ledger, skips: readonly Group
   const message = rule.parts
     ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}`
     : `not judged: ${why[0]!.reason}`;
-  return { ...base, outcome: 'skipped', skipKind: byChoice ? 'by-choice' : 'not-judged', checks, message };
+  return { ...base, outcome: 'skipped', skipKind: byChoice ? 'by-choice' : 'not-judged', skipReasons: [...new Set(why.flatMap((w) => w.reasons))], checks, message };
 }
 
 /** Why one part of a rule has no evidence on an operation: the groups that feed it were skipped, the budget ran out, or nothing it could judge came back. */
-function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, part: string, operationId: string, operation: string): { reason: string; byChoice: boolean } {
+function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, part: string, operationId: string, operation: string): { reason: string; reasons: string[]; byChoice: boolean } {
   const feeding = skips.filter((skip) => skip.operations.includes(operationId) && feedsPart(skip, rule, part));
   // A group left out by the user's choice explains the rest: a later group found no resource because of it.
   const relevant = feeding.some((skip) => skip.byChoice) ? feeding.filter((skip) => skip.byChoice) : feeding;
   if (relevant.length > 0) {
-    return { reason: `did not run: ${[...new Set(relevant.map((skip) => skip.reason))].join('; ')}`, byChoice: relevant.every((skip) => skip.byChoice) };
+    const reasons = [...new Set(relevant.map((skip) => skip.reason))];
+    return { reason: `did not run: ${reasons.join('; ')}`, reasons, byChoice: relevant.every((skip) => skip.byChoice) };
   }
   const statuses = ledger.coverage[operation]?.statuses ?? {};
-  if ((statuses.budget ?? 0) > 0) return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', byChoice: false };
+  if ((statuses.budget ?? 0) > 0) return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', reasons: ['the run reached --max-requests or --budget-ms'], byChoice: false };
   const seen = Object.entries(statuses).map(([status, n]) => `${status}×${n}`).join(', ') || 'no request';
-  return { reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`, byChoice: false };
+  return { reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`, reasons: [`nothing it could judge came back (responses seen: ${seen})`], byChoice: false };
 }
 
 function feedsPart(skip: GroupSkip, rule: Rule, part: string): boolean {

@@ -1,0 +1,189 @@
+import type { Finding, Reproduction, RuleResult } from '../core/finding.ts';
+import type { RunReport } from '../core/run-report.ts';
+import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
+
+/** How bad a cause is, worst first: a leaked secret, accepted credentials, a server error or no answer, the rest. */
+export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
+
+const SEVERITY_ORDER: readonly Severity[] = ['secret', 'credentials', 'server', 'contract'];
+const SERVER_RULES: ReadonlySet<string> = new Set(['errors.client-not-server', 'transport.answers']);
+
+/** Examples with full evidence that a cause keeps, one per operation first. */
+export const EVIDENCE_PER_CAUSE = 3;
+
+/** One operation a cause shows up on: how many of its violations the cause accounts for, and whether the baseline accepts it. */
+export interface CauseOperation {
+  readonly operation: string;
+  readonly operationId?: string;
+  readonly examples: number;
+  readonly known: boolean;
+  /** How to reproduce the cause's first finding on this operation. */
+  readonly reproduce: Reproduction;
+}
+
+/** Violations of one rule at one place of the body with one kind of wrong value, on every operation where they occur. */
+export interface Cause {
+  readonly rule: string;
+  /** The rule's data from the table; absent for an id the table does not hold. */
+  readonly info?: RuleInfo;
+  readonly severity: Severity;
+  /** Where, normalised: each array index as `*`, `` for the response as a whole, `header:name`. */
+  readonly path: string;
+  /** The kind of wrong value: `uuid v1`, `absent`, `HTTP 2xx`, `string`, `timeout`, ... */
+  readonly kind: string;
+  /** One line: where, what was expected, what kind of value came. */
+  readonly summary: string;
+  readonly operations: readonly CauseOperation[];
+  /** Violations the cause accounts for, over every operation (kept findings, plus its share of those not kept). */
+  readonly examples: number;
+  /** Every operation's failure is accepted by the baseline. */
+  readonly known: boolean;
+  /** At most EVIDENCE_PER_CAUSE findings with their evidence, distinct operations first. */
+  readonly evidence: readonly Finding[];
+}
+
+interface Group {
+  readonly rule: string;
+  readonly path: string;
+  readonly kind: string;
+  readonly findings: Finding[];
+  readonly counts: Map<RuleResult, number>;
+}
+
+/**
+ * The causes of a run's failures: findings that share a rule, a normalised path and a kind of wrong value collapse
+ * into one cause (a path under another of the same rule joins it), listed worst first (a leaked secret, accepted credentials,
+ * server errors and missing answers, then the rest; new before known; then by operations and examples).
+ */
+export function causesOf(report: RunReport & { readonly baseline?: { readonly known: readonly { readonly rule: string; readonly operation: string }[] } }, catalogue: RuleCatalogue): Cause[] {
+  const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
+  const groups = new Map<string, Group>();
+  for (const result of report.results) {
+    if (result.outcome !== 'failed' || result.findings.length === 0) continue; // a failed verdict keeps at least one finding
+    const keyed = result.findings.map((finding) => ({ finding, path: normalisedPath(finding.path), kind: kindOf(finding) }));
+    const shares = apportion(result.violations, keyed.length);
+    keyed.forEach(({ finding, path, kind }, index) => {
+      const key = `${result.rule}\u0000${path}\u0000${kind}`;
+      const group: Group = groups.get(key) ?? { rule: result.rule, path, kind, findings: [], counts: new Map() };
+      groups.set(key, group);
+      group.findings.push(finding);
+      group.counts.set(result, (group.counts.get(result) ?? 0) + shares[index]!);
+    });
+  }
+  const merged = mergeNested([...groups.values()]);
+  const causes = merged.map((group) => toCause(group, catalogue, known));
+  const ruleOrder = [...new Set(report.results.map((r) => r.rule))];
+  return causes.sort((a, b) =>
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity)
+    || Number(a.known) - Number(b.known)
+    || b.operations.length - a.operations.length
+    || b.examples - a.examples
+    || ruleOrder.indexOf(a.rule) - ruleOrder.indexOf(b.rule)
+    || a.path.localeCompare(b.path));
+}
+
+/** A JSON pointer with its array indices as `*`; headers and the whole response as they are. */
+export function normalisedPath(path: string): string {
+  if (path === '' || path.startsWith('header:')) return path.toLowerCase();
+  return path.split('/').map((segment) => (/^\d+$/.test(segment) ? '*' : segment)).join('/');
+}
+
+/** The kind of wrong value a finding saw: the transport failure, the status class, a uuid's version, a secret, a JSON type, or `absent`. */
+export function kindOf(finding: Finding): string {
+  const { failure, response } = finding.evidence;
+  if (failure) return failure.code;
+  const { actual } = finding;
+  if (actual === undefined) return 'absent';
+  if (finding.path === '' && typeof actual === 'number' && actual >= 100 && actual < 600) return `HTTP ${Math.floor(actual / 100)}xx`;
+  if (finding.path === '' && response) return `HTTP ${Math.floor(response.status / 100)}xx`;
+  if (typeof actual === 'string') {
+    if (actual === '[redacted]') return 'a secret';
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-([0-9a-f])[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(actual);
+    if (uuid) return `uuid v${uuid[1]!.toLowerCase()}`;
+    return 'string';
+  }
+  if (actual === null) return 'null';
+  if (Array.isArray(actual)) return 'array';
+  return typeof actual;
+}
+
+/** Splits a result's `total` violations over its `kept` findings: one each, the ones not kept shared out evenly in turn. */
+function apportion(total: number, kept: number): number[] {
+  const shares = Array.from({ length: kept }, () => 1);
+  let rest = Math.max(0, total - kept);
+  for (let index = 0; rest > 0; index = (index + 1) % kept, rest -= 1) shares[index]! += 1;
+  return shares;
+}
+
+/** Joins a group into another of the same rule whose path holds its path (`/a/credentials/password` into `/a/credentials`). */
+function mergeNested(groups: readonly Group[]): Group[] {
+  const sorted = [...groups].sort((a, b) => a.path.length - b.path.length);
+  const kept: Group[] = [];
+  for (const group of sorted) {
+    const parent = kept.find((k) => k.rule === group.rule && k.path !== '' && !k.path.startsWith('header:') && group.path.startsWith(`${k.path}/`));
+    if (!parent) {
+      kept.push({ ...group, findings: [...group.findings], counts: new Map(group.counts) });
+      continue;
+    }
+    parent.findings.push(...group.findings);
+    for (const [result, n] of group.counts) parent.counts.set(result, (parent.counts.get(result) ?? 0) + n);
+  }
+  return kept;
+}
+
+function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<string>): Cause {
+  const operations = [...group.counts].map(([result, examples]) => ({
+    operation: result.operation,
+    ...(result.operationId ? { operationId: result.operationId } : {}),
+    examples,
+    known: known.has(`${result.rule}\u0000${result.operation}`),
+    reproduce: group.findings.find((f) => f.operation === result.operation)!.reproduce,
+  }));
+  const info = catalogue(group.rule);
+  return {
+    rule: group.rule,
+    ...(info ? { info } : {}),
+    severity: severityOf(group),
+    path: group.path,
+    kind: group.kind,
+    summary: summaryOf(group),
+    operations,
+    examples: operations.reduce((n, o) => n + o.examples, 0),
+    known: operations.every((o) => o.known),
+    evidence: boundedEvidence(group.findings),
+  };
+}
+
+function severityOf(group: Group): Severity {
+  if (group.rule === 'secrets.absent') return 'secret';
+  if (group.rule === 'auth.required') return 'credentials';
+  const serverSide = group.findings.some((f) => f.evidence.failure !== undefined || (f.evidence.response?.status ?? 0) >= 500);
+  return SERVER_RULES.has(group.rule) || serverSide ? 'server' : 'contract';
+}
+
+function summaryOf(group: Group): string {
+  const first = group.findings[0]!;
+  const where = group.path === '' ? 'the response' : `\`${group.path}\``;
+  const expectations = new Set(group.findings.map((f) => f.expected)).size;
+  const others = expectations > 1 ? ` (and ${expectations - 1} similar expectation${expectations > 2 ? 's' : ''})` : '';
+  return `${where}: expected ${first.expected}${others}, got ${kindPhrase(group.kind, first)}`;
+}
+
+function kindPhrase(kind: string, first: Finding): string {
+  const uuid = /^uuid v(.)$/.exec(kind);
+  if (uuid) return `a version-${uuid[1]} uuid`;
+  if (kind === 'absent') return 'nothing (absent)';
+  if (kind === 'a secret') return 'a secret value (redacted here)';
+  if (kind.startsWith('HTTP ')) return typeof first.actual === 'number' ? `HTTP ${first.actual}` : kind;
+  if (first.evidence.failure) return `no answer (${kind})`;
+  const text = JSON.stringify(first.actual) ?? String(first.actual);
+  return `${kind === 'object' || kind === 'array' ? `an ${kind}` : `a ${kind}`} such as ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+}
+
+function boundedEvidence(findings: readonly Finding[]): Finding[] {
+  const byOperation = new Map<string, Finding>();
+  for (const finding of findings) if (!byOperation.has(finding.operation)) byOperation.set(finding.operation, finding);
+  const distinct = [...byOperation.values()];
+  const rest = findings.filter((f) => !distinct.includes(f));
+  return [...distinct, ...rest].slice(0, EVIDENCE_PER_CAUSE);
+}
