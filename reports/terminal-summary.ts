@@ -59,12 +59,12 @@ function foldedLines(report: BaselinedRunReport, columns: number, paint: (p: Pai
   const lines = green.length === 0 ? [] : wrap(`✓ ${green.length} rule(s) passed on every operation they judged (${passed} rule × operation verdicts)`, columns, 2).map((l) => paint('green', l));
   const notJudged = report.results.filter((r) => r.outcome === 'skipped' && r.skipKind !== 'by-choice');
   if (notJudged.length > 0) {
-    lines.push(paint('yellow', `? ${notJudged.length} rule × operation verdict(s) could not be judged (not passed; --require-judged fails on them):`));
+    lines.push(...wrap(`? ${notJudged.length} rule × operation verdict(s) could not be judged (not passed; --require-judged fails on them):`, columns, 2).map((l) => paint('yellow', l)));
     for (const [reason, names] of byReason(notJudged)) lines.push(...wrap(`    ${reason}: ${named(names)}`, columns, 6).map((l) => paint('yellow', l)));
   }
   const chosen = report.results.filter((r) => r.outcome === 'skipped' && r.skipKind === 'by-choice');
   if (chosen.length > 0) {
-    lines.push(`- ${chosen.length} rule × operation verdict(s) skipped by your choice:`);
+    lines.push(...wrap(`- ${chosen.length} rule × operation verdict(s) skipped by your choice:`, columns, 2));
     for (const [reason, names] of byReason(chosen)) lines.push(...wrap(`    ${reason}: ${named(names)}`, columns, 6));
   }
   return lines;

@@ -436,7 +436,8 @@ describe('fault and mode tables', () => {
     });
     await check('request-id-reused', async (t) => {
       const ids = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await send(t, 'management', paths(t).backup)).json.requestId);
+      for (let i = 0; i < 3; i += 1) ids.push((await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', `reused ${i}`) })).json.requestId);
+      expect((await send(t, 'management', paths(t).backup)).json.requestId).not.toBe(ids[0]);
       expect(ids[1]).toBe(ids[0]);
       expect(ids[2]).not.toBe(ids[0]);
     });

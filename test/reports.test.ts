@@ -178,13 +178,13 @@ describe('terminal summary', () => {
       fixtureResult('response.schema', OPERATIONS.LIST_ALERTS, 'passed'),
       fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
       fixtureResult('response.schema', OPERATIONS.CREATE_KEY, 'passed'),
-      fixtureResult('backups.identity', OPERATIONS.GET_BACKUP, 'skipped', 'BACKUP_ID is not set'),
+      { ...fixtureResult('backups.identity', OPERATIONS.GET_BACKUP, 'skipped', 'BACKUP_ID is not set'), operationId: 'getBackup' },
     ]);
     const text = terminalSummary(report, { color: false, columns: 60, verbose: false });
     const lines = text.split('\n');
     expect(lines.findIndex((l) => l.includes('auth.required'))).toBeLessThan(lines.findIndex((l) => l.startsWith('✓')));
     expect(lines.filter((l) => l.startsWith('✓'))).toEqual(['✓ 1 rule(s) passed on every operation they judged (2 rule ×']);
-    expect(text).toContain('- 1 rule(s) skipped on every operation:\n    BACKUP_ID is not set: backups.identity');
+    expect(text).toContain('? 1 rule × operation verdict(s) could not be judged (not\n  passed; --require-judged fails on them):\n    BACKUP_ID is not set: backups.identity on getBackup');
     expect(text).not.toContain('response.schema');
     const replay = lines.findIndex((l) => l.includes('the failing rules:')) + 1;
     for (const [i, line] of lines.entries()) if (i !== replay && !line.startsWith('FAILED')) expect(line.length, line).toBeLessThanOrEqual(60);
@@ -193,7 +193,7 @@ describe('terminal summary', () => {
 
     const verbose = terminalSummary(report, { color: false, columns: 100, verbose: true });
     expect(verbose).toContain(`  ✓ response.schema on ${OPERATIONS.LIST_ALERTS}: passed message`);
-    expect(verbose.replace(/\s+/g, ' ')).toContain(` - backups.identity on ${OPERATIONS.GET_BACKUP}: BACKUP_ID is not set `);
+    expect(verbose.replace(/\s+/g, ' ')).toContain(` - backups.identity on getBackup (${OPERATIONS.GET_BACKUP}): BACKUP_ID is not set `);
   });
 
   it('paints in colour only when asked: red failures, green count', () => {
