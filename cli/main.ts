@@ -2,6 +2,7 @@ import { isHarnessError } from '../core/errors.ts';
 import { HELP } from './help.ts';
 import type { Io } from './io.ts';
 import { resolveConfig } from '../core/config.ts';
+import { TOOL_VERSION } from '../core/package-root.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
 
 const STD_IO: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
@@ -22,6 +23,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
   try {
     if (first === '--help' || first === '-h' || argv.includes('--help') || argv.includes('-h')) {
       io.out(HELP);
+      return 0;
+    }
+    if (first === '--version') {
+      io.out(TOOL_VERSION);
       return 0;
     }
     switch (first) {

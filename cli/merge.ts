@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Shard } from '../core/config.ts';
+import { cacheDirectory, type Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
@@ -45,7 +45,7 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
   const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
   try {
     await Promise.all(ordered.map((s) => copyFile(s.blob, join(blobDir, basename(s.blob)))));
-    const collected = await mergeSuites(blobDir, reportDir, io.out, redact);
+    const collected = await mergeSuites(blobDir, reportDir, cacheDirectory(env), io.out, redact);
     const expected = ordered.reduce((n, s) => n + s.results, 0);
     if (collected.results.length !== expected) {
       throw new HarnessError('FINDINGS_INVALID', `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json beside it, and that the merge runs the same version of conformance as the shards.`);
