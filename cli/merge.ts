@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -6,8 +6,9 @@ import { cacheDirectory, type Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
-import type { RunReport } from '../core/run-report.ts';
+import { loadSpecs } from '../core/spec.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
+import { readFindingsDocument } from '../reports/findings-file.ts';
 import { assembleRunReport, type RunHeader } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { writeReports } from '../reports/write-reports.ts';
@@ -38,7 +39,7 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
   const shards = await Promise.all(dirs.map(readShard));
   checkShards(shards);
   const ordered = [...shards].sort((a, b) => a.shard.index - b.shard.index);
-  const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS) : undefined;
+  const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS, (await loadSpecs()).operations.map((o) => o.key)) : undefined;
   const redact = createRedactor(REDACTED_NAMES).text;
   io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`);
 
@@ -83,17 +84,9 @@ async function readShard(dir: string): Promise<ShardOutput> {
   const fail = (what: string, cause?: unknown): never => {
     throw new HarnessError('FINDINGS_INVALID', `${dir} is not a shard's report directory: ${what}. Give the --report-dir of each \`conformance --shard i/n\` run.`, { cause });
   };
-  let json: Partial<RunReport> & { settings?: { shard?: unknown } };
-  try {
-    json = JSON.parse(await readFile(file, 'utf8')) as typeof json;
-  } catch (error) {
-    return fail(error instanceof SyntaxError ? `${file} is not JSON` : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
-  }
-  const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings?.shard === 'string' ? json.settings.shard : '');
+  const json = await readFindingsDocument(file, fail);
+  const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings.shard === 'string' ? json.settings.shard : '');
   if (!match) return fail(`${file} is from a run without --shard`);
-  if (typeof json.seed !== 'number' || typeof json.startedAt !== 'string' || typeof json.durationMs !== 'number' || typeof json.target !== 'object' || !Array.isArray(json.results) || typeof json.replay !== 'string') {
-    return fail(`${file} lacks seed, startedAt, durationMs, target, results or replay`);
-  }
   const shard = { index: Number(match[1]), count: Number(match[2]) };
   const blob = blobFile(dir, shard);
   const isFile = await stat(blob).then((s) => s.isFile(), (error: NodeJS.ErrnoException) => {
@@ -101,8 +94,8 @@ async function readShard(dir: string): Promise<ShardOutput> {
     throw error;
   });
   if (!isFile) fail(`the shard's vitest blob report ${blob} is missing`);
-  const { seed, startedAt, durationMs, target, settings, replay } = json as RunReport;
-  return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats?.requests ?? 0, blob };
+  const { seed, startedAt, durationMs, target, settings, replay } = json;
+  return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats.requests, blob };
 }
 
 /** Throws FINDINGS_INVALID unless the shards are every part 1..n of one run, each once. */

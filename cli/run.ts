@@ -24,8 +24,8 @@ import type { Io } from './io.ts';
  */
 export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io, onReport?: (report: BaselinedRunReport) => void): Promise<number> {
   let config = resolved;
-  const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
   const specs = await loadSpecs();
+  const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS, specs.operations.map((o) => o.key)) : undefined;
   const apiOf = (operationId: string) => operationById(specs, operationId).api;
   const plan = planRun(config, SUITES.map((suite) => suite()), apiOf);
   if (config.dryRun) {

@@ -1,8 +1,10 @@
 import type { RuleResult } from '../core/finding.ts';
+import { TOOL_VERSION } from '../core/package-root.ts';
+import { FINDINGS_SCHEMA_VERSION } from './file-schemas.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 
 /**
- * The document `findings.json` holds: the report, each result led by its rule, operation, outcome and message,
+ * The document `findings.json` holds (its format is schemas/findings.schema.json): the versions of the format and of the tool, the report, each result led by its rule, operation, outcome and message,
  * and each failure carrying the evidence and reproduction of its first finding (all findings stay under `findings`).
  */
 export function findingsDocument(report: BaselinedRunReport): object {
@@ -16,6 +18,8 @@ export function findingsDocument(report: BaselinedRunReport): object {
     stats,
     results: results.map(resultEntry),
     ...rest,
+    toolVersion: TOOL_VERSION,
+    schemaVersion: FINDINGS_SCHEMA_VERSION,
   };
 }
 
