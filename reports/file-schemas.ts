@@ -47,7 +47,7 @@ export function schemaErrorMessage(error: ErrorObject, name: (pointer: string) =
   if (error.keyword === 'additionalProperties') {
     return at(pointer, `has unknown field ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)}`);
   }
-  const field = unescape(pointer.slice(pointer.lastIndexOf('/') + 1));
+  const field = unescapePointer(pointer.slice(pointer.lastIndexOf('/') + 1));
   if (pointer === '' || /^\d+$/.test(field)) {
     return at(pointer, `is not ${pointer === '' && schema.type === 'object' ? 'a JSON object' : expectation(schema)}`);
   }
@@ -56,7 +56,7 @@ export function schemaErrorMessage(error: ErrorObject, name: (pointer: string) =
 
 /** A JSON pointer as a JavaScript-like path: `/results/2/evidence` is `results[2].evidence`; the root is empty. */
 export function jsonPath(pointer: string): string {
-  return pointer.split('/').slice(1).map(unescape).reduce((path, segment) => {
+  return pointer.split('/').slice(1).map(unescapePointer).reduce((path, segment) => {
     if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
     if (/^[A-Za-z_$][\w$]*$/.test(segment)) return path ? `${path}.${segment}` : segment;
     return `${path}[${JSON.stringify(segment)}]`;
@@ -94,6 +94,6 @@ function preview(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function unescape(segment: string): string {
+function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }

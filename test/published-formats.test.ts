@@ -22,7 +22,7 @@ async function userValidator(file: string) {
 
 async function capture(args: readonly string[]): Promise<{ code: number; err: string }> {
   const lines: string[] = [];
-  const code = await main(args, {}, { out: () => {}, err: (line) => lines.push(line) });
+  const code = await main(args, {}, { out: () => undefined, err: (line) => lines.push(line) });
   return { code, err: lines.join('\n') };
 }
 
