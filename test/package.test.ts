@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.ts';
 
@@ -76,6 +78,10 @@ describe('the published package', () => {
     expect(result.stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
     const findings = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as { outcome: string; toolVersion: string };
     expect(findings).toMatchObject({ outcome: 'passed', toolVersion: VERSION });
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(await readFile(join(installed, 'schemas', 'findings.schema.json'), 'utf8')) as object);
+    expect(validate(findings), JSON.stringify(validate.errors)).toBe(true);
     expect(await filesUnder(installed)).toEqual(before);
     expect((await filesUnder(join(scratch, 'cache', 'contract-conformance', 'modules'))).length).toBeGreaterThan(0);
   });
