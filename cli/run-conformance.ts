@@ -90,7 +90,10 @@ export function commandInputs(settings: ConformanceSettings): { argv: string[]; 
     const flag = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
     const option = flag === 'help' ? undefined : (RUN_FLAGS as Record<string, { type: string; multiple?: boolean }>)[flag];
     if (!option || key.includes('-')) {
-      throw new HarnessError('CONFIG_INVALID', `runConformance: unknown setting ${JSON.stringify(key)}; the settings are the flags of \`conformance run\` in camelCase, plus managementKeyId, managementKeySecret and alertsToken.`);
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `runConformance: unknown setting ${JSON.stringify(key)}; the settings are the flags of \`conformance run\` in camelCase, plus managementKeyId, managementKeySecret and alertsToken.`,
+      );
     }
     if (option.type === 'boolean') {
       if (value === true) argv.push(`--${flag}`);

@@ -56,11 +56,15 @@ export function schemaErrorMessage(error: ErrorObject, name: (pointer: string) =
 
 /** A JSON pointer as a JavaScript-like path: `/results/2/evidence` is `results[2].evidence`; the root is empty. */
 export function jsonPath(pointer: string): string {
-  return pointer.split('/').slice(1).map(unescapePointer).reduce((path, segment) => {
-    if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
-    if (/^[A-Za-z_$][\w$]*$/.test(segment)) return path ? `${path}.${segment}` : segment;
-    return `${path}[${JSON.stringify(segment)}]`;
-  }, '');
+  return pointer
+    .split('/')
+    .slice(1)
+    .map(unescapePointer)
+    .reduce((path, segment) => {
+      if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
+      if (/^[A-Za-z_$][\w$]*$/.test(segment)) return path ? `${path}.${segment}` : segment;
+      return `${path}[${JSON.stringify(segment)}]`;
+    }, '');
 }
 
 /** The `$defs` of a schema, which `#/$defs/name` references point into. */

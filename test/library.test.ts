@@ -56,17 +56,30 @@ describe('the library entry', () => {
     [{ managementUrl: 'http://127.0.0.1:1' }, 'CONFIG_MISSING', /MANAGEMENT_KEY_ID is not set/],
     [{ 'max-rps': 2 }, 'CONFIG_INVALID', /unknown setting "max-rps"/],
     [{ verbose: true }, 'CONFIG_INVALID', /unknown setting "verbose"/],
-  ])('refuses %j with a HarnessError, through the command\'s resolver', async (settings, code, message) => {
-    const error = await runConformance(settings as never).then(() => undefined, (e: unknown) => e);
+  ])("refuses %j with a HarnessError, through the command's resolver", async (settings, code, message) => {
+    const error = await runConformance(settings as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
   });
 
-  it('maps settings to the command\'s flags and credentials to its variables', () => {
-    expect(commandInputs({
-      managementUrl: 'https://m.example', managementKeySecret: 's3cret', alertsToken: 't0ken', skipRules: ['a.b', 'c.d'],
-      allow: ['read', 'write'], maxRequests: 100, dryRun: true, updateBaseline: false, shard: { index: 2, count: 3 }, referenceMode: ['x', 'y'],
-    })).toEqual({
+  it("maps settings to the command's flags and credentials to its variables", () => {
+    expect(
+      commandInputs({
+        managementUrl: 'https://m.example',
+        managementKeySecret: 's3cret',
+        alertsToken: 't0ken',
+        skipRules: ['a.b', 'c.d'],
+        allow: ['read', 'write'],
+        maxRequests: 100,
+        dryRun: true,
+        updateBaseline: false,
+        shard: { index: 2, count: 3 },
+        referenceMode: ['x', 'y'],
+      }),
+    ).toEqual({
       argv: ['--management-url=https://m.example', '--skip-rules=a.b,c.d', '--allow=read,write', '--max-requests=100', '--dry-run', '--shard=2/3', '--reference-mode=x', '--reference-mode=y'],
       env: { MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
     });

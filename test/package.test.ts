@@ -28,7 +28,10 @@ function exec(command: string, args: readonly string[], cwd: string, env: Record
 
 /** Every file under `dir`, relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 describe('the published package', () => {
@@ -86,7 +89,7 @@ describe('the published package', () => {
     expect((await filesUnder(join(scratch, 'cache', 'contract-conformance', 'modules'))).length).toBeGreaterThan(0);
   });
 
-  it('runs from code with `import(\'contract-conformance\')`', async () => {
+  it("runs from code with `import('contract-conformance')`", async () => {
     const script = `import('contract-conformance').then(async ({ runConformance, RULES }) => {
       const run = await runConformance({ runs: 1, reportDir: ${JSON.stringify(join(scratch, 'library-report'))} });
       console.log(JSON.stringify({ exitCode: run.exitCode, outcome: run.report.outcome, rules: RULES.length, results: run.report.results.length }));

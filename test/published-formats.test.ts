@@ -30,10 +30,16 @@ describe('published formats', () => {
   it('validates the findings.json of a real run, with failures and a baseline, and the baseline it updated', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'formats-'));
     const baseline = join(dir, 'baseline.json');
-    await writeFile(baseline, JSON.stringify({ version: 1, entries: [
-      { rule: 'auth.required', operation: CREATE_KEY, reason: 'ticket 1' },
-      { rule: 'envelope.shape', operation: LIST_ALERTS, reason: 'ticket 2', expires: '2020-01-31' },
-    ] }));
+    await writeFile(
+      baseline,
+      JSON.stringify({
+        version: 1,
+        entries: [
+          { rule: 'auth.required', operation: CREATE_KEY, reason: 'ticket 1' },
+          { rule: 'envelope.shape', operation: LIST_ALERTS, reason: 'ticket 2', expires: '2020-01-31' },
+        ],
+      }),
+    );
     const run = await runInProcess(['--reference-fault', 'auth-any-secret', '--rules', 'auth.required,envelope.shape', '--runs', '1', '--baseline', baseline]);
     expect(run.code).toBe(1);
     const findings = JSON.parse(await readFile(join(run.reportDir, 'findings.json'), 'utf8'));
@@ -65,7 +71,9 @@ describe('published formats', () => {
     await writeFile(baseline, JSON.stringify({ version: 1, entries: [{ rule: 'auth.required', operation: 'POST /v1/organizations/{organizationId}/key', reason: 'typo' }] }));
     const result = await capture(['--report-dir', join(dir, 'out'), '--baseline', baseline]);
     expect(result.code).toBe(2);
-    expect(result.err).toBe(`conformance: The baseline ${baseline} entry 0 (auth.required on POST /v1/organizations/{organizationId}/key) names operation "POST /v1/organizations/{organizationId}/key", which no spec has, so the entry would never apply: give the "METHOD /path" that findings.json names. Expected { "version": 1, "entries": [ { "rule", "operation", "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json). [BASELINE_INVALID]`);
+    expect(result.err).toBe(
+      `conformance: The baseline ${baseline} entry 0 (auth.required on POST /v1/organizations/{organizationId}/key) names operation "POST /v1/organizations/{organizationId}/key", which no spec has, so the entry would never apply: give the "METHOD /path" that findings.json names. Expected { "version": 1, "entries": [ { "rule", "operation", "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json). [BASELINE_INVALID]`,
+    );
   });
 
   it('names the entry and the field that break the baseline schema', () => {
@@ -77,7 +85,9 @@ describe('published formats', () => {
       }
       return 'valid';
     };
-    expect(message({ version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, reason: ' ' }] })).toMatch(/^The baseline known\.json entry 0 \(auth\.required on POST \S+\) has "reason" " ", not a non-empty string\./);
+    expect(message({ version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, reason: ' ' }] })).toMatch(
+      /^The baseline known\.json entry 0 \(auth\.required on POST \S+\) has "reason" " ", not a non-empty string\./,
+    );
     expect(message({ version: 1, entries: [7] })).toMatch(/^The baseline known\.json entry 0 is not an object\./);
     expect(message({ version: 1, entries: [], extra: true })).toMatch(/^The baseline known\.json has unknown field "extra"\./);
     expect(message({ $schema: './baseline.schema.json', version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, reason: 'r', expires: '2028-02-29' }] })).toBe('valid');
