@@ -8,6 +8,7 @@ import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { loadSpecs } from '../core/spec.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
+import { type FileValidator, fileValidator } from '../reports/file-schemas.ts';
 import { readFindingsDocument } from '../reports/findings-file.ts';
 import { assembleRunReport, type RunHeader } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
@@ -36,7 +37,8 @@ const SAME_SETTINGS: readonly string[] = ['rules', 'allow', 'runs'];
  */
 export async function runMerge(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   const { dirs, reportDir, baselineFile } = mergeArgs(argv);
-  const shards = await Promise.all(dirs.map(readShard));
+  const validate = fileValidator('findings');
+  const shards = await Promise.all(dirs.map((dir) => readShard(dir, validate)));
   checkShards(shards);
   const ordered = [...shards].sort((a, b) => a.shard.index - b.shard.index);
   const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS, (await loadSpecs()).operations.map((o) => o.key)) : undefined;
@@ -79,12 +81,12 @@ function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string
   return { dirs: parsed.positionals, reportDir, ...(parsed.values.baseline ? { baselineFile: parsed.values.baseline } : {}) };
 }
 
-async function readShard(dir: string): Promise<ShardOutput> {
+async function readShard(dir: string, validate: FileValidator): Promise<ShardOutput> {
   const file = join(dir, 'findings.json');
   const fail = (what: string, cause?: unknown): never => {
     throw new HarnessError('FINDINGS_INVALID', `${dir} is not a shard's report directory: ${what}. Give the --report-dir of each \`conformance --shard i/n\` run.`, { cause });
   };
-  const json = await readFindingsDocument(file, fail);
+  const json = await readFindingsDocument(file, fail, validate);
   const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings.shard === 'string' ? json.settings.shard : '');
   if (!match) return fail(`${file} is from a run without --shard`);
   const shard = { index: Number(match[1]), count: Number(match[2]) };

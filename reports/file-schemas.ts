@@ -17,16 +17,23 @@ export const SCHEMA_FILES: Readonly<Record<FileFormat, string>> = Object.freeze(
 });
 
 /**
- * Validates parsed JSON against the schema of its format; returns undefined when it is valid, else one sentence naming
- * the place and the field at fault (see `schemaErrorMessage`). `name` says how to call a place of the file.
+ * Checks parsed JSON against the schema of a format: undefined when it is valid, else one sentence naming the place and
+ * the field at fault (see `schemaErrorMessage`); `name` says how to call a place of the file.
  */
-export function schemaProblem(format: FileFormat, json: unknown, name: (pointer: string) => string = jsonPath): string | undefined {
+export type FileValidator = (json: unknown, name?: (pointer: string) => string) => string | undefined;
+
+/** Compiles the schema of a format once, for every file of that format a command reads. */
+export function fileValidator(format: FileFormat): FileValidator {
   const ajv = new Ajv2020({ strict: true, allErrors: false, verbose: true });
   addFormats.default(ajv, ['date', 'date-time']);
   const schema = JSON.parse(readFileSync(SCHEMA_FILES[format], 'utf8')) as { $defs?: Definitions };
   const validate = ajv.compile(schema);
-  if (validate(json)) return undefined;
-  return schemaErrorMessage(validate.errors![0]!, name, schema.$defs);
+  return (json, name = jsonPath) => (validate(json) ? undefined : schemaErrorMessage(validate.errors![0]!, name, schema.$defs));
+}
+
+/** Validates one file's parsed JSON against the schema of its format (see FileValidator). */
+export function schemaProblem(format: FileFormat, json: unknown, name: (pointer: string) => string = jsonPath): string | undefined {
+  return fileValidator(format)(json, name);
 }
 
 /**

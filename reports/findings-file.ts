@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Outcome } from '../core/finding.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
-import { schemaProblem } from './file-schemas.ts';
+import { type FileValidator, fileValidator } from './file-schemas.ts';
 
 /** A `findings.json` as read back: the run's report, with the versions of the tool and of the format that wrote it. */
 export type FindingsDocument = BaselinedRunReport & { readonly schemaVersion: number; readonly toolVersion: string };
@@ -15,24 +15,28 @@ export interface FindingsFile {
 }
 
 /**
- * Reads a `findings.json` and validates it against `schemas/findings.schema.json`; `fail` turns what is wrong (the file
- * and the field at fault) into the caller's error, by default FINDINGS_INVALID.
+ * Reads a `findings.json` and validates it against `schemas/findings.schema.json` (compiled once by the caller that reads
+ * several); `fail` turns what is wrong (the file and the field at fault) into the caller's error, by default FINDINGS_INVALID.
  */
-export async function readFindingsDocument(file: string, fail: (problem: string, cause?: unknown) => never = findingsInvalid): Promise<FindingsDocument> {
+export async function readFindingsDocument(
+  file: string,
+  fail: (problem: string, cause?: unknown) => never = findingsInvalid,
+  validate: FileValidator = fileValidator('findings'),
+): Promise<FindingsDocument> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     return fail(error instanceof SyntaxError ? `${file} is not JSON (${error.message})` : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
   }
-  const problem = schemaProblem('findings', json);
+  const problem = validate(json);
   if (problem) fail(`${file} ${problem}`);
   return json as FindingsDocument;
 }
 
 /** Reads a `findings.json` for a comparison; an unreadable or malformed file is a FINDINGS_INVALID error naming the file and the field. */
-export async function readFindingsFile(file: string): Promise<FindingsFile> {
-  const { outcome, results } = await readFindingsDocument(file);
+export async function readFindingsFile(file: string, validate: FileValidator = fileValidator('findings')): Promise<FindingsFile> {
+  const { outcome, results } = await readFindingsDocument(file, findingsInvalid, validate);
   return { file, outcome, results: results.map(({ rule, operation, outcome, message }) => ({ rule, operation, outcome, message })) };
 }
 
