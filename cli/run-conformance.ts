@@ -37,6 +37,7 @@ export interface ConformanceSettings {
   readonly baseline?: string;
   readonly updateBaseline?: boolean;
   readonly dryRun?: boolean;
+  readonly requireJudged?: boolean;
   readonly shard?: Shard;
   readonly referenceFault?: readonly string[];
   readonly referenceMode?: readonly string[];
