@@ -7,6 +7,7 @@ import { jsonPath, schemaProblem } from './file-schemas.ts';
 export interface BaselineEntry {
   readonly rule: string;
   readonly operation: string;
+  readonly operationId?: string;
   readonly reason: string;
   readonly expires?: string;
 }
@@ -60,7 +61,13 @@ export function parseBaseline(json: unknown, file: string, knownRules?: readonly
     const key = `${raw.rule}\u0000${raw.operation}`;
     if (seen.has(key)) fail(`${named(index)} repeats an earlier entry`);
     seen.add(key);
-    return { rule: raw.rule, operation: raw.operation, reason: raw.reason, ...(raw.expires === undefined ? {} : { expires: raw.expires }) };
+    return {
+      rule: raw.rule,
+      operation: raw.operation,
+      ...(raw.operationId === undefined ? {} : { operationId: raw.operationId }),
+      reason: raw.reason,
+      ...(raw.expires === undefined ? {} : { expires: raw.expires }),
+    };
   });
   return { version: 1, entries };
 }

@@ -91,6 +91,12 @@ describe('published formats', () => {
     expect(message({ version: 1, entries: [7] })).toMatch(/^The baseline known\.json entry 0 is not an object\./);
     expect(message({ version: 1, entries: [], extra: true })).toMatch(/^The baseline known\.json has unknown field "extra"\./);
     expect(message({ $schema: './baseline.schema.json', version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, reason: 'r', expires: '2028-02-29' }] })).toBe('valid');
+    expect(parseBaseline({ version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, operationId: 'createKey', reason: 'r' }] }, 'known.json').entries[0]).toEqual({
+      rule: 'auth.required',
+      operation: CREATE_KEY,
+      operationId: 'createKey',
+      reason: 'r',
+    });
   });
 
   it('names places of a file as JavaScript paths', () => {
