@@ -13,6 +13,7 @@ export { RULES } from './rules/index.ts';
 export { HarnessError, isHarnessError, type HarnessErrorCode } from './core/errors.ts';
 /** The version of this package. */
 export { TOOL_VERSION } from './core/package-root.ts';
+/** The types of a run's settings, of the rule table and of the run report (findings.json holds the report). */
 export type { Shard } from './core/config.ts';
 export type { ProbeClass } from './core/probe.ts';
 export type { Basis, Rule, Violation } from './core/rule.ts';
