@@ -71,6 +71,11 @@ describe('the published package', () => {
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
+  it('lets a project resolve the published schemas', async () => {
+    const result = await exec(process.execPath, ['-e', "console.log(require.resolve('contract-conformance/schemas/baseline.schema.json'))"], join(installed, '..', '..'), env);
+    expect(result).toMatchObject({ code: 0, stdout: `${join(installed, 'schemas', 'baseline.schema.json')}\n` });
+  });
+
   it('prints its version with `npx conformance --version`', async () => {
     const result = await exec('npx', ['conformance', '--version'], join(installed, '..', '..'), env);
     expect(result).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
