@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// A development tool: it runs the TypeScript source through tsx (a devDependency), unlike bin/conformance.js.
 import { register } from 'tsx/esm/api';
 
 register();

@@ -1,5 +1,6 @@
 import { HarnessError } from '../core/errors.ts';
 import { diffFindings, renderFindingsDiff } from '../reports/findings-diff.ts';
+import { fileValidator } from '../reports/file-schemas.ts';
 import { readFindingsFile } from '../reports/findings-file.ts';
 import type { Io } from './io.ts';
 
@@ -8,7 +9,8 @@ export async function runDiff(argv: readonly string[], io: Io): Promise<number> 
   if (argv.length !== 2 || argv.some((arg) => arg.startsWith('-'))) {
     throw new HarnessError('CONFIG_INVALID', 'diff takes two findings files: `conformance diff OLD.json NEW.json`.');
   }
-  const [older, newer] = await Promise.all(argv.map((file) => readFindingsFile(file)));
+  const validate = fileValidator('findings');
+  const [older, newer] = await Promise.all(argv.map((file) => readFindingsFile(file, validate)));
   const diff = diffFindings(older!, newer!);
   io.out(renderFindingsDiff(diff));
   return diff.newFailures.length > 0 ? 1 : 0;

@@ -4,6 +4,7 @@ import type { Io } from './io.ts';
 import { parseRunArgs, resolveConfig, RUN_FLAGS } from '../core/config.ts';
 import { assertKnownFlags } from './known-flags.ts';
 import { PLAIN_STYLE, terminalStyle } from '../reports/terminal-style.ts';
+import { TOOL_VERSION } from '../core/package-root.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
 import { didYouMean } from '../core/did-you-mean.ts';
 
@@ -61,6 +62,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       else if (topic === '--help' || topic === '-h') io.out(COMMAND_HELP.help);
       else if (isCommand(topic) && extra.length === 0) io.out(COMMAND_HELP[topic]);
       else return unknownCommand(extra.length > 0 ? rest.join(' ') : topic, io);
+      return 0;
+    }
+    if (first === '--version') {
+      io.out(TOOL_VERSION);
       return 0;
     }
     if (wantsHelp) {

@@ -1,13 +1,15 @@
-import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Shard } from '../core/config.ts';
+import { cacheDirectory, type Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
-import type { RunReport } from '../core/run-report.ts';
+import { loadSpecs } from '../core/spec.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
+import { type FileValidator, fileValidator } from '../reports/file-schemas.ts';
+import { readFindingsDocument } from '../reports/findings-file.ts';
 import { assembleRunReport, type RunHeader } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { writeReports } from '../reports/write-reports.ts';
@@ -35,17 +37,18 @@ const SAME_SETTINGS: readonly string[] = ['rules', 'allow', 'runs'];
  */
 export async function runMerge(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   const { dirs, reportDir, baselineFile } = mergeArgs(argv);
-  const shards = await Promise.all(dirs.map(readShard));
+  const validate = fileValidator('findings');
+  const shards = await Promise.all(dirs.map((dir) => readShard(dir, validate)));
   checkShards(shards);
   const ordered = [...shards].sort((a, b) => a.shard.index - b.shard.index);
-  const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS) : undefined;
+  const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS, (await loadSpecs()).operations.map((o) => o.key)) : undefined;
   const redact = createRedactor(REDACTED_NAMES).text;
   io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`);
 
   const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
   try {
     await Promise.all(ordered.map((s) => copyFile(s.blob, join(blobDir, basename(s.blob)))));
-    const collected = await mergeSuites(blobDir, reportDir, io.out, redact);
+    const collected = await mergeSuites(blobDir, reportDir, cacheDirectory(env), io.out, redact);
     const expected = ordered.reduce((n, s) => n + s.results, 0);
     if (collected.results.length !== expected) {
       throw new HarnessError('FINDINGS_INVALID', `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json beside it, and that the merge runs the same version of conformance as the shards.`);
@@ -78,22 +81,14 @@ function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string
   return { dirs: parsed.positionals, reportDir, ...(parsed.values.baseline ? { baselineFile: parsed.values.baseline } : {}) };
 }
 
-async function readShard(dir: string): Promise<ShardOutput> {
+async function readShard(dir: string, validate: FileValidator): Promise<ShardOutput> {
   const file = join(dir, 'findings.json');
   const fail = (what: string, cause?: unknown): never => {
     throw new HarnessError('FINDINGS_INVALID', `${dir} is not a shard's report directory: ${what}. Give the --report-dir of each \`conformance --shard i/n\` run.`, { cause });
   };
-  let json: Partial<RunReport> & { settings?: { shard?: unknown } };
-  try {
-    json = JSON.parse(await readFile(file, 'utf8')) as typeof json;
-  } catch (error) {
-    return fail(error instanceof SyntaxError ? `${file} is not JSON` : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
-  }
-  const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings?.shard === 'string' ? json.settings.shard : '');
+  const json = await readFindingsDocument(file, fail, validate);
+  const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings.shard === 'string' ? json.settings.shard : '');
   if (!match) return fail(`${file} is from a run without --shard`);
-  if (typeof json.seed !== 'number' || typeof json.startedAt !== 'string' || typeof json.durationMs !== 'number' || typeof json.target !== 'object' || !Array.isArray(json.results) || typeof json.replay !== 'string') {
-    return fail(`${file} lacks seed, startedAt, durationMs, target, results or replay`);
-  }
   const shard = { index: Number(match[1]), count: Number(match[2]) };
   const blob = blobFile(dir, shard);
   const isFile = await stat(blob).then((s) => s.isFile(), (error: NodeJS.ErrnoException) => {
@@ -101,8 +96,8 @@ async function readShard(dir: string): Promise<ShardOutput> {
     throw error;
   });
   if (!isFile) fail(`the shard's vitest blob report ${blob} is missing`);
-  const { seed, startedAt, durationMs, target, settings, replay } = json as RunReport;
-  return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats?.requests ?? 0, blob };
+  const { seed, startedAt, durationMs, target, settings, replay } = json;
+  return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats.requests, blob };
 }
 
 /** Throws FINDINGS_INVALID unless the shards are every part 1..n of one run, each once. */

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HarnessError } from '../core/errors.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 import type { Rule } from '../core/rule.ts';
 import { loadSpecs, type Operation } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
@@ -10,7 +11,7 @@ import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { Io } from './io.ts';
 
 /** Where the rendered catalogue is committed. */
-export const RULES_DOC_FILE = fileURLToPath(new URL('../docs/rules.md', import.meta.url));
+export const RULES_DOC_FILE = join(PACKAGE_ROOT, 'docs', 'rules.md');
 
 /** What the catalogue says of a reference fault: its name and what it does. */
 export interface FaultSummary {

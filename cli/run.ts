@@ -10,6 +10,7 @@ import { ensureReportDir } from './report-dir.ts';
 import { startReference } from '../reference/server.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { acceptedFailures, judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
+import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
@@ -19,11 +20,14 @@ import { preflight } from './preflight.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 
-/** `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
-export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+/**
+ * `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports;
+ * returns the exit code, and hands the finished report to `onReport` (the library's way to it).
+ */
+export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io, onReport?: (report: BaselinedRunReport) => void): Promise<number> {
   let config = resolved;
-  const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
   const specs = await loadSpecs();
+  const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS, specs.operations.map((o) => o.key)) : undefined;
   const plan = planRun(config, SUITES.map((suite) => suite()), (operationId) => operationById(specs, operationId));
   if (config.dryRun) {
     io.out(planText(plan, config));
@@ -50,6 +54,7 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     }
     const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
     const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
+    onReport?.(judged);
     const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
     io.out(redactor.text(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);

@@ -9,9 +9,9 @@ import { CollectReporter, type Collected } from '../reports/collect-reporter.ts'
 import { ConformanceJunitReporter } from '../reports/junit-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
 
+// The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CACHE_DIR = join(ROOT, 'node_modules', '.vite-conformance');
-const MODULE_CACHE_DIR = join(CACHE_DIR, 'modules');
+const SUITE_FILES = import.meta.url.endsWith('.ts') ? '**/*.suite.ts' : '**/*.suite.js';
 
 type VitestOptions = NonNullable<Parameters<typeof startVitest>[2]>;
 
@@ -29,7 +29,7 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
   const collector = new CollectReporter(write, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
-  await runVitest({
+  await runVitest(config.cacheDir, {
     testTimeout: config.budgetMs + 60_000,
     hookTimeout: config.budgetMs + 60_000,
     provide: { conformance: run },
@@ -45,9 +45,9 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
 }
 
 /** Replays the blob reports in `blobDir` through vitest's own merge, so that our reporters see the whole run's test tree. */
-export async function mergeSuites(blobDir: string, reportDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+export async function mergeSuites(blobDir: string, reportDir: string, cacheDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
   const collector = new CollectReporter(write, redact);
-  await runVitest({ mergeReports: resolve(blobDir), reporters: [collector, junit(resolve(reportDir))] });
+  await runVitest(cacheDir, { mergeReports: resolve(blobDir), reporters: [collector, junit(resolve(reportDir))] });
   return collector.collected;
 }
 
@@ -72,10 +72,10 @@ function blob(outputFile: string): ['blob', { outputFile: string }] {
 
 /**
  * vitest's file-system module cache (keyed by each file's content; cleared when the lockfile changes) spares a run
- * the TypeScript transform of every suite module, about 0.5 s. Where the harness's own `node_modules` cannot be
- * written (a read-only installation), runs go without it rather than fail.
+ * the TypeScript transform of every suite module, about 0.5 s. It lives in the harness's cache folder, never inside
+ * the installed package; where that cannot be written, runs go without it rather than fail.
  */
-export async function moduleCache(dir = MODULE_CACHE_DIR): Promise<Pick<VitestOptions, 'experimental'>> {
+export async function moduleCache(dir: string): Promise<Pick<VitestOptions, 'experimental'>> {
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
@@ -85,22 +85,22 @@ export async function moduleCache(dir = MODULE_CACHE_DIR): Promise<Pick<VitestOp
   }
 }
 
-/** Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file); true when a test failed or errored. */
-export async function runVitest(options: VitestOptions): Promise<boolean> {
+/** Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file, caches under `cacheDir`); true when a test failed or errored. */
+export async function runVitest(cacheDir: string, options: VitestOptions): Promise<boolean> {
   const vitest = await startVitest('test', [], {
     config: false,
     root: ROOT,
     dir: join(ROOT, 'suites'),
-    include: ['**/*.suite.ts'],
+    include: [SUITE_FILES],
     watch: false,
     pool: 'threads',
     maxWorkers: 1,
     isolate: false,
     fileParallelism: false,
     passWithNoTests: true,
-    ...(await moduleCache()),
+    ...(await moduleCache(join(cacheDir, 'modules'))),
     ...options,
-  }, { logLevel: 'error', cacheDir: CACHE_DIR }, { stdout: quietVitestOutput(process.stdout), stderr: process.stderr });
+  }, { logLevel: 'error', cacheDir: join(cacheDir, 'vite') }, { stdout: quietVitestOutput(process.stdout), stderr: process.stderr });
   const failed = !vitest.state.getFiles().every((file) => file.result?.state === 'pass');
   await vitest.close();
   return failed;

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -53,6 +55,8 @@ export interface RunConfig {
   readonly requireJudged: boolean;
   readonly dryRun: boolean;
   readonly shard?: Shard;
+  /** Where vitest keeps its caches, outside the installed package (see `cacheDirectory`). */
+  readonly cacheDir: string;
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -146,11 +150,18 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     requireJudged: flags['require-judged'] === true,
     dryRun: flags['dry-run'] === true,
     ...optional('shard', shard(str('shard'))),
+    cacheDir: cacheDirectory(env),
   };
   if (config.updateBaseline && !config.baseline) {
     throw new HarnessError('CONFIG_INVALID', '--update-baseline needs --baseline FILE: name the file to write.');
   }
   return deepFreeze(config);
+}
+
+/** The harness's cache folder: `$XDG_CACHE_HOME/contract-conformance` (an absolute path), else `~/.cache/contract-conformance`. */
+export function cacheDirectory(env: Env): string {
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'contract-conformance');
 }
 
 /** Returns a copy of a config with the embedded reference target's addresses and credentials filled in. */

@@ -1,16 +1,17 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { HarnessError, isHarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 
 /** Which of the two APIs a spec or an operation belongs to. */
 export type ApiName = 'management' | 'alerts';
 
 /** The spec files, one per API, in the package's `openapi/` folder. */
 export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze({
-  management: fileURLToPath(new URL('../openapi/management.yaml', import.meta.url)),
-  alerts: fileURLToPath(new URL('../openapi/alerts.yaml', import.meta.url)),
+  management: join(PACKAGE_ROOT, 'openapi', 'management.yaml'),
+  alerts: join(PACKAGE_ROOT, 'openapi', 'alerts.yaml'),
 });
 
 /** One operation of a spec, keyed by method and path template. */

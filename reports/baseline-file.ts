@@ -1,6 +1,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HarnessError } from '../core/errors.ts';
+import { jsonPath, schemaProblem } from './file-schemas.ts';
 
 /**
  * One known failure: a rule on an operation (its `METHOD /path` key, which entries match on, and its operationId, which
@@ -20,11 +21,11 @@ export interface Baseline {
   readonly entries: readonly BaselineEntry[];
 }
 
-const ENTRY_FIELDS = new Set(['rule', 'operation', 'operationId', 'reason', 'expires']);
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Reads and validates a baseline file; anything unreadable or malformed is a BASELINE_INVALID error naming the file and the entry. */
-export async function readBaseline(file: string, knownRules?: readonly string[]): Promise<Baseline> {
+/**
+ * Reads and validates a baseline file against `schemas/baseline.schema.json`, `knownRules` and `knownOperations` (when
+ * given); anything unreadable, malformed or naming what does not exist is a BASELINE_INVALID error naming the file and the entry.
+ */
+export async function readBaseline(file: string, knownRules?: readonly string[], knownOperations?: readonly string[]): Promise<Baseline> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -37,39 +38,38 @@ export async function readBaseline(file: string, knownRules?: readonly string[])
   } catch (error) {
     throw new HarnessError('BASELINE_INVALID', `The baseline ${file} is not JSON: ${(error as Error).message}.`, { cause: error });
   }
-  return parseBaseline(json, file, knownRules);
+  return parseBaseline(json, file, knownRules, knownOperations);
 }
 
-/** Validates parsed baseline JSON; `file` names it in errors. */
-export function parseBaseline(json: unknown, file: string, knownRules?: readonly string[]): Baseline {
+/** Validates parsed baseline JSON against the published schema and, when given, the rule ids and operations (`METHOD /path`) that exist; `file` names it in errors. */
+export function parseBaseline(json: unknown, file: string, knownRules?: readonly string[], knownOperations?: readonly string[]): Baseline {
   const fail = (what: string): never => {
-    throw new HarnessError('BASELINE_INVALID', `The baseline ${file} ${what}. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] }.`);
+    throw new HarnessError('BASELINE_INVALID', `The baseline ${file} ${what}. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json).`);
   };
-  if (!isObject(json)) return fail('is not a JSON object');
-  if (json.version !== 1) return fail(`has version ${JSON.stringify(json.version)}, not 1`);
-  if (!Array.isArray(json.entries)) return fail('has no "entries" array');
+  const named = (index: number): string => {
+    const raw = (json as { entries: unknown[] }).entries[index] as Partial<Record<string, unknown>> | null;
+    return typeof raw?.rule === 'string' && typeof raw.operation === 'string' ? `entry ${index} (${raw.rule} on ${raw.operation})` : `entry ${index}`;
+  };
+  const problem = schemaProblem('baseline', json, (pointer) => {
+    const entry = /^\/entries\/(\d+)$/.exec(pointer);
+    return entry ? named(Number(entry[1])) : jsonPath(pointer);
+  });
+  if (problem) fail(problem);
   const seen = new Set<string>();
-  const entries = json.entries.map((raw: unknown, index: number): BaselineEntry => {
-    const at = `entry ${index}`;
-    if (!isObject(raw)) return fail(`${at} is not an object`);
-    const named = typeof raw.rule === 'string' && typeof raw.operation === 'string' ? `${at} (${raw.rule} on ${raw.operation})` : at;
-    const unknown = Object.keys(raw).filter((k) => !ENTRY_FIELDS.has(k));
-    if (unknown.length > 0) fail(`${named} has unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
-    for (const field of ['rule', 'operation', 'reason'] as const) {
-      if (typeof raw[field] !== 'string' || (raw[field] as string).trim() === '') fail(`${named} has no "${field}" (a non-empty string)`);
+  const entries = (json as Baseline).entries.map((raw, index): BaselineEntry => {
+    if (knownRules && !knownRules.includes(raw.rule)) fail(`${named(index)} names unknown rule ${JSON.stringify(raw.rule)}`);
+    if (knownOperations && !knownOperations.includes(raw.operation)) {
+      fail(`${named(index)} names operation ${JSON.stringify(raw.operation)}, which no spec has, so the entry would never apply: give the "METHOD /path" that findings.json names`);
     }
-    if (knownRules && !knownRules.includes(raw.rule as string)) fail(`${named} names unknown rule ${JSON.stringify(raw.rule)}`);
-    if (raw.operationId !== undefined && (typeof raw.operationId !== 'string' || raw.operationId.trim() === '')) fail(`${named} has "operationId" ${JSON.stringify(raw.operationId)}, not a non-empty string`);
-    if (raw.expires !== undefined && !isDate(raw.expires)) fail(`${named} has "expires" ${JSON.stringify(raw.expires)}, not a YYYY-MM-DD date`);
     const key = `${raw.rule}\u0000${raw.operation}`;
-    if (seen.has(key)) fail(`${named} repeats an earlier entry`);
+    if (seen.has(key)) fail(`${named(index)} repeats an earlier entry`);
     seen.add(key);
     return {
-      rule: raw.rule as string,
-      operation: raw.operation as string,
-      ...(raw.operationId === undefined ? {} : { operationId: raw.operationId as string }),
-      reason: raw.reason as string,
-      ...(raw.expires === undefined ? {} : { expires: raw.expires as string }),
+      rule: raw.rule,
+      operation: raw.operation,
+      ...(raw.operationId === undefined ? {} : { operationId: raw.operationId }),
+      reason: raw.reason,
+      ...(raw.expires === undefined ? {} : { expires: raw.expires }),
     };
   });
   return { version: 1, entries };
@@ -80,15 +80,4 @@ export async function writeBaseline(file: string, baseline: Baseline): Promise<v
   const entries = [...baseline.entries].sort((a, b) => a.rule.localeCompare(b.rule) || a.operation.localeCompare(b.operation));
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isDate(value: unknown): value is string {
-  const match = typeof value === 'string' ? DATE.exec(value) : null;
-  if (!match) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value as string);
 }

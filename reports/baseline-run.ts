@@ -11,10 +11,10 @@ export interface LoadedBaseline {
   readonly previous?: Baseline;
 }
 
-/** Reads the baseline a run compares with; with `update`, a missing file is fine (it will be created). Throws BASELINE_INVALID. */
-export async function loadBaseline(file: string, update: boolean, knownRules: readonly string[]): Promise<LoadedBaseline> {
+/** Reads the baseline a run compares with, its entries checked against the rules and operations that exist; with `update`, a missing file is fine (it will be created). Throws BASELINE_INVALID. */
+export async function loadBaseline(file: string, update: boolean, knownRules: readonly string[], knownOperations: readonly string[]): Promise<LoadedBaseline> {
   try {
-    return { file, update, previous: await readBaseline(file, knownRules) };
+    return { file, update, previous: await readBaseline(file, knownRules, knownOperations) };
   } catch (error) {
     const missing = isHarnessError(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
     if (update && missing) return { file, update };

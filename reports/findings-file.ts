@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Outcome } from '../core/finding.ts';
 import { HarnessError } from '../core/errors.ts';
+import type { BaselinedRunReport } from './baseline-comparison.ts';
+import { type FileValidator, fileValidator } from './file-schemas.ts';
+
+/** A `findings.json` as read back: the run's report, with the versions of the tool and of the format that wrote it. */
+export type FindingsDocument = BaselinedRunReport & { readonly schemaVersion: number; readonly toolVersion: string };
 
 /** The part of a `findings.json` that comparisons need: each result's rule, operation, outcome and message. */
 export interface FindingsFile {
@@ -9,30 +14,32 @@ export interface FindingsFile {
   readonly results: readonly { readonly rule: string; readonly operation: string; readonly operationId?: string; readonly outcome: Outcome; readonly message: string }[];
 }
 
-const OUTCOMES: readonly string[] = ['passed', 'failed', 'skipped'];
-
-/** Reads a `findings.json`; an unreadable or malformed file is a FINDINGS_INVALID error naming the file and the entry. */
-export async function readFindingsFile(file: string): Promise<FindingsFile> {
-  const fail = (what: string, cause?: unknown): never => {
-    throw new HarnessError('FINDINGS_INVALID', `${file} ${what}: give a findings.json written by \`conformance\`.`, { cause });
-  };
+/**
+ * Reads a `findings.json` and validates it against `schemas/findings.schema.json` (compiled once by the caller that reads
+ * several); `fail` turns what is wrong (the file and the field at fault) into the caller's error, by default FINDINGS_INVALID.
+ */
+export async function readFindingsDocument(
+  file: string,
+  fail: (problem: string, cause?: unknown) => never = findingsInvalid,
+  validate: FileValidator = fileValidator('findings'),
+): Promise<FindingsDocument> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    return fail(error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
+    return fail(error instanceof SyntaxError ? `${file} is not JSON (${error.message})` : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
   }
-  if (typeof json !== 'object' || json === null || !Array.isArray((json as { results?: unknown }).results)) return fail('has no "results" array');
-  const { outcome, results } = json as { outcome?: unknown; results: unknown[] };
-  return {
-    file,
-    outcome: typeof outcome === 'string' ? outcome : 'unknown',
-    results: results.map((raw, index) => {
-      const r = raw as Record<string, unknown> | null;
-      if (!r || typeof r.rule !== 'string' || typeof r.operation !== 'string' || !OUTCOMES.includes(r.outcome as string)) {
-        return fail(`has a bad result at results[${index}] (it needs "rule", "operation" and an "outcome" of ${OUTCOMES.join(', ')})`);
-      }
-      return { rule: r.rule, operation: r.operation, ...(typeof r.operationId === 'string' ? { operationId: r.operationId } : {}), outcome: r.outcome as Outcome, message: typeof r.message === 'string' ? r.message : '' };
-    }),
-  };
+  const problem = validate(json);
+  if (problem) fail(`${file} ${problem}`);
+  return json as FindingsDocument;
+}
+
+/** Reads a `findings.json` for a comparison; an unreadable or malformed file is a FINDINGS_INVALID error naming the file and the field. */
+export async function readFindingsFile(file: string, validate: FileValidator = fileValidator('findings')): Promise<FindingsFile> {
+  const { outcome, results } = await readFindingsDocument(file, findingsInvalid, validate);
+  return { file, outcome, results: results.map(({ rule, operation, operationId, outcome, message }) => ({ rule, operation, ...(operationId ? { operationId } : {}), outcome, message })) };
+}
+
+function findingsInvalid(problem: string, cause?: unknown): never {
+  throw new HarnessError('FINDINGS_INVALID', `${problem}: give a findings.json written by \`conformance\`.`, { cause });
 }

@@ -1,11 +1,13 @@
 import type { RecordedRequest, RecordedResponse } from '../core/exchange.ts';
 import type { Finding, RuleResult } from '../core/finding.ts';
+import { TOOL_VERSION } from '../core/package-root.ts';
+import { FINDINGS_SCHEMA_VERSION } from './file-schemas.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 
 /**
- * The document `findings.json` holds: the report with its causes; each result led by its rule, operation, outcome and
+ * The document `findings.json` holds (its format is schemas/findings.schema.json, versions of the format and of the tool last): the report with its causes; each result led by its rule, operation, outcome and
  * message; a failure with the evidence and reproduction of its first finding, and its other kept findings without
  * evidence. Each body is stored once: a response's parsed JSON when it parsed, else its text; a request's text.
  */
@@ -21,6 +23,8 @@ export function findingsDocument(report: BaselinedRunReport): object {
     causes: causesOf(report, ruleCatalogue).map(causeEntry),
     results: results.map(resultEntry),
     ...rest,
+    toolVersion: TOOL_VERSION,
+    schemaVersion: FINDINGS_SCHEMA_VERSION,
   };
 }
 

@@ -23,8 +23,8 @@ function invalid(json: unknown, knownRules?: string[]): HarnessError {
 describe('baseline file', () => {
   it.each([
     ['not an object', [], /known\.json is not a JSON object/],
-    ['a wrong version', { version: 2, entries: [] }, /known\.json has version 2, not 1/],
-    ['no entries', { version: 1 }, /known\.json has no "entries" array/],
+    ['a wrong version', { version: 2, entries: [] }, /known\.json has "version" 2, not 1/],
+    ['no entries', { version: 1 }, /known\.json has no "entries" \(an array\)/],
     ['an entry without reason', { version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY }] }, /known\.json entry 0 \(auth\.required on POST .*keys\) has no "reason"/],
     ['a bad date', { version: 1, entries: [entry('auth.required', CREATE_KEY, { expires: '2025-02-30' })] }, /entry 0 .* has "expires" "2025-02-30", not a YYYY-MM-DD date/],
     ['an unknown field', { version: 1, entries: [entry('auth.required', CREATE_KEY, { expiry: '2025-01-01' })] }, /entry 0 .* has unknown field "expiry"/],

@@ -68,8 +68,9 @@ describe('conformance diff', () => {
   it.each([
     ['a missing file', null, /missing\.json cannot be read \(ENOENT\)/],
     ['a file that is not JSON', '{"results": [', /is not JSON/],
-    ['a file without results', '{"outcome": "passed"}', /has no "results" array/],
-    ['a bad result', JSON.stringify({ results: [{ rule: 'a', operation: 'GET /a', outcome: 'passed' }, { rule: 'b', outcome: 'maybe' }] }), /has a bad result at results\[1\]/],
+    ['a file without results', JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: undefined }), /findings-0\.json has no "results" \(an array\)/],
+    ['a bad result', JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: [JSON.parse(findingsJson(OLD)).results[0], { rule: 'b', outcome: 'maybe' }] }), /results\[1\] has no "operation" \(a non-empty string\)/],
+    ['a file of another format', '{"outcome": "passed"}', /has no "schemaVersion" \(1\)/],
   ])('exits 2 with FINDINGS_INVALID on %s', async (_name, text, message) => {
     const [good] = await files(findingsJson(OLD));
     const bad = text === null ? join(tmpdir(), 'missing.json') : (await files(text))[0]!;

@@ -14,10 +14,13 @@ export interface CliResult {
 const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
   !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k)));
 
+/** The command's TypeScript source, run through tsx, so that tests see the code as edited (bin/conformance.js runs the build in dist/). */
+const COMMAND = ['--import', 'tsx', 'cli/entry.ts'];
+
 /** Runs the `conformance` command as a user would, with only the given target variables set. */
 export function runCli(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/conformance.js', ...args], { cwd: ROOT, env: { ...CLEAN_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...COMMAND, ...args], { cwd: ROOT, env: { ...CLEAN_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });

@@ -1,0 +1,121 @@
+import { RUN_FLAGS, resolveConfig, type Shard } from '../core/config.ts';
+import { HarnessError } from '../core/errors.ts';
+import type { ProbeClass } from '../core/probe.ts';
+import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
+import { RULE_IDS } from '../rules/index.ts';
+
+/**
+ * The settings of a run given from code: each flag of `conformance run` in camelCase (`--management-url` is
+ * `managementUrl`), plus the credentials that the command takes from environment variables only. Omitted settings
+ * take the command's defaults; with neither URL, the embedded reference target is started and used.
+ */
+export interface ConformanceSettings {
+  readonly managementUrl?: string;
+  /** `MANAGEMENT_KEY_ID`: the management API key id (HTTP Basic user). */
+  readonly managementKeyId?: string;
+  /** `MANAGEMENT_KEY_SECRET`: the management API key secret (HTTP Basic password). */
+  readonly managementKeySecret?: string;
+  readonly organization?: string;
+  readonly service?: string;
+  readonly backup?: string;
+  readonly alertsUrl?: string;
+  /** `ALERTS_TOKEN`: the Bearer token of the alerts API. */
+  readonly alertsToken?: string;
+  readonly alert?: string;
+  readonly rules?: readonly string[];
+  readonly skipRules?: readonly string[];
+  readonly allow?: readonly ProbeClass[];
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly timeoutMs?: number;
+  readonly budgetMs?: number;
+  readonly maxRps?: number;
+  readonly concurrency?: number;
+  readonly maxRequests?: number;
+  readonly maxResponseBytes?: number;
+  readonly reportDir?: string;
+  readonly baseline?: string;
+  readonly updateBaseline?: boolean;
+  readonly dryRun?: boolean;
+  readonly requireJudged?: boolean;
+  /** Print every verdict, not only the failures and the counts. */
+  readonly verbose?: boolean;
+  readonly shard?: Shard;
+  readonly referenceFault?: readonly string[];
+  readonly referenceMode?: readonly string[];
+}
+
+/** How a run from code ended: the command's exit code (0, 1 or 2) and, unless it was a dry run, its report. */
+export interface ConformanceRun {
+  readonly exitCode: number;
+  readonly report?: BaselinedRunReport;
+}
+
+/** Where a run from code writes the lines the command prints; silent by default. */
+export interface ConformanceOutput {
+  readonly out?: (line: string) => void;
+  readonly err?: (line: string) => void;
+}
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, 'help'>>, keyof ConformanceSettings>;
+// A flag added to RUN_FLAGS without its setting in ConformanceSettings fails the type check here.
+true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
+
+/** The settings that the command reads from environment variables only, and their variables. */
+const CREDENTIALS = Object.freeze({ managementKeyId: 'MANAGEMENT_KEY_ID', managementKeySecret: 'MANAGEMENT_KEY_SECRET', alertsToken: 'ALERTS_TOKEN' } as const);
+
+/**
+ * Runs the harness from code, like `conformance run` with these settings: the same resolver validates them (a mistake
+ * throws a HarnessError with its code), the same reports are written to `reportDir`. Reads no environment variable.
+ */
+export async function runConformance(settings: ConformanceSettings = {}, output: ConformanceOutput = {}): Promise<ConformanceRun> {
+  const { argv, env } = commandInputs(settings);
+  const config = resolveConfig(argv, env, RULE_IDS);
+  const { runCommand } = await import('./run.ts');
+  let report: BaselinedRunReport | undefined;
+  const exitCode = await runCommand(config, env, { out: output.out ?? ignore, err: output.err ?? ignore }, (judged) => {
+    report = judged;
+  });
+  return report ? { exitCode, report } : { exitCode };
+}
+
+/** The command line and environment that say the same as `settings`: flags for the settings, variables for the credentials. */
+export function commandInputs(settings: ConformanceSettings): { argv: string[]; env: Record<string, string> } {
+  const argv: string[] = [];
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(settings) as [string, unknown][]) {
+    if (value === undefined) continue;
+    if (key in CREDENTIALS) {
+      env[CREDENTIALS[key as keyof typeof CREDENTIALS]] = String(value);
+      continue;
+    }
+    const flag = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    const option = flag === 'help' ? undefined : (RUN_FLAGS as Record<string, { type: string; multiple?: boolean }>)[flag];
+    if (!option || key.includes('-')) {
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `runConformance: unknown setting ${JSON.stringify(key)}; the settings are the flags of \`conformance run\` in camelCase, plus managementKeyId, managementKeySecret and alertsToken.`,
+      );
+    }
+    if (option.type === 'boolean') {
+      if (value === true) argv.push(`--${flag}`);
+    } else if (option.multiple) {
+      for (const item of list(value)) argv.push(`--${flag}=${item}`);
+    } else if (key === 'shard' && typeof value === 'object' && value !== null) {
+      const { index, count } = value as Shard;
+      argv.push(`--shard=${index}/${count}`);
+    } else {
+      argv.push(`--${flag}=${list(value).join(',')}`);
+    }
+  }
+  return { argv, env };
+}
+
+function list(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [String(value)];
+}
+
+function ignore(): void {
+  // A run from code prints nothing unless asked to.
+}

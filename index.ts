@@ -1,0 +1,22 @@
+/**
+ * The library entry of contract-conformance: run the harness from code, start the embedded reference target,
+ * read the rule table. The `conformance` command is the same harness behind flags.
+ */
+
+/** Runs the harness from code with the command's settings as an object; see ConformanceSettings. */
+export { runConformance, type ConformanceOutput, type ConformanceRun, type ConformanceSettings } from './cli/run-conformance.ts';
+/** Starts the embedded reference target (both APIs in memory on loopback), optionally with named faults or modes. */
+export { startReference, type ReferenceOptions, type ReferenceTarget } from './reference/server.ts';
+/** The rule table: every rule's id, title, basis, contract sentence, operations and pure check. */
+export { RULES } from './rules/index.ts';
+/** The harness's own errors (exit code 2 on the command line), each with a stable code. */
+export { HarnessError, isHarnessError, type HarnessErrorCode } from './core/errors.ts';
+/** The version of this package. */
+export { TOOL_VERSION } from './core/package-root.ts';
+/** The types of a run's settings, of the rule table and of the run report (findings.json holds the report). */
+export type { Shard } from './core/config.ts';
+export type { ProbeClass } from './core/probe.ts';
+export type { Basis, Rule, Violation } from './core/rule.ts';
+export type { Finding, Outcome, Reproduction, RuleResult } from './core/finding.ts';
+export type { CreatedResource, RunOutcome, RunReport } from './core/run-report.ts';
+export type { BaselineSummary, BaselinedRunReport } from './reports/baseline-comparison.ts';

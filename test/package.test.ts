@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/cli.ts';
+
+/** What a finished process printed and returned. */
+interface Exec {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** This process's environment without any target setting, as on a machine where none is configured. */
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k)));
+
+/** Runs a command to its end (within `timeoutMs`), never throwing on a non-zero exit. */
+function exec(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<Exec> {
+  return new Promise((resolve, reject) => {
+    execFile(command, [...args], { cwd, env: { ...CLEAN_ENV, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`, { cause: error }));
+      else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Every file under `dir`, relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+describe('the published package', () => {
+  let scratch: string;
+  let installed: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'conformance-package-'));
+    const pack = await exec('npm', ['pack', '--json', '--pack-destination', scratch], ROOT);
+    expect(pack.code, pack.stderr).toBe(0);
+    const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as [{ filename: string }];
+    const project = join(scratch, 'project');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' })}\n`);
+    const install = await exec('npm', ['install', '--no-audit', '--no-fund', join(scratch, filename)], project);
+    expect(install.code, install.stderr).toBe(0);
+    installed = join(project, 'node_modules', 'contract-conformance');
+    // The cache goes to a folder of this test.
+    env = { XDG_CACHE_HOME: join(scratch, 'cache') };
+  }, 240_000);
+
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('ships what runs and nothing else', async () => {
+    const files = await filesUnder(installed);
+    const tops = [...new Set(files.map((f) => f.split('/')[0]))].sort();
+    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'openapi', 'package.json', 'schemas']);
+    expect(files).toContain('dist/index.js');
+    expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('dist/suites/pipes.suite.js');
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('lets a project resolve the published schemas', async () => {
+    const result = await exec(process.execPath, ['-e', "console.log(require.resolve('contract-conformance/schemas/baseline.schema.json'))"], join(installed, '..', '..'), env);
+    expect(result).toMatchObject({ code: 0, stdout: `${join(installed, 'schemas', 'baseline.schema.json')}\n` });
+  });
+
+  it('prints its version with `npx conformance --version`', async () => {
+    const result = await exec('npx', ['conformance', '--version'], join(installed, '..', '..'), env);
+    expect(result).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+  });
+
+  it('runs against the embedded reference target with `npx conformance`, its caches outside the installed package', async () => {
+    const before = await filesUnder(installed);
+    const reportDir = join(scratch, 'report');
+    const result = await exec('npx', ['conformance', '--runs', '2', '--report-dir', reportDir], join(installed, '..', '..'), env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
+    const findings = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as { outcome: string; toolVersion: string };
+    expect(findings).toMatchObject({ outcome: 'passed', toolVersion: VERSION });
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(await readFile(join(installed, 'schemas', 'findings.schema.json'), 'utf8')) as object);
+    expect(validate(findings), JSON.stringify(validate.errors)).toBe(true);
+    expect(await filesUnder(installed)).toEqual(before);
+    expect((await filesUnder(join(scratch, 'cache', 'contract-conformance', 'modules'))).length).toBeGreaterThan(0);
+  });
+
+  it("runs from code with `import('contract-conformance')`", async () => {
+    const script = `import('contract-conformance').then(async ({ runConformance, RULES }) => {
+      const run = await runConformance({ runs: 1, reportDir: ${JSON.stringify(join(scratch, 'library-report'))} });
+      console.log(JSON.stringify({ exitCode: run.exitCode, outcome: run.report.outcome, rules: RULES.length, results: run.report.results.length }));
+    });`;
+    const result = await exec(process.execPath, ['-e', script], join(installed, '..', '..'), env);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout) as { exitCode: number; outcome: string; rules: number; results: number };
+    expect(printed).toMatchObject({ exitCode: 0, outcome: 'passed' });
+    expect(printed.rules).toBeGreaterThan(30);
+    expect(printed.results).toBeGreaterThan(printed.rules);
+  });
+});
