@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { HarnessError } from './errors.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { BASE_URL_SETTING, givenTargetSettings, type GivenSetting } from './target-settings.ts';
 
@@ -161,7 +163,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
 /** The harness's cache folder: `$XDG_CACHE_HOME/contract-conformance` (an absolute path), else `~/.cache/contract-conformance`. */
 export function cacheDirectory(env: Env): string {
   const xdg = env.XDG_CACHE_HOME?.trim();
-  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'contract-conformance');
+  // One folder per installation: vitest clears its module cache when the lockfile changes, so two installations
+  // sharing a folder (a project's and a global one, say) would clear each other's while both run.
+  const installation = createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12);
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'contract-conformance', installation);
 }
 
 /** Returns a copy of a config with the embedded reference target's addresses and credentials filled in. */

@@ -55,7 +55,7 @@ describe('the library entry', () => {
     [{ rules: ['auth.requird'] }, 'CONFIG_INVALID', /--rules names unknown rule auth\.requird/],
     [{ managementUrl: 'http://127.0.0.1:1' }, 'CONFIG_MISSING', /MANAGEMENT_KEY_ID is not set/],
     [{ 'max-rps': 2 }, 'CONFIG_INVALID', /unknown setting "max-rps"/],
-    [{ verbose: true }, 'CONFIG_INVALID', /unknown setting "verbose"/],
+    [{ verbosity: 2 }, 'CONFIG_INVALID', /unknown setting "verbosity"/],
   ])("refuses %j with a HarnessError, through the command's resolver", async (settings, code, message) => {
     const error = await runConformance(settings as never).then(
       () => undefined,

@@ -94,7 +94,7 @@ describe('the published package', () => {
     const validate = ajv.compile(JSON.parse(await readFile(join(installed, 'schemas', 'findings.schema.json'), 'utf8')) as object);
     expect(validate(findings), JSON.stringify(validate.errors)).toBe(true);
     expect(await filesUnder(installed)).toEqual(before);
-    expect((await filesUnder(join(scratch, 'cache', 'contract-conformance', 'modules'))).length).toBeGreaterThan(0);
+    expect((await filesUnder(join(scratch, 'cache', 'contract-conformance'))).filter((file) => /^[0-9a-f]{12}\/modules\//.test(file)).length).toBeGreaterThan(0);
   });
 
   it("runs from code with `import('contract-conformance')`", async () => {

@@ -72,7 +72,7 @@ describe('published formats', () => {
     const result = await capture(['--report-dir', join(dir, 'out'), '--baseline', baseline]);
     expect(result.code).toBe(2);
     expect(result.err).toBe(
-      `conformance: The baseline ${baseline} entry 0 (auth.required on POST /v1/organizations/{organizationId}/key) names operation "POST /v1/organizations/{organizationId}/key", which no spec has, so the entry would never apply: give the "METHOD /path" that findings.json names. Expected { "version": 1, "entries": [ { "rule", "operation", "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json). [BASELINE_INVALID]`,
+      `conformance: The baseline ${baseline} entry 0 (auth.required on POST /v1/organizations/{organizationId}/key) names operation "POST /v1/organizations/{organizationId}/key", which no spec has, so the entry would never apply: give the "METHOD /path" that findings.json names. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json). [BASELINE_INVALID]`,
     );
   });
 
