@@ -14,4 +14,6 @@ export const DEFAULTS = Object.freeze({
   rateLimitBackoffMs: 500,
   findingsPerResult: 5,
   reachabilityTimeoutMs: 5_000,
+  /** Off a terminal, a progress line after this long without output. */
+  heartbeatMs: 5_000,
 });

@@ -86,7 +86,7 @@ export function alertsSuite(): SuiteDefinition {
           await context.send('listAlerts', { probe: accept('read', 'list after an update', { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
         }
         if (!found.original) return;
-        const restored = await context.send('updateAlert', { params: alertParams(), json: found.original, probe: accept('write', 'put the alert back as found') });
+        const restored = await context.send('updateAlert', { params: alertParams(), json: found.original, probe: accept('write', 'put the alert back as found', { restores: true }) });
         const ok = restored.response !== undefined && restored.response.status < 300;
         context.created({ kind: 'alert-update', id: found.id, operation: 'updateAlert', note: ok ? 'updated, then put back as found' : `updated; putting it back FAILED (${restored.response?.status ?? restored.failure?.code}): restore it by hand` });
       },

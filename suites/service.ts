@@ -19,7 +19,7 @@ export function serviceSuite(): SuiteDefinition {
       async run(context) {
         const answers: string[] = [];
         for (const command of ['stop', 'start']) {
-          const exchange = await context.send('changeServiceState', { json: { command }, probe: accept('disruptive', `command ${command}`, { rules: [RULE] }) });
+          const exchange = await context.send('changeServiceState', { json: { command }, probe: accept('disruptive', `command ${command}`, { rules: [RULE], restores: command === 'start' || undefined }) });
           answers.push(`${command} got ${exchange.response?.status ?? exchange.failure?.code}`);
         }
         const started = answers[1] === 'start got 200';

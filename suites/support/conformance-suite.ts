@@ -65,6 +65,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       });
       if (definition.sequential) for (const group of runnable) await group.run(context);
       else await Promise.all(runnable.map((group) => group.run(context)));
+      if (s.gate.interrupted.aborted) skips.push({ group: 'every group', operations: definition.operations, reason: 'the run was interrupted' });
     }, config.budgetMs + 60_000);
 
     afterAll(({}, suite) => {

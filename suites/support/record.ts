@@ -31,6 +31,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
   let redacted: Exchange | undefined;
   let curl: string | undefined;
+  session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));
   for (const { rule, violations } of judgements) {
     if (violations.length > 0) {
       redacted ??= session.redactor.exchange(exchange);
