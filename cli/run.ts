@@ -22,8 +22,14 @@ import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
 import type { Collected } from '../reports/collect-reporter.ts';
 import type { ReportIo } from '../reports/write-reports.ts';
 
+/** How a run reports progress, beside its settings (tests shorten the heartbeat). */
+export interface RunOptions {
+  /** Off a terminal, a progress line after this long without output (DEFAULTS.heartbeatMs). */
+  readonly heartbeatMs?: number;
+}
+
 /** `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports; returns the exit code. */
-export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io, options: RunOptions = {}): Promise<number> {
   let config = resolved;
   const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS) : undefined;
   const specs = await loadSpecs();
@@ -63,6 +69,7 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text, {
       planned: plan.total,
       stop: stop.signal,
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       onStarted: (read) => { run.soFar = read; },
     });
     run.finishing = true;
