@@ -50,15 +50,18 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
       stop.abort();
     },
     second(signal) {
-      if (!run.finishing) void hardStop(run, signal, { out: io.out, env, redact: run.redact }, io);
+      if (run.finishing) io.err(`conformance: ${signal} again: the reports are being written; the run ends when they are.`);
+      else void hardStop(run, signal, { out: io.out, env, redact: run.redact }, io);
     },
   });
-  const reference = config.reference ? await startEmbedded(config) : undefined;
+  let reference: Awaited<ReturnType<typeof startEmbedded>> | undefined;
   try {
+    reference = config.reference ? await startEmbedded(config) : undefined;
     if (reference) config = withTargets(config, reference.management, reference.alerts);
     await assertReachable(config);
     const redactor = createRedactor(REDACTED_NAMES, secretsOf(config));
-    Object.assign(run, { config, redact: redactor.text });
+    run.config = config;
+    run.redact = redactor.text;
     const reportIo = { out: io.out, env, redact: redactor.text };
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
     const startedAt = new Date();
