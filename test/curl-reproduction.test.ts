@@ -153,7 +153,7 @@ describe('each failed finding\'s curl reproduces it', () => {
 
   it('auth-any-secret: the wrong-secret curl sends the key id from $MANAGEMENT_KEY_ID and the probe\'s own wrong secret', async () => {
     const { reproduced, reference } = await reproduce('auth-any-secret', 'reject');
-    const wrongSecret = reproduced.filter((r) => r.finding.probe === 'a wrong key secret');
+    const wrongSecret = reproduced.filter((r) => r.api === 'management' && /^a wrong (key secret|secret or token)$/.test(r.finding.probe));
     expect(wrongSecret.length).toBeGreaterThan(0);
     for (const { finding, wire } of wrongSecret) {
       expect(finding.reproduce.curl).toMatch(/-u "\$MANAGEMENT_KEY_ID:wrong-[A-Za-z0-9_-]+"/);
