@@ -7,6 +7,7 @@ import { DEFAULTS } from '../core/defaults.ts';
 import { openRunChannel, type RunProgress } from '../core/run-channel.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import type { Shard } from '../core/config.ts';
+import type { CreatedResource } from '../core/run-report.ts';
 import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
@@ -47,6 +48,8 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
   let progress: RunProgress = { sent: 0, rateLimited: 0, violations: 0 };
   channel.onProgress((latest) => { progress = latest; });
   channel.serve(() => options.stop?.aborted === true);
+  const created = new Map<string, CreatedResource[]>();
+  channel.onCreated((suite, resource) => created.set(suite, [...(created.get(suite) ?? []), resource]));
   const stopWorker = (): void => channel.stop();
   options.stop?.addEventListener('abort', stopWorker, { once: true });
   const started = Date.now();
@@ -61,7 +64,7 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
       provide: { conformance: run },
       reporters: [
         collector,
-        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest)) },
+        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
         junit(reportDir),
         ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
       ],
@@ -81,8 +84,11 @@ function heartbeatText(progress: RunProgress, planned: number | undefined, start
   return `conformance: ${sent}${planned === undefined ? '' : `/${planned}`} requests sent, ${rateLimited} rate-limit waits, ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`;
 }
 
-/** The verdicts and suite reports a run has produced so far, read off vitest's test tree. */
-function collectedSoFar(vitest: Vitest): Collected {
+/**
+ * The verdicts and suite reports a run has produced so far, read off vitest's test tree; a suite that has not
+ * reported yet is listed with what it left on the target so far (`created`, as the worker announced it).
+ */
+function collectedSoFar(vitest: Vitest, created: ReadonlyMap<string, readonly CreatedResource[]>): Collected {
   const collected: Collected = { results: [], suites: [], errors: [] };
   let pending = 0;
   for (const module of vitest.state.getTestModules()) {
@@ -95,6 +101,10 @@ function collectedSoFar(vitest: Vitest): Collected {
       if (result) collected.results.push(result);
       else pending += 1;
     }
+  }
+  const reported = new Set(collected.suites.map((report) => report.suite));
+  for (const [suite, resources] of created) {
+    if (!reported.has(suite)) collected.suites.push({ suite, coverage: {}, created: [...resources], requests: 0, rateLimited: 0, skippedGroups: [] });
   }
   if (pending > 0) collected.errors.push(`the run was stopped at once: ${pending} verdict(s) were not reached`);
   return collected;

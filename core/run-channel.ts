@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BroadcastChannel } from 'node:worker_threads';
+import type { CreatedResource } from './run-report.ts';
 
 /** What the thread that sends requests has done so far. */
 export interface RunProgress {
@@ -15,7 +16,8 @@ type Message =
   | { readonly kind: 'hello' }
   | { readonly kind: 'state'; readonly stopped: boolean }
   | { readonly kind: 'stop' }
-  | ({ readonly kind: 'progress' } & RunProgress);
+  | ({ readonly kind: 'progress' } & RunProgress)
+  | { readonly kind: 'created'; readonly suite: string; readonly resource: CreatedResource };
 
 /** How long a sending thread waits for the main thread to say whether the run was interrupted before it opened. */
 const HELLO_TIMEOUT_MS = 2_000;
@@ -38,6 +40,10 @@ export interface RunChannel {
   onStop(handler: () => void): void;
   /** Sending thread: tells the main thread how far the run is. */
   progress(progress: RunProgress): void;
+  /** Sending thread: tells the main thread what a suite left on the target, as it happens (so that a run stopped at once still lists it). */
+  created(suite: string, resource: CreatedResource): void;
+  /** Main thread: calls `handler` with every resource a suite left on the target. */
+  onCreated(handler: (suite: string, resource: CreatedResource) => void): void;
   close(): void;
 }
 
@@ -45,7 +51,7 @@ export interface RunChannel {
 export function openRunChannel(run: { readonly seed: number; readonly reportDir: string }): RunChannel {
   const channel = new BroadcastChannel(`conformance-run:${run.seed}:${run.reportDir}`);
   channel.unref();
-  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = { hello: [], state: [], stop: [], progress: [] };
+  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = { hello: [], state: [], stop: [], progress: [], created: [] };
   channel.onmessage = (event) => {
     const message = (event as MessageEvent<Message>).data;
     for (const handler of handlers[message.kind] ?? []) (handler as (m: Message) => void)(message);
@@ -62,6 +68,8 @@ export function openRunChannel(run: { readonly seed: number; readonly reportDir:
     },
     onStop: (handler) => void handlers.stop.push(() => handler()),
     progress: (progress) => post({ kind: 'progress', ...progress }),
+    created: (suite, resource) => post({ kind: 'created', suite, resource }),
+    onCreated: (handler) => void handlers.created.push(({ suite, resource }) => handler(suite, resource)),
     close: () => channel.close(),
   };
 }

@@ -19,12 +19,28 @@ interface Arrival { readonly at: number; readonly method: string; readonly path:
  */
 interface Trap {
   readonly arrivals: Arrival[];
+  /** Answers the target gave, with when they were passed on. */
+  readonly answers: Array<Arrival & { readonly status: number; readonly answeredAt: number }>;
   signalledAt?: number;
   child?: ChildProcess;
   holdUntil: number;
 }
 
-async function trapProxy(upstream: string, trap: Trap, options: { signals: NodeJS.Signals[]; holdMs: number; startStatus?: number }): Promise<{ url: string; server: Server }> {
+/** When to signal: the service's `stop` arrives. */
+const AT_STOP = (arrival: Arrival): boolean => arrival.method === 'PATCH' && arrival.path.endsWith('/state') && arrival.body === '{"command":"stop"}';
+
+/** When to signal: the fourth pipe create arrives (with one request at a time, the first three were answered). */
+const AT_FOURTH_PIPE = (arrival: Arrival, arrivals: readonly Arrival[]): boolean =>
+  arrival.method === 'POST' && arrival.path.endsWith('/pipes') && arrivals.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes')).length === 4;
+
+interface TrapOptions {
+  readonly signals: NodeJS.Signals[];
+  readonly holdMs: number;
+  readonly startStatus?: number;
+  readonly when: (arrival: Arrival, arrivals: readonly Arrival[]) => boolean;
+}
+
+async function trapProxy(upstream: string, trap: Trap, options: TrapOptions): Promise<{ url: string; server: Server }> {
   const target = new URL(upstream);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,7 +49,7 @@ async function trapProxy(upstream: string, trap: Trap, options: { signals: NodeJ
       const body = Buffer.concat(chunks).toString('utf8');
       const arrival = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', body };
       trap.arrivals.push(arrival);
-      if (trap.signalledAt === undefined && req.method === 'PATCH' && req.url?.endsWith('/state') && body === '{"command":"stop"}') {
+      if (trap.signalledAt === undefined && options.when(arrival, trap.arrivals)) {
         trap.signalledAt = Date.now();
         trap.holdUntil = trap.signalledAt + options.holdMs;
         const [first, ...later] = options.signals;
@@ -47,6 +63,7 @@ async function trapProxy(upstream: string, trap: Trap, options: { signals: NodeJ
           return;
         }
         const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+          trap.answers.push({ ...arrival, status: up.statusCode ?? 0, answeredAt: Date.now() });
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
         });
@@ -72,11 +89,11 @@ describe('an interrupted run', () => {
     await reference?.close();
   });
 
-  async function interruptAtStop(signals: NodeJS.Signals[], options: { holdMs: number; startStatus?: number }) {
+  async function interruptRun(options: TrapOptions) {
     reference = await startReference();
-    const trap: Trap = { arrivals: [], holdUntil: 0 };
-    const management = await trapProxy(reference.managementUrl, trap, { signals, ...options });
-    const alerts = await trapProxy(reference.alertsUrl, trap, { signals, ...options });
+    const trap: Trap = { arrivals: [], answers: [], holdUntil: 0 };
+    const management = await trapProxy(reference.managementUrl, trap, options);
+    const alerts = await trapProxy(reference.alertsUrl, trap, options);
     servers.push(management.server, alerts.server);
     const dir = await mkdtemp(join(tmpdir(), 'interrupt-'));
     const started = Date.now();
@@ -92,7 +109,7 @@ describe('an interrupted run', () => {
   }
 
   it('SIGINT: sends nothing new but the service start, reaches every verdict, writes every report, warns, exits 130', async () => {
-    const { run, report, junit, after, trap, dir } = await interruptAtStop(['SIGINT'], { holdMs: 700, startStatus: 503 });
+    const { run, report, junit, after, trap, dir } = await interruptRun({ signals: ['SIGINT'], holdMs: 700, startStatus: 503, when: AT_STOP });
     expect(trap.signalledAt).toBeDefined();
     expect(run.code).toBe(130);
     expect(after).toEqual(['PATCH …/state {"command":"start"}']);
@@ -107,9 +124,12 @@ describe('an interrupted run', () => {
     expect(run.stderr).not.toMatch(/Error|at .*\.ts:\d+/);
   }, 150_000);
 
-  it('a second SIGTERM ends at once, with exit 143, the verdicts reached so far and a warning', async () => {
-    const { run, report, junit, elapsedAfterSignal } = await interruptAtStop(['SIGTERM', 'SIGTERM'], { holdMs: 30_000 });
+  it('a second SIGTERM ends at once, with exit 143, the verdicts reached so far, what was created, and a warning', async () => {
+    const { run, report, junit, elapsedAfterSignal, trap } = await interruptRun({ signals: ['SIGTERM', 'SIGTERM'], holdMs: 30_000, when: AT_FOURTH_PIPE });
     expect(run.code).toBe(143);
+    const pipesCreated = trap.answers.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes') && a.status === 200 && a.answeredAt < trap.signalledAt!);
+    expect(pipesCreated.length).toBeGreaterThan(0);
+    expect(report.created.filter((c) => c.operation === 'createPipe').length).toBe(pipesCreated.length);
     expect(elapsedAfterSignal).toBeLessThan(15_000);
     expect(report.interrupted).toBe('SIGTERM');
     expect(report.outcome).toBe('error');

@@ -56,7 +56,10 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
           const seed = propertySeed(config.seed, `${name}/${property}`);
           return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
         },
-        created: (resource) => created.push(resource),
+        created: (resource) => {
+          created.push(resource);
+          s.announceCreated(name, resource);
+        },
       };
       const runnable = definition.groups.filter((group) => {
         const skip = groupSkipReason(config, group, (id) => s.operation(id).api);

@@ -9,6 +9,7 @@ import { createSecretIndex, type SecretIndex } from '../../core/secret-index.ts'
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
+import type { CreatedResource } from '../../core/run-report.ts';
 import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
 
 /** State shared by every suite of a run in one worker: the limits, the secrets, the requestIds seen. */
@@ -23,6 +24,8 @@ export interface Session {
   readonly seenRequestIds: Set<string>;
   /** Counts violations found, for the progress the main thread shows. */
   countViolations(count: number): void;
+  /** Tells the main thread what a suite left on the target, as it happens. */
+  announceCreated(suite: string, resource: CreatedResource): void;
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
   clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
   operation(operationId: string): Operation;
@@ -54,6 +57,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
     countViolations(count) {
       counts.violations += count;
     },
+    announceCreated: (suite, resource) => channel.created(suite, resource),
     operation(operationId) {
       const op = byId.get(operationId);
       if (!op) throw new Error(`openapi/ defines no operation ${operationId}`);
