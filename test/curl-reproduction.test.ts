@@ -4,8 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlCommand } from '../core/curl.ts';
 import type { Exchange, RecordedRequest } from '../core/exchange.ts';
-import type { Finding } from '../core/finding.ts';
-import type { ProbeIntent } from '../core/probe.ts';
+import type { Probe, ProbeIntent } from '../core/probe.ts';
 import { createSecretIndex } from '../core/secret-index.ts';
 import { loadSpecs, type Specs } from '../core/spec.ts';
 import { createValidators } from '../core/validators.ts';
@@ -53,12 +52,36 @@ function generatedSecrets(body: unknown, inside = false): string[] {
   return [];
 }
 
+/** A failed finding as findings.json reports it (with or without its own evidence). */
+interface Reported {
+  readonly rule: string;
+  readonly operation: string;
+  readonly probe: string;
+  readonly path: string;
+  /** The status the harness got. */
+  readonly status: number | string | undefined;
+  readonly curl: string;
+}
+
+/** Every finding of every failed result in a findings.json document. */
+function reportedFindings(report: { results: readonly unknown[] }): Reported[] {
+  type Loose = { probe: string; path: string; status?: number | string; evidence?: { response?: { status: number }; failure?: { code: string } }; reproduce: { curl: string } };
+  const results = report.results as Array<{ rule: string; operation: string; outcome: string; findings: Loose[] }>;
+  return results.filter((r) => r.outcome === 'failed').flatMap((r) => r.findings.map((f) => ({
+    rule: r.rule,
+    operation: r.operation,
+    probe: f.probe,
+    path: f.path,
+    status: f.status ?? f.evidence?.response?.status ?? f.evidence?.failure?.code,
+    curl: f.reproduce.curl,
+  })));
+}
+
 interface Reproduced {
-  readonly finding: Finding;
+  readonly finding: Reported;
   readonly status: number;
   readonly wire: WireExchange;
   readonly paths: readonly string[];
-  readonly api: 'management' | 'alerts';
   /** Whether the harness sent a request with these very bytes (method, path, Authorization, body) during its run. */
   readonly sentByHarness: boolean;
 }
@@ -81,7 +104,7 @@ describe('each failed finding\'s curl reproduces it', () => {
   });
 
   /** Runs the harness against the fault, then each finding's curl through the same recording proxy. */
-  async function reproduce(fault: string, intent: ProbeIntent): Promise<{ findings: Finding[]; reproduced: Reproduced[]; reference: ReferenceTarget }> {
+  async function reproduce(fault: string, intent: ProbeIntent): Promise<{ findings: Reported[]; reproduced: Reproduced[]; reference: ReferenceTarget }> {
     const reference = await startReference({ faults: [fault] });
     targets.push(reference);
     const wire: WireExchange[] = [];
@@ -97,30 +120,34 @@ describe('each failed finding\'s curl reproduces it', () => {
     const harnessWire = [...wire];
     const same = (a: WireExchange, b: WireExchange): boolean =>
       a.method === b.method && a.path === b.path && a.requestBody === b.requestBody && a.requestHeaders.authorization === b.requestHeaders.authorization;
-    const findings = result.report.results.filter((r) => r.outcome === 'failed').flatMap((r) => r.findings);
+    const findings = reportedFindings(result.report);
     const reproduced: Reproduced[] = [];
     for (const finding of findings) {
       const before = wire.length;
-      const { stdout } = await run('/bin/sh', ['-c', finding.reproduce.curl], { env: { PATH: '/usr/bin:/bin', ...credentials } });
-      expect(wire.length, finding.reproduce.curl).toBe(before + 1);
+      const { stdout } = await run('/bin/sh', ['-c', finding.curl], { env: { PATH: '/usr/bin:/bin', ...credentials } });
+      expect(wire.length, finding.curl).toBe(before + 1);
       const sent = wire[before]!;
       const answer = parseCurlOutput(stdout);
       const operation = specs.operations.find((op) => op.key === finding.operation)!;
-      const url = new URL(finding.evidence.request.url);
+      const base = operation.api === 'management' ? management.url : alerts.url;
+      const probe = { intent, klass: 'read', label: finding.probe, rules: [finding.rule] } as unknown as Probe;
       const exchange: Exchange = {
         api: operation.api,
         operation: operation.key,
         operationId: operation.operationId,
-        probe: { intent, klass: 'read', label: finding.probe, rules: [finding.rule] },
+        probe,
         request: {
-          ...finding.evidence.request,
+          method: sent.method,
+          url: `${base}${sent.path}`,
           headers: Object.fromEntries(Object.entries(sent.requestHeaders).map(([k, v]) => [k, String(v)])),
+          auth: 'default',
+          params: {},
+          query: {},
           body: sent.requestBody,
           ...(json(sent.requestBody) === undefined ? {} : { json: json(sent.requestBody) }),
         },
         response: { ...answer, ...(json(answer.text) === undefined ? {} : { json: json(answer.text) }), durationMs: 0 },
       };
-      expect(url.pathname + url.search).toBe(sent.path);
       const rule = RULES.find((r) => r.id === finding.rule)!;
       const context = {
         operation,
@@ -129,7 +156,7 @@ describe('each failed finding\'s curl reproduces it', () => {
         seenRequestIds: new Set<string>(),
       };
       const paths = rule.applies(exchange) ? rule.check(exchange, context).map((v) => v.path) : [];
-      reproduced.push({ finding, status: answer.status, wire: sent, paths, api: operation.api, sentByHarness: harnessWire.some((e) => same(e, sent)) });
+      reproduced.push({ finding, status: answer.status, wire: sent, paths, sentByHarness: harnessWire.some((e) => same(e, sent)) });
     }
     return { findings, reproduced, reference };
   }
@@ -138,29 +165,30 @@ describe('each failed finding\'s curl reproduces it', () => {
     it(`${fault}: every finding's curl gets the same status and the same violation of ${rule}`, async () => {
       const { findings, reproduced, reference } = await reproduce(fault, intent);
       expect(findings.filter((f) => f.rule === rule).length).toBeGreaterThan(0);
-      for (const { finding, status, paths, api, sentByHarness } of reproduced) {
-        const { curl } = finding.reproduce;
-        expect(status, curl).toBe(finding.evidence.response?.status);
+      const realBasic = `Basic ${Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString('base64')}`;
+      for (const { finding, status, paths, wire, sentByHarness } of reproduced) {
+        const { curl } = finding;
+        expect(status, curl).toBe(finding.status);
         expect(paths, curl).toContain(finding.path);
         for (const secret of [reference.managementKeySecret, reference.alertsToken, reference.managementKeyId]) expect(curl).not.toContain(secret);
         expect(sentByHarness, `curl sends the bytes the harness sent: ${curl}`).toBe(true);
-        if (finding.evidence.request.auth === 'default') {
-          expect(curl).toContain(api === 'alerts' ? '"Authorization: Bearer $ALERTS_TOKEN"' : '-u "$MANAGEMENT_KEY_ID:$MANAGEMENT_KEY_SECRET"');
-        }
+        // The run's own credentials went out, and the curl names them by their variables.
+        if (wire.requestHeaders.authorization === realBasic) expect(curl).toContain('-u "$MANAGEMENT_KEY_ID:$MANAGEMENT_KEY_SECRET"');
+        if (wire.requestHeaders.authorization === `Bearer ${reference.alertsToken}`) expect(curl).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
       }
     }, 60_000);
   }
 
   it('auth-any-secret: the wrong-secret curl sends the key id from $MANAGEMENT_KEY_ID and the probe\'s own wrong secret', async () => {
     const { reproduced, reference } = await reproduce('auth-any-secret', 'reject');
-    const wrongSecret = reproduced.filter((r) => r.api === 'management' && /^a wrong (key secret|secret or token)$/.test(r.finding.probe));
+    const wrongSecret = reproduced.filter((r) => /^a wrong (key secret|secret or token)$/.test(r.finding.probe) && String(r.wire.requestHeaders.authorization).startsWith('Basic '));
     expect(wrongSecret.length).toBeGreaterThan(0);
     for (const { finding, wire } of wrongSecret) {
-      expect(finding.reproduce.curl).toMatch(/-u "\$MANAGEMENT_KEY_ID:wrong-[A-Za-z0-9_-]+"/);
+      expect(finding.curl).toMatch(/-u "\$MANAGEMENT_KEY_ID:wrong-[A-Za-z0-9_-]+"/);
       const [user, password] = Buffer.from(String(wire.requestHeaders.authorization).replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
       expect(user).toBe(reference.managementKeyId);
       expect(password).toMatch(/^wrong-/);
-      expect(finding.reproduce.curl).toContain(password);
+      expect(finding.curl).toContain(password);
     }
   }, 60_000);
 });
