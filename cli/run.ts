@@ -19,12 +19,23 @@ import { REDACTED_NAMES } from '../rules/secrets.ts';
 import { preflight } from './preflight.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
+import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
+import { endProcess, writeInterruptedJunit } from './hard-stop.ts';
+import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
+import type { Collected } from '../reports/collect-reporter.ts';
+import type { ReportIo } from '../reports/write-reports.ts';
+
+/** How a run reports progress, beside its settings and `onReport` (tests shorten the heartbeat). */
+export interface RunOptions {
+  /** Off a terminal, a progress line after this long without output (DEFAULTS.heartbeatMs). */
+  readonly heartbeatMs?: number;
+}
 
 /**
  * `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports;
  * returns the exit code, and hands the finished report to `onReport` (the library's way to it).
  */
-export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io, onReport?: (report: BaselinedRunReport) => void): Promise<number> {
+export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io, onReport?: (report: BaselinedRunReport) => void, options: RunOptions = {}): Promise<number> {
   let config = resolved;
   const specs = await loadSpecs();
   const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS, specs.operations.map((o) => o.key)) : undefined;
@@ -37,31 +48,92 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
   io.out(targetLine(config));
   if (plan.warning) io.err(`conformance: ${plan.warning}`);
   config = withRuns(config, plan.runs);
-  const reference = config.reference ? await startEmbedded(config) : undefined;
+  const stop = new AbortController();
+  const run: RunState = { config, redact: createRedactor(REDACTED_NAMES, secretsOf(config)).text, startedAt: new Date(), finishing: false };
+  const interrupts = watchInterrupts({
+    first(signal) {
+      io.err(`conformance: ${signal} received: no new requests (only those that put back what the run changed), waiting for the ones in flight (at most --timeout-ms ${config.timeoutMs} ms), then writing every report. ${signal} again stops at once.`);
+      stop.abort();
+    },
+    second(signal) {
+      if (run.finishing) io.err(`conformance: ${signal} again: the reports are being written; the run ends when they are.`);
+      else void hardStop(run, signal, { out: io.out, env, redact: run.redact }, io);
+    },
+  });
+  let reference: Awaited<ReturnType<typeof startEmbedded>> | undefined;
   try {
+    reference = config.reference ? await startEmbedded(config) : undefined;
     if (reference) config = withTargets(config, reference.management, reference.alerts);
     if (!reference) io.out((await preflight(config, specs)).line);
-    const secrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
-    const redactor = createRedactor(REDACTED_NAMES, secrets);
+    const redactor = createRedactor(REDACTED_NAMES, secretsOf(config));
+    run.config = config;
+    run.redact = redactor.text;
+    const reportIo = { out: io.out, env, redact: redactor.text };
     io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
     const startedAt = new Date();
+    run.startedAt = startedAt;
     const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text);
+    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text, {
+      planned: plan.total,
+      stop: stop.signal,
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      onStarted: (read) => { run.soFar = read; },
+    });
+    run.finishing = true;
     if (collected.results.length === 0 && config.rules.length > 0) {
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
     }
-    const report = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
+    const signal = interrupts.received();
+    const report = { ...buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime()), ...(signal ? { interrupted: signal } : {}) };
     const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
     onReport?.(judged);
-    const files = await writeReports(config.reportDir, judged, { out: io.out, env, redact: redactor.text });
+    const files = await writeReports(config.reportDir, judged, reportIo);
     io.out(redactor.text(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
+    for (const warning of leftChangedWarnings(judged.incidents)) io.err(redactor.text(warning));
+    if (signal) {
+      io.err(`conformance: the run was interrupted (${signal}): the reports hold what was judged before it; rules left without evidence are skipped.`);
+      return INTERRUPT_EXIT_CODES[signal];
+    }
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {
+    interrupts.dispose();
     await reference?.close();
   }
+}
+
+/** What a second interrupt needs to write the reports of a run stopped at once. */
+interface RunState {
+  config: RunConfig;
+  redact: (text: string) => string;
+  startedAt: Date;
+  /** Reads the verdicts reached so far, once the suites run. */
+  soFar?: () => Collected;
+  /** Set once the suites are done: the reports are being written, and a second interrupt waits for them. */
+  finishing: boolean;
+}
+
+function secretsOf(config: RunConfig): string[] {
+  return [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
+}
+
+/** A second interrupt: writes the reports from the verdicts reached so far, warns about what may be left changed, and ends the process. */
+async function hardStop(run: RunState, signal: InterruptSignal, reportIo: ReportIo, io: Io): Promise<never> {
+  io.err(`conformance: ${signal} again: stopping at once.`);
+  const { config } = run;
+  try {
+    const collected = run.soFar?.() ?? { results: [], suites: [], errors: ['the run was stopped at once, before any verdict'] };
+    const report = { ...buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()), interrupted: signal };
+    await writeReports(config.reportDir, report, reportIo);
+    await writeInterruptedJunit(config.reportDir, signal);
+    for (const warning of [...leftChangedWarnings(report.incidents), ...unknownStateWarnings(config)]) io.err(reportIo.redact(warning));
+    io.err(`conformance: reports in ${resolve(config.reportDir)} hold the ${report.results.length} verdict(s) reached before the stop.`);
+  } catch (error) {
+    io.err(`conformance: could not write the reports after ${signal}: ${reportIo.redact((error as Error).message)}`);
+  }
+  return endProcess(INTERRUPT_EXIT_CODES[signal]);
 }
 
 async function startEmbedded(config: RunConfig) {

@@ -2,8 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { constants } from 'node:fs';
 import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
+import { startVitest, type Reporter, type Vitest } from 'vitest/node';
+import { DEFAULTS } from '../core/defaults.ts';
+import { openRunChannel, type RunProgress } from '../core/run-channel.ts';
+import { heartbeat } from '../reports/progress-line.ts';
 import type { Shard } from '../core/config.ts';
+import type { CreatedResource } from '../core/run-report.ts';
 import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 import { ConformanceJunitReporter } from '../reports/junit-reporter.ts';
@@ -14,34 +18,97 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUITE_FILES = import.meta.url.endsWith('.ts') ? '**/*.suite.ts' : '**/*.suite.js';
 
 type VitestOptions = NonNullable<Parameters<typeof startVitest>[2]>;
+/** vitest's reporters as a list: names, instances, or a name with its options. */
+type ReporterList = Extract<NonNullable<VitestOptions['reporters']>, readonly unknown[]>;
 
 /** Where a shard's vitest blob report goes, under its report directory: `blob/blob-i-n.json`. */
 export function blobFile(reportDir: string, shard: Shard): string {
   return join(resolve(reportDir), 'blob', `blob-${shard.index}-${shard.count}.json`);
 }
 
+/** What a run of the suites may be given beside its settings. */
+export interface SuitesRunOptions {
+  /** Requests the plan sends, for the heartbeat. */
+  readonly planned?: number;
+  /** Off a terminal, a heartbeat line after this long without output (DEFAULTS.heartbeatMs). */
+  readonly heartbeatMs?: number;
+  /** Aborted when the run is interrupted: the worker then sends no new request but those that put back what the run changed. */
+  readonly stop?: AbortSignal;
+  /** Called once the run has started, with a function that reads what it has produced so far (for a hard stop). */
+  readonly onStarted?: (soFar: () => Collected) => void;
+}
+
 /**
  * Runs the suites with vitest in one worker (so that rate limits hold run-wide), returning what they produced.
  * A shard runs its part of the suite files (vitest's `shard`) and also writes vitest's blob report for `conformance merge`.
+ * Off a terminal, a heartbeat line reports progress after every few seconds of quiet.
  */
-export async function runSuites(run: ProvidedRun, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+export async function runSuites(run: ProvidedRun, write: (line: string) => void, redact: (text: string) => string, options: SuitesRunOptions = {}): Promise<Collected> {
   const { config } = run;
-  const collector = new CollectReporter(write, redact);
+  const channel = openRunChannel(config);
+  let progress: RunProgress = { sent: 0, rateLimited: 0, violations: 0 };
+  channel.onProgress((latest) => { progress = latest; });
+  channel.serve(() => options.stop?.aborted === true);
+  const created = new Map<string, CreatedResource[]>();
+  channel.onCreated((suite, resource) => created.set(suite, [...(created.get(suite) ?? []), resource]));
+  const stopWorker = (): void => channel.stop();
+  options.stop?.addEventListener('abort', stopWorker, { once: true });
+  const started = Date.now();
+  const beat = process.stdout.isTTY ? undefined : heartbeat(write, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(progress, options.planned, started));
+  const collector = new CollectReporter(beat ? beat.line : write, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
-  await runVitest(config.cacheDir, {
-    testTimeout: config.budgetMs + 60_000,
-    hookTimeout: config.budgetMs + 60_000,
-    provide: { conformance: run },
-    reporters: [
-      collector,
-      junit(reportDir),
-      ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
-    ],
-    ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
-  });
+  try {
+    await runVitest(config.cacheDir, {
+      testTimeout: config.budgetMs + 60_000,
+      hookTimeout: config.budgetMs + 60_000,
+      provide: { conformance: run },
+      reporters: [
+        collector,
+        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
+        junit(reportDir),
+        ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
+      ],
+      ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
+    });
+  } finally {
+    options.stop?.removeEventListener('abort', stopWorker);
+    beat?.stop();
+    channel.close();
+  }
   if (config.shard) await redactFile(blobFile(reportDir, config.shard), redact);
   return collector.collected;
+}
+
+function heartbeatText(progress: RunProgress, planned: number | undefined, started: number): string {
+  const { sent, rateLimited, violations } = progress;
+  return `conformance: ${sent}${planned === undefined ? '' : `/${planned}`} requests sent, ${rateLimited} rate-limit waits, ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`;
+}
+
+/**
+ * The verdicts and suite reports a run has produced so far, read off vitest's test tree; a suite that has not
+ * reported yet is listed with what it left on the target so far (`created`, as the worker announced it).
+ */
+function collectedSoFar(vitest: Vitest, created: ReadonlyMap<string, readonly CreatedResource[]>): Collected {
+  const collected: Collected = { results: [], suites: [], errors: [] };
+  let pending = 0;
+  for (const module of vitest.state.getTestModules()) {
+    for (const suite of module.children.allSuites()) {
+      const report = suite.meta().conformanceSuite;
+      if (report) collected.suites.push(report);
+    }
+    for (const test of module.children.allTests()) {
+      const result = test.meta().conformanceResult;
+      if (result) collected.results.push(result);
+      else pending += 1;
+    }
+  }
+  const reported = new Set(collected.suites.map((report) => report.suite));
+  for (const [suite, resources] of created) {
+    if (!reported.has(suite)) collected.suites.push({ suite, coverage: {}, created: [...resources], requests: 0, rateLimited: 0, skippedGroups: [] });
+  }
+  if (pending > 0) collected.errors.push(`the run was stopped at once: ${pending} verdict(s) were not reached`);
+  return collected;
 }
 
 /** Replays the blob reports in `blobDir` through vitest's own merge, so that our reporters see the whole run's test tree. */
@@ -85,8 +152,20 @@ export async function moduleCache(dir: string): Promise<Pick<VitestOptions, 'exp
   }
 }
 
-/** Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file, caches under `cacheDir`); true when a test failed or errored. */
-export async function runVitest(cacheDir: string, options: VitestOptions): Promise<boolean> {
+/**
+ * Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file, caches under
+ * `cacheDir`); true when a test failed or errored. vitest's own SIGINT and SIGTERM handlers (which end the process at once) are removed as it
+ * starts, so that the command decides what an interrupt does.
+ */
+export async function runVitest(cacheDir: string, options: Omit<VitestOptions, 'reporters'> & { reporters: ReporterList }): Promise<boolean> {
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  const leaveSignalsToUs: Reporter = {
+    onInit() {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.removeListener(signal, listener);
+      }
+    },
+  };
   const vitest = await startVitest('test', [], {
     config: false,
     root: ROOT,
@@ -100,6 +179,7 @@ export async function runVitest(cacheDir: string, options: VitestOptions): Promi
     passWithNoTests: true,
     ...(await moduleCache(join(cacheDir, 'modules'))),
     ...options,
+    reporters: [leaveSignalsToUs, ...options.reporters],
   }, { logLevel: 'error', cacheDir: join(cacheDir, 'vite') }, { stdout: quietVitestOutput(process.stdout), stderr: process.stderr });
   const failed = !vitest.state.getFiles().every((file) => file.result?.state === 'pass');
   await vitest.close();

@@ -41,6 +41,8 @@ export interface RunConfig {
   /** Set when no target is configured: the embedded reference target is started with these. */
   readonly reference?: { readonly faults: readonly string[]; readonly modes: readonly string[] };
   readonly rules: readonly string[];
+  /** The rule selection as given (`--rules`, `--skip-rules`), so that a replay narrows the same way. */
+  readonly selection?: { readonly rules?: readonly string[]; readonly skipRules?: readonly string[] };
   readonly allow: readonly ProbeClass[];
   readonly runs: number;
   readonly seed: number;
@@ -125,8 +127,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   const { management, alerts } = resolveTargets(given);
 
   const known = new Set(knownRules);
-  const selected = ruleList(str('rules'), '--rules', known) ?? [...knownRules];
-  const skipped = new Set(ruleList(str('skip-rules'), '--skip-rules', known) ?? []);
+  const chosen = ruleList(str('rules'), '--rules', known);
+  const skippedIds = ruleList(str('skip-rules'), '--skip-rules', known);
+  const selected = chosen ?? [...knownRules];
+  const skipped = new Set(skippedIds ?? []);
 
   const config: RunConfig = {
     ...optional('management', management),
@@ -137,6 +141,7 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     },
     ...optional('reference', useReference ? { faults, modes } : undefined),
     rules: selected.filter((id) => !skipped.has(id)),
+    selection: { ...optional('rules', chosen), ...optional('skipRules', skippedIds) },
     allow: allowList(str('allow')),
     runs: integer(str('runs'), '--runs', DEFAULTS.runs, 1, 10_000),
     seed: integer(str('seed'), '--seed', randomSeed(), 0, 2 ** 31 - 1),

@@ -13,4 +13,6 @@ export const DEFAULTS = Object.freeze({
   rateLimitMaxWaitMs: 60_000,
   rateLimitBackoffMs: 500,
   findingsPerResult: 5,
+  /** Off a terminal, a progress line after this long without output. */
+  heartbeatMs: 5_000,
 });

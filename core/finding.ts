@@ -2,7 +2,7 @@ import type { RecordedRequest, RecordedResponse, TransportFailure } from './exch
 
 /** How to reproduce a finding from the report alone. */
 export interface Reproduction {
-  /** A curl command with every secret replaced by an environment variable or `[redacted]`. */
+  /** A curl command that sends the same request: the run's credentials as environment variables, values the harness generated as sent, other secrets `[redacted]`. */
   readonly curl: string;
   readonly seed: number;
   /** The generated example behind the request: its property and its index in that property's run. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse, TransportFailure, TransportFailureCode } from './exchange.ts';
 import type { Probe } from './probe.ts';
-import type { RequestGate } from './request-gate.ts';
+import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
 
@@ -53,8 +53,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const req = buildRequest(options, opts);
     let attempt = 0;
     let waitedMs = 0;
+    const restores = opts.probe.restores === true;
     for (;;) {
-      const outcome = await options.gate.admit(() => exchangeOnce(options, req));
+      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores });
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value
         : { failure: { code: 'budget', message: refusalMessage(outcome.refusal), durationMs: 0 } };
@@ -62,7 +63,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const wait = retryDelayMs(result.response.headers, attempt, options.backoffMs);
         if (waitedMs + wait <= options.maxRateLimitWaitMs && Date.now() + wait < options.deadline) {
           options.onRateLimited?.(wait);
-          await sleep(wait);
+          await rateLimitWait(wait, restores ? undefined : options.gate.interrupted);
           waitedMs += wait;
           attempt += 1;
           continue;
@@ -78,8 +79,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return { api: options.api, send };
 }
 
-function refusalMessage(refusal: 'budget' | 'deadline'): string {
-  return refusal === 'budget' ? 'not sent: the run reached --max-requests' : 'not sent: the run reached its time budget (--budget-ms)';
+const REFUSALS: Readonly<Record<GateRefusal, string>> = Object.freeze({
+  budget: 'not sent: the run reached --max-requests',
+  deadline: 'not sent: the run reached its time budget (--budget-ms)',
+  interrupted: 'not sent: the run was interrupted',
+});
+
+function refusalMessage(refusal: GateRefusal): string {
+  return REFUSALS[refusal];
+}
+
+/** Waits out a 429; an interrupt ends the wait early (the gate then refuses the retry). */
+async function rateLimitWait(ms: number, interrupted: AbortSignal | undefined): Promise<void> {
+  if (!interrupted) return void (await sleep(ms));
+  await sleep(ms, undefined, { signal: interrupted }).catch((error: unknown) => {
+    if (!interrupted.aborted) throw error;
+  });
 }
 
 function buildRequest(client: HttpClientOptions, opts: SendOptions): RecordedRequest {

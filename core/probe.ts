@@ -20,6 +20,8 @@ export interface Probe {
   readonly evidence?: false;
   /** Data that rules compare the response against (values sent earlier in a sequence, say). */
   readonly expect?: Readonly<Record<string, unknown>>;
+  /** Puts back what the run changed: still sent after an interrupt. */
+  readonly restores?: true;
   /** How to regenerate the request: the property's seed and the example's index. */
   readonly example?: { readonly seed: number; readonly index: number; readonly property: string };
 }

@@ -10,6 +10,8 @@ export interface Redactor {
   /** Every secret value known so far. */
   secrets(): readonly string[];
   text(value: string): string;
+  /** Like `text`, but leaves the values in `keep` as they are (values the harness generated, shown in a reproduction). */
+  textKeeping(value: string, keep: ReadonlySet<string>): string;
   value<T>(value: T): T;
   exchange(exchange: Exchange): Exchange;
 }
@@ -28,11 +30,12 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
   };
   initialSecrets.forEach(addSecret);
 
-  const text = (input: string): string => {
+  const textKeeping = (input: string, keep?: ReadonlySet<string>): string => {
     let out = input;
-    for (const secret of ordered()) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const secret of ordered()) if (!keep?.has(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   };
+  const text = (input: string): string => textKeeping(input);
   const value = <T>(input: T): T => redactValue(input, names, text) as T;
   const headers = (input: Readonly<Record<string, string>>): Record<string, string> =>
     Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
@@ -54,6 +57,7 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
     addSecret,
     secrets: ordered,
     text,
+    textKeeping,
     value,
     exchange: (ex) => ({
       ...ex,

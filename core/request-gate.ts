@@ -12,12 +12,22 @@ export interface GateLimits {
 }
 
 /** Why the gate refused a request. */
-export type GateRefusal = 'budget' | 'deadline';
+export type GateRefusal = 'budget' | 'deadline' | 'interrupted';
+
+/** What the gate needs to know of a request beside its limits. */
+export interface AdmitOptions {
+  /** The request puts back what the run changed: it is still sent after an interrupt. */
+  readonly restores?: boolean;
+}
 
 /** Admits requests within the run's concurrency, rate, count and time limits, and counts them. */
 export interface RequestGate {
-  /** Runs `send` when a slot is free, or returns the refusal when the run's budget is spent. */
-  admit<T>(send: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
+  /** Runs `send` when a slot is free, or returns the refusal when the run's budget is spent or the run was interrupted. */
+  admit<T>(send: () => Promise<T>, options?: AdmitOptions): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
+  /** Stops admitting requests other than restores; requests already sent finish. */
+  interrupt(): void;
+  /** Aborted when the run is interrupted, so that waits (rate limits, backoff) end early. */
+  readonly interrupted: AbortSignal;
   /** Requests admitted so far. */
   sent(): number;
   /** Requests still allowed, or Infinity. */
@@ -27,6 +37,7 @@ export interface RequestGate {
 /** Creates a request gate: a counting semaphore with a minimum interval between request starts. */
 export function createRequestGate(limits: GateLimits): RequestGate {
   const interval = limits.maxRps > 0 ? 1000 / limits.maxRps : 0;
+  const stop = new AbortController();
   let active = 0;
   let count = 0;
   let nextStart = 0;
@@ -40,18 +51,35 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     active -= 1;
     waiting.shift()?.();
   };
+  /** Waits until `start`; false when an interrupt ended the wait of a request that does not restore. */
+  const waitUntil = async (start: number, restores: boolean): Promise<boolean> => {
+    const ms = start - Date.now();
+    if (ms <= 0) return true;
+    if (restores) {
+      await sleep(ms);
+      return true;
+    }
+    return sleep(ms, true, { signal: stop.signal }).catch((error: unknown) => {
+      if (stop.signal.aborted) return false;
+      throw error;
+    });
+  };
 
   return {
-    async admit(send) {
-      if (limits.maxRequests !== undefined && count >= limits.maxRequests) return { ok: false, refusal: 'budget' };
+    async admit(send, options = {}) {
+      const restores = options.restores === true;
+      const refused = (): GateRefusal | undefined =>
+        (stop.signal.aborted && !restores ? 'interrupted' : limits.maxRequests !== undefined && count >= limits.maxRequests ? 'budget' : undefined);
+      const before = refused();
+      if (before) return { ok: false, refusal: before };
       await acquire();
       try {
-        if (limits.maxRequests !== undefined && count >= limits.maxRequests) return { ok: false, refusal: 'budget' };
+        const queued = refused();
+        if (queued) return { ok: false, refusal: queued };
         if (interval > 0) {
-          const now = Date.now();
-          const start = Math.max(now, nextStart);
+          const start = Math.max(Date.now(), nextStart);
           nextStart = start + interval;
-          if (start > now) await sleep(start - now);
+          if (!(await waitUntil(start, restores))) return { ok: false, refusal: 'interrupted' };
         }
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
         count += 1;
@@ -60,6 +88,8 @@ export function createRequestGate(limits: GateLimits): RequestGate {
         release();
       }
     },
+    interrupt: () => stop.abort(),
+    interrupted: stop.signal,
     sent: () => count,
     remaining: () => (limits.maxRequests === undefined ? Infinity : Math.max(0, limits.maxRequests - count)),
   };

@@ -64,4 +64,6 @@ export interface RunReport {
   readonly errors: readonly string[];
   /** How to replay this run. */
   readonly replay: string;
+  /** The signal that interrupted the run, if one did: rules left without evidence are skipped. */
+  readonly interrupted?: 'SIGINT' | 'SIGTERM';
 }

@@ -34,3 +34,38 @@ export function progressLine(sink: ProgressSink): ProgressLine {
     clear,
   };
 }
+
+/** A line printed off a terminal whenever the run has been quiet for a while. */
+export interface Heartbeat {
+  /** Prints a line and restarts the quiet. */
+  line(text: string): void;
+  stop(): void;
+}
+
+/**
+ * Creates a heartbeat: `print` every line through it, and after every `quietMs` without one it prints `text()`,
+ * so that a log that is not a terminal (CI) is never silent for long. Its timer does not keep the process alive.
+ */
+export function heartbeat(print: (text: string) => void, quietMs: number, text: () => string): Heartbeat {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const arm = (): void => {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(() => {
+      print(text());
+      arm();
+    }, quietMs).unref();
+  };
+  arm();
+  return {
+    line(line) {
+      print(line);
+      arm();
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

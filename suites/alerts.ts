@@ -67,7 +67,7 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
 /** Puts the alert back as found when a group changed it; a failure is an incident every report shows first. */
 async function putBack(context: SuiteContext, found: Found, changed: boolean): Promise<void> {
   if (!changed || !found.id || !found.original) return;
-  const restored = await context.send('updateAlert', { params: { id: found.id }, json: found.original, probe: accept('put the alert back as found', { evidence: false }) });
+  const restored = await context.send('updateAlert', { params: { id: found.id }, json: found.original, probe: accept('put the alert back as found', { evidence: false, restores: true }) });
   if (!isSuccess(restored)) {
     context.incident(`Alert ${found.id} was updated and putting it back FAILED (${restored.response?.status ?? restored.failure?.code}): restore it by hand to ${JSON.stringify(found.original)}`);
   }

@@ -49,7 +49,10 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
         recordExchange(s, ledger, rules, exchange);
         countCredentialUse(credentials, exchange);
         const write = writeRecord(exchange);
-        if (write) created.push(write);
+        if (write) {
+          created.push(write);
+          s.announceCreated(name, write);
+        }
       }, () => { rateLimited += 1; requests += 1; });
       const contextOf = (group: ProbeGroup): SuiteContext => ({
         config,
@@ -80,6 +83,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       });
       if (definition.sequential) for (const group of runnable) await group.run(contextOf(group));
       else await Promise.all(runnable.map((group) => group.run(contextOf(group))));
+      if (s.gate.interrupted.aborted) skips.push({ group: 'every group', operations: definition.operations, feeds: RULES.map((rule) => rule.id), reason: 'the run was interrupted', byChoice: false });
     }, config.budgetMs + 60_000);
 
     afterAll(({}, suite) => {

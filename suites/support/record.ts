@@ -30,13 +30,28 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
   let redacted: Exchange | undefined;
+  let curl: string | undefined;
+  session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));
   for (const { rule, part, violations } of judgements) {
-    if (violations.length > 0) redacted ??= session.redactor.exchange(exchange);
-    tally(ledger, exchange.operation, rule, part, violations.map((v) => finding(session, redacted!, rule, v)));
+    if (violations.length > 0) {
+      redacted ??= session.redactor.exchange(exchange);
+      curl ??= reproduction(session, exchange);
+    }
+    tally(ledger, exchange.operation, rule, part, violations.map((v) => finding(session, redacted!, curl!, rule, v)));
   }
 }
 
-function finding(session: Session, exchange: Exchange, rule: string, violation: Violation): Finding {
+/** The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent. */
+function reproduction(session: Session, exchange: Exchange): string {
+  const { management, alerts } = session.config;
+  const generated = new Set(secretsIn(exchange.request.json));
+  return curlCommand(exchange.api, exchange.request, {
+    credentials: { managementKeyId: management?.keyId, managementKeySecret: management?.keySecret, alertsToken: alerts?.token },
+    redact: (text) => session.redactor.textKeeping(text, generated),
+  });
+}
+
+function finding(session: Session, exchange: Exchange, curl: string, rule: string, violation: Violation): Finding {
   const seed = session.config.seed;
   const response = exchange.response && { ...exchange.response, text: truncate(exchange.response.text) };
   return {
@@ -52,7 +67,7 @@ function finding(session: Session, exchange: Exchange, rule: string, violation: 
       ...(exchange.failure ? { failure: exchange.failure } : {}),
     },
     reproduce: {
-      curl: curlCommand(exchange.api, exchange.request),
+      curl,
       seed,
       ...(exchange.probe.example ? { example: exchange.probe.example } : {}),
       command: replayCommand(session.config, rule),

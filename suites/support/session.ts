@@ -4,10 +4,12 @@ import { DEFAULTS } from '../../core/defaults.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
+import { openRunChannel } from '../../core/run-channel.ts';
 import { createSecretIndex, type SecretIndex } from '../../core/secret-index.ts';
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
+import type { CreatedResource } from '../../core/run-report.ts';
 import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
 
 /** State shared by every suite of a run in one worker: the limits, the secrets, the requestIds seen. */
@@ -20,6 +22,10 @@ export interface Session {
   /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
   readonly sentSecrets: SecretIndex;
   readonly seenRequestIds: Set<string>;
+  /** Counts violations found, for the progress the main thread shows. */
+  countViolations(count: number): void;
+  /** Tells the main thread what a suite left on the target, as it happens. */
+  announceCreated(suite: string, resource: CreatedResource): void;
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
   clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
   operation(operationId: string): Operation;
@@ -29,6 +35,11 @@ export interface Session {
 export async function createSession(config: RunConfig, specs: Specs): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
+  const channel = openRunChannel(config);
+  channel.onStop(() => gate.interrupt());
+  if (await channel.hello()) gate.interrupt();
+  const counts = { rateLimited: 0, violations: 0 };
+  const report = (): void => channel.progress({ sent: gate.sent(), ...counts });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
   const redactor = createRedactor(REDACTED_NAMES, configSecrets);
@@ -43,13 +54,21 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
     redactor,
     sentSecrets,
     seenRequestIds: new Set(),
+    countViolations(count) {
+      counts.violations += count;
+    },
+    announceCreated: (suite, resource) => channel.created(suite, resource),
     operation(operationId) {
       const op = byId.get(operationId);
       if (!op) throw new Error(`openapi/ defines no operation ${operationId}`);
       return op;
     },
     clients(onExchange, onRateLimited) {
-      const common = { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs, onExchange, onRateLimited };
+      const common = {
+        timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
+        onExchange: (exchange: Exchange) => { onExchange(exchange); report(); },
+        onRateLimited: () => { counts.rateLimited += 1; onRateLimited(); report(); },
+      };
       const basic = config.management ? `Basic ${Buffer.from(`${config.management.keyId}:${config.management.keySecret}`).toString('base64')}` : '';
       return {
         ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic }) } : {}),

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The package root. */
@@ -17,10 +17,11 @@ const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
 /** The command's TypeScript source, run through tsx, so that tests see the code as edited (bin/conformance.js runs the build in dist/). */
 const COMMAND = ['--import', 'tsx', 'cli/entry.ts'];
 
-/** Runs the `conformance` command as a user would, with only the given target variables set. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliResult> {
+/** Runs the `conformance` command as a user would, with only the given target variables set; `onSpawn` gets the process (to signal it). */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000, onSpawn?: (child: ChildProcess) => void): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...COMMAND, ...args], { cwd: ROOT, env: { ...CLEAN_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });

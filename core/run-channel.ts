@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BroadcastChannel } from 'node:worker_threads';
+import type { CreatedResource } from './run-report.ts';
+
+/** What the thread that sends requests has done so far. */
+export interface RunProgress {
+  /** Requests sent (429 retries included). */
+  readonly sent: number;
+  /** 429 answers waited out so far. */
+  readonly rateLimited: number;
+  /** Contract violations found so far. */
+  readonly violations: number;
+}
+
+type Message =
+  | { readonly kind: 'hello' }
+  | { readonly kind: 'state'; readonly stopped: boolean }
+  | { readonly kind: 'stop' }
+  | ({ readonly kind: 'progress' } & RunProgress)
+  | { readonly kind: 'created'; readonly suite: string; readonly resource: CreatedResource };
+
+/** How long a sending thread waits for the main thread to say whether the run was interrupted before it opened. */
+const HELLO_TIMEOUT_MS = 2_000;
+
+/**
+ * The channel between the main thread of a run (where signals arrive and the terminal is written) and the worker
+ * thread that sends its requests: interrupts go one way, progress the other. BroadcastChannel reaches every thread
+ * of the process; a channel is named after the run's seed and report directory, so that two runs do not hear each other.
+ */
+export interface RunChannel {
+  /** Main thread: answers a sending thread's `hello` with whether the run is stopped. */
+  serve(stopped: () => boolean): void;
+  /** Main thread: tells the sending thread to stop sending (restores excepted). */
+  stop(): void;
+  /** Main thread: calls `handler` with every progress report. */
+  onProgress(handler: (progress: RunProgress) => void): void;
+  /** Sending thread: asks whether the run was interrupted before it opened the channel. */
+  hello(): Promise<boolean>;
+  /** Sending thread: calls `handler` when the run is interrupted. */
+  onStop(handler: () => void): void;
+  /** Sending thread: tells the main thread how far the run is. */
+  progress(progress: RunProgress): void;
+  /** Sending thread: tells the main thread what a suite left on the target, as it happens (so that a run stopped at once still lists it). */
+  created(suite: string, resource: CreatedResource): void;
+  /** Main thread: calls `handler` with every resource a suite left on the target. */
+  onCreated(handler: (suite: string, resource: CreatedResource) => void): void;
+  close(): void;
+}
+
+/** Opens a run's channel; it never keeps a thread alive. */
+export function openRunChannel(run: { readonly seed: number; readonly reportDir: string }): RunChannel {
+  const channel = new BroadcastChannel(`conformance-run:${run.seed}:${run.reportDir}`);
+  channel.unref();
+  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = { hello: [], state: [], stop: [], progress: [], created: [] };
+  channel.onmessage = (event) => {
+    const message = (event as MessageEvent<Message>).data;
+    for (const handler of handlers[message.kind] ?? []) (handler as (m: Message) => void)(message);
+  };
+  const post = (message: Message): void => channel.postMessage(message);
+  return {
+    serve: (stopped) => void handlers.hello.push(() => post({ kind: 'state', stopped: stopped() })),
+    stop: () => post({ kind: 'stop' }),
+    onProgress: (handler) => void handlers.progress.push(({ sent, rateLimited, violations }) => handler({ sent, rateLimited, violations })),
+    async hello() {
+      const answer = new Promise<boolean>((resolve) => handlers.state.push(({ stopped }) => resolve(stopped)));
+      post({ kind: 'hello' });
+      return Promise.race([answer, sleep(HELLO_TIMEOUT_MS, false, { ref: false })]);
+    },
+    onStop: (handler) => void handlers.stop.push(() => handler()),
+    progress: (progress) => post({ kind: 'progress', ...progress }),
+    created: (suite, resource) => post({ kind: 'created', suite, resource }),
+    onCreated: (handler) => void handlers.created.push(({ suite, resource }) => handler(suite, resource)),
+    close: () => channel.close(),
+  };
+}

@@ -1,0 +1,143 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunReport } from '../core/run-report.ts';
+import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { runCli } from './support/cli.ts';
+
+/** One request as the target saw it, and when. */
+interface Arrival { readonly at: number; readonly method: string; readonly path: string; readonly body: string }
+
+/**
+ * A proxy in front of one API of the reference target that signals the run when it receives the service's `stop`,
+ * then holds every answer for `holdMs` (so that no request slot frees while the signal travels), and answers a
+ * `start` received after the signal with `startStatus` when given.
+ */
+interface Trap {
+  readonly arrivals: Arrival[];
+  /** Answers the target gave, with when they were passed on. */
+  readonly answers: Array<Arrival & { readonly status: number; readonly answeredAt: number }>;
+  signalledAt?: number;
+  child?: ChildProcess;
+  holdUntil: number;
+}
+
+/** When to signal: the service's `stop` arrives. */
+const AT_STOP = (arrival: Arrival): boolean => arrival.method === 'PATCH' && arrival.path.endsWith('/state') && arrival.body === '{"command":"stop"}';
+
+/** When to signal: the fourth pipe create arrives (with one request at a time, the first three were answered). */
+const AT_FOURTH_PIPE = (arrival: Arrival, arrivals: readonly Arrival[]): boolean =>
+  arrival.method === 'POST' && arrival.path.endsWith('/pipes') && arrivals.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes')).length === 4;
+
+interface TrapOptions {
+  readonly signals: NodeJS.Signals[];
+  readonly holdMs: number;
+  readonly startStatus?: number;
+  readonly when: (arrival: Arrival, arrivals: readonly Arrival[]) => boolean;
+}
+
+async function trapProxy(upstream: string, trap: Trap, options: TrapOptions): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const arrival = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', body };
+      trap.arrivals.push(arrival);
+      if (trap.signalledAt === undefined && options.when(arrival, trap.arrivals)) {
+        trap.signalledAt = Date.now();
+        trap.holdUntil = trap.signalledAt + options.holdMs;
+        const [first, ...later] = options.signals;
+        trap.child!.kill(first);
+        later.forEach((signal, i) => setTimeout(() => trap.child!.kill(signal), 300 * (i + 1)));
+      }
+      const answer = (): void => {
+        if (options.startStatus && trap.signalledAt !== undefined && body === '{"command":"start"}') {
+          res.writeHead(options.startStatus, { 'content-type': 'application/json' });
+          res.end('{"status":503,"error":"unavailable"}');
+          return;
+        }
+        const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+          trap.answers.push({ ...arrival, status: up.statusCode ?? 0, answeredAt: Date.now() });
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        forward.on('error', () => res.destroy());
+        forward.end(body);
+      };
+      setTimeout(answer, Math.max(0, trap.holdUntil - Date.now()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('an interrupted run', () => {
+  const servers: Server[] = [];
+  let reference: ReferenceTarget | undefined;
+
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    await reference?.close();
+  });
+
+  async function interruptRun(options: TrapOptions) {
+    reference = await startReference();
+    const trap: Trap = { arrivals: [], answers: [], holdUntil: 0 };
+    const management = await trapProxy(reference.managementUrl, trap, options);
+    const alerts = await trapProxy(reference.alertsUrl, trap, options);
+    servers.push(management.server, alerts.server);
+    const dir = await mkdtemp(join(tmpdir(), 'interrupt-'));
+    const started = Date.now();
+    const run = await runCli(['--runs', '1', '--concurrency', '1', '--seed', '9', '--report-dir', dir], {
+      MANAGEMENT_BASE_URL: management.url, MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+      ORGANIZATION_ID: reference.organizationId, SERVICE_ID: reference.serviceId, BACKUP_ID: reference.backupId,
+      ALERTS_BASE_URL: alerts.url, ALERTS_TOKEN: reference.alertsToken,
+    }, 120_000, (child) => { trap.child = child; });
+    const report = JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')) as RunReport;
+    const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+    const after = trap.arrivals.filter((a) => a.at > trap.signalledAt!).map((a) => `${a.method} ${a.path.replace(/^.*\/services\/[^/]+/, '…')} ${a.body}`);
+    return { run, report, junit, after, trap, dir, elapsedAfterSignal: Date.now() - trap.signalledAt!, started };
+  }
+
+  it('SIGINT: sends nothing new but the service start, reaches every verdict, writes every report, warns, exits 130', async () => {
+    const { run, report, junit, after, trap, dir } = await interruptRun({ signals: ['SIGINT'], holdMs: 700, startStatus: 503, when: AT_STOP });
+    expect(trap.signalledAt).toBeDefined();
+    expect(run.code).toBe(130);
+    expect(after).toEqual(['PATCH …/state {"command":"start"}']);
+    expect(report.interrupted).toBe('SIGINT');
+    expect(report.results.length).toBe(116);
+    expect(report.results.filter((r) => r.outcome === 'skipped' && r.message.includes('the run was interrupted')).length).toBeGreaterThan(0);
+    expect(report.incidents.join('\n')).toMatch(/start got 503/);
+    expect(junit).toMatch(/<testsuites[^>]*tests="116"/);
+    for (const file of ['report.html', 'summary.md']) expect((await stat(join(dir, file))).size).toBeGreaterThan(0);
+    expect(run.stderr).toMatch(/^conformance: SIGINT received: no new requests/m);
+    expect(run.stderr).toMatch(/^conformance: WARNING: The service \S+ was sent stop, then start \(stop got 200, start got 503\): it may be left stopped/m);
+    expect(run.stderr).not.toMatch(/Error|at .*\.ts:\d+/);
+  }, 150_000);
+
+  it('a second SIGTERM ends at once, with exit 143, the verdicts reached so far, what was created, and a warning', async () => {
+    const { run, report, junit, elapsedAfterSignal, trap } = await interruptRun({ signals: ['SIGTERM', 'SIGTERM'], holdMs: 30_000, when: AT_FOURTH_PIPE });
+    expect(run.code).toBe(143);
+    const pipesCreated = trap.answers.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes') && a.status === 200 && a.answeredAt < trap.signalledAt!);
+    expect(pipesCreated.length).toBeGreaterThan(0);
+    expect(report.created.filter((c) => c.operation === 'createPipe').length).toBe(pipesCreated.length);
+    expect(elapsedAfterSignal).toBeLessThan(15_000);
+    expect(report.interrupted).toBe('SIGTERM');
+    expect(report.outcome).toBe('error');
+    // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts the rest.
+    expect(report.errors.join('\n')).toMatch(/^the run was stopped at once: \d+ verdict\(s\) were not reached$/m);
+    expect(report.results.every((r) => ['passed', 'failed', 'skipped'].includes(r.outcome))).toBe(true);
+    expect(junit).toMatch(/<testsuites/);
+    expect(run.stderr).toMatch(/^conformance: SIGTERM again: stopping at once\./m);
+    expect(run.stderr).toMatch(/^conformance: WARNING: the run was stopped at once: service \S+ may have been sent `stop` and not `start`/m);
+  }, 150_000);
+});
