@@ -11,13 +11,16 @@ export interface GateLimits {
   readonly deadline: number;
 }
 
-/** Why the gate refused a request. */
-export type GateRefusal = 'budget' | 'deadline';
+/** Why the gate refused a request: the run's budget or time is spent, or (`held`) the caller's `ready` said not yet. */
+export type GateRefusal = 'budget' | 'deadline' | 'held';
 
 /** Admits requests within the run's concurrency, rate, count and time limits, and counts them. */
 export interface RequestGate {
-  /** Runs `send` when a slot is free, or returns the refusal when the run's budget is spent. */
-  admit<T>(send: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
+  /**
+   * Runs `send` when a slot is free, or returns the refusal when the run's budget is spent; `ready`, asked last
+   * before the request counts, can still turn it back (`held`: the caller waits and asks again).
+   */
+  admit<T>(send: () => Promise<T>, ready?: () => boolean): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
   /** Requests admitted so far. */
   sent(): number;
   /** Requests still allowed, or Infinity. */
@@ -42,7 +45,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   };
 
   return {
-    async admit(send) {
+    async admit(send, ready) {
       if (limits.maxRequests !== undefined && count >= limits.maxRequests) return { ok: false, refusal: 'budget' };
       await acquire();
       try {
@@ -54,6 +57,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
           if (start > now) await sleep(start - now);
         }
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
+        if (ready && !ready()) return { ok: false, refusal: 'held' };
         count += 1;
         return { ok: true, value: await send() };
       } finally {

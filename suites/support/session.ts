@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import type { RunConfig } from '../../core/config.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
+import { createPacers } from '../../core/credential-pacer.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
@@ -25,10 +26,11 @@ export interface Session {
   operation(operationId: string): Operation;
 }
 
-/** Creates the session of a run, on the specs the command loaded: sets up the shared gate and connection pool. */
+/** Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool. */
 export async function createSession(config: RunConfig, specs: Specs): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
+  const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
   const redactor = createRedactor(REDACTED_NAMES, configSecrets);
@@ -49,7 +51,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
       return op;
     },
     clients(onExchange, onRateLimited) {
-      const common = { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs, onExchange, onRateLimited };
+      const common = { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, pacers, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs, onExchange, onRateLimited };
       const basic = config.management ? `Basic ${Buffer.from(`${config.management.keyId}:${config.management.keySecret}`).toString('base64')}` : '';
       return {
         ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic }) } : {}),
