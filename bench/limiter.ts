@@ -40,7 +40,7 @@ export interface Limiter {
   credentials(): ReadonlyMap<string, CredentialCount>;
   /**
    * The least time, from the first request of any credential, in which the accepted requests could have been sent
-   * under this limit: each credential's windows filled from its first request on.
+   * under this limit: every credential's windows filled from that first request on.
    */
   leastPossibleMs(): number;
 }
@@ -81,11 +81,9 @@ export function createLimiter(options: LimiterOptions): Limiter {
       const all = [...seen.values()];
       if (all.length === 0) return 0;
       const start = Math.min(...all.map((c) => c.first));
-      return Math.max(...all.map((c) => {
-        const fullWindows = Math.floor((c.accepted - 1) / limit);
-        const firstEnd = (Math.floor(c.first / windowMs) + 1) * windowMs;
-        return (fullWindows === 0 ? c.first : firstEnd + (fullWindows - 1) * windowMs) - start;
-      }));
+      const firstEnd = (Math.floor(start / windowMs) + 1) * windowMs;
+      const fullWindows = Math.max(...all.map((c) => Math.floor((c.accepted - 1) / limit)));
+      return fullWindows === 0 ? 0 : firstEnd + (fullWindows - 1) * windowMs - start;
     },
   };
 }
