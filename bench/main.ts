@@ -1,131 +1,275 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { main } from '../cli/main.ts';
 import { DEFAULTS } from '../core/defaults.ts';
-import type { RunReport } from '../core/run-report.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
-import { highWaterMark, sampleRss } from './peak-rss.ts';
-import { startProxy, type Proxy, type RecordedRequest } from './proxy.ts';
-import { rawFloor, type FloorResult } from './raw-floor.ts';
 import { engineFloor } from './engine-floor.ts';
+import { createLimiter, type LimiterSignals } from './limiter.ts';
+import { runBare, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';
+import { startProxy, type Proxy, type RecordedRequest } from './proxy.ts';
 
-/** One `conformance` run inside this process, measured. */
-interface MeasuredRun {
-  readonly code: number;
-  /** When the run began, on the performance clock (the recording proxy stamps requests on the same clock). */
-  readonly startedAt: number;
-  readonly wallMs: number;
-  readonly suitesMs: number;
-  readonly peakRss: number;
-  readonly report: RunReport;
+/** The parts of the bench, in the order they run; `--part` picks some. */
+const PARTS = ['latency', 'limiters', 'runs', 'engine'] as const;
+
+const LIMITERS: readonly LimiterSignals[] = ['x-ratelimit-reset', 'retry-after-60', 'ratelimit-remaining'];
+const LIMITER_TITLES: Readonly<Record<LimiterSignals, string>> = {
+  'x-ratelimit-reset': '429 with X-RateLimit-Reset only',
+  'retry-after-60': '429 with Retry-After: 60 and RateLimit-Reset',
+  'ratelimit-remaining': 'RateLimit-Remaining on every answer',
+};
+const LIMIT = 20;
+const WINDOW_MS = 2000;
+
+/** The issue's targets, printed beside the figures and never asserted. */
+const TARGET_AT_ONCE = 3;
+const TARGET_LATE = 1.5;
+const TARGET_LIMITED = 1.1;
+
+const HARNESS_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** One line of the side-by-side table. */
+interface Row {
+  readonly scenario: string;
+  readonly harness: ProcessRun;
+  readonly requests: number;
+  readonly baseline: { readonly label: string; readonly ms: number };
+  readonly target: number;
+  readonly limited?: number;
+  /** Where the harness's time went (before its first request, first to last request, after), and the bare process's. */
+  readonly phases: Phases;
+  readonly barePhases?: Phases;
+  readonly note?: string;
 }
 
-/** The issue's targets: a default run within this factor of its raw floor, a run with 100 ms responses under this many ms. */
-const TARGET_FLOOR_RATIO = 2;
-const TARGET_SLOW_MS = 30_000;
+interface Phases {
+  readonly before: number;
+  /** From the first request of the preflight to the first probe: the rest of the start (vitest, suites). */
+  readonly preflight: number;
+  readonly requests: number;
+  readonly after: number;
+}
+
+/** How `--runs` changes a run's cost. */
+interface Growth {
+  readonly runs: number;
+  readonly run: HarnessRun;
+  readonly requests: number;
+}
 
 /**
- * `npm run bench`: measures a default run against the embedded reference target (wall time, requests, requests per
- * second, peak RSS), the same requests sent with bare undici at the same concurrency (the floor), where the run's time
- * goes, what vitest alone costs (the engine floor), and runs against a reference target whose every response is delayed. Prints figures; never fails on timing.
+ * `npm run bench`: the harness as a whole process (`node bin/conformance.js`) side by side with a bare Node process
+ * sending the same requests with the same concurrency to the same reference target, answering at once and 150 ms
+ * late; under a limiter of 20 requests per 2 s per credential (three ways of telling it), against the least time the
+ * limit allows; and with `--runs 8, 64, 512`, time per request and peak memory. Prints; never fails on timing.
  */
 export async function runBench(argv: readonly string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseArgs({ args: [...argv], options: { seed: { type: 'string' }, 'delay-ms': { type: 'string' }, runs: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      part: { type: 'string' },
+      seed: { type: 'string' },
+      harness: { type: 'string' },
+      'delay-ms': { type: 'string' },
+      'runs-list': { type: 'string' },
+      limiters: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    out('npm run bench -- [--part latency,limiters,runs,engine] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]');
+    out(`                  [--limiters ${LIMITERS.join(',')}] [--harness <checkout whose bin/conformance.js to run>]`);
+    return 0;
+  }
+  const parts = list(values.part, PARTS, '--part');
+  const limiters = list(values.limiters, LIMITERS, '--limiters');
   const seed = values.seed ?? '1';
-  const delayMs = Number(values['delay-ms'] ?? 100);
-  const runs = values.runs ?? String(DEFAULTS.runs);
-  const args = ['--seed', seed, '--runs', runs];
-  out(`bench: node ${process.version}, seed ${seed}, ${values.runs ? `--runs ${runs}` : 'default settings'} (runs ${runs}, concurrency ${DEFAULTS.concurrency}, no rate limit)`);
+  const delayMs = Number(values['delay-ms'] ?? 150);
+  const runsList = (values['runs-list'] ?? '8,64,512').split(',').map(Number);
+  const harnessDir = values.harness ?? HARNESS_DIR;
+  const concurrency = DEFAULTS.concurrency;
+  const started = performance.now();
+  out(`bench: node ${process.version}, harness ${harnessDir}, seed ${seed}, concurrency ${concurrency}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
-  const plain = await measure(args, {});
-  const hwm = await highWaterMark();
-
-  const recordedTarget = await startReference();
-  const recording = await Promise.all([startProxy(recordedTarget.managementUrl, { record: true }), startProxy(recordedTarget.alertsUrl, { record: true })]);
-  const recorded = await measure(args, targetEnv(recordedTarget, recording));
-  await Promise.all(recording.map((p) => p.close()));
-  const probes = recording.flatMap((p) => p.recorded).filter((r) => !(r.method === 'GET' && r.path === '/')).sort((a, b) => a.at - b.at);
-  const floor = await rawFloor(probes, DEFAULTS.concurrency);
-  const delayedFloor = await rawFloorDelayed(recordedTarget, probes, delayMs);
-  await recordedTarget.close();
-  const engineMs = await engineFloor();
-
-  const delayedTarget = await startReference();
-  const delaying = await Promise.all([startProxy(delayedTarget.managementUrl, { delayMs }), startProxy(delayedTarget.alertsUrl, { delayMs })]);
-  const delayed = await measure(args, targetEnv(delayedTarget, delaying));
-  await Promise.all(delaying.map((p) => p.close()));
-  await delayedTarget.close();
-
-  const slowMode = await measure([...args, '--reference-mode', 'slow'], {});
-
-  const rps = (requests: number, ms: number): string => (requests / (ms / 1000)).toFixed(0);
-  const mib = (bytes: number | undefined): string => (bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
-  const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-  const requests = plain.report.stats.requests;
-  out('');
-  out('Default run, embedded reference target:');
-  out(`  wall time (whole command, in process)   ${s(plain.wallMs)}   (exit code ${plain.code}, outcome ${plain.report.outcome})`);
-  out(`  run time (findings.json durationMs)     ${s(plain.report.durationMs)}`);
-  out(`  time in suite files (vitest modules)    ${s(plain.suitesMs)}`);
-  out(`  requests sent                           ${requests}`);
-  out(`  requests per second                     ${rps(requests, plain.wallMs)} (wall), ${rps(requests, plain.suitesMs)} (in suite files)`);
-  out(`  peak RSS, sampled every 50 ms           ${mib(plain.peakRss)}   (VmHWM after the run: ${mib(hwm)}; worker threads included)`);
-  out('');
-  out(`Raw floor: the same ${floor.requests} requests (recorded from a run with the same seed, ${recorded.report.stats.requests} requests) sent with undici request, concurrency ${DEFAULTS.concurrency}, nothing judged:`);
-  out(`  wall time                               ${s(floor.wallMs)}   (${rps(floor.requests, floor.wallMs)} requests per second)`);
-  out(`  ratio run / floor                       ${(plain.wallMs / floor.wallMs).toFixed(1)}x on wall time, ${(plain.suitesMs / floor.wallMs).toFixed(1)}x on time in suite files (target: within ${TARGET_FLOOR_RATIO}x)`);
-  const firstProbe = probes[0]!.at - recorded.startedAt;
-  const phaseMs = probes.at(-1)!.at - probes[0]!.at;
-  out(`Where the time of that run went (the recorded run: ${s(recorded.wallMs)}; request arrival times at the recording proxy):`);
-  out(`  before the first probe                  ${s(firstProbe)}   (settings, plan, reference target, vitest, its worker, suite modules, session set-up)`);
-  out(`  request phase, first probe to last      ${s(phaseMs)}   (${probes.length} requests; ${(phaseMs / floor.wallMs).toFixed(1)}x the raw floor)`);
-  out(`  after the last probe                    ${s(recorded.wallMs - firstProbe - phaseMs)}   (last response, verdicts, reports)`);
-  out(`Engine floor: vitest running one trivial test with the run's pool settings (one worker thread, no isolation):`);
-  out(`  wall time                               ${s(engineMs)}   (${(engineMs / floor.wallMs).toFixed(1)}x the raw floor on its own)`);
-  out('');
-  out(`Every response delayed by ${delayMs} ms (a delaying proxy in front of the reference target; the proxy hop is included):`);
-  out(`  wall time                               ${s(delayed.wallMs)}   (${delayed.report.stats.requests} requests, exit code ${delayed.code}; target: under ${s(TARGET_SLOW_MS)})`);
-  out(`  raw floor through the same proxy        ${s(delayedFloor.wallMs)}   (the ${delayedFloor.requests} recorded requests, concurrency ${DEFAULTS.concurrency}; ratio ${(delayed.wallMs / delayedFloor.wallMs).toFixed(1)}x)`);
-  out(`Every response delayed by 200 ms (--reference-mode slow, embedded target):`);
-  out(`  wall time                               ${s(slowMode.wallMs)}   (${slowMode.report.stats.requests} requests, exit code ${slowMode.code})`);
-  return [plain, recorded, delayed, slowMode].every((run) => run.code === 0) ? 0 : 1;
-}
-
-/** Runs `conformance` in this process with a fresh report directory, sampling RSS. */
-async function measure(args: readonly string[], env: Readonly<Record<string, string>>): Promise<MeasuredRun> {
-  const reportDir = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
-  const lines: string[] = [];
-  const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-  try {
-    const sampler = sampleRss(50);
-    const started = performance.now();
-    const code = await main([...args, '--report-dir', reportDir], env, io);
-    const wallMs = performance.now() - started;
-    const peakRss = sampler.stop();
-    if (code === 2) throw new Error(`conformance ${args.join(' ')} could not run:\n${lines.join('\n')}`);
-    const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
-    const suitesMs = lines.reduce((sum, line) => sum + Number(/ \(\d+ requests, (\d+) ms\)$/.exec(line)?.[1] ?? 0), 0);
-    return { code, startedAt: started, wallMs, suitesMs, peakRss, report };
-  } finally {
-    await rm(reportDir, { recursive: true, force: true });
+  const rows: Row[] = [];
+  const growth: Growth[] = [];
+  if (parts.includes('latency')) {
+    for (const delay of [0, delayMs]) rows.push(await latencyRow(harnessDir, seed, delay, concurrency));
   }
+  if (parts.includes('limiters')) {
+    for (const signals of limiters) rows.push(await limiterRow(harnessDir, seed, signals));
+  }
+  if (parts.includes('runs')) {
+    for (const runs of runsList) growth.push(await runsRow(harnessDir, seed, runs));
+  }
+  const engineMs = parts.includes('engine') ? await engineFloor() : undefined;
+
+  out('');
+  if (rows.length > 0) printRows(rows, out);
+  if (growth.length > 0) printGrowth(growth, out);
+  if (engineMs !== undefined) {
+    out(`Engine floor: vitest running one trivial test with the run's pool settings, in this process: ${s(engineMs)}.`);
+    out('');
+  }
+  out(`bench took ${s(performance.now() - started)}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const codes = [...rows.map((row) => row.harness.code), ...growth.map((g) => g.run.code)];
+  return codes.every((code) => code === 0) ? 0 : 1;
 }
 
-/** The raw floor again, each request answered `delayMs` late: the recorded requests sent through delaying proxies in front of the same target. */
-async function rawFloorDelayed(target: ReferenceTarget, probes: readonly RecordedRequest[], delayMs: number): Promise<FloorResult> {
-  const proxies = await Promise.all([target.managementUrl, target.alertsUrl].map((url) => startProxy(url, { delayMs })));
+/** The harness and the bare process, each through recording proxies that delay every answer by `delayMs`. */
+async function latencyRow(harnessDir: string, seed: string, delayMs: number, concurrency: number): Promise<Row> {
+  const target = await startReference();
+  const scratch = await mkdtemp(join(tmpdir(), 'conformance-bench-requests-'));
   try {
-    const via = new Map([target.managementUrl, target.alertsUrl].map((url, i) => [new URL(url).origin, proxies[i]!.url]));
-    return await rawFloor(probes.map((probe) => ({ ...probe, origin: via.get(probe.origin) ?? probe.origin })), DEFAULTS.concurrency);
-  } finally {
+    const proxies = await proxiesFor(target, { record: true, delayMs });
+    const harness = await runHarness(harnessDir, ['--seed', seed], targetEnv(target, proxies));
     await Promise.all(proxies.map((proxy) => proxy.close()));
+    const recorded = arrivals(proxies);
+
+    const bareProxies = await proxiesFor(target, { record: true, delayMs });
+    const via = new Map([target.managementUrl, target.alertsUrl].map((url, i) => [new URL(url).origin, bareProxies[i]!.url]));
+    const file = join(scratch, 'requests.json');
+    await writeFile(file, JSON.stringify(recorded.map((r) => ({ url: `${via.get(r.origin)}${r.path}`, method: r.method, headers: r.headers, body: r.body.toString('base64') }))));
+    const bare = await runBare(file, concurrency);
+    await Promise.all(bareProxies.map((proxy) => proxy.close()));
+    return {
+      scenario: delayMs === 0 ? 'answers at once' : `answers ${delayMs} ms late`,
+      harness,
+      requests: recorded.length,
+      baseline: { label: 'bare process', ms: bare.wallMs },
+      target: delayMs === 0 ? TARGET_AT_ONCE : TARGET_LATE,
+      phases: phasesOf(harness, recorded.map((r) => r.at), preflightRequests(harness)),
+      barePhases: phasesOf(bare, arrivals(bareProxies).map((r) => r.at), 0),
+      ...(harness.code === 0 ? {} : { note: `harness exit code ${harness.code}` }),
+    };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+    await target.close();
   }
 }
 
-/** The settings that point a run at a started reference target, through proxies (management first, then alerts). */
-function targetEnv(target: ReferenceTarget, [management, alerts]: readonly Proxy[]): Record<string, string> {
+/** The harness behind a limiter of LIMIT requests per WINDOW_MS per credential, against the least time the limit allows. */
+async function limiterRow(harnessDir: string, seed: string, signals: LimiterSignals): Promise<Row> {
+  const target = await startReference();
+  const limiter = createLimiter({ limit: LIMIT, windowMs: WINDOW_MS, signals });
+  try {
+    const proxies = await Promise.all([
+      startProxy(target.managementUrl, { record: true, limiter: { limiter, scope: 'management' } }),
+      startProxy(target.alertsUrl, { record: true, limiter: { limiter, scope: 'alerts' } }),
+    ]);
+    const harness = await runHarness(harnessDir, ['--seed', seed], targetEnv(target, proxies));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+    const seen = [...limiter.credentials().values()];
+    const totals = limiter.totals();
+    return {
+      scenario: `${LIMIT} per ${WINDOW_MS / 1000} s, ${LIMITER_TITLES[signals]}`,
+      harness,
+      requests: totals.accepted,
+      baseline: { label: 'least possible', ms: limiter.leastPossibleMs() },
+      target: TARGET_LIMITED,
+      limited: totals.limited,
+      phases: phasesOf(harness, arrivals(proxies).map((r) => r.at), preflightRequests(harness)),
+      note: [
+        `${seen.length} credentials`,
+        ...(harness.code === 0 ? [] : [`harness exit code ${harness.code}`]),
+        `the harness retried ${harness.report?.stats.rateLimited ?? 'n/a'} 429s`,
+        ...(harness.report?.outcome && harness.report.outcome !== 'passed' ? [`outcome ${harness.report.outcome}`] : []),
+      ].join(', '),
+    };
+  } finally {
+    await target.close();
+  }
+}
+
+/** A run with `--runs runs` against a fresh reference target, no proxy. */
+async function runsRow(harnessDir: string, seed: string, runs: number): Promise<Growth> {
+  const target = await startReference();
+  try {
+    const run = await runHarness(harnessDir, ['--seed', seed, '--runs', String(runs)], targetEnv(target, [{ url: target.managementUrl }, { url: target.alertsUrl }]));
+    return { runs, run, requests: run.report?.stats.requests ?? 0 };
+  } finally {
+    await target.close();
+  }
+}
+
+function printRows(rows: readonly Row[], out: (line: string) => void): void {
+  out('Side by side: the harness as a whole process, the same requests sent by a bare Node process or the least time the limit allows');
+  out(table(
+    ['scenario', 'requests', 'harness', 'compared with', '', 'ratio', 'target', '429s'],
+    rows.map((row) => [
+      row.scenario,
+      String(row.requests),
+      s(row.harness.wallMs),
+      row.baseline.label,
+      s(row.baseline.ms),
+      `${(row.harness.wallMs / row.baseline.ms).toFixed(2)}x`,
+      `<= ${row.target}x`,
+      row.limited === undefined ? '' : String(row.limited),
+    ]),
+  ));
+  out('');
+  out('Where the time goes (request arrival times at the proxies): before the first request, from the preflight to the first probe,');
+  out('first probe to last request (against the requests of the bare process, or the least possible time), after the last');
+  out(table(
+    ['scenario', 'process', 'before', 'preflight', 'probes', 'after', 'probes / baseline'],
+    rows.flatMap((row) => [
+      [row.scenario, 'harness', s(row.phases.before), s(row.phases.preflight), s(row.phases.requests), s(row.phases.after), `${(row.phases.requests / (row.barePhases?.requests ?? row.baseline.ms)).toFixed(2)}x`],
+      ...(row.barePhases ? [['', 'bare', s(row.barePhases.before), '', s(row.barePhases.requests), s(row.barePhases.after), '']] : []),
+    ]),
+  ));
+  for (const row of rows.filter((r) => r.note)) out(`  ${row.scenario}: ${row.note}`);
+  out('');
+}
+
+function printGrowth(growth: readonly Growth[], out: (line: string) => void): void {
+  out('Growth with --runs (fresh reference target each, no proxy); targets: time per request flat or falling, peak memory flat');
+  out(table(
+    ['--runs', 'requests', 'wall', 'per request', 'run time per request', 'peak RSS', 'exit'],
+    growth.map((g) => [
+      String(g.runs),
+      String(g.requests),
+      s(g.run.wallMs),
+      `${(g.run.wallMs / g.requests).toFixed(2)} ms`,
+      g.run.report ? `${(g.run.report.durationMs / g.requests).toFixed(2)} ms` : 'n/a',
+      `${(g.run.peakRss / 2 ** 20).toFixed(0)} MiB`,
+      String(g.run.code),
+    ]),
+  ));
+  out('');
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]): string => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`.trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** Splits a run's wall time at its first request, its first probe (after `preflight` requests) and its last request. */
+function phasesOf(run: ProcessRun, arrivalsAt: readonly number[], preflight: number): Phases {
+  if (arrivalsAt.length === 0) return { before: run.wallMs, preflight: 0, requests: 0, after: 0 };
+  const first = arrivalsAt[0]! - run.startedAt;
+  const firstProbe = (arrivalsAt[Math.min(preflight, arrivalsAt.length - 1)] ?? arrivalsAt[0]!) - run.startedAt;
+  const last = arrivalsAt.at(-1)! - run.startedAt;
+  return { before: first, preflight: firstProbe - first, requests: last - firstProbe, after: run.wallMs - last };
+}
+
+/** How many requests the run's preflight sent, from its line (`preflight: ... (3 GET requests)`). */
+function preflightRequests(run: ProcessRun): number {
+  return Number(/^preflight: .*\((\d+) GET requests?\)$/m.exec(run.output)?.[1] ?? 0);
+}
+
+function arrivals(proxies: readonly Proxy[]): RecordedRequest[] {
+  return proxies.flatMap((proxy) => proxy.recorded).sort((a, b) => a.at - b.at);
+}
+
+function proxiesFor(target: ReferenceTarget, options: { readonly record: boolean; readonly delayMs: number }): Promise<Proxy[]> {
+  return Promise.all([target.managementUrl, target.alertsUrl].map((url) => startProxy(url, options)));
+}
+
+/** The settings that point a run at a started reference target through `management` and `alerts` (proxies or the target itself). */
+function targetEnv(target: ReferenceTarget, [management, alerts]: ReadonlyArray<{ readonly url: string }>): Record<string, string> {
   return {
     MANAGEMENT_BASE_URL: management!.url,
     MANAGEMENT_KEY_ID: target.managementKeyId,
@@ -135,5 +279,18 @@ function targetEnv(target: ReferenceTarget, [management, alerts]: readonly Proxy
     BACKUP_ID: target.backupId,
     ALERTS_BASE_URL: alerts!.url,
     ALERTS_TOKEN: target.alertsToken,
+    ...(target.alertIds[0] ? { ALERT_ID: target.alertIds[0] } : {}),
   };
+}
+
+function list<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] {
+  if (value === undefined) return [...allowed];
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !allowed.includes(name as T));
+  if (unknown.length > 0) throw new Error(`${flag}: unknown ${unknown.join(', ')}; choose from ${allowed.join(', ')}`);
+  return names as T[];
+}
+
+function s(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
 }

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Limiter } from './limiter.ts';
 
 /** One request as it went through the proxy: enough to send it again. */
 export interface RecordedRequest {
@@ -20,8 +21,16 @@ export interface Proxy {
   readonly close: () => Promise<void>;
 }
 
-/** Starts a loopback proxy to `upstream` on port 0 that optionally records requests and delays every response by `delayMs`. */
-export async function startProxy(upstream: string, options: { readonly record?: boolean; readonly delayMs?: number } = {}): Promise<Proxy> {
+/** What a proxy does besides forwarding: record requests, delay every response, answer as a rate limiter would. */
+export interface ProxyOptions {
+  readonly record?: boolean;
+  readonly delayMs?: number;
+  /** A limiter deciding every request before it is forwarded; its credentials are counted under `scope` (one API). */
+  readonly limiter?: { readonly limiter: Limiter; readonly scope: string };
+}
+
+/** Starts a loopback proxy to `upstream` on port 0 that optionally records requests, delays responses by `delayMs` and rate-limits. */
+export async function startProxy(upstream: string, options: ProxyOptions = {}): Promise<Proxy> {
   const origin = new URL(upstream);
   const recorded: RecordedRequest[] = [];
   const delayMs = options.delayMs ?? 0;
@@ -31,6 +40,15 @@ export async function startProxy(upstream: string, options: { readonly record?: 
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       if (options.record) recorded.push({ origin: origin.origin, at: performance.now(), method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
+      const decision = options.limiter?.limiter.decide(`${options.limiter.scope} ${req.headers.authorization ?? ''}`);
+      if (decision && !decision.allowed) {
+        const payload = Buffer.from('{"message":"too many requests"}');
+        setTimeout(() => {
+          res.writeHead(429, { ...decision.headers, 'content-type': 'application/json', 'content-length': payload.length });
+          res.end(payload);
+        }, delayMs);
+        return;
+      }
       const forward = httpRequest({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
         const answer: Buffer[] = [];
         up.on('data', (chunk: Buffer) => answer.push(chunk));
@@ -38,7 +56,7 @@ export async function startProxy(upstream: string, options: { readonly record?: 
           const payload = Buffer.concat(answer);
           const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
           const send = (): void => {
-            res.writeHead(up.statusCode ?? 502, { ...headers, 'content-length': payload.length });
+            res.writeHead(up.statusCode ?? 502, { ...headers, ...decision?.headers, 'content-length': payload.length });
             res.end(payload);
           };
           if (delayMs > 0) setTimeout(send, delayMs);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse, TransportFailure, TransportFailureCode } from './exchange.ts';
 import type { Probe } from './probe.ts';
+import { createPacers, type PacerClaim, type Pacers } from './credential-pacer.ts';
 import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
@@ -22,6 +23,8 @@ export interface HttpClientOptions {
   readonly maxRateLimitWaitMs: number;
   /** Called with every exchange, unredacted, before `send` returns it. */
   readonly onExchange: (exchange: Exchange) => void;
+  /** The run's pacers, shared by every client of the run; a client of its own when absent. */
+  readonly pacers?: Pacers;
   /** Called with every 429 answer that is retried. */
   readonly onRateLimited?: (waitMs: number) => void;
 }
@@ -47,22 +50,32 @@ export interface HttpClient {
   send(options: SendOptions): Promise<Exchange>;
 }
 
-/** Creates a client on undici that never follows redirects, retries 429s, and caps time and body size. */
+/**
+ * Creates a client on undici that never follows redirects, caps time and body size, paces each credential to what
+ * its limiter is expected to take (see `createCredentialPacer`), and retries 429s when the limiter's reset is due.
+ */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const pacers = options.pacers ?? createPacers({ maxHoldMs: options.maxRateLimitWaitMs, deadline: options.deadline });
   const send = async (opts: SendOptions): Promise<Exchange> => {
     const req = buildRequest(options, opts);
+    const pacer = pacers.of(options.api, req.headers.authorization);
     let attempt = 0;
     let waitedMs = 0;
     const restores = opts.probe.restores === true;
     for (;;) {
-      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores });
+      await pacer.open();
+      let claim: PacerClaim | undefined;
+      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores, ready: () => (claim = pacer.tryClaim()) !== undefined });
+      if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value
         : { failure: { code: 'budget', message: refusalMessage(outcome.refusal), durationMs: 0 } };
+      if (claim) pacer.settle(claim, result.response);
       if (result.response?.status === 429) {
         const wait = retryDelayMs(result.response.headers, attempt, options.backoffMs);
         if (waitedMs + wait <= options.maxRateLimitWaitMs && Date.now() + wait < options.deadline) {
           options.onRateLimited?.(wait);
+          if (claim) pacer.holdUntil(claim, Date.now() + wait);
           await rateLimitWait(wait, restores ? undefined : options.gate.interrupted);
           waitedMs += wait;
           attempt += 1;
@@ -83,6 +96,7 @@ const REFUSALS: Readonly<Record<GateRefusal, string>> = Object.freeze({
   budget: 'not sent: the run reached --max-requests',
   deadline: 'not sent: the run reached its time budget (--budget-ms)',
   interrupted: 'not sent: the run was interrupted',
+  held: 'not sent: held for the rate limit',
 });
 
 function refusalMessage(refusal: GateRefusal): string {

@@ -11,13 +11,15 @@ export interface GateLimits {
   readonly deadline: number;
 }
 
-/** Why the gate refused a request. */
-export type GateRefusal = 'budget' | 'deadline' | 'interrupted';
+/** Why the gate refused a request: the budget or time is spent, the run was interrupted, or (`held`) the caller's `ready` said not yet. */
+export type GateRefusal = 'budget' | 'deadline' | 'interrupted' | 'held';
 
 /** What the gate needs to know of a request beside its limits. */
 export interface AdmitOptions {
   /** The request puts back what the run changed: it is still sent after an interrupt. */
   readonly restores?: boolean;
+  /** Asked last before the request counts; false turns it back as `held` (the caller waits and asks again). */
+  readonly ready?: () => boolean;
 }
 
 /** Admits requests within the run's concurrency, rate, count and time limits, and counts them. */
@@ -82,6 +84,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
           if (!(await waitUntil(start, restores))) return { ok: false, refusal: 'interrupted' };
         }
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
+        if (options.ready && !options.ready()) return { ok: false, refusal: 'held' };
         count += 1;
         return { ok: true, value: await send() };
       } finally {

@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import type { RunConfig } from '../../core/config.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
+import { createPacers } from '../../core/credential-pacer.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
@@ -31,7 +32,7 @@ export interface Session {
   operation(operationId: string): Operation;
 }
 
-/** Creates the session of a run, on the specs the command loaded: sets up the shared gate and connection pool. */
+/** Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool. */
 export async function createSession(config: RunConfig, specs: Specs): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
@@ -40,6 +41,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
   if (await channel.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel.progress({ sent: gate.sent(), ...counts });
+  const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
   const redactor = createRedactor(REDACTED_NAMES, configSecrets);
@@ -65,7 +67,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
     },
     clients(onExchange, onRateLimited) {
       const common = {
-        timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
+        timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, pacers, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
         onExchange: (exchange: Exchange) => { onExchange(exchange); report(); },
         onRateLimited: () => { counts.rateLimited += 1; onRateLimited(); report(); },
       };
