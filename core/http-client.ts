@@ -69,7 +69,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value
-        : { failure: { code: 'budget', message: refusalMessage(outcome.refusal), durationMs: 0 } };
+        : { failure: { code: outcome.refusal === 'interrupted' ? 'interrupted' : 'budget', message: refusalMessage(outcome.refusal), durationMs: 0 } };
       if (claim) pacer.settle(claim, result.response);
       if (result.response?.status === 429) {
         const wait = retryDelayMs(result.response.headers, attempt, options.backoffMs);

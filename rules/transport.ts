@@ -1,7 +1,7 @@
 import type { Rule } from '../core/rule.ts';
 import { ALL_OPERATIONS } from './operations.ts';
 
-const NOT_THE_TARGETS_FAULT = new Set(['rate-limited', 'budget']);
+const NOT_THE_TARGETS_FAULT = new Set(['rate-limited', 'budget', 'interrupted']);
 
 /** The rule that every request gets a complete answer in time. */
 export const transportRules: Rule[] = [

@@ -116,6 +116,7 @@ describe('an interrupted run', () => {
     expect(report.interrupted).toBe('SIGINT');
     expect(report.results.length).toBe(116);
     expect(report.results.filter((r) => r.outcome === 'skipped' && r.message.includes('the run was interrupted')).length).toBeGreaterThan(0);
+    expect(report.results.filter((r) => r.message.includes('reached --max-requests') || r.message.includes('(budget)'))).toEqual([]);
     expect(report.incidents.join('\n')).toMatch(/start got 503/);
     expect(junit).toMatch(/<testsuites[^>]*tests="116"/);
     for (const file of ['report.html', 'summary.md']) expect((await stat(join(dir, file))).size).toBeGreaterThan(0);

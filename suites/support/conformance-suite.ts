@@ -45,7 +45,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       for (const id of definition.operations) operationKeys.set(id, s.operation(id).key);
       const rules = RULES.filter((rule) => config.rules.includes(rule.id));
       const clients = s.clients((exchange) => {
-        if (exchange.failure?.code !== 'budget') requests += 1;
+        if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') requests += 1;
         recordExchange(s, ledger, rules, exchange);
         countCredentialUse(credentials, exchange);
         const write = writeRecord(exchange);

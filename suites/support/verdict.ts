@@ -50,6 +50,7 @@ function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, pa
     return { reason: `did not run: ${reasons.join('; ')}`, reasons, byChoice: relevant.every((skip) => skip.byChoice) };
   }
   const statuses = ledger.coverage[operation]?.statuses ?? {};
+  if ((statuses.interrupted ?? 0) > 0) return { reason: 'was not sent: the run was interrupted', reasons: ['the run was interrupted'], byChoice: false };
   if ((statuses.budget ?? 0) > 0) return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', reasons: ['the run reached --max-requests or --budget-ms'], byChoice: false };
   const seen = Object.entries(statuses).map(([status, n]) => `${status}×${n}`).join(', ') || 'no request';
   return { reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`, reasons: [`nothing it could judge came back (responses seen: ${seen})`], byChoice: false };
