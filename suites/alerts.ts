@@ -1,13 +1,11 @@
 import { alertUpdateBody, alertUpdateBodyBadEnum, alertUpdateBodyObserve, type AlertReference } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
-import { alertNotUpdatable } from './support/alert-restore.ts';
+import { alertNotUpdatable, putBackBody } from './support/alert-restore.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteContext, SuiteDefinition } from './support/suite-types.ts';
 
-/** Fields of a listed alert that an update can set back, as update body fields. */
-const RESTORABLE = ['threshold', 'interval', 'thresholdType', 'source', 'tileId', 'channel', 'name', 'message'] as const;
 const LIST = 'list alerts';
 
 type Alert = Record<string, unknown> & { id?: string };
@@ -16,14 +14,6 @@ const listOf = (exchange: Exchange): Alert[] => {
   const data = (exchange.response?.json as { data?: unknown } | undefined)?.data;
   return Array.isArray(data) ? (data as Alert[]) : [];
 };
-
-/** An update body that puts an alert back as it was listed: all nine update fields. */
-function restoreBody(alert: Alert): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const field of RESTORABLE) if (alert[field] !== undefined && alert[field] !== null) body[field] = alert[field];
-  if (typeof alert.dashboard === 'string') body.dashboardId = alert.dashboard;
-  return body;
-}
 
 /** How many observe probes the update group sends at most: fewer when `--runs` (or `--max-requests`) asks for a small run. */
 const OBSERVED = 4;
@@ -57,7 +47,7 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
     return;
   }
   found.id = alert.id;
-  found.original = restoreBody(alert);
+  found.original = putBackBody(alert);
   found.references = alerts.filter((a) => alertNotUpdatable(a) === undefined && a.dashboard !== '' && a.tileId !== '')
     .map((a) => ({ dashboardId: a.dashboard as string, tileId: a.tileId as string, webhookId: (a.channel as { webhookId: string }).webhookId }));
   const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert.dashboard && typeof a.tileId === 'string' && a.tileId !== '');

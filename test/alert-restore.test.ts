@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertNotUpdatable } from '../suites/support/alert-restore.ts';
+import { alertNotUpdatable, putBackBody } from '../suites/support/alert-restore.ts';
 
 const tileAlert = {
   id: 'a1', name: 'High error rate', message: 'Errors above threshold', threshold: 100, interval: '5m', thresholdType: 'above',
@@ -29,5 +29,14 @@ describe('alertNotUpdatable', () => {
     const alert: Record<string, unknown> = { ...tileAlert, ...change };
     for (const [key, value] of Object.entries(change)) if (value === undefined) delete alert[key];
     expect(alertNotUpdatable(alert)).toMatch(reason);
+  });
+});
+
+describe('putBackBody', () => {
+  it('sends the nine update fields as listed, the listing’s dashboard as dashboardId, and nothing the update cannot set', () => {
+    const body = putBackBody({ ...tileAlert, state: 'ALERT', team: 't', createdAt: '2026-01-01T00:00:00Z' });
+    expect(Object.keys(body).sort()).toEqual(['channel', 'dashboardId', 'interval', 'message', 'name', 'source', 'threshold', 'thresholdType', 'tileId']);
+    expect(body.dashboardId).toBe(tileAlert.dashboard);
+    expect(putBackBody({ ...tileAlert, message: null }).message).toBeUndefined();
   });
 });

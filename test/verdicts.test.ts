@@ -44,6 +44,17 @@ describe('verdicts follow the probe classes a run may use', () => {
   }, 120_000);
 });
 
+describe('what a run lists under created', () => {
+  it('every 2xx to a write, with what it returned, and a rejection probe the target accepted says so', async () => {
+    const run = await runInProcess([...FAST, '--reference-fault', 'keys-empty-roles-accepted']);
+    const keys = run.report.created.filter((c) => c.operation === 'createKey');
+    expect(keys.length).toBeGreaterThan(FAST.length);
+    expect(keys.every((c) => c.kind === 'created' && /^[0-9a-f-]{36}$/i.test(c.id))).toBe(true);
+    expect(keys.filter((c) => c.note.includes('ACCEPTED although it was built to be rejected')).length).toBeGreaterThan(0);
+    expect(run.report.created.some((c) => c.operation === 'updateAlert' && c.kind === 'changed')).toBe(true);
+  }, 120_000);
+});
+
 describe('--require-judged', () => {
   it('fails a run that could not judge a selected rule (exit 1, with the gate said), but not one that skipped rules by choice', async () => {
     const cut = await runInProcess(['--max-requests', '40', '--seed', '5', '--require-judged']);

@@ -21,6 +21,11 @@ const RESTORED_FIELDS: readonly (readonly [listed: string, sent: string, type: s
   ['message', 'message', 'a string', isString],
 ]);
 
+/** The update body that puts an alert back as it was listed: its nine update fields, `dashboard` sent as `dashboardId`. */
+export function putBackBody(alert: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(RESTORED_FIELDS.filter(([listed]) => alert[listed] !== undefined && alert[listed] !== null).map(([listed, sent]) => [sent, alert[listed]]));
+}
+
 /**
  * Why the run may not update an alert as listed, or undefined when it may: the run sends complete update bodies
  * and puts the alert back from its listing, so every update field must be listed with its documented type, and

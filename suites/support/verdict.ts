@@ -4,8 +4,6 @@ import type { Ledger } from '../../core/ledger.ts';
 import { partsOn, type Rule } from '../../core/rule.ts';
 import type { GroupSkip } from './plan.ts';
 
-export type { GroupSkip } from './plan.ts';
-
 /**
  * Decides one rule on one operation from the ledger: failed on any violation; passed only when every part the
  * rule needs there gave evidence; else skipped, naming each missing part and why it did not run.
