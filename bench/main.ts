@@ -91,7 +91,11 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   const harnessDir = values.harness ?? HARNESS_DIR;
   const concurrency = DEFAULTS.concurrency;
   const started = performance.now();
-  out(`bench: node ${process.version}, harness ${harnessDir}, seed ${seed}, concurrency ${concurrency}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  out(
+    `bench: node ${process.version}, harness ${harnessDir}, seed ${seed}, concurrency ${concurrency}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 
   const rows: Row[] = [];
   const growth: Growth[] = [];
@@ -113,7 +117,11 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
     out(`Engine floor: vitest running one trivial test with the run's pool settings, in this process: ${s(engineMs)}.`);
     out('');
   }
-  out(`bench took ${s(performance.now() - started)}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  out(
+    `bench took ${s(performance.now() - started)}; load average now ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const codes = [...rows.map((row) => row.harness.code), ...growth.map((g) => g.run.code)];
   return codes.every((code) => code === 0) ? 0 : 1;
 }
@@ -140,8 +148,16 @@ async function latencyRow(harnessDir: string, seed: string, delayMs: number, con
       requests: recorded.length,
       baseline: { label: 'bare process', ms: bare.wallMs },
       target: delayMs === 0 ? TARGET_AT_ONCE : TARGET_LATE,
-      phases: phasesOf(harness, recorded.map((r) => r.at), preflightRequests(harness)),
-      barePhases: phasesOf(bare, arrivals(bareProxies).map((r) => r.at), 0),
+      phases: phasesOf(
+        harness,
+        recorded.map((r) => r.at),
+        preflightRequests(harness),
+      ),
+      barePhases: phasesOf(
+        bare,
+        arrivals(bareProxies).map((r) => r.at),
+        0,
+      ),
       ...(harness.code === 0 ? {} : { note: `harness exit code ${harness.code}` }),
     };
   } finally {
@@ -170,7 +186,11 @@ async function limiterRow(harnessDir: string, seed: string, signals: LimiterSign
       baseline: { label: 'least possible', ms: limiter.leastPossibleMs() },
       target: TARGET_LIMITED,
       limited: totals.limited,
-      phases: phasesOf(harness, arrivals(proxies).map((r) => r.at), preflightRequests(harness)),
+      phases: phasesOf(
+        harness,
+        arrivals(proxies).map((r) => r.at),
+        preflightRequests(harness),
+      ),
       note: [
         `${seen.length} credentials`,
         ...(harness.code === 0 ? [] : [`harness exit code ${harness.code}`]),
@@ -196,47 +216,61 @@ async function runsRow(harnessDir: string, seed: string, runs: number): Promise<
 
 function printRows(rows: readonly Row[], out: (line: string) => void): void {
   out('Side by side: the harness as a whole process, the same requests sent by a bare Node process or the least time the limit allows');
-  out(table(
-    ['scenario', 'requests', 'harness', 'compared with', '', 'ratio', 'target', '429s'],
-    rows.map((row) => [
-      row.scenario,
-      String(row.requests),
-      s(row.harness.wallMs),
-      row.baseline.label,
-      s(row.baseline.ms),
-      `${(row.harness.wallMs / row.baseline.ms).toFixed(2)}x`,
-      `<= ${row.target}x`,
-      row.limited === undefined ? '' : String(row.limited),
-    ]),
-  ));
+  out(
+    table(
+      ['scenario', 'requests', 'harness', 'compared with', '', 'ratio', 'target', '429s'],
+      rows.map((row) => [
+        row.scenario,
+        String(row.requests),
+        s(row.harness.wallMs),
+        row.baseline.label,
+        s(row.baseline.ms),
+        `${(row.harness.wallMs / row.baseline.ms).toFixed(2)}x`,
+        `<= ${row.target}x`,
+        row.limited === undefined ? '' : String(row.limited),
+      ]),
+    ),
+  );
   out('');
   out('Where the time goes (request arrival times at the proxies): before the first request, from the preflight to the first probe,');
   out('first probe to last request (against the requests of the bare process, or the least possible time), after the last');
-  out(table(
-    ['scenario', 'process', 'before', 'preflight', 'probes', 'after', 'probes / baseline'],
-    rows.flatMap((row) => [
-      [row.scenario, 'harness', s(row.phases.before), s(row.phases.preflight), s(row.phases.requests), s(row.phases.after), `${(row.phases.requests / (row.barePhases?.requests ?? row.baseline.ms)).toFixed(2)}x`],
-      ...(row.barePhases ? [['', 'bare', s(row.barePhases.before), '', s(row.barePhases.requests), s(row.barePhases.after), '']] : []),
-    ]),
-  ));
+  out(
+    table(
+      ['scenario', 'process', 'before', 'preflight', 'probes', 'after', 'probes / baseline'],
+      rows.flatMap((row) => [
+        [
+          row.scenario,
+          'harness',
+          s(row.phases.before),
+          s(row.phases.preflight),
+          s(row.phases.requests),
+          s(row.phases.after),
+          `${(row.phases.requests / (row.barePhases?.requests ?? row.baseline.ms)).toFixed(2)}x`,
+        ],
+        ...(row.barePhases ? [['', 'bare', s(row.barePhases.before), '', s(row.barePhases.requests), s(row.barePhases.after), '']] : []),
+      ]),
+    ),
+  );
   for (const row of rows.filter((r) => r.note)) out(`  ${row.scenario}: ${row.note}`);
   out('');
 }
 
 function printGrowth(growth: readonly Growth[], out: (line: string) => void): void {
   out('Growth with --runs (fresh reference target each, no proxy); targets: time per request flat or falling, peak memory flat');
-  out(table(
-    ['--runs', 'requests', 'wall', 'per request', 'run time per request', 'peak RSS', 'exit'],
-    growth.map((g) => [
-      String(g.runs),
-      String(g.requests),
-      s(g.run.wallMs),
-      `${(g.run.wallMs / g.requests).toFixed(2)} ms`,
-      g.run.report ? `${(g.run.report.durationMs / g.requests).toFixed(2)} ms` : 'n/a',
-      `${(g.run.peakRss / 2 ** 20).toFixed(0)} MiB`,
-      String(g.run.code),
-    ]),
-  ));
+  out(
+    table(
+      ['--runs', 'requests', 'wall', 'per request', 'run time per request', 'peak RSS', 'exit'],
+      growth.map((g) => [
+        String(g.runs),
+        String(g.requests),
+        s(g.run.wallMs),
+        `${(g.run.wallMs / g.requests).toFixed(2)} ms`,
+        g.run.report ? `${(g.run.report.durationMs / g.requests).toFixed(2)} ms` : 'n/a',
+        `${(g.run.peakRss / 2 ** 20).toFixed(0)} MiB`,
+        String(g.run.code),
+      ]),
+    ),
+  );
   out('');
 }
 

@@ -30,10 +30,13 @@ export async function runHarness(harnessDir: string, args: readonly string[], en
   const reportDir = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
   try {
     const run = await runNode([join(harnessDir, 'bin', 'conformance.js'), ...args, '--report-dir', reportDir], env, reportDir);
-    const report = await readFile(join(reportDir, 'findings.json'), 'utf8').then((text) => JSON.parse(text) as RunReport, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const report = await readFile(join(reportDir, 'findings.json'), 'utf8').then(
+      (text) => JSON.parse(text) as RunReport,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      },
+    );
     return { ...run, ...(report ? { report } : {}) };
   } finally {
     await rm(reportDir, { recursive: true, force: true });

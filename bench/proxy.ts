@@ -71,9 +71,10 @@ export async function startProxy(upstream: string, options: ProxyOptions = {}): 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     recorded,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

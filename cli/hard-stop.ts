@@ -13,17 +13,20 @@ export async function writeInterruptedJunit(reportDir: string, signal: string): 
   });
   if (existing.trim() !== '') return;
   const message = `the run was stopped at once by a second ${signal}: its verdicts are incomplete (findings.json holds those reached)`;
-  await writeFile(file, [
-    '<?xml version="1.0" encoding="UTF-8" ?>',
-    '<testsuites name="conformance" tests="1" failures="0" errors="1">',
-    '  <testsuite name="conformance" tests="1" failures="0" errors="1" skipped="0">',
-    '    <testcase classname="conformance" name="run">',
-    `      <error message="${message}" type="Interrupted"/>`,
-    '    </testcase>',
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n'));
+  await writeFile(
+    file,
+    [
+      '<?xml version="1.0" encoding="UTF-8" ?>',
+      '<testsuites name="conformance" tests="1" failures="0" errors="1">',
+      '  <testsuite name="conformance" tests="1" failures="0" errors="1" skipped="0">',
+      '    <testcase classname="conformance" name="run">',
+      `      <error message="${message}" type="Interrupted"/>`,
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Ends the process with `code` once what was written to stdout and stderr has gone out. */

@@ -9,7 +9,9 @@ export function leftChangedWarnings(incidents: readonly string[]): string[] {
 export function unknownStateWarnings(config: RunConfig): string[] {
   const warnings: string[] = [];
   if (config.allow.includes('disruptive') && config.management) {
-    warnings.push(`conformance: WARNING: the run was stopped at once: service ${config.management.serviceId} may have been sent \`stop\` and not \`start\`: check it and start it by hand if it is stopped.`);
+    warnings.push(
+      `conformance: WARNING: the run was stopped at once: service ${config.management.serviceId} may have been sent \`stop\` and not \`start\`: check it and start it by hand if it is stopped.`,
+    );
   }
   if (config.allow.includes('write') && config.alerts) {
     warnings.push(`conformance: WARNING: the run was stopped at once: the alert it updates${config.alerts.alertId ? ` (${config.alerts.alertId})` : ''} may not have been put back: check it.`);

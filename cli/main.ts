@@ -30,7 +30,14 @@ async function rules(argv: readonly string[], io: Io): Promise<number> {
   const json = argv.includes('--json');
   const ids = argv.filter((arg) => arg !== '--json');
   if (ids.length === 0) {
-    if (json) io.out(JSON.stringify(RULES.map(({ id, basis, title }) => ({ id, basis, title })), null, 2));
+    if (json)
+      io.out(
+        JSON.stringify(
+          RULES.map(({ id, basis, title }) => ({ id, basis, title })),
+          null,
+          2,
+        ),
+      );
     else for (const rule of RULES) io.out(`${rule.id.padEnd(36)} ${rule.basis.padEnd(8)} ${rule.title}`);
     return 0;
   }

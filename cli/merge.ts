@@ -41,7 +41,14 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
   const shards = await Promise.all(dirs.map((dir) => readShard(dir, validate)));
   checkShards(shards);
   const ordered = [...shards].sort((a, b) => a.shard.index - b.shard.index);
-  const baseline = baselineFile ? await loadBaseline(baselineFile, false, RULE_IDS, (await loadSpecs()).operations.map((o) => o.key)) : undefined;
+  const baseline = baselineFile
+    ? await loadBaseline(
+        baselineFile,
+        false,
+        RULE_IDS,
+        (await loadSpecs()).operations.map((o) => o.key),
+      )
+    : undefined;
   const redact = createRedactor(REDACTED_NAMES).text;
   io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`);
 
@@ -51,7 +58,10 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
     const collected = await mergeSuites(blobDir, reportDir, cacheDirectory(env), io.out, redact);
     const expected = ordered.reduce((n, s) => n + s.results, 0);
     if (collected.results.length !== expected) {
-      throw new HarnessError('FINDINGS_INVALID', `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json beside it, and that the merge runs the same version of conformance as the shards.`);
+      throw new HarnessError(
+        'FINDINGS_INVALID',
+        `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json beside it, and that the merge runs the same version of conformance as the shards.`,
+      );
     }
     const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
     const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
@@ -69,7 +79,9 @@ function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string
   try {
     parsed = parseArgs({ args: [...argv], options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' } }, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE]\`.`, { cause: error });
+    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE]\`.`, {
+      cause: error,
+    });
   }
   if (parsed.positionals.length === 0) {
     throw new HarnessError('CONFIG_INVALID', 'merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`.');
@@ -91,10 +103,13 @@ async function readShard(dir: string, validate: FileValidator): Promise<ShardOut
   if (!match) return fail(`${file} is from a run without --shard`);
   const shard = { index: Number(match[1]), count: Number(match[2]) };
   const blob = blobFile(dir, shard);
-  const isFile = await stat(blob).then((s) => s.isFile(), (error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return false;
-    throw error;
-  });
+  const isFile = await stat(blob).then(
+    (s) => s.isFile(),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
   if (!isFile) fail(`the shard's vitest blob report ${blob} is missing`);
   const { seed, startedAt, durationMs, target, settings, replay } = json;
   return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats.requests, blob };

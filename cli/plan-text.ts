@@ -8,9 +8,11 @@ export function planText(plan: Plan, config: RunConfig): string {
   const width = Math.max(...plan.groups.map((g) => `${g.suite} / ${g.group}`.length));
   for (const group of plan.groups) {
     const name = `${group.suite} / ${group.group}`.padEnd(width);
-    lines.push(group.skipped
-      ? `  - ${name}  ${group.klass.padEnd(10)}  skipped: ${group.skipped}`
-      : `  ${String(group.requests).padStart(4)} ${name}  ${group.klass.padEnd(10)}  ${group.operations.join(', ')}`);
+    lines.push(
+      group.skipped
+        ? `  - ${name}  ${group.klass.padEnd(10)}  skipped: ${group.skipped}`
+        : `  ${String(group.requests).padStart(4)} ${name}  ${group.klass.padEnd(10)}  ${group.operations.join(', ')}`,
+    );
   }
   const byClass = ['read', 'write', 'disruptive'].map((klass) => `${klass} ${plan.groups.filter((g) => g.klass === klass).reduce((n, g) => n + g.requests, 0)}`);
   lines.push('', `Total: ${plan.total} request(s) (${byClass.join(', ')})${config.maxRequests ? `; --max-requests ${config.maxRequests}` : ''}.`);

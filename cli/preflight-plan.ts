@@ -8,8 +8,9 @@ export function preflightPlan(config: RunConfig): string | undefined {
     ...(config.management?.backupId ? ['GET the backup (SERVICE_ID, BACKUP_ID)'] : []),
     ...(config.alerts ? [`GET /api/v2/alerts (ALERTS_TOKEN${config.alerts.alertId ? ', ALERT_ID listed and updatable' : ''})`] : []),
   ];
-  const service = config.management && !config.management.backupId
-    ? ' SERVICE_ID cannot be checked before the run (the API has no read of a service): an unknown one shows as a 404 on every pipe create, and ends the run in error.'
-    : '';
+  const service =
+    config.management && !config.management.backupId
+      ? ' SERVICE_ID cannot be checked before the run (the API has no read of a service): an unknown one shows as a 404 on every pipe create, and ends the run in error.'
+      : '';
   return `Preflight, before the first probe: ${gets.join('; ')}; a setting it finds wrong stops the run with exit code 2.${service}`;
 }

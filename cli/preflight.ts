@@ -44,7 +44,10 @@ interface Checker {
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
   const dispatcher = new Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
   const deadline = Date.now() + config.budgetMs;
-  const redact = createRedactor([], [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s))).text;
+  const redact = createRedactor(
+    [],
+    [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s)),
+  ).text;
   let requests = 0;
   const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization'> = {
     timeoutMs: config.timeoutMs,
@@ -54,20 +57,32 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
     deadline,
     backoffMs: DEFAULTS.rateLimitBackoffMs,
     maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
-    onExchange: () => { requests += 1; },
-    onRateLimited: () => { requests += 1; },
+    onExchange: () => {
+      requests += 1;
+    },
+    onRateLimited: () => {
+      requests += 1;
+    },
   };
   const seen = (exchange: Exchange): string => redact(describe(exchange));
   try {
     const parts = await Promise.all([
-      config.management && checkManagement(config.management, {
-        client: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic(config.management) }),
-        specs, baseUrlVariable: 'MANAGEMENT_BASE_URL', baseUrl: config.management.baseUrl, seen,
-      }),
-      config.alerts && checkAlerts(config.alerts, {
-        client: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: `Bearer ${config.alerts.token}` }),
-        specs, baseUrlVariable: 'ALERTS_BASE_URL', baseUrl: config.alerts.baseUrl, seen,
-      }),
+      config.management &&
+        checkManagement(config.management, {
+          client: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic(config.management) }),
+          specs,
+          baseUrlVariable: 'MANAGEMENT_BASE_URL',
+          baseUrl: config.management.baseUrl,
+          seen,
+        }),
+      config.alerts &&
+        checkAlerts(config.alerts, {
+          client: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: `Bearer ${config.alerts.token}` }),
+          specs,
+          baseUrlVariable: 'ALERTS_BASE_URL',
+          baseUrl: config.alerts.baseUrl,
+          seen,
+        }),
     ]);
     // The run's own gate starts afresh: keep --max-rps across the seam.
     if (config.maxRps > 0) await sleep(1000 / config.maxRps);
@@ -85,14 +100,23 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
   const checked = ['credentials', 'organization'];
   const usageOutcome = outcome(checker, usage);
   if (usageOutcome === 'refused') {
-    throw new HarnessError('CREDENTIALS_REFUSED', `The management API refused the key: ${checker.seen(usage)}. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET: a key of organization ${target.organizationId}, enabled and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`);
+    throw new HarnessError(
+      'CREDENTIALS_REFUSED',
+      `The management API refused the key: ${checker.seen(usage)}. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET: a key of organization ${target.organizationId}, enabled and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`,
+    );
   }
   if (usageOutcome === 'not-found') {
     const anonymous = await send(checker, 'getUsageCost', usageParams, usageQuery, null);
     if (anonymous.response?.status === 404) {
-      throw new HarnessError('NOT_THE_API', `MANAGEMENT_BASE_URL (${checker.baseUrl}) answers, but not as the management API: ${checker.seen(usage)}, with the key and without it. Set MANAGEMENT_BASE_URL to the URL under which the API's /v1/... paths are served (or, if it is right, check ORGANIZATION_ID).`);
+      throw new HarnessError(
+        'NOT_THE_API',
+        `MANAGEMENT_BASE_URL (${checker.baseUrl}) answers, but not as the management API: ${checker.seen(usage)}, with the key and without it. Set MANAGEMENT_BASE_URL to the URL under which the API's /v1/... paths are served (or, if it is right, check ORGANIZATION_ID).`,
+      );
     }
-    throw new HarnessError('TARGET_UNKNOWN_ID', `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} without the key). Check ORGANIZATION_ID, or that MANAGEMENT_BASE_URL is the URL under which /v1/... is served.`);
+    throw new HarnessError(
+      'TARGET_UNKNOWN_ID',
+      `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} without the key). Check ORGANIZATION_ID, or that MANAGEMENT_BASE_URL is the URL under which /v1/... is served.`,
+    );
   }
   if (usageOutcome !== 'ok') {
     assertUuids(checker, usage, [['ORGANIZATION_ID (--organization)', target.organizationId]]);
@@ -102,13 +126,22 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
     const backup = await send(checker, 'getBackup', { organizationId: target.organizationId, serviceId: target.serviceId, backupId: target.backupId });
     const backupOutcome = outcome(checker, backup);
     if (backupOutcome === 'refused') {
-      throw new HarnessError('CREDENTIALS_REFUSED', `The management API refused the key on the backup read: ${checker.seen(backup)}. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET, and that the key has a role that may read backups of service ${target.serviceId}.`);
+      throw new HarnessError(
+        'CREDENTIALS_REFUSED',
+        `The management API refused the key on the backup read: ${checker.seen(backup)}. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET, and that the key has a role that may read backups of service ${target.serviceId}.`,
+      );
     }
     if (backupOutcome === 'not-found') {
-      throw new HarnessError('TARGET_UNKNOWN_ID', `BACKUP_ID (--backup) ${target.backupId} is not a backup the management API knows under SERVICE_ID (--service) ${target.serviceId}: ${checker.seen(backup)}. Check BACKUP_ID (a backup of that service) and SERVICE_ID, or unset BACKUP_ID to leave the backup read out.`);
+      throw new HarnessError(
+        'TARGET_UNKNOWN_ID',
+        `BACKUP_ID (--backup) ${target.backupId} is not a backup the management API knows under SERVICE_ID (--service) ${target.serviceId}: ${checker.seen(backup)}. Check BACKUP_ID (a backup of that service) and SERVICE_ID, or unset BACKUP_ID to leave the backup read out.`,
+      );
     }
     if (backupOutcome !== 'ok') {
-      assertUuids(checker, backup, [['SERVICE_ID (--service)', target.serviceId], ['BACKUP_ID (--backup)', target.backupId]]);
+      assertUuids(checker, backup, [
+        ['SERVICE_ID (--service)', target.serviceId],
+        ['BACKUP_ID (--backup)', target.backupId],
+      ]);
       return `management ${checked.join(', ')} ok, service and backup unchecked: ${backupOutcome}`;
     }
     checked.push('service and backup');
@@ -124,7 +157,10 @@ async function checkAlerts(target: AlertsTarget, checker: Checker): Promise<stri
     throw new HarnessError('CREDENTIALS_REFUSED', `The alerts API refused ALERTS_TOKEN: ${checker.seen(list)}. Check ALERTS_TOKEN (the Bearer token of the alerts API at ALERTS_BASE_URL).`);
   }
   if (listOutcome === 'not-found') {
-    throw new HarnessError('NOT_THE_API', `ALERTS_BASE_URL (${checker.baseUrl}) answers, but not as the alerts API: ${checker.seen(list)}. Set ALERTS_BASE_URL to the URL under which the API's /api/v2/... paths are served.`);
+    throw new HarnessError(
+      'NOT_THE_API',
+      `ALERTS_BASE_URL (${checker.baseUrl}) answers, but not as the alerts API: ${checker.seen(list)}. Set ALERTS_BASE_URL to the URL under which the API's /api/v2/... paths are served.`,
+    );
   }
   if (listOutcome !== 'ok') return `alerts unchecked: ${listOutcome}`;
   if (!target.alertId) return 'alerts token ok';
@@ -133,11 +169,17 @@ async function checkAlerts(target: AlertsTarget, checker: Checker): Promise<stri
   const wanted = target.alertId.toLowerCase();
   const alert = data.find((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && String((a as { id?: unknown }).id).toLowerCase() === wanted);
   if (!alert) {
-    throw new HarnessError('TARGET_UNKNOWN_ID', `ALERT_ID (--alert) ${target.alertId} is not among the ${data.length} alerts the alerts API lists (GET ${list.request.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`);
+    throw new HarnessError(
+      'TARGET_UNKNOWN_ID',
+      `ALERT_ID (--alert) ${target.alertId} is not among the ${data.length} alerts the alerts API lists (GET ${list.request.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
+    );
   }
   const reason = alertNotUpdatable(alert);
   if (reason) {
-    throw new HarnessError('ALERT_NOT_UPDATABLE', `ALERT_ID (--alert) ${target.alertId} names an alert the run may not update: ${reason}. Name a tile alert listed with every update field, or unset ALERT_ID to let the run pick one.`);
+    throw new HarnessError(
+      'ALERT_NOT_UPDATABLE',
+      `ALERT_ID (--alert) ${target.alertId} names an alert the run may not update: ${reason}. Name a tile alert listed with every update field, or unset ALERT_ID to let the run pick one.`,
+    );
   }
   return `alerts token ok, alert ${target.alertId} updatable`;
 }
@@ -164,7 +206,10 @@ function outcome(checker: Checker, exchange: Exchange): string {
   if (!response) return `${operationLabel(exchange)} got no answer, left to the run`;
   if (response.status >= 200 && response.status < 300) {
     if (response.json === undefined && !/json/i.test(response.headers['content-type'] ?? '')) {
-      throw new HarnessError('NOT_THE_API', `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the ${exchange.api} API: ${checker.seen(exchange)}, not JSON. Set ${checker.baseUrlVariable} to the ${exchange.api} API's base URL.`);
+      throw new HarnessError(
+        'NOT_THE_API',
+        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the ${exchange.api} API: ${checker.seen(exchange)}, not JSON. Set ${checker.baseUrlVariable} to the ${exchange.api} API's base URL.`,
+      );
     }
     return 'ok';
   }
@@ -179,7 +224,10 @@ function assertUuids(checker: Checker, exchange: Exchange, ids: readonly (readon
   if (status < 400 || status >= 500 || status === 429) return;
   const bad = ids.filter(([, value]) => !UUID.test(value));
   if (bad.length === 0) return;
-  throw new HarnessError('TARGET_UNKNOWN_ID', `${bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ')} ${bad.length === 1 ? 'is not a uuid' : 'are not uuids'} (the management API's ids are uuids), and ${checker.seen(exchange)}. Check ${bad.map(([name]) => name.split(' ')[0]).join(' and ')}.`);
+  throw new HarnessError(
+    'TARGET_UNKNOWN_ID',
+    `${bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ')} ${bad.length === 1 ? 'is not a uuid' : 'are not uuids'} (the management API's ids are uuids), and ${checker.seen(exchange)}. Check ${bad.map(([name]) => name.split(' ')[0]).join(' and ')}.`,
+  );
 }
 
 function describe(exchange: Exchange): string {

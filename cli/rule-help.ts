@@ -21,7 +21,13 @@ export interface RuleExplanation {
 export function ruleById(rules: readonly Rule[], id: string): Rule {
   const rule = rules.find((r) => r.id === id);
   if (rule) return rule;
-  throw new HarnessError('CONFIG_INVALID', `unknown rule ${id}${didYouMean(id, rules.map((r) => r.id))}: \`conformance rules\` lists the ids.`);
+  throw new HarnessError(
+    'CONFIG_INVALID',
+    `unknown rule ${id}${didYouMean(
+      id,
+      rules.map((r) => r.id),
+    )}: \`conformance rules\` lists the ids.`,
+  );
 }
 
 /** A rule with its operations (from the specs) and the reference faults that break it. */

@@ -27,7 +27,7 @@ export function renderRulesDoc(rules: readonly Rule[], operations: readonly Oper
     '',
     '<!-- Generated from rules/, openapi/ and reference/faults.ts by `npm run docs`; do not edit by hand. -->',
     '',
-    'Every check of the harness enforces one rule below and reports it under the rule\'s id. A rule is **stated** (a',
+    "Every check of the harness enforces one rule below and reports it under the rule's id. A rule is **stated** (a",
     'document of the contract says it) or **inferred** (the documents are silent, and every user would expect it).',
     'Select rules with `--rules ID,...`, leave some out with `--skip-rules ID,...`. Each rule names the faults of the',
     'embedded reference target that break it: `npx conformance --reference-fault NAME` shows that failure.',
@@ -54,10 +54,20 @@ function ruleSection(rule: Rule, operations: readonly Operation[], faults: reado
     '- Operations:',
     ...keys.map((key) => `  - \`${key}\``),
     '',
-    'Example failures, from the reference target\'s faults:',
+    "Example failures, from the reference target's faults:",
     '',
     ...(breaking.length === 0 ? ['- none yet: no fault of the reference target breaks this rule.'] : []),
-    ...breaking.map((fault) => `- \`${fault.name}\`: ${fault.description}${fault.breaks.length > 1 ? ` (also breaks ${fault.breaks.filter((id) => id !== rule.id).map((id) => `\`${id}\``).join(', ')})` : ''}.`),
+    ...breaking.map(
+      (fault) =>
+        `- \`${fault.name}\`: ${fault.description}${
+          fault.breaks.length > 1
+            ? ` (also breaks ${fault.breaks
+                .filter((id) => id !== rule.id)
+                .map((id) => `\`${id}\``)
+                .join(', ')})`
+            : ''
+        }.`,
+    ),
   ];
 }
 

@@ -35,11 +35,28 @@ export interface RunOptions {
  * `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports;
  * returns the exit code, and hands the finished report to `onReport` (the library's way to it).
  */
-export async function runCommand(resolved: RunConfig, env: Readonly<Record<string, string | undefined>>, io: Io, onReport?: (report: BaselinedRunReport) => void, options: RunOptions = {}): Promise<number> {
+export async function runCommand(
+  resolved: RunConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  io: Io,
+  onReport?: (report: BaselinedRunReport) => void,
+  options: RunOptions = {},
+): Promise<number> {
   let config = resolved;
   const specs = await loadSpecs();
-  const baseline = config.baseline ? await loadBaseline(config.baseline, config.updateBaseline, RULE_IDS, specs.operations.map((o) => o.key)) : undefined;
-  const plan = planRun(config, SUITES.map((suite) => suite()), (operationId) => operationById(specs, operationId));
+  const baseline = config.baseline
+    ? await loadBaseline(
+        config.baseline,
+        config.updateBaseline,
+        RULE_IDS,
+        specs.operations.map((o) => o.key),
+      )
+    : undefined;
+  const plan = planRun(
+    config,
+    SUITES.map((suite) => suite()),
+    (operationId) => operationById(specs, operationId),
+  );
   if (config.dryRun) {
     io.out(planText(plan, config));
     return 0;
@@ -52,7 +69,9 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
   const run: RunState = { config, redact: createRedactor(REDACTED_NAMES, secretsOf(config)).text, startedAt: new Date(), finishing: false };
   const interrupts = watchInterrupts({
     first(signal) {
-      io.err(`conformance: ${signal} received: no new requests (only those that put back what the run changed), waiting for the ones in flight (at most --timeout-ms ${config.timeoutMs} ms), then writing every report. ${signal} again stops at once.`);
+      io.err(
+        `conformance: ${signal} received: no new requests (only those that put back what the run changed), waiting for the ones in flight (at most --timeout-ms ${config.timeoutMs} ms), then writing every report. ${signal} again stops at once.`,
+      );
       stop.abort();
     },
     second(signal) {
@@ -69,7 +88,9 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
     run.config = config;
     run.redact = redactor.text;
     const reportIo = { out: io.out, env, redact: redactor.text };
-    io.out(`conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`);
+    io.out(
+      `conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`,
+    );
     const startedAt = new Date();
     run.startedAt = startedAt;
     const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
@@ -79,7 +100,9 @@ export async function runCommand(resolved: RunConfig, env: Readonly<Record<strin
       planned: plan.total,
       stop: stop.signal,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-      onStarted: (read) => { run.soFar = read; },
+      onStarted: (read) => {
+        run.soFar = read;
+      },
     });
     run.finishing = true;
     if (collected.results.length === 0 && config.rules.length > 0) {
@@ -140,7 +163,14 @@ async function startEmbedded(config: RunConfig) {
   try {
     const target = await startReference({ faults: config.reference?.faults ?? [], modes: config.reference?.modes ?? [] });
     return {
-      management: { baseUrl: target.managementUrl, keyId: target.managementKeyId, keySecret: target.managementKeySecret, organizationId: target.organizationId, serviceId: target.serviceId, backupId: target.backupId },
+      management: {
+        baseUrl: target.managementUrl,
+        keyId: target.managementKeyId,
+        keySecret: target.managementKeySecret,
+        organizationId: target.organizationId,
+        serviceId: target.serviceId,
+        backupId: target.backupId,
+      },
       alerts: { baseUrl: target.alertsUrl, token: target.alertsToken },
       close: () => target.close(),
     };

@@ -47,7 +47,9 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
   const { config } = run;
   const channel = openRunChannel(config);
   let progress: RunProgress = { sent: 0, rateLimited: 0, violations: 0 };
-  channel.onProgress((latest) => { progress = latest; });
+  channel.onProgress((latest) => {
+    progress = latest;
+  });
   channel.serve(() => options.stop?.aborted === true);
   const created = new Map<string, CreatedResource[]>();
   channel.onCreated((suite, resource) => created.set(suite, [...(created.get(suite) ?? []), resource]));
@@ -63,12 +65,7 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
       testTimeout: config.budgetMs + 60_000,
       hookTimeout: config.budgetMs + 60_000,
       provide: { conformance: run },
-      reporters: [
-        collector,
-        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
-        junit(reportDir),
-        ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
-      ],
+      reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, junit(reportDir), ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
       ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
     });
   } finally {
@@ -166,21 +163,27 @@ export async function runVitest(cacheDir: string, options: Omit<VitestOptions, '
       }
     },
   };
-  const vitest = await startVitest('test', [], {
-    config: false,
-    root: ROOT,
-    dir: join(ROOT, 'suites'),
-    include: [SUITE_FILES],
-    watch: false,
-    pool: 'threads',
-    maxWorkers: 1,
-    isolate: false,
-    fileParallelism: false,
-    passWithNoTests: true,
-    ...(await moduleCache(join(cacheDir, 'modules'))),
-    ...options,
-    reporters: [leaveSignalsToUs, ...options.reporters],
-  }, { logLevel: 'error', cacheDir: join(cacheDir, 'vite') }, { stdout: quietVitestOutput(process.stdout), stderr: process.stderr });
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      config: false,
+      root: ROOT,
+      dir: join(ROOT, 'suites'),
+      include: [SUITE_FILES],
+      watch: false,
+      pool: 'threads',
+      maxWorkers: 1,
+      isolate: false,
+      fileParallelism: false,
+      passWithNoTests: true,
+      ...(await moduleCache(join(cacheDir, 'modules'))),
+      ...options,
+      reporters: [leaveSignalsToUs, ...options.reporters],
+    },
+    { logLevel: 'error', cacheDir: join(cacheDir, 'vite') },
+    { stdout: quietVitestOutput(process.stdout), stderr: process.stderr },
+  );
   const failed = !vitest.state.getFiles().every((file) => file.result?.state === 'pass');
   await vitest.close();
   return failed;

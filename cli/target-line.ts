@@ -6,10 +6,7 @@ export function targetLine(config: RunConfig): string {
     const { faults, modes } = config.reference;
     return `Testing the embedded reference target (faults: ${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})`;
   }
-  const tested = [
-    ...(config.management ? [`management API at ${config.management.baseUrl}`] : []),
-    ...(config.alerts ? [`alerts API at ${config.alerts.baseUrl}`] : []),
-  ];
+  const tested = [...(config.management ? [`management API at ${config.management.baseUrl}`] : []), ...(config.alerts ? [`alerts API at ${config.alerts.baseUrl}`] : [])];
   const left = Object.entries(config.unconfigured).map(([api, why]) => `${api} API, ${why}`);
   return `Testing ${tested.join(', ')}${left.length > 0 ? ` (not under test: ${left.join('; ')})` : ''}`;
 }

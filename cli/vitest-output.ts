@@ -8,7 +8,10 @@ export function quietVitestOutput(target: NodeJS.WriteStream): Writable {
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       const text = chunk.toString();
-      const kept = text.split('\n').filter((line) => !NOTICE.test(line.replace(/\x1b\[[0-9;]*m/g, ''))).join('\n');
+      const kept = text
+        .split('\n')
+        .filter((line) => !NOTICE.test(line.replace(/\x1b\[[0-9;]*m/g, '')))
+        .join('\n');
       if (kept.trim() !== '') target.write(kept);
       callback();
     },

@@ -122,7 +122,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   const faults = (flags['reference-fault'] as string[] | undefined) ?? [];
   const modes = (flags['reference-mode'] as string[] | undefined) ?? [];
   if (!useReference && (faults.length > 0 || modes.length > 0)) {
-    throw new HarnessError('CONFIG_INVALID', `--reference-fault and --reference-mode apply to the embedded reference target only, which runs when no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the flags).`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `--reference-fault and --reference-mode apply to the embedded reference target only, which runs when no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the flags).`,
+    );
   }
   const { management, alerts } = resolveTargets(given);
 
@@ -190,14 +193,20 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 function resolveTargets(given: ReadonlyMap<string, GivenSetting>): { management?: ManagementTarget; alerts?: AlertsTarget } {
   for (const { name, value, setting } of given.values()) {
     if (value.trim() === '') {
-      throw new HarnessError('CONFIG_MISSING', `${name} is set but empty: give it a value, or unset it (in GitHub Actions, \`\${{ vars.${setting.variable} }}\` is empty when the repository variable is not defined).`);
+      throw new HarnessError(
+        'CONFIG_MISSING',
+        `${name} is set but empty: give it a value, or unset it (in GitHub Actions, \`\${{ vars.${setting.variable} }}\` is empty when the repository variable is not defined).`,
+      );
     }
   }
   for (const api of ['management', 'alerts'] as const) {
     const base = BASE_URL_SETTING[api];
     const without = [...given.values()].filter((g) => g.setting.api === api && g.setting.variable !== base.variable).map((g) => g.name);
     if (!given.has(base.variable) && without.length > 0) {
-      throw new HarnessError('CONFIG_MISSING', `${base.variable} (--${base.flag}) is not set, but ${without.join(', ')} ${without.length === 1 ? 'is' : 'are'}: set ${base.variable} to the base URL of the ${api} API (its ${base.prefix}/... paths go under it), or unset ${without.length === 1 ? 'it' : 'them'} to leave the ${api} API out of the run.`);
+      throw new HarnessError(
+        'CONFIG_MISSING',
+        `${base.variable} (--${base.flag}) is not set, but ${without.join(', ')} ${without.length === 1 ? 'is' : 'are'}: set ${base.variable} to the base URL of the ${api} API (its ${base.prefix}/... paths go under it), or unset ${without.length === 1 ? 'it' : 'them'} to leave the ${api} API out of the run.`,
+      );
     }
   }
   const value = (variable: string): string | undefined => given.get(variable)?.value;
@@ -261,17 +270,26 @@ function integer(value: string | undefined, name: string, fallback: number, min:
 
 function ruleList(value: string | undefined, name: string, known: ReadonlySet<string>): string[] | undefined {
   if (value === undefined) return undefined;
-  const ids = value.split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw new HarnessError('CONFIG_INVALID', `${name} names unknown rule ${unknown.map((id) => `${id}${didYouMean(id, [...known])}`).join(', ')}: the ids are listed by \`conformance rules\` and in docs/rules.md.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} names unknown rule ${unknown.map((id) => `${id}${didYouMean(id, [...known])}`).join(', ')}: the ids are listed by \`conformance rules\` and in docs/rules.md.`,
+    );
   }
   return ids;
 }
 
 function allowList(value: string | undefined): ProbeClass[] {
   if (value === undefined) return [...DEFAULTS.allow];
-  const classes = value.split(',').map((c) => c.trim()).filter(Boolean);
+  const classes = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const bad = classes.filter((c) => !(PROBE_CLASSES as readonly string[]).includes(c));
   if (bad.length > 0 || classes.length === 0) {
     throw new HarnessError('CONFIG_INVALID', `--allow takes a comma-separated list of ${PROBE_CLASSES.join(', ')}; ${JSON.stringify(value)} is not one.`);

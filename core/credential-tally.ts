@@ -26,8 +26,8 @@ export function createCredentialTally(): CredentialTally {
 export function countCredentialUse(tally: CredentialTally, exchange: Exchange): void {
   if (exchange.request.auth !== 'default' || exchange.failure?.code === 'budget') return;
   const status = exchange.response?.status;
-  count(tally.apis[exchange.api] ??= empty(), status);
-  if (exchange.probe.intent === 'accept') count(tally.operations[exchange.operationId] ??= empty(), status);
+  count((tally.apis[exchange.api] ??= empty()), status);
+  if (exchange.probe.intent === 'accept') count((tally.operations[exchange.operationId] ??= empty()), status);
 }
 
 function count(into: CredentialCount, status: number | undefined): void {

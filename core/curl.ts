@@ -50,8 +50,7 @@ function authorization(header: string, { credentials, redact }: CurlOptions): st
     const colon = decoded.indexOf(':');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const named = (value: string, real: string | undefined, variable: string): string =>
-      (real !== undefined && value === real ? variable : doubleQuoted(redact(value)));
+    const named = (value: string, real: string | undefined, variable: string): string => (real !== undefined && value === real ? variable : doubleQuoted(redact(value)));
     return `-u "${named(user, credentials.managementKeyId, '$MANAGEMENT_KEY_ID')}:${named(password, credentials.managementKeySecret, '$MANAGEMENT_KEY_SECRET')}"`;
   }
   const bearer = /^Bearer (.+)$/.exec(header);

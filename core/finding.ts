@@ -58,6 +58,6 @@ export function renderFinding(finding: Finding): string {
 }
 
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

@@ -61,6 +61,9 @@ function resetAt(value: string | undefined, now: number): number | undefined {
 
 /** The lower of two counts; draft-03's `RateLimit-Limit: 100, 100;w=60` counts by its first number. */
 function lowest(...values: Array<string | undefined>): number | undefined {
-  const numbers = values.map((value) => LEADING_INTEGER.exec(value ?? '')?.[1]).filter((n): n is string => n !== undefined).map(Number);
+  const numbers = values
+    .map((value) => LEADING_INTEGER.exec(value ?? '')?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
   return numbers.length > 0 ? Math.min(...numbers) : undefined;
 }

@@ -37,8 +37,7 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
   };
   const text = (input: string): string => textKeeping(input);
   const value = <T>(input: T): T => redactValue(input, names, text) as T;
-  const headers = (input: Readonly<Record<string, string>>): Record<string, string> =>
-    Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
+  const headers = (input: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
 
   const request = (r: RecordedRequest): RecordedRequest => ({
     ...r,
@@ -72,9 +71,7 @@ function redactValue(input: unknown, names: ReadonlySet<string>, text: (s: strin
   if (typeof input === 'string') return text(input);
   if (Array.isArray(input)) return input.map((item) => redactValue(item, names, text));
   if (input && typeof input === 'object') {
-    return Object.fromEntries(
-      Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : redactValue(v, names, text)]),
-    );
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : redactValue(v, names, text)]));
   }
   return input;
 }

@@ -70,8 +70,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   return {
     async admit(send, options = {}) {
       const restores = options.restores === true;
-      const refused = (): GateRefusal | undefined =>
-        (stop.signal.aborted && !restores ? 'interrupted' : limits.maxRequests !== undefined && count >= limits.maxRequests ? 'budget' : undefined);
+      const refused = (): GateRefusal | undefined => (stop.signal.aborted && !restores ? 'interrupted' : limits.maxRequests !== undefined && count >= limits.maxRequests ? 'budget' : undefined);
       const before = refused();
       if (before) return { ok: false, refusal: before };
       await acquire();

@@ -81,18 +81,20 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
         const schema = (response as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema;
         if (schema) responseSchemas[status] = schema;
       }
-      operations.push(Object.freeze({
-        key: `${method.toUpperCase()} ${path}`,
-        api,
-        operationId: op.operationId ?? `${method} ${path}`,
-        method: method.toUpperCase(),
-        path,
-        klass: classOf(method, op),
-        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: params.filter((p) => p.in === 'query'),
-        ...(body ? { requestSchema: body } : {}),
-        responseSchemas,
-      }));
+      operations.push(
+        Object.freeze({
+          key: `${method.toUpperCase()} ${path}`,
+          api,
+          operationId: op.operationId ?? `${method} ${path}`,
+          method: method.toUpperCase(),
+          path,
+          klass: classOf(method, op),
+          pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+          queryParams: params.filter((p) => p.in === 'query'),
+          ...(body ? { requestSchema: body } : {}),
+          responseSchemas,
+        }),
+      );
     }
   }
   return operations;
@@ -102,7 +104,8 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
 function classOf(method: string, op: OpenAPIV3_1.OperationObject): ProbeClass {
   const marked = (op as { 'x-conformance-class'?: unknown })['x-conformance-class'];
   if (marked !== undefined) {
-    if (!(PROBE_CLASSES as readonly unknown[]).includes(marked)) throw new HarnessError('SPEC_INVALID', `${op.operationId}: x-conformance-class must be one of ${PROBE_CLASSES.join(', ')}, not ${JSON.stringify(marked)}.`);
+    if (!(PROBE_CLASSES as readonly unknown[]).includes(marked))
+      throw new HarnessError('SPEC_INVALID', `${op.operationId}: x-conformance-class must be one of ${PROBE_CLASSES.join(', ')}, not ${JSON.stringify(marked)}.`);
     return marked as ProbeClass;
   }
   return method === 'get' ? 'read' : 'write';

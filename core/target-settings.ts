@@ -8,17 +8,19 @@ export interface TargetSetting {
 }
 
 /** Every target setting; any one of them present means a target is configured and the embedded one is not started. */
-export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze([
-  { variable: 'MANAGEMENT_BASE_URL', flag: 'management-url', api: 'management' },
-  { variable: 'MANAGEMENT_KEY_ID', api: 'management' },
-  { variable: 'MANAGEMENT_KEY_SECRET', api: 'management' },
-  { variable: 'ORGANIZATION_ID', flag: 'organization', api: 'management' },
-  { variable: 'SERVICE_ID', flag: 'service', api: 'management' },
-  { variable: 'BACKUP_ID', flag: 'backup', api: 'management' },
-  { variable: 'ALERTS_BASE_URL', flag: 'alerts-url', api: 'alerts' },
-  { variable: 'ALERTS_TOKEN', api: 'alerts' },
-  { variable: 'ALERT_ID', flag: 'alert', api: 'alerts' },
-].map((setting) => Object.freeze(setting as TargetSetting)));
+export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze(
+  [
+    { variable: 'MANAGEMENT_BASE_URL', flag: 'management-url', api: 'management' },
+    { variable: 'MANAGEMENT_KEY_ID', api: 'management' },
+    { variable: 'MANAGEMENT_KEY_SECRET', api: 'management' },
+    { variable: 'ORGANIZATION_ID', flag: 'organization', api: 'management' },
+    { variable: 'SERVICE_ID', flag: 'service', api: 'management' },
+    { variable: 'BACKUP_ID', flag: 'backup', api: 'management' },
+    { variable: 'ALERTS_BASE_URL', flag: 'alerts-url', api: 'alerts' },
+    { variable: 'ALERTS_TOKEN', api: 'alerts' },
+    { variable: 'ALERT_ID', flag: 'alert', api: 'alerts' },
+  ].map((setting) => Object.freeze(setting as TargetSetting)),
+);
 
 /** Per API: the variable of its base URL, its flag, and the path prefix the harness appends to it. */
 export const BASE_URL_SETTING: Readonly<Record<ApiName, { readonly variable: string; readonly flag: string; readonly prefix: string }>> = Object.freeze({
@@ -34,10 +36,7 @@ export interface GivenSetting {
 }
 
 /** The target settings present in flags or environment (a flag wins), keyed by variable; empty values included. */
-export function givenTargetSettings(
-  flags: Readonly<Record<string, unknown>>,
-  env: Readonly<Record<string, string | undefined>>,
-): ReadonlyMap<string, GivenSetting> {
+export function givenTargetSettings(flags: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): ReadonlyMap<string, GivenSetting> {
   const given = new Map<string, GivenSetting>();
   for (const setting of TARGET_SETTINGS) {
     const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];

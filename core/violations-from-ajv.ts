@@ -17,11 +17,16 @@ export function violationsFromAjv(errors: readonly ErrorObject[], basePath: stri
 function expectation(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'required': return 'present (required by the schema)';
-    case 'type': return `of type ${String(params.type)}`;
-    case 'format': return `a string of format ${String(params.format)}`;
-    case 'enum': return `one of ${JSON.stringify(params.allowedValues)}`;
-    default: return `${error.message ?? error.keyword} (schema ${error.schemaPath})`;
+    case 'required':
+      return 'present (required by the schema)';
+    case 'type':
+      return `of type ${String(params.type)}`;
+    case 'format':
+      return `a string of format ${String(params.format)}`;
+    case 'enum':
+      return `one of ${JSON.stringify(params.allowedValues)}`;
+    default:
+      return `${error.message ?? error.keyword} (schema ${error.schemaPath})`;
   }
 }
 

@@ -32,11 +32,7 @@ const WORLD_TEXT = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).
 const PHRASES = fc.constantFrom('Taux d’erreur élevé', 'エラー率が高い', 'Fehlerquote über Schwelle ✓', 'Ошибка платежей 🚨', 'Latência > 5 s');
 
 /** Non-empty alert names and messages: plain ASCII, and text in other scripts and with symbols. */
-export const ALERT_TEXT: fc.Arbitrary<string> = fc.oneof(
-  { weight: 2, arbitrary: ASCII_TEXT },
-  { weight: 1, arbitrary: PHRASES },
-  { weight: 1, arbitrary: WORLD_TEXT },
-);
+export const ALERT_TEXT: fc.Arbitrary<string> = fc.oneof({ weight: 2, arbitrary: ASCII_TEXT }, { weight: 1, arbitrary: PHRASES }, { weight: 1, arbitrary: WORLD_TEXT });
 
 /** Finite thresholds of any sign: whole numbers, cents, and any double. */
 export const ALERT_THRESHOLD: fc.Arbitrary<number> = fc.oneof(
@@ -47,15 +43,18 @@ export const ALERT_THRESHOLD: fc.Arbitrary<number> = fc.oneof(
 
 function complete(interval: fc.Arbitrary<string>, reference: fc.Arbitrary<AlertReference>): fc.Arbitrary<CompleteAlertUpdateBody> {
   return fc
-    .record({
-      threshold: ALERT_THRESHOLD,
-      interval,
-      thresholdType: fc.constantFrom('above', 'below'),
-      source: fc.constantFrom('tile', 'search'),
-      reference,
-      name: ALERT_TEXT,
-      message: ALERT_TEXT,
-    }, { noNullPrototype: true })
+    .record(
+      {
+        threshold: ALERT_THRESHOLD,
+        interval,
+        thresholdType: fc.constantFrom('above', 'below'),
+        source: fc.constantFrom('tile', 'search'),
+        reference,
+        name: ALERT_TEXT,
+        message: ALERT_TEXT,
+      },
+      { noNullPrototype: true },
+    )
     .map(({ threshold, interval: every, thresholdType, source, reference: { dashboardId, tileId, webhookId }, name, message }) => ({
       threshold,
       interval: every,
@@ -75,10 +74,10 @@ export function alertUpdateBody(constraints: AlertUpdateConstraints): fc.Arbitra
 export function alertUpdateBody(constraints?: { ids?: Partial<AlertReference> }): fc.Arbitrary<CompleteAlertUpdateBody>;
 export function alertUpdateBody(constraints: AlertUpdateConstraints | { ids?: Partial<AlertReference> } = {}): fc.Arbitrary<CompleteAlertUpdateBody> {
   if ('interval' in constraints) {
-    if (constraints.references.length === 0) throw new RangeError('alertUpdateBody: `references` must list at least one listed alert\'s ids');
+    if (constraints.references.length === 0) throw new RangeError("alertUpdateBody: `references` must list at least one listed alert's ids");
     return complete(fc.constant(constraints.interval), fc.constantFrom(...constraints.references));
   }
-  const ids = 'ids' in constraints ? constraints.ids ?? {} : {};
+  const ids = 'ids' in constraints ? (constraints.ids ?? {}) : {};
   const id = (known: string | undefined): fc.Arbitrary<string> => (known === undefined ? OBJECT_ID : fc.constant(known));
   const reference = fc.record({ dashboardId: id(ids.dashboardId), tileId: id(ids.tileId), webhookId: id(ids.webhookId) }, { noNullPrototype: true });
   return complete(fc.constantFrom('5m', '1h'), reference);

@@ -10,9 +10,7 @@ const BAD_THRESHOLD_TYPES = Object.freeze(['ABOVE', 'Below', 'over', 'under', 'e
 const BAD_SOURCES = Object.freeze(['TILE', 'Search', 'dashboard', 'tiles', 'query', '', 'search ']);
 
 /** References used when the caller gives none: 24-hex ids of the shape the listed alerts use. */
-const INVENTED: readonly AlertReference[] = Object.freeze([
-  Object.freeze({ dashboardId: '65a1b2c3d4e5f60718293a4b', tileId: '65a1b2c3d4e5f60718293a4c', webhookId: '65a1b2c3d4e5f60718293a4d' }),
-]);
+const INVENTED: readonly AlertReference[] = Object.freeze([Object.freeze({ dashboardId: '65a1b2c3d4e5f60718293a4b', tileId: '65a1b2c3d4e5f60718293a4c', webhookId: '65a1b2c3d4e5f60718293a4d' })]);
 
 type Constraints = { interval?: string; references?: readonly AlertReference[] };
 
@@ -28,12 +26,12 @@ export const alertUpdateBodyBadEnum: InvalidGenerator<AlertUpdateBody, Constrain
         fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...BAD_THRESHOLD_TYPES) }, { weight: 1, arbitrary: fc.string().filter((s) => !THRESHOLD_TYPES.has(s)) }),
         fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...BAD_SOURCES) }, { weight: 1, arbitrary: fc.string().filter((s) => !SOURCES.has(s)) }),
       )
-      .map(([body, field, thresholdType, source]): AlertUpdateBody => ({
-        ...body,
-        ...(field === 'source' ? {} : { thresholdType }),
-        ...(field === 'thresholdType' ? {} : { source }),
-      })),
-  witness: (body: AlertUpdateBody) =>
-    ('thresholdType' in body && !THRESHOLD_TYPES.has(body.thresholdType as string))
-    || ('source' in body && !SOURCES.has(body.source as string)),
+      .map(
+        ([body, field, thresholdType, source]): AlertUpdateBody => ({
+          ...body,
+          ...(field === 'source' ? {} : { thresholdType }),
+          ...(field === 'thresholdType' ? {} : { source }),
+        }),
+      ),
+  witness: (body: AlertUpdateBody) => ('thresholdType' in body && !THRESHOLD_TYPES.has(body.thresholdType as string)) || ('source' in body && !SOURCES.has(body.source as string)),
 });

@@ -18,8 +18,7 @@ const CHANNEL_TYPE = fc.oneof({ weight: 3, arbitrary: fc.constant('webhook') }, 
 /** Observe alert update bodies: any non-empty subset of the nine fields (and of the channel's two), intervals the documents do not promise, invented references that are not 24-hex ids mixed with `references` (from listed alerts) when given, thresholds of any sign and size, unusual names, messages and channel types; thresholdType and source stay in their enums. */
 export function alertUpdateBodyObserve(constraints: { references?: readonly AlertReference[] } = {}): fc.Arbitrary<AlertUpdateBody> {
   const listed = constraints.references ?? [];
-  const reference = (field: keyof AlertReference): fc.Arbitrary<string> =>
-    listed.length === 0 ? oddReference() : fc.oneof(oddReference(), fc.constantFrom(...listed.map((entry) => entry[field])));
+  const reference = (field: keyof AlertReference): fc.Arbitrary<string> => (listed.length === 0 ? oddReference() : fc.oneof(oddReference(), fc.constantFrom(...listed.map((entry) => entry[field]))));
   const channel = partialRecord({ type: CHANNEL_TYPE, webhookId: reference('webhookId') }, { minKeys: 1 });
   const model = {
     threshold: fc.oneof(ALERT_THRESHOLD, oddNumber()),

@@ -8,14 +8,26 @@ export type DestinationColumn = {
 };
 
 const COLUMN_TYPES = Object.freeze([
-  'String', 'UInt8', 'UInt32', 'UInt64', 'Int32', 'Int64', 'Float32', 'Float64', 'Bool', 'Date', 'DateTime',
-  'DateTime64(3)', 'UUID', 'Nullable(String)', 'LowCardinality(String)', 'Array(String)',
+  'String',
+  'UInt8',
+  'UInt32',
+  'UInt64',
+  'Int32',
+  'Int64',
+  'Float32',
+  'Float64',
+  'Bool',
+  'Date',
+  'DateTime',
+  'DateTime64(3)',
+  'UUID',
+  'Nullable(String)',
+  'LowCardinality(String)',
+  'Array(String)',
 ]);
 
 /** Lists of destination columns with unique names, drawn from fresh identifiers and from `names` when given. */
-export function destinationColumns(
-  constraints: { minLength?: number; maxLength?: number; names?: readonly string[] } = {},
-): fc.Arbitrary<DestinationColumn[]> {
+export function destinationColumns(constraints: { minLength?: number; maxLength?: number; names?: readonly string[] } = {}): fc.Arbitrary<DestinationColumn[]> {
   const { minLength = 1, maxLength = 5, names = [] } = constraints;
   const name = names.length > 0 ? fc.oneof(fc.constantFrom(...names), identifier()) : identifier();
   return fc.uniqueArray(fc.record({ name, type: fc.constantFrom(...COLUMN_TYPES) }, { noNullPrototype: true }), {

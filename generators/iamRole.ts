@@ -7,7 +7,5 @@ const ROLE_NAME = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_+=,.@-]{0,30}$/);
 /** IAM role identifiers in ARN form (`arn:aws:iam::<account>:role/<name>`). */
 export function iamRole(constraints: { account?: string } = {}): fc.Arbitrary<string> {
   const account = constraints.account === undefined ? ACCOUNT : fc.constant(constraints.account);
-  return fc
-    .tuple(account, ROLE_NAME)
-    .map(([id, name]) => `arn:aws:iam::${id}:role/${name}`);
+  return fc.tuple(account, ROLE_NAME).map(([id, name]) => `arn:aws:iam::${id}:role/${name}`);
 }

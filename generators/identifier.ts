@@ -10,7 +10,5 @@ const TAIL_CHAR = fc.constantFrom(...TAIL);
 /** Lower-case SQL-style identifiers (a letter, then letters, digits and underscores), for databases, tables, columns and schemas. */
 export function identifier(constraints: { maxLength?: number } = {}): fc.Arbitrary<string> {
   const { maxLength = 16 } = constraints;
-  return fc
-    .tuple(HEAD_CHAR, fc.string({ unit: TAIL_CHAR, maxLength: Math.max(0, maxLength - 1) }))
-    .map(([head, tail]) => head + tail);
+  return fc.tuple(HEAD_CHAR, fc.string({ unit: TAIL_CHAR, maxLength: Math.max(0, maxLength - 1) })).map(([head, tail]) => head + tail);
 }

@@ -19,9 +19,12 @@ const DESCRIPTION = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _-]{0,30}[A-Za-z0-9]$
 /** IP allow lists of 1..`maxLength` entries whose source is an IPv4 address or a canonical IPv4 CIDR block, with a description. */
 export function ipAccessList(constraints: { maxLength?: number } = {}): fc.Arbitrary<IpAccessEntry[]> {
   const { maxLength = 3 } = constraints;
-  const entry = fc.record({
-    source: fc.oneof(fc.ipV4(), cidr),
-    description: DESCRIPTION,
-  }, { noNullPrototype: true });
+  const entry = fc.record(
+    {
+      source: fc.oneof(fc.ipV4(), cidr),
+      description: DESCRIPTION,
+    },
+    { noNullPrototype: true },
+  );
   return fc.uniqueArray(entry, { minLength: 1, maxLength: Math.max(1, maxLength), selector: (e) => e.source });
 }

@@ -35,7 +35,8 @@ export const KEY_HASH_DATA: fc.Arbitrary<KeyHashData> = fc.record({ keyIdHash: h
 function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | undefined> {
   const base = Math.ceil(now / 1000) * 1000;
   const at = (minMs: number, maxMs: number): fc.Arbitrary<string> =>
-    fc.tuple(fc.integer({ min: minMs / 1000, max: maxMs / 1000 - 2 }), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }))
+    fc
+      .tuple(fc.integer({ min: minMs / 1000, max: maxMs / 1000 - 2 }), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }))
       .chain(([seconds, ms]) => dateTime({ at: base + seconds * 1000 + ms }));
   const never = fc.constantFrom(undefined, null, '');
   const withinDay = at(HOUR, 23 * HOUR);
@@ -45,9 +46,7 @@ function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | unde
 }
 
 /** Complete key create bodies: name, a non-empty unique subset of the roles, `state` (default `disabled`), `expireAt` per `expiry` relative to `now` (default `withinDay`: between now+1h and now+23h; `never` sends it absent, null or empty, the three forms the document states), `hashData` (unless `hashData: false`) and `ipAccessList`; `now` defaults to the time the arbitrary is built. */
-export function keyCreateBody(
-  constraints: { state?: 'enabled' | 'disabled'; expiry?: KeyExpiry; now?: Date; hashData?: boolean } = {},
-): fc.Arbitrary<KeyCreateBody> {
+export function keyCreateBody(constraints: { state?: 'enabled' | 'disabled'; expiry?: KeyExpiry; now?: Date; hashData?: boolean } = {}): fc.Arbitrary<KeyCreateBody> {
   const { state = 'disabled', expiry: kind = 'withinDay', now = new Date(), hashData = true } = constraints;
   return fc
     .record({
@@ -57,12 +56,14 @@ export function keyCreateBody(
       hashData: hashData ? KEY_HASH_DATA : fc.constant(undefined),
       ipAccessList: ipAccessList(),
     })
-    .map(({ name, roles, expireAt, hashData: hashes, ipAccessList: list }): KeyCreateBody => ({
-      name,
-      roles,
-      state,
-      ...(expireAt === NEVER ? {} : { expireAt }),
-      ...(hashes ? { hashData: hashes } : {}),
-      ipAccessList: list,
-    }));
+    .map(
+      ({ name, roles, expireAt, hashData: hashes, ipAccessList: list }): KeyCreateBody => ({
+        name,
+        roles,
+        state,
+        ...(expireAt === NEVER ? {} : { expireAt }),
+        ...(hashes ? { hashData: hashes } : {}),
+        ipAccessList: list,
+      }),
+    );
 }

@@ -14,16 +14,19 @@ export const keyCreateBodyUnknownRole: InvalidGenerator<KeyCreateBody, { now?: D
   description: 'a key create body with one role outside the documented enum, otherwise valid, disabled and expiring within a day',
   arbitrary: (constraints: { now?: Date } = {}) =>
     keyCreateBody({ ...constraints, state: 'disabled', expiry: 'withinDay' }).chain((body) =>
-      fc.record({
-        role: fc.oneof(
-          { weight: 3, arbitrary: fc.constantFrom(...UNKNOWN_ROLES) },
-          { weight: 1, arbitrary: ROLE_LIKE },
-        ),
-        keep: fc.subarray(body.roles),
-        at: fc.nat(),
-      }, { noNullPrototype: true }).map(({ role, keep, at }): KeyCreateBody => {
-        const index = at % (keep.length + 1);
-        return { ...body, roles: [...keep.slice(0, index), role, ...keep.slice(index)] };
-      })),
+      fc
+        .record(
+          {
+            role: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...UNKNOWN_ROLES) }, { weight: 1, arbitrary: ROLE_LIKE }),
+            keep: fc.subarray(body.roles),
+            at: fc.nat(),
+          },
+          { noNullPrototype: true },
+        )
+        .map(({ role, keep, at }): KeyCreateBody => {
+          const index = at % (keep.length + 1);
+          return { ...body, roles: [...keep.slice(0, index), role, ...keep.slice(index)] };
+        }),
+    ),
   witness: (body: KeyCreateBody) => Array.isArray(body.roles) && body.roles.some((role) => !DOCUMENTED.has(role)),
 });

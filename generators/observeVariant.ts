@@ -52,8 +52,7 @@ export function observeVariant<T extends object>(body: T, rules: VariantRules, c
   const droppable = propertyPaths(json).filter(rules.droppable);
   const open = leaves(json).filter(([path]) => rules.open(path));
   const keep = fc.constant(undefined);
-  const replacements = fc.tuple(...open.map(([, value]) =>
-    fc.oneof({ weight: 3, arbitrary: keep }, { weight: 1, arbitrary: typeof value === 'string' ? oddText() : oddNumber() })));
+  const replacements = fc.tuple(...open.map(([, value]) => fc.oneof({ weight: 3, arbitrary: keep }, { weight: 1, arbitrary: typeof value === 'string' ? oddText() : oddNumber() })));
   return fc
     .record({ drop: fc.subarray(droppable, { minLength: Math.min(constraints.minDrop ?? 0, droppable.length) }), values: replacements }, { noNullPrototype: true })
     .map(({ drop, values }) => ({ drop, replace: open.flatMap(([path], index): [JsonPath, Json][] => (values[index] === undefined ? [] : [[path, values[index]!]])) }))

@@ -42,12 +42,15 @@ export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitr
       { noNullPrototype: true },
     )
     .chain(({ name, source: chosen, destination, scaling, settings }) =>
-      fieldMappings({ columns: destination.columns.map((column) => column.name) }).map((mappings): PipeCreateBody => ({
-        name,
-        source: chosen,
-        destination,
-        fieldMappings: mappings,
-        scaling,
-        settings,
-      })));
+      fieldMappings({ columns: destination.columns.map((column) => column.name) }).map(
+        (mappings): PipeCreateBody => ({
+          name,
+          source: chosen,
+          destination,
+          fieldMappings: mappings,
+          scaling,
+          settings,
+        }),
+      ),
+    );
 }

@@ -9,10 +9,13 @@ export const pipeCreateBodyUnmappedColumn: InvalidGenerator<PipeCreateBody, { ki
   description: 'a valid pipe create body except that one destination column has no field mapping',
   arbitrary: (constraints: { kind?: PipeKind } = {}) =>
     pipeCreateBody(constraints).chain((body) =>
-      fc.constantFrom(...body.destination.columns.map((column) => column.name)).map((dropped): PipeCreateBody => ({
-        ...body,
-        fieldMappings: body.fieldMappings.filter((mapping) => mapping.destinationField !== dropped),
-      }))),
+      fc.constantFrom(...body.destination.columns.map((column) => column.name)).map(
+        (dropped): PipeCreateBody => ({
+          ...body,
+          fieldMappings: body.fieldMappings.filter((mapping) => mapping.destinationField !== dropped),
+        }),
+      ),
+    ),
   witness: (body: PipeCreateBody) => {
     const mapped = new Set((body.fieldMappings ?? []).map((mapping) => mapping.destinationField));
     return (body.destination?.columns ?? []).some((column) => !mapped.has(column.name));

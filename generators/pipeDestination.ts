@@ -25,12 +25,12 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
   return fc
     .record(
       {
-        engine: fc.record(
-          { versionColumnId: column, columnIds: fc.subarray([...names], { minLength: 1 }) },
-          { noNullPrototype: true },
-        ),
+        engine: fc.record({ versionColumnId: column, columnIds: fc.subarray([...names], { minLength: 1 }) }, { noNullPrototype: true }),
         sortingKey: fc.shuffledSubarray([...names], { minLength: 1 }),
-        partitionBy: fc.oneof(column, column.map((name) => `toYYYYMM(${name})`)),
+        partitionBy: fc.oneof(
+          column,
+          column.map((name) => `toYYYYMM(${name})`),
+        ),
       },
       { noNullPrototype: true },
     )
@@ -41,12 +41,16 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
 export function pipeDestination(constraints: { minColumns?: number; maxColumns?: number } = {}): fc.Arbitrary<PipeDestination> {
   const minColumns = Math.max(1, constraints.minColumns ?? 1);
   const maxColumns = Math.max(minColumns, constraints.maxColumns ?? 5);
-  return fc
-    .record({ database: identifier(), table: identifier(), columns: destinationColumns({ minLength: minColumns, maxLength: maxColumns }) })
-    .chain((base) =>
-      fc.record({
-        managedTable: fc.boolean(),
-        tableDefinition: tableDefinition(base.columns.map((column) => column.name)),
-        roles: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
-      }, { noNullPrototype: true }).map((extra): PipeDestination => ({ ...base, ...extra })));
+  return fc.record({ database: identifier(), table: identifier(), columns: destinationColumns({ minLength: minColumns, maxLength: maxColumns }) }).chain((base) =>
+    fc
+      .record(
+        {
+          managedTable: fc.boolean(),
+          tableDefinition: tableDefinition(base.columns.map((column) => column.name)),
+          roles: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
+        },
+        { noNullPrototype: true },
+      )
+      .map((extra): PipeDestination => ({ ...base, ...extra })),
+  );
 }

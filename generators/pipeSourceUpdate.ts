@@ -19,9 +19,8 @@ const removal = (m: Removal): Removal => ({ sourceSchemaName: m.sourceSchemaName
 const tableKey = (m: Removal): string => `${m.sourceSchemaName}.${m.sourceTable}`;
 
 function relationalUpdate(existing: readonly Removal[]): fc.Arbitrary<Record<string, unknown>> {
-  const toRemove = existing.length > 0
-    ? fc.shuffledSubarray([...existing], { minLength: 1 }).map((list) => list.map(removal))
-    : tableMappings({ minLength: 1, maxLength: 2 }).map((list) => list.map(removal));
+  const toRemove =
+    existing.length > 0 ? fc.shuffledSubarray([...existing], { minLength: 1 }).map((list) => list.map(removal)) : tableMappings({ minLength: 1, maxLength: 2 }).map((list) => list.map(removal));
   return fc
     .record(
       {
@@ -61,10 +60,6 @@ const MODELS: Readonly<Record<Exclude<PipeKind, 'relational'>, () => Record<stri
 /** Complete pipe update sources of one kind: every update-time field of that kind (rule 1) and `validateSamples`, with secrets from `secretValue()`; relational removals are drawn from `tableMappings` (the pipe's own) when given, else invented. */
 export function pipeSourceUpdate(constraints: { kind: PipeKind; tableMappings?: readonly Removal[] }): fc.Arbitrary<PipeSourceUpdate> {
   const { kind } = constraints;
-  const fields = kind === 'relational'
-    ? relationalUpdate(constraints.tableMappings ?? [])
-    : fc.record(MODELS[kind](), { noNullPrototype: true });
-  return fc
-    .record({ fields, validateSamples: fc.boolean() })
-    .map(({ fields: value, validateSamples }) => ({ [kind]: value, validateSamples }));
+  const fields = kind === 'relational' ? relationalUpdate(constraints.tableMappings ?? []) : fc.record(MODELS[kind](), { noNullPrototype: true });
+  return fc.record({ fields, validateSamples: fc.boolean() }).map(({ fields: value, validateSamples }) => ({ [kind]: value, validateSamples }));
 }

@@ -17,9 +17,11 @@ export type PipeUpdateBody = {
 };
 
 /** Complete pipe update bodies for a pipe of `kind`: a name, every update-time source field of the kind with `validateSamples`, destination columns (drawn from the pipe's `columns` when given, and fresh ones) with field mappings covering exactly them, and all twelve settings; relational removals come from the pipe's `tableMappings` when given. */
-export function pipeUpdateBody(
-  constraints: { kind: PipeKind; columns?: readonly string[]; tableMappings?: readonly Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>[] },
-): fc.Arbitrary<PipeUpdateBody> {
+export function pipeUpdateBody(constraints: {
+  kind: PipeKind;
+  columns?: readonly string[];
+  tableMappings?: readonly Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>[];
+}): fc.Arbitrary<PipeUpdateBody> {
   const { kind, columns = [] } = constraints;
   return fc
     .record(
@@ -32,11 +34,14 @@ export function pipeUpdateBody(
       { noNullPrototype: true },
     )
     .chain(({ name, source, columns: list, settings }) =>
-      fieldMappings({ columns: list.map((column) => column.name) }).map((mappings): PipeUpdateBody => ({
-        name,
-        source,
-        destination: { columns: list },
-        fieldMappings: mappings,
-        settings,
-      })));
+      fieldMappings({ columns: list.map((column) => column.name) }).map(
+        (mappings): PipeUpdateBody => ({
+          name,
+          source,
+          destination: { columns: list },
+          fieldMappings: mappings,
+          settings,
+        }),
+      ),
+    );
 }

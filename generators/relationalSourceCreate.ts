@@ -15,9 +15,7 @@ export type RelationalSourceCreate = {
 };
 
 /** Complete relational sources for create (`{ relational, validateSamples }`): host, port, database, secret credentials, all nine settings and 1..`maxTableMappings` complete table mappings. */
-export function relationalSourceCreate(
-  constraints: { maxTableMappings?: number } = {},
-): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples: boolean }> {
+export function relationalSourceCreate(constraints: { maxTableMappings?: number } = {}): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples: boolean }> {
   const { maxTableMappings = 3 } = constraints;
   const relational = fc.record(
     {

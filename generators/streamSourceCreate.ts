@@ -18,13 +18,16 @@ const STREAM_NAME = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,30}$/);
 
 /** Complete managed stream sources for create (`{ stream, validateSamples }`): stream name, region, enhanced fan-out, a start timestamp (epoch seconds; the unit is not shown), iamRole and a secret accessKey. */
 export function streamSourceCreate(): fc.Arbitrary<{ stream: StreamSourceCreate; validateSamples: boolean }> {
-  const stream = fc.record({
-    streamName: STREAM_NAME,
-    region: fc.constantFrom(...REGIONS),
-    useEnhancedFanOut: fc.boolean(),
-    timestamp: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 0, 1) / 1000 }),
-    iamRole: iamRole(),
-    accessKey: accessKey(),
-  }, { noNullPrototype: true });
+  const stream = fc.record(
+    {
+      streamName: STREAM_NAME,
+      region: fc.constantFrom(...REGIONS),
+      useEnhancedFanOut: fc.boolean(),
+      timestamp: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 0, 1) / 1000 }),
+      iamRole: iamRole(),
+      accessKey: accessKey(),
+    },
+    { noNullPrototype: true },
+  );
   return fc.record({ stream, validateSamples: fc.boolean() }, { noNullPrototype: true });
 }

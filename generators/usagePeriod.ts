@@ -14,10 +14,7 @@ export function usagePeriod(constraints: { anchor: Date; maxDays?: number; sprea
   const { anchor, maxDays = 30, spreadDays = 30 } = constraints;
   if (!(maxDays >= 0 && maxDays <= 30)) throw new RangeError('usagePeriod: maxDays must be between 0 and 30');
   const max = maxDays * DAY;
-  const start = fc.oneof(
-    { weight: 4, arbitrary: fc.integer({ min: 0, max: spreadDays * 86_400 }).map((s) => s * 1000) },
-    { weight: 1, arbitrary: fc.integer({ min: 0, max: spreadDays * DAY }) },
-  );
+  const start = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: spreadDays * 86_400 }).map((s) => s * 1000) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: spreadDays * DAY }) });
   const length = fc.oneof(
     { weight: 1, arbitrary: fc.constant(max) },
     { weight: 1, arbitrary: fc.constant(0) },

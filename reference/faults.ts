@@ -74,10 +74,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       envelope: (_ctx, e) => ({ ...e, status: 201 }),
     }),
     fault('backup-text-plain', 'the backup read answers its JSON as text/plain', ['response.content-type'], ['getBackup'], {
-      response: (ctx, o) =>
-        ctx.operation === 'getBackup' && o.status === 200
-          ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' } }
-          : o,
+      response: (ctx, o) => (ctx.operation === 'getBackup' && o.status === 200 ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' } } : o),
     }),
     fault('settings-hang', 'the settings read never answers', ['transport.answers'], ['getPipeSettings'], {
       response: (ctx, o) => (ctx.operation === 'getPipeSettings' ? { ...o, delivery: 'hang' } : o),
@@ -97,15 +94,13 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       result: (ctx, r) => echo(ctx, 'createPipe', r, ['broker', 'credentials'], ['broker', 'credentials']),
     }),
     fault('schema-registry-credentials-echoed', 'pipe create echoes source.broker.schemaRegistry.credentials', ['secrets.absent'], ['createPipe'], {
-      result: (ctx, r) =>
-        echo(ctx, 'createPipe', r, ['broker', 'schemaRegistry', 'credentials'], ['broker', 'schemaRegistry', 'credentials']),
+      result: (ctx, r) => echo(ctx, 'createPipe', r, ['broker', 'schemaRegistry', 'credentials'], ['broker', 'schemaRegistry', 'credentials']),
     }),
     fault('relational-password-as-note', 'pipe create of a relational source returns the password as source.relational.note', ['secrets.absent'], ['createPipe'], {
       result: (ctx, r) => echo(ctx, 'createPipe', r, ['relational', 'credentials', 'password'], ['relational', 'note']),
     }),
     fault('access-key-echoed-on-update', 'pipe update echoes the accessKey of an objectStorage or stream source', ['secrets.absent'], ['updatePipe'], {
-      result: (ctx, r) =>
-        echo(ctx, 'updatePipe', echo(ctx, 'updatePipe', r, ['objectStorage', 'accessKey'], ['objectStorage', 'accessKey']), ['stream', 'accessKey'], ['stream', 'accessKey']),
+      result: (ctx, r) => echo(ctx, 'updatePipe', echo(ctx, 'updatePipe', r, ['objectStorage', 'accessKey'], ['objectStorage', 'accessKey']), ['stream', 'accessKey'], ['stream', 'accessKey']),
     }),
     fault('secret-in-header', 'pipe create returns the first password or secretKey sent in an X-Source-Secret header', ['secrets.absent'], ['createPipe'], {
       response: (ctx, o) => {
@@ -125,10 +120,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       result: (ctx, r) => (ctx.operation === 'createPipe' ? { ...r, name: `${String(r.name)} (copy)` } : r),
     }),
     fault('pipe-scaling-ignored', 'pipe create returns the default scaling whatever was sent', ['pipes.reflects-request'], ['createPipe'], {
-      result: (ctx, r) =>
-        ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined
-          ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) }
-          : r,
+      result: (ctx, r) => (ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) } : r),
     }),
     fault('pipe-update-ignored', 'pipe update changes nothing and returns the pipe as it was', ['pipes.update-applies'], ['updatePipe', 'getPipeSettings'], {
       persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
@@ -137,31 +129,21 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('pipe-update-not-persisted', 'pipe update returns the changed pipe but does not store it, so settings show the old values', ['pipes.update-applies'], ['getPipeSettings'], {
       persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
     }),
-    fault(
-      'settings-key-missing',
-      'the settings read omits engine_parallel_view_processing',
-      ['pipes.settings-keys', 'response.schema', 'pipes.update-applies'], ['getPipeSettings'],
-      {
-        result: (ctx, r) => {
-          if (ctx.operation !== 'getPipeSettings') return r;
-          const { engine_parallel_view_processing: _omitted, ...rest } = r;
-          return rest;
-        },
+    fault('settings-key-missing', 'the settings read omits engine_parallel_view_processing', ['pipes.settings-keys', 'response.schema', 'pipes.update-applies'], ['getPipeSettings'], {
+      result: (ctx, r) => {
+        if (ctx.operation !== 'getPipeSettings') return r;
+        const { engine_parallel_view_processing: _omitted, ...rest } = r;
+        return rest;
       },
-    ),
+    }),
 
     // Service.
     fault('service-start-rejected', 'the state operation rejects the start command', ['service.command', 'request.valid-accepted'], ['changeServiceState'], {
       review: (ctx, problems) =>
-        ctx.operation === 'changeServiceState' && field(ctx.input, 'command') === 'start'
-          ? [...problems, problem('command', 'invalid', 'command start is not available')]
-          : problems,
+        ctx.operation === 'changeServiceState' && field(ctx.input, 'command') === 'start' ? [...problems, problem('command', 'invalid', 'command start is not available')] : problems,
     }),
     fault('service-unknown-command-accepted', 'the state operation accepts any string command, as a restart', ['service.command'], ['changeServiceState'], {
-      review: (ctx, problems) =>
-        ctx.operation === 'changeServiceState' && typeof field(ctx.input, 'command') === 'string'
-          ? drop(problems, 'enum', 'command')
-          : problems,
+      review: (ctx, problems) => (ctx.operation === 'changeServiceState' && typeof field(ctx.input, 'command') === 'string' ? drop(problems, 'enum', 'command') : problems),
     }),
     fault('service-id-wrong', 'the state operation returns a service whose id is not the path serviceId', ['service.result-identity'], ['changeServiceState'], {
       result: (ctx, r) => (ctx.operation === 'changeServiceState' ? { ...r, id: randomUUID() } : r),
@@ -172,8 +154,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       review: (ctx, problems) => (ctx.operation === 'createKey' ? drop(problems, 'min-items', 'roles') : problems),
     }),
     fault('keys-unknown-role-accepted', 'key create accepts and echoes roles outside admin, developer, query_endpoints', ['keys.roles-enum', 'response.schema'], ['createKey'], {
-      review: (ctx, problems) =>
-        ctx.operation === 'createKey' ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles['))) : problems,
+      review: (ctx, problems) => (ctx.operation === 'createKey' ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles['))) : problems),
     }),
     fault('keys-empty-roles-crash', 'key create with an empty roles list fails with a 500', ['errors.client-not-server'], ['createKey'], {
       review: (ctx, problems) => {
@@ -205,9 +186,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     }),
     fault('keys-empty-expiry-rejected', 'key create rejects expireAt given as an empty string', ['keys.never-expires', 'request.valid-accepted'], ['createKey'], {
       review: (ctx, problems) =>
-        ctx.operation === 'createKey' && field(ctx.input, 'expireAt') === ''
-          ? [...problems, problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')]
-          : problems,
+        ctx.operation === 'createKey' && field(ctx.input, 'expireAt') === '' ? [...problems, problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')] : problems,
     }),
     fault('keys-used-at-number', 'key create returns usedAt as the number 0', ['response.schema'], ['createKey'], {
       result: (ctx, r) => (ctx.operation === 'createKey' && isObject(r.key) ? { ...r, key: { ...r.key, usedAt: 0 } } : r),
@@ -215,14 +194,11 @@ export const FAULTS: readonly Fault[] = Object.freeze(
 
     // Usage.
     fault('usage-accepts-31-days', 'usage accepts periods up to 31 days', ['usage.period-limit'], ['getUsageCost'], {
-      review: (ctx, problems) =>
-        ctx.operation === 'getUsageCost' && periodMs(ctx) <= MAX_PERIOD_MS + DAY_MS ? drop(problems, 'period-too-long') : problems,
+      review: (ctx, problems) => (ctx.operation === 'getUsageCost' && periodMs(ctx) <= MAX_PERIOD_MS + DAY_MS ? drop(problems, 'period-too-long') : problems),
     }),
     fault('usage-rejects-30-days', 'usage rejects a period of exactly 30 days', ['usage.period-limit', 'request.valid-accepted'], ['getUsageCost'], {
       review: (ctx, problems) =>
-        ctx.operation === 'getUsageCost' && periodMs(ctx) === MAX_PERIOD_MS
-          ? [...problems, problem('to_date', 'period-too-long', 'to_date must be less than 30 days after from_date')]
-          : problems,
+        ctx.operation === 'getUsageCost' && periodMs(ctx) === MAX_PERIOD_MS ? [...problems, problem('to_date', 'period-too-long', 'to_date must be less than 30 days after from_date')] : problems,
     }),
     fault('usage-calendar-day-limit', 'usage compares UTC calendar days, not instants, so 30 days and some hours pass', ['usage.period-limit'], ['getUsageCost'], {
       review: (ctx, problems) => {
@@ -288,12 +264,10 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
     }),
     fault('alerts-dashboard-id-returned', 'alert update also returns the dashboard as dashboardId', ['alerts.dashboard-mapping'], ['updateAlert'], {
-      result: (ctx, r) =>
-        ctx.operation === 'updateAlert' && isObject(r.data) ? { ...r, data: { ...r.data, dashboardId: r.data.dashboard } } : r,
+      result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? { ...r, data: { ...r.data, dashboardId: r.data.dashboard } } : r),
     }),
     fault('alerts-dashboard-ignored', 'alert update ignores dashboardId: the answer keeps the dashboard the alert had', ['alerts.dashboard-mapping', 'alerts.update-applies'], ['updateAlert'], {
-      result: (ctx, r, previous) =>
-        ctx.operation === 'updateAlert' && isObject(r.data) && isObject(previous?.data) ? { ...r, data: { ...r.data, dashboard: previous.data.dashboard } } : r,
+      result: (ctx, r, previous) => (ctx.operation === 'updateAlert' && isObject(r.data) && isObject(previous?.data) ? { ...r, data: { ...r.data, dashboard: previous.data.dashboard } } : r),
     }),
     fault('alerts-group-by-missing', 'alert update omits groupBy', ['alerts.update-fields', 'response.schema'], ['updateAlert'], {
       result: (ctx, r) => {
@@ -303,10 +277,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     }),
     fault('alerts-list-includes-silenced', 'alert list entries carry silenced', ['alerts.list-omits'], ['listAlerts'], {
-      result: (ctx, r) =>
-        ctx.operation === 'listAlerts' && Array.isArray(r.data)
-          ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) }
-          : r,
+      result: (ctx, r) => (ctx.operation === 'listAlerts' && Array.isArray(r.data) ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) } : r),
     }),
     fault('alerts-update-not-listed', 'alert update answers the change but does not store it', ['alerts.update-applies'], ['listAlerts'], {
       persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
@@ -335,7 +306,6 @@ function fault(name: string, description: string, breaks: readonly RuleId[], on:
 function stateful(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], install: () => Hooks): Fault {
   return { name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), install };
 }
-
 
 function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {
   return problems.filter((p) => !(p.code === code && (path === undefined || p.path === path)));

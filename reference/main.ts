@@ -21,8 +21,7 @@ interface ReferenceArgs {
   readonly alertsPort?: number;
 }
 
-const USAGE =
-  'usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] [--host HOST] [--list]';
+const USAGE = 'usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] [--host HOST] [--list]';
 
 const PROCESS_IO: ReferenceIo = Object.freeze<ReferenceIo>({
   out: (line) => process.stdout.write(`${line}\n`),

@@ -50,14 +50,10 @@ export const MODES: readonly Mode[] = Object.freeze(
           : o,
     }),
     mode('plain-text-errors', 'alerts API errors are plain text', {
-      response: (ctx, o) =>
-        ctx.api === 'alerts' && o.status >= 400
-          ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' }, body: o.message ?? 'error' }
-          : o,
+      response: (ctx, o) => (ctx.api === 'alerts' && o.status >= 400 ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' }, body: o.message ?? 'error' } : o),
     }),
     mode('costs-object', 'usage `costs` is a single object (not a list) when the period covers one day', {
-      result: (ctx, r) =>
-        ctx.operation === 'getUsageCost' && Array.isArray(r.costs) && r.costs.length === 1 ? { ...r, costs: r.costs[0] } : r,
+      result: (ctx, r) => (ctx.operation === 'getUsageCost' && Array.isArray(r.costs) && r.costs.length === 1 ? { ...r, costs: r.costs[0] } : r),
     }),
     mode('conditional-absent', 'conditional fields are absent: key expireAt without expiry, usedAt, optional service fields', {
       result: (ctx, r) => {
@@ -75,10 +71,7 @@ export const MODES: readonly Mode[] = Object.freeze(
       gate: (ctx) => (ctx.sequence === 3 || ctx.sequence === 20 ? tooMany(ctx, { 'retry-after': '1' }) : undefined),
     }),
     mode('rate-limit-reset', 'the 5th and 30th requests get 429 with X-RateLimit-Reset one second ahead', {
-      gate: (ctx) =>
-        ctx.sequence === 5 || ctx.sequence === 30
-          ? tooMany(ctx, { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) })
-          : undefined,
+      gate: (ctx) => (ctx.sequence === 5 || ctx.sequence === 30 ? tooMany(ctx, { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) }) : undefined),
     }),
     mode('rate-limit-bare', 'the 7th and 40th requests get 429 with neither Retry-After nor X-RateLimit-Reset', {
       gate: (ctx) => (ctx.sequence === 7 || ctx.sequence === 40 ? tooMany(ctx, {}) : undefined),
@@ -89,7 +82,7 @@ export const MODES: readonly Mode[] = Object.freeze(
     {
       name: 'strict-bodies',
       description:
-        'request bodies must be complete: pipe creates and updates and key creates without a documented field (a key\'s expireAt aside), and alert updates without any of the nine fields or with an interval its alerts did not use when it started, are rejected with 400',
+        "request bodies must be complete: pipe creates and updates and key creates without a documented field (a key's expireAt aside), and alert updates without any of the nine fields or with an interval its alerts did not use when it started, are rejected with 400",
       install: strictBodies,
     },
   ].map((entry) => Object.freeze(entry)),

@@ -43,8 +43,7 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   const bare: HookContext = { api, operation, sequence, input: undefined };
   const read = await readBody(req);
   const send = (ctx: HookContext, outgoing: Outgoing): void => deliver(options, ctx, req, res, outgoing);
-  const refuse = (ctx: HookContext, status: number, message: string, extra: Partial<Outgoing> = {}): void =>
-    send(ctx, errorOutgoing(options, ctx, status, message, extra));
+  const refuse = (ctx: HookContext, status: number, message: string, extra: Partial<Outgoing> = {}): void => send(ctx, errorOutgoing(options, ctx, status, message, extra));
 
   const gated = hooks.gate(bare);
   if (gated !== undefined) return send(bare, gated);
@@ -94,27 +93,12 @@ function rejection(options: PipelineOptions, ctx: HookContext, problems: readonl
   return errorOutgoing(options, ctx, statusOf(problems), message, { problems });
 }
 
-function errorOutgoing(
-  options: PipelineOptions,
-  ctx: HookContext,
-  status: number,
-  message: string,
-  extra: Partial<Outgoing>,
-): Outgoing {
-  const body: JsonObject =
-    options.api === 'management'
-      ? { status, requestId: options.hooks.requestId(ctx, randomUUID(), false), error: message }
-      : { message };
+function errorOutgoing(options: PipelineOptions, ctx: HookContext, status: number, message: string, extra: Partial<Outgoing>): Outgoing {
+  const body: JsonObject = options.api === 'management' ? { status, requestId: options.hooks.requestId(ctx, randomUUID(), false), error: message } : { message };
   return jsonOutgoing(status, body, { message, ...extra });
 }
 
-function deliver(
-  options: PipelineOptions,
-  ctx: HookContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  original: Outgoing,
-): void {
+function deliver(options: PipelineOptions, ctx: HookContext, req: IncomingMessage, res: ServerResponse, original: Outgoing): void {
   const outgoing = options.hooks.response(ctx, original);
   if (outgoing.delivery === 'hang') return;
   if (outgoing.delivery === 'reset') {

@@ -148,17 +148,13 @@ function updateSource(pipe: PipeRecord, sent: JsonObject): JsonObject {
   const toRemove = asObjects(sent.tableMappingsToRemove ?? []);
   const toAdd = asObjects(sent.tableMappingsToAdd ?? []);
   if (toRemove.length === 0 && toAdd.length === 0) return source;
-  const kept = asObjects(pipe.source.tableMappings ?? []).filter(
-    (mapping) => !toRemove.some((key) => sameTable(mapping, key)) && !toAdd.some((key) => sameTable(mapping, key)),
-  );
+  const kept = asObjects(pipe.source.tableMappings ?? []).filter((mapping) => !toRemove.some((key) => sameTable(mapping, key)) && !toAdd.some((key) => sameTable(mapping, key)));
   source.tableMappings = [...kept, ...copyJson(toAdd)];
   return source;
 }
 
 function sameTable(mapping: JsonObject, key: JsonObject): boolean {
-  return (['sourceSchemaName', 'sourceTable', 'targetTable'] as const).every(
-    (field) => key[field] === undefined || key[field] === mapping[field],
-  );
+  return (['sourceSchemaName', 'sourceTable', 'targetTable'] as const).every((field) => key[field] === undefined || key[field] === mapping[field]);
 }
 
 function coverage(columns: Json | undefined, mappings: Json | undefined): Problem[] {

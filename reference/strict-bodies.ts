@@ -33,11 +33,16 @@ export function strictBodies(store: Pick<Store, 'alerts'>): Hooks {
 function missing(ctx: HookContext): Problem[] {
   const body = ctx.input;
   if (!isObject(body)) return [];
-  const paths = ctx.operation === 'createPipe' ? pipeFields(body, CREATE_PIPE_SPEC, CREATE_SOURCE_SPECS)
-    : ctx.operation === 'updatePipe' ? pipeFields(body, UPDATE_PIPE_SPEC, UPDATE_SOURCE_SPECS)
-    : ctx.operation === 'createKey' ? absentFields(KEY_SPEC, body, '')
-    : ctx.operation === 'updateAlert' ? absentFields(ALERT_UPDATE_FIELDS, body, '')
-    : [];
+  const paths =
+    ctx.operation === 'createPipe'
+      ? pipeFields(body, CREATE_PIPE_SPEC, CREATE_SOURCE_SPECS)
+      : ctx.operation === 'updatePipe'
+        ? pipeFields(body, UPDATE_PIPE_SPEC, UPDATE_SOURCE_SPECS)
+        : ctx.operation === 'createKey'
+          ? absentFields(KEY_SPEC, body, '')
+          : ctx.operation === 'updateAlert'
+            ? absentFields(ALERT_UPDATE_FIELDS, body, '')
+            : [];
   return paths.map((path) => problem(path, 'required', `${path} is required: this target accepts only complete bodies (every documented field)`));
 }
 
@@ -45,11 +50,7 @@ function pipeFields(body: Json, spec: FieldSpec, sources: Readonly<Record<string
   const source = isObject(body) ? body.source : undefined;
   const kinds = isObject(source) ? SOURCE_KINDS.filter((kind) => source[kind] !== undefined) : [];
   const kindFields = isObject(source) && kinds.length === 0 ? [`source.(${SOURCE_KINDS.join('|')})`] : [];
-  return [
-    ...absentFields(spec, body, ''),
-    ...kindFields,
-    ...kinds.flatMap((kind) => absentFields(sources[kind], isObject(source) ? source[kind] : undefined, `source.${kind}`)),
-  ];
+  return [...absentFields(spec, body, ''), ...kindFields, ...kinds.flatMap((kind) => absentFields(sources[kind], isObject(source) ? source[kind] : undefined, `source.${kind}`))];
 }
 
 function unknownInterval(input: Json | undefined, known: readonly string[]): Problem[] {

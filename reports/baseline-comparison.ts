@@ -45,7 +45,9 @@ export function compareWithBaseline(results: readonly RuleResult[], baseline: Ba
   return {
     file,
     known: baseline.entries.filter((e) => !expiredKeys.has(keyOf(e)) && byKey.get(keyOf(e))?.outcome === 'failed').map(named),
-    new: results.filter((r) => r.outcome === 'failed' && !listed.has(keyOf(r))).map(({ rule, operation, operationId, message }) => ({ rule, operation, ...(operationId ? { operationId } : {}), message })),
+    new: results
+      .filter((r) => r.outcome === 'failed' && !listed.has(keyOf(r)))
+      .map(({ rule, operation, operationId, message }) => ({ rule, operation, ...(operationId ? { operationId } : {}), message })),
     expired: expired.map((e) => ({ ...named(e), now: byKey.get(keyOf(e))?.outcome ?? 'not run' })),
     unexpectedPasses: baseline.entries.filter((e) => byKey.get(keyOf(e))?.outcome === 'passed').map(named),
   };
@@ -73,10 +75,14 @@ export function applyBaseline(report: RunReport, summary: BaselineSummary): Base
 export function updatedBaseline(results: readonly RuleResult[], previous: Baseline | undefined): Baseline {
   const byKey = new Map(results.map((r) => [keyOf(r), r]));
   const old = new Map((previous?.entries ?? []).map((e) => [keyOf(e), e]));
-  const failures = results.filter((r) => r.outcome === 'failed').map((r) => {
-    const entry = old.get(keyOf(r)) ?? { rule: r.rule, operation: r.operation, reason: ADDED_REASON };
-    return r.operationId === undefined ? entry : { rule: entry.rule, operation: entry.operation, operationId: r.operationId, reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) };
-  });
+  const failures = results
+    .filter((r) => r.outcome === 'failed')
+    .map((r) => {
+      const entry = old.get(keyOf(r)) ?? { rule: r.rule, operation: r.operation, reason: ADDED_REASON };
+      return r.operationId === undefined
+        ? entry
+        : { rule: entry.rule, operation: entry.operation, operationId: r.operationId, reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) };
+    });
   const notRun = (previous?.entries ?? []).filter((e) => {
     const outcome = byKey.get(keyOf(e))?.outcome;
     return outcome === undefined || outcome === 'skipped';

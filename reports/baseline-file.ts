@@ -30,7 +30,11 @@ export async function readBaseline(file: string, knownRules?: readonly string[],
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new HarnessError('BASELINE_INVALID', `Cannot read the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check the path given to --baseline, or create it with --update-baseline.`, { cause: error });
+    throw new HarnessError(
+      'BASELINE_INVALID',
+      `Cannot read the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check the path given to --baseline, or create it with --update-baseline.`,
+      { cause: error },
+    );
   }
   let json: unknown;
   try {
@@ -44,7 +48,10 @@ export async function readBaseline(file: string, knownRules?: readonly string[],
 /** Validates parsed baseline JSON against the published schema and, when given, the rule ids and operations (`METHOD /path`) that exist; `file` names it in errors. */
 export function parseBaseline(json: unknown, file: string, knownRules?: readonly string[], knownOperations?: readonly string[]): Baseline {
   const fail = (what: string): never => {
-    throw new HarnessError('BASELINE_INVALID', `The baseline ${file} ${what}. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json).`);
+    throw new HarnessError(
+      'BASELINE_INVALID',
+      `The baseline ${file} ${what}. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json).`,
+    );
   };
   const named = (index: number): string => {
     const raw = (json as { entries: unknown[] }).entries[index] as Partial<Record<string, unknown>> | null;

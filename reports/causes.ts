@@ -73,19 +73,24 @@ export function causesOf(report: RunReport & { readonly baseline?: { readonly kn
   const merged = mergeNested([...groups.values()]);
   const causes = merged.map((group) => toCause(group, catalogue, known));
   const ruleOrder = [...new Set(report.results.map((r) => r.rule))];
-  return causes.sort((a, b) =>
-    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity)
-    || Number(a.known) - Number(b.known)
-    || b.operations.length - a.operations.length
-    || b.examples - a.examples
-    || ruleOrder.indexOf(a.rule) - ruleOrder.indexOf(b.rule)
-    || a.path.localeCompare(b.path));
+  return causes.sort(
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+      Number(a.known) - Number(b.known) ||
+      b.operations.length - a.operations.length ||
+      b.examples - a.examples ||
+      ruleOrder.indexOf(a.rule) - ruleOrder.indexOf(b.rule) ||
+      a.path.localeCompare(b.path),
+  );
 }
 
 /** A JSON pointer with its array indices as `*`; headers and the whole response as they are. */
 export function normalisedPath(path: string): string {
   if (path === '' || path.startsWith('header:')) return path.toLowerCase();
-  return path.split('/').map((segment) => (/^\d+$/.test(segment) ? '*' : segment)).join('/');
+  return path
+    .split('/')
+    .map((segment) => (/^\d+$/.test(segment) ? '*' : segment))
+    .join('/');
 }
 
 /** The kind of wrong value a finding saw: the transport failure, the status class, a uuid's version, a secret, a JSON type, or `absent`. */

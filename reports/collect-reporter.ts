@@ -88,7 +88,17 @@ export class CollectReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const result = test.meta().conformanceResult;
         if (result) results.push(result);
-        else errors.push(this.redact(`${test.fullName}: no verdict (${test.result().state}): ${test.result().errors?.map((e) => e.message).join('; ') ?? ''}`));
+        else
+          errors.push(
+            this.redact(
+              `${test.fullName}: no verdict (${test.result().state}): ${
+                test
+                  .result()
+                  .errors?.map((e) => e.message)
+                  .join('; ') ?? ''
+              }`,
+            ),
+          );
       }
     }
     for (const error of unhandledErrors) errors.push(this.redact(error.stack ?? error.message ?? String(error)));
@@ -102,5 +112,10 @@ export class CollectReporter implements Reporter {
 }
 
 function suiteName(module: TestModule): string {
-  return module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
+  return (
+    module.moduleId
+      .split('/')
+      .pop()
+      ?.replace(/\.suite\.ts$/, '') ?? module.moduleId
+  );
 }

@@ -8,22 +8,22 @@ import { operationName } from './operation-name.ts';
  */
 export function githubAnnotations(report: BaselinedRunReport): string[] {
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
-  const failures = report.results.filter((r) => r.outcome === 'failed').map((r) =>
-    command(known.has(`${r.rule}\u0000${r.operation}`) ? 'warning' : 'error', r.rule, failureText(r)));
+  const failures = report.results.filter((r) => r.outcome === 'failed').map((r) => command(known.has(`${r.rule}\u0000${r.operation}`) ? 'warning' : 'error', r.rule, failureText(r)));
   const expired = (report.baseline?.expired ?? []).map((e) =>
-    command('error', `baseline: ${e.rule}`, `${operationName(e)}: the baseline entry expired on ${e.expires} (now ${e.now}); fix the failure, or renew or remove the entry in ${report.baseline!.file}`));
-  const stale = (report.baseline?.unexpectedPasses ?? []).map((e) =>
-    command('notice', `baseline: ${e.rule}`, `${operationName(e)}: passes now; remove its entry from ${report.baseline!.file}`));
+    command(
+      'error',
+      `baseline: ${e.rule}`,
+      `${operationName(e)}: the baseline entry expired on ${e.expires} (now ${e.now}); fix the failure, or renew or remove the entry in ${report.baseline!.file}`,
+    ),
+  );
+  const stale = (report.baseline?.unexpectedPasses ?? []).map((e) => command('notice', `baseline: ${e.rule}`, `${operationName(e)}: passes now; remove its entry from ${report.baseline!.file}`));
   const errors = report.errors.map((e) => command('error', 'conformance harness error', e));
   return [...failures, ...expired, ...stale, ...errors];
 }
 
 function failureText(result: RuleResult): string {
   const reproduce = result.findings[0]?.reproduce;
-  return [
-    `${operationName(result)}: ${result.message}`,
-    ...(reproduce ? [`Reproduce (seed ${reproduce.seed}): ${reproduce.curl}`] : []),
-  ].join('\n');
+  return [`${operationName(result)}: ${result.message}`, ...(reproduce ? [`Reproduce (seed ${reproduce.seed}): ${reproduce.curl}`] : [])].join('\n');
 }
 
 function command(level: 'error' | 'warning' | 'notice', title: string, message: string): string {

@@ -91,7 +91,9 @@ function header(report: BaselinedRunReport): string {
 /** What was tested, in one line: the embedded reference target with its faults and modes, or the APIs' URLs. */
 function targetWords(report: BaselinedRunReport): string {
   const { management, alerts, reference } = report.target;
-  const urls = [management ? `management API at ${esc(management.baseUrl)}` : 'management API not under test', alerts ? `alerts API at ${esc(alerts.baseUrl)}` : 'alerts API not under test'].join(', ');
+  const urls = [management ? `management API at ${esc(management.baseUrl)}` : 'management API not under test', alerts ? `alerts API at ${esc(alerts.baseUrl)}` : 'alerts API not under test'].join(
+    ', ',
+  );
   if (!reference) return `Tested: ${urls}.`;
   const parts = [reference.faults.length > 0 ? `faults ${list(reference.faults)}` : 'no fault', ...(reference.modes.length > 0 ? [`modes ${list(reference.modes)}`] : [])];
   return `Tested: the embedded reference target with ${parts.join(' and ')} <span class="muted">(${urls})</span>.`;
@@ -116,8 +118,12 @@ function causeSection(cause: Cause, anchor: string): string {
   return `<details class="cause${cause.known ? ' known' : ''}" data-rule="${esc(cause.rule)}" data-severity="${cause.severity}">
 <summary><span class="line"><code><strong>${esc(cause.rule)}</strong></code> <span class="tag ${cause.severity}">${SEVERITY[cause.severity]}</span>${cause.known ? ' <span class="tag known">known</span>' : ''} ${esc(count)}: ${esc(names.join(', '))}</span><span class="line">${inlineCode(cause.summary)}</span></summary>
 <div id="${anchor}">
-${info ? `<blockquote>${inlineCode(info.sentence)}</blockquote>
-<p class="muted">${esc(info.title)}; ${info.basis === 'stated' ? 'stated by the contract' : 'inferred: the documents are silent, every user would expect it'}. See <code>${esc(info.doc)}</code> or <code>npx conformance rules ${esc(cause.rule)}</code>.</p>` : ''}
+${
+  info
+    ? `<blockquote>${inlineCode(info.sentence)}</blockquote>
+<p class="muted">${esc(info.title)}; ${info.basis === 'stated' ? 'stated by the contract' : 'inferred: the documents are silent, every user would expect it'}. See <code>${esc(info.doc)}</code> or <code>npx conformance rules ${esc(cause.rule)}</code>.</p>`
+    : ''
+}
 <h3>Operations</h3>
 <ul class="ops">${cause.operations.map((o) => operationItem(anchor, cause, o)).join('')}</ul>
 ${shown ? `<h3>Evidence: ${esc(nameOf(shown))}</h3>\n${evidence(shown)}` : ''}
@@ -139,7 +145,9 @@ function evidence(finding: Finding): string {
   const requestText = [`${request.method} ${request.url}`, ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`), ...(request.body !== undefined ? ['', request.body] : [])].join('\n');
   const responseText = response
     ? [`HTTP ${response.status} (${response.durationMs} ms)`, ...Object.entries(response.headers).map(([k, v]) => `${k}: ${v}`), '', response.text].join('\n')
-    : failure ? `no response: ${failure.code}: ${failure.message} (after ${failure.durationMs} ms)` : 'no response';
+    : failure
+      ? `no response: ${failure.code}: ${failure.message} (after ${failure.durationMs} ms)`
+      : 'no response';
   return `<p>${esc(renderFinding(finding))}</p>
 <details><summary>Request</summary><pre>${esc(requestText)}</pre></details>
 <details><summary>Response</summary><pre>${esc(responseText)}</pre></details>
@@ -151,7 +159,12 @@ function evidence(finding: Finding): string {
 function targetSection(report: BaselinedRunReport): string {
   const { management, alerts, reference } = report.target;
   const rows: [string, string][] = [
-    ['Management API', management ? `${esc(management.baseUrl)} (organization <code>${esc(management.organizationId)}</code>, service <code>${esc(management.serviceId)}</code>${management.backupId ? `, backup <code>${esc(management.backupId)}</code>` : ''})` : '<span class="muted">not under test</span>'],
+    [
+      'Management API',
+      management
+        ? `${esc(management.baseUrl)} (organization <code>${esc(management.organizationId)}</code>, service <code>${esc(management.serviceId)}</code>${management.backupId ? `, backup <code>${esc(management.backupId)}</code>` : ''})`
+        : '<span class="muted">not under test</span>',
+    ],
     ['Alerts API', alerts ? `${esc(alerts.baseUrl)}${alerts.alertId ? ` (alert <code>${esc(alerts.alertId)}</code>)` : ''}` : '<span class="muted">not under test</span>'],
   ];
   if (reference) rows.push(['Embedded reference target', `faults: ${list(reference.faults)}; modes: ${list(reference.modes)}`]);
@@ -166,10 +179,26 @@ function baselineSection(report: BaselinedRunReport): string {
     items.map((e, i) => `<tr><td><code>${esc(e.rule)}</code></td><td><code>${esc(operationName(e))}</code></td><td>${detail(i)}</td></tr>`).join('');
   const table = (title: string, body: string): string => (body ? `<h3>${esc(title)}</h3><table><tr><th>Rule</th><th>Operation</th><th></th></tr>${body}</table>` : '');
   return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).</p>
-${table('New failures', rows(b.new, (i) => esc(shorten(b.new[i]!.message, 160))))}
-${table('Expired entries: fix them, or renew or remove the entry', rows(b.expired, (i) => `expired ${esc(b.expired[i]!.expires ?? '')}; ${esc(b.expired[i]!.now)} in this run; ${esc(b.expired[i]!.reason)}`))}
-${table('Unexpected passes: remove these entries', rows(b.unexpectedPasses, (i) => esc(b.unexpectedPasses[i]!.reason)))}
-${b.known.length > 0 ? `<details><summary>Known failures (${b.known.length})</summary>${table('Known failures', rows(b.known, (i) => `${esc(b.known[i]!.reason)}${b.known[i]!.expires ? ` (until ${esc(b.known[i]!.expires!)})` : ''}`))}</details>` : ''}`;
+${table(
+  'New failures',
+  rows(b.new, (i) => esc(shorten(b.new[i]!.message, 160))),
+)}
+${table(
+  'Expired entries: fix them, or renew or remove the entry',
+  rows(b.expired, (i) => `expired ${esc(b.expired[i]!.expires ?? '')}; ${esc(b.expired[i]!.now)} in this run; ${esc(b.expired[i]!.reason)}`),
+)}
+${table(
+  'Unexpected passes: remove these entries',
+  rows(b.unexpectedPasses, (i) => esc(b.unexpectedPasses[i]!.reason)),
+)}
+${
+  b.known.length > 0
+    ? `<details><summary>Known failures (${b.known.length})</summary>${table(
+        'Known failures',
+        rows(b.known, (i) => `${esc(b.known[i]!.reason)}${b.known[i]!.expires ? ` (until ${esc(b.known[i]!.expires!)})` : ''}`),
+      )}</details>`
+    : ''
+}`;
 }
 
 function errorsSection(report: BaselinedRunReport): string {
@@ -202,7 +231,10 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
 function coverageSection(report: BaselinedRunReport): string {
   const ids = new Map(report.results.map((r) => [r.operation, r.operationId]));
   const rows = Object.entries(report.stats.operations).map(([operation, coverage]) => {
-    const statuses = Object.entries(coverage.statuses).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `<code>${esc(s)}</code>×${n}`).join(', ');
+    const statuses = Object.entries(coverage.statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([s, n]) => `<code>${esc(s)}</code>×${n}`)
+      .join(', ');
     return `<tr><td><code>${esc(operationName({ operation, operationId: ids.get(operation) }))}</code></td><td>${coverage.requests}</td><td>${statuses}</td></tr>`;
   });
   const reached = new Set(Object.keys(report.stats.operations));

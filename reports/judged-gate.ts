@@ -4,5 +4,9 @@ import type { RunReport } from '../core/run-report.ts';
 export function applyJudgedGate<T extends RunReport>(report: T, requireJudged: boolean): T {
   const { notJudged } = report.stats;
   if (!requireJudged || notJudged === 0 || report.outcome === 'error') return report;
-  return { ...report, outcome: 'failed', gate: `--require-judged: ${notJudged} selected rule × operation verdict(s) could not be judged (budget, time, a missing resource or no evidence); see the skipped results` };
+  return {
+    ...report,
+    outcome: 'failed',
+    gate: `--require-judged: ${notJudged} selected rule × operation verdict(s) could not be judged (budget, time, a missing resource or no evidence); see the skipped results`,
+  };
 }

@@ -33,7 +33,14 @@ export class ConformanceJunitReporter extends JUnitReporter {
  */
 export function rewriteJunit(xml: string, names: ReadonlyMap<string, string>): string {
   return xml.replace(/<testcase ([^>]*)>([\s\S]*?)<\/testcase>/g, (_all, attributes: string, body: string) => {
-    const named = attributes.replace(/ name="([^"]*)"/, (_m, name: string) => ` name="${name.split(' &gt; ').map((step, i, all) => (i < all.length - 1 && names.has(step) ? escapeXml(names.get(step)!) : step)).join(' &gt; ')}"`);
+    const named = attributes.replace(
+      / name="([^"]*)"/,
+      (_m, name: string) =>
+        ` name="${name
+          .split(' &gt; ')
+          .map((step, i, all) => (i < all.length - 1 && names.has(step) ? escapeXml(names.get(step)!) : step))
+          .join(' &gt; ')}"`,
+    );
     const reasons = [...body.matchAll(/<property name="skip-reason" value="([^"]*)">/g)];
     const reason = reasons.at(-1)?.[1];
     const skipped = reason === undefined ? body : body.replace('<skipped/>', `<skipped message="${reason}"/>`);

@@ -30,8 +30,12 @@ export function markdownSummary(report: BaselinedRunReport): string {
           '',
           `| Rule | Operation | Message |${report.baseline ? ' Baseline |' : ''}`,
           `|---|---|---|${report.baseline ? '---|' : ''}`,
-          ...failed.slice(0, MAX_ROWS).map((r) =>
-            `| \`${inline(r.rule)}\` | \`${inline(operationName(r))}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`),
+          ...failed
+            .slice(0, MAX_ROWS)
+            .map(
+              (r) =>
+                `| \`${inline(r.rule)}\` | \`${inline(operationName(r))}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`,
+            ),
           ...(failed.length > MAX_ROWS ? [`| … | ${failed.length - MAX_ROWS} more in findings.json | |${report.baseline ? ' |' : ''}`] : []),
           '',
           '#### Reproduce',
@@ -64,10 +68,7 @@ function causesSection(causes: readonly Cause[]): string[] {
 
 function target(report: BaselinedRunReport): string {
   const { management, alerts, reference } = report.target;
-  const parts = [
-    management ? `management \`${inline(management.baseUrl)}\`` : 'management not under test',
-    alerts ? `alerts \`${inline(alerts.baseUrl)}\`` : 'alerts not under test',
-  ];
+  const parts = [management ? `management \`${inline(management.baseUrl)}\`` : 'management not under test', alerts ? `alerts \`${inline(alerts.baseUrl)}\`` : 'alerts not under test'];
   const faults = reference && reference.faults.length > 0 ? `, faults ${reference.faults.map((f) => `\`${inline(f)}\``).join(', ')}` : '';
   return `${parts.join(', ')}${reference ? ` (embedded reference target${faults})` : ''}`;
 }
@@ -83,8 +84,14 @@ function baselineSection(report: BaselinedRunReport): string[] {
     `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).`,
     '',
     ...list('New failures (not in the baseline)', b.new.map(at)),
-    ...list('Expired entries (fix, or renew or remove the entry)', b.expired.map((e) => `${at(e)}: expired ${e.expires}, ${e.now} now`)),
-    ...list('Unexpected passes (remove these entries)', b.unexpectedPasses.map((e) => `${at(e)}: ${cell(e.reason)}`)),
+    ...list(
+      'Expired entries (fix, or renew or remove the entry)',
+      b.expired.map((e) => `${at(e)}: expired ${e.expires}, ${e.now} now`),
+    ),
+    ...list(
+      'Unexpected passes (remove these entries)',
+      b.unexpectedPasses.map((e) => `${at(e)}: ${cell(e.reason)}`),
+    ),
   ];
 }
 
@@ -136,10 +143,16 @@ function cell(text: string): string {
   const short = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
   return short
     .replace(/[\\`*_~[\]#!]/g, (c) => `\\${c}`)
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;');
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '&#124;');
 }
 
 /** Text for a code span: one line, no backticks, no table pipes. */
 function inline(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/`/g, "'").replace(/\|/g, '¦');
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/`/g, "'")
+    .replace(/\|/g, '¦');
 }

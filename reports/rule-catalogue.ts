@@ -19,13 +19,18 @@ export function ruleAnchor(id: string): string {
   return id.toLowerCase().replace(/[^a-z0-9 _-]/g, '');
 }
 
-const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((rule) => [rule.id, Object.freeze({
-  id: rule.id,
-  title: rule.title,
-  basis: rule.basis,
-  sentence: rule.sentence,
-  doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
-})]));
+const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(
+  RULES.map((rule) => [
+    rule.id,
+    Object.freeze({
+      id: rule.id,
+      title: rule.title,
+      basis: rule.basis,
+      sentence: rule.sentence,
+      doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
+    }),
+  ]),
+);
 
 /** The harness's own rule table, as reports read it: the one place where `reports/` reaches into `rules/`. */
 export const ruleCatalogue: RuleCatalogue = (id) => BY_ID.get(id);

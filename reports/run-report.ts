@@ -19,7 +19,16 @@ export function runHeader(config: RunConfig, startedAt: Date, durationMs: number
     startedAt: startedAt.toISOString(),
     durationMs,
     target: {
-      ...(config.management ? { management: { baseUrl: config.management.baseUrl, organizationId: config.management.organizationId, serviceId: config.management.serviceId, ...(config.management.backupId ? { backupId: config.management.backupId } : {}) } } : {}),
+      ...(config.management
+        ? {
+            management: {
+              baseUrl: config.management.baseUrl,
+              organizationId: config.management.organizationId,
+              serviceId: config.management.serviceId,
+              ...(config.management.backupId ? { backupId: config.management.backupId } : {}),
+            },
+          }
+        : {}),
       ...(config.alerts ? { alerts: { baseUrl: config.alerts.baseUrl, ...(config.alerts.alertId ? { alertId: config.alerts.alertId } : {}) } } : {}),
       ...(config.reference ? { reference: config.reference } : {}),
     },

@@ -16,7 +16,9 @@ export function settingErrors(suites: readonly SuiteReport[]): string[] {
   const errors: string[] = [];
   for (const [api, count] of Object.entries(tally.apis)) {
     if (count.sent === 0 || count.refused < count.sent) continue;
-    errors.push(`the ${api} API refused all ${count.sent} requests sent with the run's credentials (401/403): a settings mistake, not a contract failure. Check ${CREDENTIALS[api] ?? 'the credentials'}.`);
+    errors.push(
+      `the ${api} API refused all ${count.sent} requests sent with the run's credentials (401/403): a settings mistake, not a contract failure. Check ${CREDENTIALS[api] ?? 'the credentials'}.`,
+    );
   }
   const creates = tally.operations.createPipe;
   if (creates && creates.sent > 0 && creates.notFound === creates.sent && !(tally.apis.management && tally.apis.management.refused === tally.apis.management.sent)) {

@@ -40,6 +40,11 @@ function seconds(value: unknown): string {
 
 function bytes(value: unknown): string {
   if (typeof value !== 'number') return raw(value);
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (value >= size && value % size === 0) return `${value / size} ${unit}`;
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const)
+    if (value >= size && value % size === 0) return `${value / size} ${unit}`;
   return `${value} bytes`;
 }

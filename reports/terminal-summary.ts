@@ -24,7 +24,7 @@ export function terminalSummary(report: BaselinedRunReport, style: TerminalStyle
     lines.push(paint('bold', `Failures: ${causes.length} cause(s)${report.baseline ? ` (${newCount} new, ${causes.length - newCount} known)` : ''}, worst first`));
     for (const cause of causes) lines.push(...causeLines(cause, style, paint));
     const rules = [...new Set(causes.map((c) => c.rule))];
-    lines.push(...wrap('  Evidence in report.html; a rule\'s contract: npx conformance rules ID. Replay the failing rules:', style.columns, 2).map((l) => paint('dim', l)));
+    lines.push(...wrap("  Evidence in report.html; a rule's contract: npx conformance rules ID. Replay the failing rules:", style.columns, 2).map((l) => paint('dim', l)));
     lines.push(`  ${report.replay} --rules ${rules.join(',')}`);
     lines.push('');
   }
@@ -77,7 +77,8 @@ function byReason(results: readonly RuleResult[]): Map<string, string[]> {
   return reasons;
 }
 
-const named = (names: readonly string[]): string => (names.length <= MAX_SKIPPED_NAMED ? names.join(', ') : `${names.slice(0, MAX_SKIPPED_NAMED).join(', ')} +${names.length - MAX_SKIPPED_NAMED} more`);
+const named = (names: readonly string[]): string =>
+  names.length <= MAX_SKIPPED_NAMED ? names.join(', ') : `${names.slice(0, MAX_SKIPPED_NAMED).join(', ')} +${names.length - MAX_SKIPPED_NAMED} more`;
 
 /** Every verdict, with its message cut at MAX_VERBOSE_MESSAGE characters (with `--verbose`; findings.json holds them whole). */
 function verdictLines(report: BaselinedRunReport, columns: number, paint: (p: Paint, text: string) => string): string[] {

@@ -26,11 +26,13 @@ const FILES: readonly (readonly [string, (report: BaselinedRunReport) => string]
 export async function writeReports(reportDir: string, report: BaselinedRunReport, io: ReportIo): Promise<string[]> {
   const dir = resolve(reportDir);
   await mkdir(dir, { recursive: true });
-  const written = await Promise.all(FILES.map(async ([name, render]) => {
-    const file = join(dir, name);
-    await writeFile(file, io.redact(render(report)));
-    return file;
-  }));
+  const written = await Promise.all(
+    FILES.map(async ([name, render]) => {
+      const file = join(dir, name);
+      await writeFile(file, io.redact(render(report)));
+      return file;
+    }),
+  );
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   if (stepSummary) await appendFile(stepSummary, `${io.redact(markdownSummary(report))}\n`);
   if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report)) io.out(io.redact(line));

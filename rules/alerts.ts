@@ -77,8 +77,14 @@ export const alertRules: Rule[] = [
     probedBy: 'every list',
     operations: ['listAlerts'],
     applies: (ex) => isSuccess(ex) && Array.isArray(data(ex.response?.json)),
-    check: (ex) => (data(ex.response?.json) as unknown[]).flatMap((item, i) =>
-      LIST_OMITTED.filter((field) => asObject(item) && field in asObject(item)!).map((field) => ({ path: `/data/${i}/${field}`, expected: 'absent from list entries', actual: asObject(item)![field] }))),
+    check: (ex) =>
+      (data(ex.response?.json) as unknown[]).flatMap((item, i) =>
+        LIST_OMITTED.filter((field) => asObject(item) && field in asObject(item)!).map((field) => ({
+          path: `/data/${i}/${field}`,
+          expected: 'absent from list entries',
+          actual: asObject(item)![field],
+        })),
+      ),
   },
   {
     id: 'alerts.update-applies',
@@ -87,11 +93,16 @@ export const alertRules: Rule[] = [
     sentence: 'The values sent come back in the update response and in the list afterwards.',
     probedBy: 'update, then list',
     operations: ['updateAlert', 'listAlerts'],
-    parts: [{ name: 'the update answer', operations: ['updateAlert'] }, { name: 'the list afterwards', operations: ['listAlerts'] }],
+    parts: [
+      { name: 'the update answer', operations: ['updateAlert'] },
+      { name: 'the list afterwards', operations: ['listAlerts'] },
+    ],
     partOf: (ex) => (ex.operationId === 'updateAlert' ? 'the update answer' : 'the list afterwards'),
-    applies: (ex) => isSuccess(ex) && (ex.operationId === 'updateAlert'
-      ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
-      : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
+    applies: (ex) =>
+      isSuccess(ex) &&
+      (ex.operationId === 'updateAlert'
+        ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
+        : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
     check: (ex) => {
       if (ex.operationId === 'updateAlert') return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), '/data');
       const expected = asObject(ex.probe.expect?.alert)!;

@@ -16,7 +16,8 @@ export const backupRules: Rule[] = [
       const result = payload(ex)!;
       const violations: Violation[] = [];
       if (!sameId(result.id, ex.request.params.backupId)) violations.push({ path: '/result/id', expected: `the path backupId ${ex.request.params.backupId}`, actual: result.id });
-      if (!sameId(result.serviceId, ex.request.params.serviceId)) violations.push({ path: '/result/serviceId', expected: `the path serviceId ${ex.request.params.serviceId}`, actual: result.serviceId });
+      if (!sameId(result.serviceId, ex.request.params.serviceId))
+        violations.push({ path: '/result/serviceId', expected: `the path serviceId ${ex.request.params.serviceId}`, actual: result.serviceId });
       return violations;
     },
   },

@@ -4,8 +4,7 @@ import { asObject, payload, probes, requestBody } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
 
-const neverExpires = (body: Record<string, unknown> | undefined): boolean =>
-  body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
+const neverExpires = (body: Record<string, unknown> | undefined): boolean => body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
 
 /** Which of the three never-expires forms a create body uses, if any. */
 function expiryForm(body: Record<string, unknown> | undefined): string | undefined {
@@ -69,8 +68,7 @@ export const keyRules: Rule[] = [
     operations: ['createKey'],
     parts: [{ name: 'expireAt absent' }, { name: 'expireAt null' }, { name: 'expireAt empty' }],
     partOf: (ex) => expiryForm(requestBody(ex)),
-    applies: (ex) => (probes(ex, 'keys.never-expires') && ex.response !== undefined)
-      || (isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined),
+    applies: (ex) => (probes(ex, 'keys.never-expires') && ex.response !== undefined) || (isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined),
     check: (ex) => {
       const rejected = probes(ex, 'keys.never-expires') ? intentViolations(ex) : [];
       if (rejected.length > 0 || !isSuccess(ex)) return rejected;

@@ -1,7 +1,5 @@
 /** operationIds of the management API, as in openapi/management.yaml. */
-export const MANAGEMENT_OPERATIONS = Object.freeze([
-  'createPipe', 'updatePipe', 'getPipeSettings', 'changeServiceState', 'createKey', 'getUsageCost', 'getBackup',
-] as const);
+export const MANAGEMENT_OPERATIONS = Object.freeze(['createPipe', 'updatePipe', 'getPipeSettings', 'changeServiceState', 'createKey', 'getUsageCost', 'getBackup'] as const);
 
 /** operationIds of the alerts API, as in openapi/alerts.yaml. */
 export const ALERTS_OPERATIONS = Object.freeze(['updateAlert', 'listAlerts'] as const);

@@ -23,7 +23,6 @@ export const PIPE_SETTINGS: Readonly<Record<string, 'number' | 'boolean'>> = Obj
 /** Request-only fields that a pipe response does not carry back. */
 const REQUEST_ONLY = new Set(['credentials', 'accessKey', 'validateSamples', 'roles', 'tableMappingsToAdd', 'tableMappingsToRemove']);
 
-
 /** What a pipe response must carry of a create or update body. */
 function expectedPipe(body: Record<string, unknown>): unknown {
   return omitKeys(body, REQUEST_ONLY);
@@ -92,8 +91,10 @@ export const pipeRules: Rule[] = [
     sentence: 'A PATCH returns the pipe with every sent change applied, and the settings operation then shows the new settings.',
     probedBy: 'create, patch, read settings',
     operations: ['updatePipe', 'getPipeSettings'],
-    applies: (ex) => isSuccess(ex) && payload(ex) !== undefined
-      && ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) || (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
+    applies: (ex) =>
+      isSuccess(ex) &&
+      payload(ex) !== undefined &&
+      ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) || (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
     check: (ex) => {
       const result = payload(ex)!;
       if (ex.operationId === 'getPipeSettings') return subsetViolations(ex.probe.expect?.settings, result, '/result');

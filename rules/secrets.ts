@@ -6,10 +6,7 @@ import { ALL_OPERATIONS } from './operations.ts';
 export const SECRET_FIELDS = Object.freeze(['credentials', 'accessKey']);
 
 /** Field and header names whose values the harness redacts in everything it records. */
-export const REDACTED_NAMES = Object.freeze([
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key',
-  'credentials', 'accessKey', 'password', 'secretKey', 'keySecret', 'token',
-]);
+export const REDACTED_NAMES = Object.freeze(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'credentials', 'accessKey', 'password', 'secretKey', 'keySecret', 'token']);
 
 const where = (json: unknown, secret: string, path: string): string | undefined => {
   if (typeof json === 'string') return json.includes(secret) ? path : undefined;
@@ -39,7 +36,8 @@ export const secretRules: Rule[] = [
     id: 'secrets.absent',
     title: 'Secrets sent never come back',
     basis: 'stated',
-    sentence: 'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in any response: neither its field nor its value, under any name, anywhere in the body or headers.',
+    sentence:
+      'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in any response: neither its field nor its value, under any name, anywhere in the body or headers.',
     probedBy: 'generate unique secret values; scan each response for them',
     operations: ALL_OPERATIONS,
     applies: (ex) => ex.response !== undefined,

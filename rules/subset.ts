@@ -23,8 +23,7 @@ export function subsetViolations(expected: unknown, actual: unknown, path: strin
   if (expectedObject) {
     const actualObject = asObject(actual);
     if (!actualObject) return [{ path, expected: 'an object', actual }];
-    return Object.entries(expectedObject).flatMap(([key, value]) =>
-      value === undefined ? [] : subsetViolations(value, actualObject[key], `${path}/${key}`));
+    return Object.entries(expectedObject).flatMap(([key, value]) => (value === undefined ? [] : subsetViolations(value, actualObject[key], `${path}/${key}`)));
   }
   if (typeof expected === 'string' && typeof actual === 'string' && UUID.test(expected)) {
     return expected.toLowerCase() === actual.toLowerCase() ? [] : [{ path, expected: JSON.stringify(expected), actual }];
@@ -37,5 +36,9 @@ export function omitKeys(value: unknown, keys: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((item) => omitKeys(item, keys));
   const object = asObject(value);
   if (!object) return value;
-  return Object.fromEntries(Object.entries(object).filter(([k]) => !keys.has(k)).map(([k, v]) => [k, omitKeys(v, keys)]));
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([k]) => !keys.has(k))
+      .map(([k, v]) => [k, omitKeys(v, keys)]),
+  );
 }

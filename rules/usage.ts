@@ -38,7 +38,9 @@ function lastDayMissing(ex: Exchange): Violation[] {
   const day = ex.probe.expect?.entriesOn;
   if (typeof day !== 'string') return [];
   const shown = costEntries(payload(ex)).some((entry) => asObject(entry)?.date === day);
-  return shown ? [] : [{ path: '/result/costs', expected: `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed entries of that day)`, actual: `no entry dated ${day}` }];
+  return shown
+    ? []
+    : [{ path: '/result/costs', expected: `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed entries of that day)`, actual: `no entry dated ${day}` }];
 }
 
 /** Rules of the usage cost operation. */
@@ -62,7 +64,8 @@ export const usageRules: Rule[] = [
     probedBy: 'each missing',
     operations: ['getUsageCost'],
     parts: [{ name: 'no from_date rejected' }, { name: 'no to_date rejected' }],
-    partOf: (ex) => (ex.probe.intent !== 'reject' ? undefined : ex.request.query.from_date === undefined ? 'no from_date rejected' : ex.request.query.to_date === undefined ? 'no to_date rejected' : undefined),
+    partOf: (ex) =>
+      ex.probe.intent !== 'reject' ? undefined : ex.request.query.from_date === undefined ? 'no from_date rejected' : ex.request.query.to_date === undefined ? 'no to_date rejected' : undefined,
     applies: (ex) => probes(ex, 'usage.required-params') && ex.response !== undefined,
     check: intentViolations,
   },

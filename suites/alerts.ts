@@ -48,7 +48,8 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   }
   found.id = alert.id;
   found.original = putBackBody(alert);
-  found.references = alerts.filter((a) => alertNotUpdatable(a) === undefined && a.dashboard !== '' && a.tileId !== '')
+  found.references = alerts
+    .filter((a) => alertNotUpdatable(a) === undefined && a.dashboard !== '' && a.tileId !== '')
     .map((a) => ({ dashboardId: a.dashboard as string, tileId: a.tileId as string, webhookId: (a.channel as { webhookId: string }).webhookId }));
   const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
   if (other) found.otherDashboard = { dashboardId: other.dashboard as string, tileId: other.tileId as string };
@@ -87,12 +88,19 @@ export function alertsSuite(): SuiteDefinition {
           const sent = await Promise.all([
             context.send('updateAlert', { params, json: body({ thresholdType: 'sideways' }), probe: reject('thresholdType "sideways"', 'alerts.enums') }),
             context.send('updateAlert', { params, json: body({ source: 'dashboard' }), probe: reject('source "dashboard"', 'alerts.enums') }),
-            ...context.examples('bad enum', alertUpdateBodyBadEnum.arbitrary()).map((ex) =>
-              context.send('updateAlert', { params, json: body(ex.value as Record<string, unknown>), probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) })),
+            ...context
+              .examples('bad enum', alertUpdateBodyBadEnum.arbitrary())
+              .map((ex) =>
+                context.send('updateAlert', { params, json: body(ex.value as Record<string, unknown>), probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) }),
+              ),
             context.send('updateAlert', { params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
             context.send('updateAlert', { params: { id: `conformance-unknown-${Date.now()}` }, json: found.original, probe: reject('an unknown alert id') }),
           ]);
-          await putBack(context, found, sent.some((exchange) => isSuccess(exchange) && exchange.request.params.id === found.id));
+          await putBack(
+            context,
+            found,
+            sent.some((exchange) => isSuccess(exchange) && exchange.request.params.id === found.id),
+          );
         },
       },
       {
@@ -123,7 +131,9 @@ export function alertsSuite(): SuiteDefinition {
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
           const observed = [
             { label: 'a dashboardId that is not a 24-hex id', json: { ...original, dashboardId: 'conformance-dashboard' }, more: {} },
-            ...context.examples('observed alert update', alertUpdateBodyObserve({ references }), OBSERVED - 1).map((ex) => ({ label: 'an update the documents neither require nor forbid', json: ex.value as Record<string, unknown>, more: fromExample(ex) })),
+            ...context
+              .examples('observed alert update', alertUpdateBodyObserve({ references }), OBSERVED - 1)
+              .map((ex) => ({ label: 'an update the documents neither require nor forbid', json: ex.value as Record<string, unknown>, more: fromExample(ex) })),
           ];
           for (const { label, json, more } of observed) {
             const exchange = await context.send('updateAlert', { params, json, probe: observe(label, more) });
@@ -134,7 +144,12 @@ export function alertsSuite(): SuiteDefinition {
       },
       ...malformedJsonGroups([{ operationId: 'updateAlert', params: alertParams, after: [LIST] }]),
       ...authGroups([
-        { operationId: 'updateAlert', api: 'alerts', after: [LIST], request: () => (found.id && found.original ? { params: { id: found.id }, json: found.original } : { unable: found.reason ?? 'no alert is known to update' }) },
+        {
+          operationId: 'updateAlert',
+          api: 'alerts',
+          after: [LIST],
+          request: () => (found.id && found.original ? { params: { id: found.id }, json: found.original } : { unable: found.reason ?? 'no alert is known to update' }),
+        },
         { operationId: 'listAlerts', api: 'alerts', request: () => ({}) },
       ]),
     ],

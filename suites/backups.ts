@@ -32,7 +32,13 @@ export function backupsSuite(): SuiteDefinition {
           await context.send('getBackup', { params: { backupId: 'not-a-uuid' }, probe: reject('a backupId that is not a uuid') });
         },
       },
-      ...authGroups([{ operationId: 'getBackup', api: 'management', request: (context) => (context.config.management?.backupId ? { params: { backupId: context.config.management.backupId } } : { unable: NO_BACKUP }) }]),
+      ...authGroups([
+        {
+          operationId: 'getBackup',
+          api: 'management',
+          request: (context) => (context.config.management?.backupId ? { params: { backupId: context.config.management.backupId } } : { unable: NO_BACKUP }),
+        },
+      ]),
     ],
   };
 }

@@ -16,8 +16,9 @@ export function keysSuite(): SuiteDefinition {
         estimate: (runs) => runs,
         async run(context) {
           const examples = context.examples('valid key', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }));
-          await Promise.all(examples.map((ex) =>
-            context.send('createKey', { json: ex.value, probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...fromExample(ex) }) })));
+          await Promise.all(
+            examples.map((ex) => context.send('createKey', { json: ex.value, probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...fromExample(ex) }) })),
+          );
         },
       },
       {
@@ -26,11 +27,21 @@ export function keysSuite(): SuiteDefinition {
         feeds: ['keys.never-expires'],
         estimate: () => 3,
         async run(context) {
-          const forms: Array<[string, Record<string, unknown>]> = [['expireAt absent', {}], ['expireAt null', { expireAt: null }], ['expireAt empty', { expireAt: '' }]];
+          const forms: Array<[string, Record<string, unknown>]> = [
+            ['expireAt absent', {}],
+            ['expireAt null', { expireAt: null }],
+            ['expireAt empty', { expireAt: '' }],
+          ];
           const [complete] = context.examples('never-expiring key', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1);
           const { expireAt: _withinDay, ...base } = complete!.value;
-          await Promise.all(forms.map(([label, expiry]) =>
-            context.send('createKey', { json: { ...base, name: `conformance never-expires (${label})`, ...expiry }, probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, { rules: ['keys.never-expires'] }) })));
+          await Promise.all(
+            forms.map(([label, expiry]) =>
+              context.send('createKey', {
+                json: { ...base, name: `conformance never-expires (${label})`, ...expiry },
+                probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, { rules: ['keys.never-expires'] }),
+              }),
+            ),
+          );
         },
       },
       {
@@ -46,10 +57,12 @@ export function keysSuite(): SuiteDefinition {
             context.send('createKey', { json: { ...base, roles: [] }, probe: reject('roles: []', 'keys.roles-minimum') }),
             context.send('createKey', { json: { ...base, roles: ['owner'] }, probe: reject('roles: ["owner"]', 'keys.roles-enum') }),
             context.send('createKey', { json: { ...base, roles: ['admin', 'ADMIN'] }, probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum') }),
-            ...context.examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1)).map((ex) =>
-              context.send('createKey', { json: ex.value, probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)) })),
-            ...context.examples('unknown role', keyCreateBodyUnknownRole.arbitrary()).map((ex) =>
-              context.send('createKey', { json: ex.value, probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)) })),
+            ...context
+              .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
+              .map((ex) => context.send('createKey', { json: ex.value, probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)) })),
+            ...context
+              .examples('unknown role', keyCreateBodyUnknownRole.arbitrary())
+              .map((ex) => context.send('createKey', { json: ex.value, probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)) })),
             context.send('createKey', { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
             context.send('createKey', { json: { ...base, roles: ['admin'], name: 42 }, probe: reject('name as a number') }),
             context.send('createKey', { json: { ...base, roles: ['admin'], expireAt: 'tomorrow' }, probe: reject('expireAt that is not a date-time') }),
@@ -61,12 +74,21 @@ export function keysSuite(): SuiteDefinition {
         operations: ['createKey'],
         estimate: (runs) => Math.min(runs, 4),
         async run(context) {
-          await Promise.all(context.examples('observed key', keyCreateBodyObserve(), 4).map((ex) =>
-            context.send('createKey', { json: ex.value, probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)) })));
+          await Promise.all(
+            context
+              .examples('observed key', keyCreateBodyObserve(), 4)
+              .map((ex) => context.send('createKey', { json: ex.value, probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)) })),
+          );
         },
       },
       ...malformedJsonGroups([{ operationId: 'createKey' }]),
-      ...authGroups([{ operationId: 'createKey', api: 'management', request: (context) => ({ json: context.examples('key for credentials', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1)[0]!.value }) }]),
+      ...authGroups([
+        {
+          operationId: 'createKey',
+          api: 'management',
+          request: (context) => ({ json: context.examples('key for credentials', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1)[0]!.value }),
+        },
+      ]),
     ],
   };
 }

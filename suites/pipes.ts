@@ -35,19 +35,21 @@ function updateBodyFor(kind: (typeof KINDS)[number], body: Body): ReturnType<typ
 /** Create a pipe, update it, then read its settings: every step is judged. */
 async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number], createdPipes: CreatedPipe[]): Promise<void> {
   const creates = context.examples(`create ${kind}`, pipeCreateBody({ kind }));
-  await Promise.all(creates.map(async (ex) => {
-    const body = ex.value as Body;
-    const created = await context.send('createPipe', { json: body, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...fromExample(ex) }) });
-    const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
-    if (!created.response || created.response.status >= 300 || typeof id !== 'string') return;
-    createdPipes.push({ id, kind, body });
-    const [update] = context.examples(`update ${kind} ${ex.example.index}`, updateBodyFor(kind, body), 1);
-    const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
-    const updated = await context.send('updatePipe', { params: pipeParams(id), json: patch, probe: accept(`an update of a ${kind} pipe`, fromExample(update!)) });
-    const settings = { ...body.settings, ...patch.settings };
-    const sentSettings = Object.keys(settings).length > 0 && updated.response && updated.response.status < 300;
-    await context.send('getPipeSettings', { params: pipeParams(id), probe: accept(`settings of an updated ${kind} pipe`, sentSettings ? { expect: { settings } } : {}) });
-  }));
+  await Promise.all(
+    creates.map(async (ex) => {
+      const body = ex.value as Body;
+      const created = await context.send('createPipe', { json: body, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...fromExample(ex) }) });
+      const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
+      if (!created.response || created.response.status >= 300 || typeof id !== 'string') return;
+      createdPipes.push({ id, kind, body });
+      const [update] = context.examples(`update ${kind} ${ex.example.index}`, updateBodyFor(kind, body), 1);
+      const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
+      const updated = await context.send('updatePipe', { params: pipeParams(id), json: patch, probe: accept(`an update of a ${kind} pipe`, fromExample(update!)) });
+      const settings = { ...body.settings, ...patch.settings };
+      const sentSettings = Object.keys(settings).length > 0 && updated.response && updated.response.status < 300;
+      await context.send('getPipeSettings', { params: pipeParams(id), probe: accept(`settings of an updated ${kind} pipe`, sentSettings ? { expect: { settings } } : {}) });
+    }),
+  );
 }
 
 /** The pipes suite: per source kind create, update, read settings; unmapped columns; invalid requests; credentials. */
@@ -61,21 +63,26 @@ export function pipesSuite(): SuiteDefinition {
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     sequential: true,
     groups: [
-      ...KINDS.map((kind): ProbeGroup => ({
-        name: `${kind} pipe: create, update, read settings`,
-        operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
-        feeds: [`${FIELD_MAPPINGS}#covering mappings accepted`, 'pipes.update-applies'],
-        estimate: (runs) => 3 * runs,
-        run: (context) => lifecycle(context, kind, createdPipes),
-      })),
+      ...KINDS.map(
+        (kind): ProbeGroup => ({
+          name: `${kind} pipe: create, update, read settings`,
+          operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
+          feeds: [`${FIELD_MAPPINGS}#covering mappings accepted`, 'pipes.update-applies'],
+          estimate: (runs) => 3 * runs,
+          run: (context) => lifecycle(context, kind, createdPipes),
+        }),
+      ),
       {
         name: 'fieldMappings that miss a column',
         operations: ['createPipe'],
         feeds: [`${FIELD_MAPPINGS}#a missed column rejected`],
         estimate: (runs) => runs,
         async run(context) {
-          await Promise.all(context.examples('unmapped column', pipeCreateBodyUnmappedColumn.arbitrary()).map((ex) =>
-            context.send('createPipe', { json: ex.value, probe: reject('fieldMappings missing one destination column', FIELD_MAPPINGS, fromExample(ex)) })));
+          await Promise.all(
+            context
+              .examples('unmapped column', pipeCreateBodyUnmappedColumn.arbitrary())
+              .map((ex) => context.send('createPipe', { json: ex.value, probe: reject('fieldMappings missing one destination column', FIELD_MAPPINGS, fromExample(ex)) })),
+          );
         },
       },
       {
@@ -109,21 +116,20 @@ export function pipesSuite(): SuiteDefinition {
         after: [FIRST_LIFECYCLE],
         estimate: (runs) => 2 * Math.min(runs, 2),
         async run(context) {
-          const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
-            context.send('createPipe', { json: ex.value, probe: observe('a pipe body the documents neither require nor forbid', fromExample(ex)) }));
+          const creates = context
+            .examples('observed create', pipeCreateBodyObserve(), 2)
+            .map((ex) => context.send('createPipe', { json: ex.value, probe: observe('a pipe body the documents neither require nor forbid', fromExample(ex)) }));
           const pipe = createdPipes[0];
           const updates = pipe
-            ? context.examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2).map((ex) =>
-              context.send('updatePipe', { params: pipeParams(pipe.id), json: ex.value, probe: observe('an update the documents neither require nor forbid', fromExample(ex)) }))
+            ? context
+                .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
+                .map((ex) => context.send('updatePipe', { params: pipeParams(pipe.id), json: ex.value, probe: observe('an update the documents neither require nor forbid', fromExample(ex)) }))
             : [];
           if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe'] });
           await Promise.all([...creates, ...updates]);
         },
       },
-      ...malformedJsonGroups([
-        { operationId: 'createPipe' },
-        { operationId: 'updatePipe', params: knownPipe, after: [FIRST_LIFECYCLE] },
-      ]),
+      ...malformedJsonGroups([{ operationId: 'createPipe' }, { operationId: 'updatePipe', params: knownPipe, after: [FIRST_LIFECYCLE] }]),
       ...authGroups([
         { operationId: 'createPipe', api: 'management', request: (context) => ({ json: context.examples('create for credentials', pipeCreateBody({ kind: 'stream' }), 1)[0]!.value }) },
         {

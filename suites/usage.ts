@@ -17,81 +17,91 @@ const period = (from: number, to: number): Record<string, string> => ({ from_dat
 function lastDayWithEntries(exchange: Exchange, after: string, before: string): string | undefined {
   if (!isSuccess(exchange)) return undefined;
   const result = (exchange.response.json as { result?: Record<string, unknown> } | undefined)?.result;
-  const dates = costEntries(result).map((entry) => (entry as { date?: unknown } | null)?.date).filter((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && d > after && d < before);
+  const dates = costEntries(result)
+    .map((entry) => (entry as { date?: unknown } | null)?.date)
+    .filter((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && d > after && d < before);
   return dates.sort().at(-1);
 }
 
 /** The usage suite: the 30-day boundary, random periods, missing parameters, credentials. */
 export function usageSuite(): SuiteDefinition {
   return {
-  name: 'usage',
-  operations: ['getUsageCost'],
-  groups: [
-    {
-      name: 'the 30-day boundary',
-      operations: ['getUsageCost'],
-      feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
-      estimate: () => 6,
-      async run(context) {
-        const from = anchorOf(context.config.seed).getTime();
-        await Promise.all([
-          context.send('getUsageCost', { query: period(from, from + 30 * DAY), probe: accept('exactly 30 days', { rules: [RULE] }) }),
-          context.send('getUsageCost', { query: period(from, from + 30 * DAY + 1000), probe: reject('30 days and 1 second', RULE) }),
-          context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
-          context.send('getUsageCost', { query: period(from, from), probe: accept('a zero-length period', { rules: [RULE] }) }),
-          context.send('getUsageCost', { query: period(from, from + DAY - 1000), probe: accept('one day less a second', { rules: [RULE] }) }),
-          context.send('getUsageCost', { query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) }, probe: observe('a date-only period of 30 days') }),
-        ]);
+    name: 'usage',
+    operations: ['getUsageCost'],
+    groups: [
+      {
+        name: 'the 30-day boundary',
+        operations: ['getUsageCost'],
+        feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
+        estimate: () => 6,
+        async run(context) {
+          const from = anchorOf(context.config.seed).getTime();
+          await Promise.all([
+            context.send('getUsageCost', { query: period(from, from + 30 * DAY), probe: accept('exactly 30 days', { rules: [RULE] }) }),
+            context.send('getUsageCost', { query: period(from, from + 30 * DAY + 1000), probe: reject('30 days and 1 second', RULE) }),
+            context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
+            context.send('getUsageCost', { query: period(from, from), probe: accept('a zero-length period', { rules: [RULE] }) }),
+            context.send('getUsageCost', { query: period(from, from + DAY - 1000), probe: accept('one day less a second', { rules: [RULE] }) }),
+            context.send('getUsageCost', { query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) }, probe: observe('a date-only period of 30 days') }),
+          ]);
+        },
       },
-    },
-    {
-      name: 'random periods',
-      operations: ['getUsageCost'],
-      feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
-      estimate: (runs) => 2 * runs,
-      async run(context) {
-        const anchor = anchorOf(context.config.seed);
-        await Promise.all([
-          ...context.examples('valid period', usagePeriod({ anchor })).map((ex) =>
-            context.send('getUsageCost', { query: ex.value, probe: accept('a period of at most 30 days', { rules: [RULE], ...fromExample(ex) }) })),
-          ...context.examples('period too long', usagePeriodTooLong.arbitrary({ anchor })).map((ex) =>
-            context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
-        ]);
+      {
+        name: 'random periods',
+        operations: ['getUsageCost'],
+        feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
+        estimate: (runs) => 2 * runs,
+        async run(context) {
+          const anchor = anchorOf(context.config.seed);
+          await Promise.all([
+            ...context
+              .examples('valid period', usagePeriod({ anchor }))
+              .map((ex) => context.send('getUsageCost', { query: ex.value, probe: accept('a period of at most 30 days', { rules: [RULE], ...fromExample(ex) }) })),
+            ...context
+              .examples('period too long', usagePeriodTooLong.arbitrary({ anchor }))
+              .map((ex) => context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
+          ]);
+        },
       },
-    },
-    {
-      name: 'a period ending on a day with entries',
-      operations: ['getUsageCost'],
-      feeds: ['usage.to-date-inclusive'],
-      estimate: () => 2,
-      async run(context) {
-        const from = anchorOf(context.config.seed).getTime();
-        const wide = await context.send('getUsageCost', { query: period(from, from + 10 * DAY), probe: accept('a period of 10 days') });
-        const day = lastDayWithEntries(wide, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
-        if (day === undefined) {
-          context.unable('the 10-day period showed no cost entries, so no day is known to have entries');
-          return;
-        }
-        await context.send('getUsageCost', { query: period(from, Date.parse(`${day}T00:00:00Z`)), probe: accept(`a period ending on ${day}, a day the wider period showed entries for`, { expect: { entriesOn: day } }) });
+      {
+        name: 'a period ending on a day with entries',
+        operations: ['getUsageCost'],
+        feeds: ['usage.to-date-inclusive'],
+        estimate: () => 2,
+        async run(context) {
+          const from = anchorOf(context.config.seed).getTime();
+          const wide = await context.send('getUsageCost', { query: period(from, from + 10 * DAY), probe: accept('a period of 10 days') });
+          const day = lastDayWithEntries(wide, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
+          if (day === undefined) {
+            context.unable('the 10-day period showed no cost entries, so no day is known to have entries');
+            return;
+          }
+          await context.send('getUsageCost', {
+            query: period(from, Date.parse(`${day}T00:00:00Z`)),
+            probe: accept(`a period ending on ${day}, a day the wider period showed entries for`, { expect: { entriesOn: day } }),
+          });
+        },
       },
-    },
-    {
-      name: 'missing parameters',
-      operations: ['getUsageCost'],
-      feeds: ['usage.required-params'],
-      estimate: (runs) => 3 + Math.min(runs, 2),
-      async run(context) {
-        const { from_date, to_date } = period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + 5 * DAY);
-        await Promise.all([
-          context.send('getUsageCost', { query: { to_date }, probe: reject('no from_date', 'usage.required-params') }),
-          context.send('getUsageCost', { query: { from_date }, probe: reject('no to_date', 'usage.required-params') }),
-          ...context.examples('missing parameter', usageQueryMissingParam.arbitrary({ anchor: anchorOf(context.config.seed) }), 2).map((ex) =>
-            context.send('getUsageCost', { query: ex.value as Record<string, string>, probe: reject('a missing date parameter', 'usage.required-params', fromExample(ex)) })),
-          context.send('getUsageCost', { query: { from_date: 'yesterday', to_date }, probe: reject('a from_date that is not a date') }),
-        ]);
+      {
+        name: 'missing parameters',
+        operations: ['getUsageCost'],
+        feeds: ['usage.required-params'],
+        estimate: (runs) => 3 + Math.min(runs, 2),
+        async run(context) {
+          const { from_date, to_date } = period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + 5 * DAY);
+          await Promise.all([
+            context.send('getUsageCost', { query: { to_date }, probe: reject('no from_date', 'usage.required-params') }),
+            context.send('getUsageCost', { query: { from_date }, probe: reject('no to_date', 'usage.required-params') }),
+            ...context
+              .examples('missing parameter', usageQueryMissingParam.arbitrary({ anchor: anchorOf(context.config.seed) }), 2)
+              .map((ex) => context.send('getUsageCost', { query: ex.value as Record<string, string>, probe: reject('a missing date parameter', 'usage.required-params', fromExample(ex)) })),
+            context.send('getUsageCost', { query: { from_date: 'yesterday', to_date }, probe: reject('a from_date that is not a date') }),
+          ]);
+        },
       },
-    },
-    ...authGroups([{ operationId: 'getUsageCost', api: 'management', request: (context) => ({ query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY) }) }]),
-  ],
-};
+      ...authGroups([
+        { operationId: 'getUsageCost', api: 'management', request: (context) => ({ query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY) }) },
+      ]),
+    ],
+  };
 }

@@ -2,9 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { alertNotUpdatable, putBackBody } from '../suites/support/alert-restore.ts';
 
 const tileAlert = {
-  id: 'a1', name: 'High error rate', message: 'Errors above threshold', threshold: 100, interval: '5m', thresholdType: 'above',
-  source: 'tile', state: 'OK', channel: { type: 'webhook', webhookId: 'w1' }, team: 't1', tileId: 'tile-errors', dashboard: 'd1',
-  createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+  id: 'a1',
+  name: 'High error rate',
+  message: 'Errors above threshold',
+  threshold: 100,
+  interval: '5m',
+  thresholdType: 'above',
+  source: 'tile',
+  state: 'OK',
+  channel: { type: 'webhook', webhookId: 'w1' },
+  team: 't1',
+  tileId: 'tile-errors',
+  dashboard: 'd1',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
 };
 
 describe('alertNotUpdatable', () => {

@@ -61,7 +61,11 @@ describe('conformance command', () => {
   });
 
   it('says "did you mean" for a mistyped flag, command or rule id, with exit 2', async () => {
-    expect(await inProcess(['--max-rsp', '5'])).toEqual({ code: 2, out: '', err: 'conformance: unknown flag --max-rsp for `conformance run` (did you mean --max-rps?). Run `conformance help run` for its flags. [CONFIG_INVALID]' });
+    expect(await inProcess(['--max-rsp', '5'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'conformance: unknown flag --max-rsp for `conformance run` (did you mean --max-rps?). Run `conformance help run` for its flags. [CONFIG_INVALID]',
+    });
     expect((await inProcess(['merge', 'a', '--report-dri', 'x'])).err).toMatch(/unknown flag --report-dri for `conformance merge` \(did you mean --report-dir\?\)/);
     expect((await inProcess(['--rules', 'auth.requird'])).err).toMatch(/^conformance: --rules names unknown rule auth\.requird \(did you mean auth\.required\?\)/);
     expect((await inProcess(['--skip-rules', 'request-id-v4'])).err).toMatch(/--skip-rules names unknown rule request-id-v4 \(did you mean envelope\.request-id-v4\?\)/);
@@ -93,12 +97,16 @@ describe('conformance command', () => {
     const json = JSON.parse((await inProcess(['rules', rule.id, '--json'])).out);
     expect(json).toMatchObject({ id: rule.id, basis: 'stated', sentence: rule.sentence, probedBy: rule.probedBy, doc: 'docs/rules.md#enveloperequest-id-v4' });
     expect(json.operations).toHaveLength(rule.operations.length);
-    expect(json.faults.map((f: { name: string }) => f.name).sort()).toEqual(FAULTS.filter((f) => (f.breaks as readonly string[]).includes(rule.id)).map((f) => f.name).sort());
+    expect(json.faults.map((f: { name: string }) => f.name).sort()).toEqual(
+      FAULTS.filter((f) => (f.breaks as readonly string[]).includes(rule.id))
+        .map((f) => f.name)
+        .sort(),
+    );
     const all = JSON.parse((await inProcess(['rules', '--json'])).out);
     expect(all.map((r: { id: string }) => r.id)).toEqual(RULES.map((r) => r.id));
   });
 
-  it('uses vitest\'s module cache where it can write it, and runs without it where it cannot', async () => {
+  it("uses vitest's module cache where it can write it, and runs without it where it cannot", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'module-cache-'));
     expect(await moduleCache(join(dir, 'modules'))).toEqual({ experimental: { fsModuleCache: true, fsModuleCachePath: join(dir, 'modules') } });
     await writeFile(join(dir, 'a-file'), '');

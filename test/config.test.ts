@@ -61,14 +61,38 @@ describe('resolveConfig', () => {
     ['an empty optional id', { ...full, BACKUP_ID: '' }, [], 'CONFIG_MISSING', /^BACKUP_ID is set but empty.*vars\.BACKUP_ID/],
     ['only empty variables', { MANAGEMENT_BASE_URL: '', ALERTS_BASE_URL: '' }, [], 'CONFIG_MISSING', /^MANAGEMENT_BASE_URL is set but empty/],
     ['an empty flag', full, ['--organization', ' '], 'CONFIG_MISSING', /^--organization is set but empty/],
-    ['the keys and ids without a base URL', { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's', ORGANIZATION_ID: 'org' }, [], 'CONFIG_MISSING', /^MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID are/],
+    [
+      'the keys and ids without a base URL',
+      { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's', ORGANIZATION_ID: 'org' },
+      [],
+      'CONFIG_MISSING',
+      /^MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID are/,
+    ],
     ['an id flag without a base URL', {}, ['--service', 'svc'], 'CONFIG_MISSING', /^MANAGEMENT_BASE_URL .*is not set, but --service is/],
     ['the alerts token without its base URL', { ...full, ALERTS_TOKEN: 'tok' }, [], 'CONFIG_MISSING', /^ALERTS_BASE_URL \(--alerts-url\) is not set, but ALERTS_TOKEN is/],
     ['an alert id without its base URL', { ALERT_ID: 'a1' }, [], 'CONFIG_MISSING', /^ALERTS_BASE_URL .*is not set, but ALERT_ID is/],
-    ['/v1 in the management base URL', { ...full, MANAGEMENT_BASE_URL: 'https://api.example.test/v1/' }, [], 'CONFIG_INVALID', /^MANAGEMENT_BASE_URL ends with \/v1.*drop \/v1 and give https:\/\/api\.example\.test\./],
+    [
+      '/v1 in the management base URL',
+      { ...full, MANAGEMENT_BASE_URL: 'https://api.example.test/v1/' },
+      [],
+      'CONFIG_INVALID',
+      /^MANAGEMENT_BASE_URL ends with \/v1.*drop \/v1 and give https:\/\/api\.example\.test\./,
+    ],
     ['/V1 in a management URL with a path', { ...full, MANAGEMENT_BASE_URL: 'https://gw.example.test/cloud/V1' }, [], 'CONFIG_INVALID', /give https:\/\/gw\.example\.test\/cloud\./],
-    ['/api/v2 in the alerts base URL', { ALERTS_BASE_URL: 'https://alerts.example.test/api/v2', ALERTS_TOKEN: 't' }, ['--alerts-url', 'https://alerts.example.test/api/v2'], 'CONFIG_INVALID', /^--alerts-url ends with \/api\/v2.*drop \/api\/v2/],
-    ['a reference fault with a stray target variable', { ORGANIZATION_ID: 'org', MANAGEMENT_BASE_URL: 'https://x.test' }, ['--reference-fault', 'x'], 'CONFIG_INVALID', /embedded reference target only.*MANAGEMENT_BASE_URL, ORGANIZATION_ID are set/],
+    [
+      '/api/v2 in the alerts base URL',
+      { ALERTS_BASE_URL: 'https://alerts.example.test/api/v2', ALERTS_TOKEN: 't' },
+      ['--alerts-url', 'https://alerts.example.test/api/v2'],
+      'CONFIG_INVALID',
+      /^--alerts-url ends with \/api\/v2.*drop \/api\/v2/,
+    ],
+    [
+      'a reference fault with a stray target variable',
+      { ORGANIZATION_ID: 'org', MANAGEMENT_BASE_URL: 'https://x.test' },
+      ['--reference-fault', 'x'],
+      'CONFIG_INVALID',
+      /embedded reference target only.*MANAGEMENT_BASE_URL, ORGANIZATION_ID are set/,
+    ],
   ] as const)('a target setting given wrong is exit 2 naming it: %s', (_what, env, argv, code, pattern) => {
     const error = failure([...argv], env);
     expect(error.code).toBe(code);

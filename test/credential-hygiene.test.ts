@@ -27,9 +27,14 @@ describe('credential hygiene', () => {
       const alertsProxy = await recordingProxy(reference.alertsUrl, alerts);
       servers.push(managementProxy.server, alertsProxy.server);
       const run = await runInProcess(['--runs', '2', '--seed', '11'], {
-        MANAGEMENT_BASE_URL: managementProxy.url, MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-        ORGANIZATION_ID: reference.organizationId, SERVICE_ID: reference.serviceId, BACKUP_ID: reference.backupId,
-        ALERTS_BASE_URL: alertsProxy.url, ALERTS_TOKEN: reference.alertsToken,
+        MANAGEMENT_BASE_URL: managementProxy.url,
+        MANAGEMENT_KEY_ID: reference.managementKeyId,
+        MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+        ORGANIZATION_ID: reference.organizationId,
+        SERVICE_ID: reference.serviceId,
+        BACKUP_ID: reference.backupId,
+        ALERTS_BASE_URL: alertsProxy.url,
+        ALERTS_TOKEN: reference.alertsToken,
       });
       expect(run.code).toBe(0);
       const authorizations = (log: WireExchange[]): string => log.map((e) => String(e.requestHeaders.authorization ?? '')).join('\n');
@@ -48,14 +53,24 @@ describe('credential hygiene', () => {
 
   it('never follows a redirect, so credentials never reach another origin', async () => {
     let sinkRequests = 0;
-    const sink = await listen(createServer((_req, res) => { sinkRequests += 1; res.end('{}'); }));
-    const redirector = await listen(createServer((req, res) => {
-      res.writeHead(307, { location: `${sink}${req.url}` });
-      res.end();
-    }));
+    const sink = await listen(
+      createServer((_req, res) => {
+        sinkRequests += 1;
+        res.end('{}');
+      }),
+    );
+    const redirector = await listen(
+      createServer((req, res) => {
+        res.writeHead(307, { location: `${sink}${req.url}` });
+        res.end();
+      }),
+    );
     const run = await runInProcess(['--runs', '1', '--rules', 'request.valid-accepted'], {
-      MANAGEMENT_BASE_URL: redirector, MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 'redirect-secret',
-      ORGANIZATION_ID: '4d3c1c6e-35c9-4f5f-9a43-1f3c7c1de001', SERVICE_ID: '4d3c1c6e-35c9-4f5f-9a43-1f3c7c1de002',
+      MANAGEMENT_BASE_URL: redirector,
+      MANAGEMENT_KEY_ID: 'kid',
+      MANAGEMENT_KEY_SECRET: 'redirect-secret',
+      ORGANIZATION_ID: '4d3c1c6e-35c9-4f5f-9a43-1f3c7c1de001',
+      SERVICE_ID: '4d3c1c6e-35c9-4f5f-9a43-1f3c7c1de002',
     });
     expect(sinkRequests).toBe(0);
     expect(run.code).toBe(1);

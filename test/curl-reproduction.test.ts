@@ -28,10 +28,12 @@ function parseCurlOutput(output: string): { status: number; headers: Record<stri
   const split = output.indexOf('\r\n\r\n');
   const head = output.slice(0, split).split('\r\n');
   const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(head[0] ?? '')?.[1]);
-  const headers = Object.fromEntries(head.slice(1).map((line) => {
-    const colon = line.indexOf(':');
-    return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
-  }));
+  const headers = Object.fromEntries(
+    head.slice(1).map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+    }),
+  );
   return { status, headers, text: output.slice(split + 4) };
 }
 
@@ -67,14 +69,18 @@ interface Reported {
 function reportedFindings(report: { results: readonly unknown[] }): Reported[] {
   type Loose = { probe: string; path: string; status?: number | string; evidence?: { response?: { status: number }; failure?: { code: string } }; reproduce: { curl: string } };
   const results = report.results as Array<{ rule: string; operation: string; outcome: string; findings: Loose[] }>;
-  return results.filter((r) => r.outcome === 'failed').flatMap((r) => r.findings.map((f) => ({
-    rule: r.rule,
-    operation: r.operation,
-    probe: f.probe,
-    path: f.path,
-    status: f.status ?? f.evidence?.response?.status ?? f.evidence?.failure?.code,
-    curl: f.reproduce.curl,
-  })));
+  return results
+    .filter((r) => r.outcome === 'failed')
+    .flatMap((r) =>
+      r.findings.map((f) => ({
+        rule: r.rule,
+        operation: r.operation,
+        probe: f.probe,
+        path: f.path,
+        status: f.status ?? f.evidence?.response?.status ?? f.evidence?.failure?.code,
+        curl: f.reproduce.curl,
+      })),
+    );
 }
 
 interface Reproduced {
@@ -86,7 +92,7 @@ interface Reproduced {
   readonly sentByHarness: boolean;
 }
 
-describe('each failed finding\'s curl reproduces it', () => {
+describe("each failed finding's curl reproduces it", () => {
   let specs: Specs;
   const targets: ReferenceTarget[] = [];
   const proxies: Server[] = [];
@@ -113,8 +119,12 @@ describe('each failed finding\'s curl reproduces it', () => {
     proxies.push(management.server, alerts.server);
     const credentials = { MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret, ALERTS_TOKEN: reference.alertsToken };
     const result = await runInProcess(['--runs', '2', '--seed', '31'], {
-      ...credentials, MANAGEMENT_BASE_URL: management.url, ALERTS_BASE_URL: alerts.url,
-      ORGANIZATION_ID: reference.organizationId, SERVICE_ID: reference.serviceId, BACKUP_ID: reference.backupId,
+      ...credentials,
+      MANAGEMENT_BASE_URL: management.url,
+      ALERTS_BASE_URL: alerts.url,
+      ORGANIZATION_ID: reference.organizationId,
+      SERVICE_ID: reference.serviceId,
+      BACKUP_ID: reference.backupId,
     });
     expect(result.code).toBe(1);
     const harnessWire = [...wire];
@@ -179,13 +189,15 @@ describe('each failed finding\'s curl reproduces it', () => {
     }, 60_000);
   }
 
-  it('auth-any-secret: the wrong-secret curl sends the key id from $MANAGEMENT_KEY_ID and the probe\'s own wrong secret', async () => {
+  it("auth-any-secret: the wrong-secret curl sends the key id from $MANAGEMENT_KEY_ID and the probe's own wrong secret", async () => {
     const { reproduced, reference } = await reproduce('auth-any-secret', 'reject');
     const wrongSecret = reproduced.filter((r) => /^a wrong (key secret|secret or token)$/.test(r.finding.probe) && String(r.wire.requestHeaders.authorization).startsWith('Basic '));
     expect(wrongSecret.length).toBeGreaterThan(0);
     for (const { finding, wire } of wrongSecret) {
       expect(finding.curl).toMatch(/-u "\$MANAGEMENT_KEY_ID:wrong-[A-Za-z0-9_-]+"/);
-      const [user, password] = Buffer.from(String(wire.requestHeaders.authorization).replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
+      const [user, password] = Buffer.from(String(wire.requestHeaders.authorization).replace(/^Basic /, ''), 'base64')
+        .toString('utf8')
+        .split(':');
       expect(user).toBe(reference.managementKeyId);
       expect(password).toMatch(/^wrong-/);
       expect(finding.curl).toContain(password);
@@ -196,13 +208,21 @@ describe('each failed finding\'s curl reproduces it', () => {
 describe('curlCommand', () => {
   const credentials = { managementKeyId: 'kid-1', managementKeySecret: 'real-secret-1', alertsToken: 'real-token-1' };
   const redact = (text: string): string => text.split('returned-key-secret').join('[redacted]');
-  const request = (headers: Record<string, string>, auth: RecordedRequest['auth'], body?: string): RecordedRequest =>
-    ({ method: 'POST', url: 'http://127.0.0.1:1/api/v2/alerts', headers: { accept: 'application/json', 'user-agent': 'x', ...headers }, auth, params: {}, query: {}, ...(body ? { body } : {}) });
+  const request = (headers: Record<string, string>, auth: RecordedRequest['auth'], body?: string): RecordedRequest => ({
+    method: 'POST',
+    url: 'http://127.0.0.1:1/api/v2/alerts',
+    headers: { accept: 'application/json', 'user-agent': 'x', ...headers },
+    auth,
+    params: {},
+    query: {},
+    ...(body ? { body } : {}),
+  });
   const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-  it('names the run\'s credentials by their variables and shows a probe\'s own ones as sent', () => {
-    expect(curlCommand('alerts', request({ authorization: 'Bearer real-token-1' }, 'default'), { credentials, redact }))
-      .toBe(`curl -sS -i -X POST 'http://127.0.0.1:1/api/v2/alerts' -H "Authorization: Bearer $ALERTS_TOKEN" -H 'accept: application/json'`);
+  it("names the run's credentials by their variables and shows a probe's own ones as sent", () => {
+    expect(curlCommand('alerts', request({ authorization: 'Bearer real-token-1' }, 'default'), { credentials, redact })).toBe(
+      `curl -sS -i -X POST 'http://127.0.0.1:1/api/v2/alerts' -H "Authorization: Bearer $ALERTS_TOKEN" -H 'accept: application/json'`,
+    );
     expect(curlCommand('alerts', request({ authorization: 'Bearer wrong-abc' }, 'custom'), { credentials, redact })).toContain(`-H 'authorization: Bearer wrong-abc'`);
     expect(curlCommand('alerts', request({ authorization: basic('kid-1', 'wrong-"$x') }, 'custom'), { credentials, redact })).toContain('-u "$MANAGEMENT_KEY_ID:wrong-\\"\\$x"');
     expect(curlCommand('management', request({ authorization: basic('other', 'real-secret-1') }, 'custom'), { credentials, redact })).toContain('-u "other:$MANAGEMENT_KEY_SECRET"');
@@ -210,7 +230,11 @@ describe('curlCommand', () => {
   });
 
   it('masks other real secrets and keeps generated values as sent', () => {
-    const curl = curlCommand('management', request({ authorization: basic('kid-1', 'real-secret-1'), 'content-type': 'application/json' }, 'default', `{"k":"returned-key-secret","p":"sv_generated","q":"it's"}`), { credentials, redact });
+    const curl = curlCommand(
+      'management',
+      request({ authorization: basic('kid-1', 'real-secret-1'), 'content-type': 'application/json' }, 'default', `{"k":"returned-key-secret","p":"sv_generated","q":"it's"}`),
+      { credentials, redact },
+    );
     expect(curl).toContain(`--data-raw '{"k":"[redacted]","p":"sv_generated","q":"it'\\''s"}'`);
     expect(curl).not.toMatch(/kid-1|real-secret-1/);
   });

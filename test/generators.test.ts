@@ -4,16 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecs, operationById, type Specs } from '../core/spec.ts';
 import { createValidators, type Validators } from '../core/validators.ts';
 import * as generators from '../generators/index.ts';
-import {
-  INVALID_GENERATORS,
-  KEY_ROLES,
-  PIPE_KINDS,
-  SECRET_VALUE_PATTERN,
-  type AlertReference,
-  type InvalidGenerator,
-  type PipeCreateBody,
-  type PipeKind,
-} from '../generators/index.ts';
+import { INVALID_GENERATORS, KEY_ROLES, PIPE_KINDS, SECRET_VALUE_PATTERN, type AlertReference, type InvalidGenerator, type PipeCreateBody, type PipeKind } from '../generators/index.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
 const DAY = 86_400_000;
@@ -75,7 +66,12 @@ function completeAlertProblems(body: Json, interval: string, references: readonl
 }
 
 /** Schema errors of an observe value other than a missing field: which fields are required is not shown. */
-const observeErrors = (ctx: Ctx, operationId: string, value: unknown): string[] => errorsText(ctx.body(operationId)(value).filter((e) => e.keyword !== 'required'));
+const observeErrors = (ctx: Ctx, operationId: string, value: unknown): string[] =>
+  errorsText(
+    ctx
+      .body(operationId)(value)
+      .filter((e) => e.keyword !== 'required'),
+  );
 
 /** A minimal valid create body; part generators are checked by putting their value into it. */
 const baseCreate = (): Json => ({
@@ -104,13 +100,14 @@ function secretsOf(value: unknown, path = ''): { path: string; value: unknown }[
   if (Array.isArray(value)) return value.flatMap((item, i) => secretsOf(item, `${path}/${i}`));
   if (!value || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, child]) =>
-    key === 'credentials' || key === 'accessKey'
-      ? Object.entries(child as Json).map(([field, secret]) => ({ path: `${path}/${key}/${field}`, value: secret }))
-      : secretsOf(child, `${path}/${key}`));
+    key === 'credentials' || key === 'accessKey' ? Object.entries(child as Json).map(([field, secret]) => ({ path: `${path}/${key}/${field}`, value: secret })) : secretsOf(child, `${path}/${key}`),
+  );
 }
 
 const secretProblems = (body: unknown): string[] =>
-  secretsOf(body).filter((s) => typeof s.value !== 'string' || !SECRET_VALUE_PATTERN.test(s.value)).map((s) => `${s.path} is not a secretValue`);
+  secretsOf(body)
+    .filter((s) => typeof s.value !== 'string' || !SECRET_VALUE_PATTERN.test(s.value))
+    .map((s) => `${s.path} is not a secretValue`);
 
 const instant = (value: unknown): number => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
 
@@ -138,7 +135,10 @@ function pipeCreateProblems(ctx: Ctx, body: PipeCreateBody, kind?: PipeKind): st
   const kinds = Object.keys(body.source).filter((key) => key !== 'validateSamples');
   return [
     ...createBody(ctx, body),
-    ...coverage(body.destination.columns.map((c) => c.name), body.fieldMappings),
+    ...coverage(
+      body.destination.columns.map((c) => c.name),
+      body.fieldMappings,
+    ),
     ...secretProblems(body),
     ...(kind && (kinds.length !== 1 || kinds[0] !== kind) ? [`source kinds ${kinds.join(',')}`] : []),
   ];
@@ -159,7 +159,13 @@ function pipeUpdateProblems(ctx: Ctx, body: Json, kind: PipeKind, columns?: read
     if (kinds.length !== 1 || kinds[0] !== kind) problems.push(`source kinds ${kinds.join(',')}`);
     for (const field of Object.keys(body.source[kind] ?? {})) if (!UPDATE_FIELDS[kind].includes(field)) problems.push(`${field} is not update-time`);
   }
-  if (body.destination) problems.push(...coverage(body.destination.columns.map((c: Json) => c.name), body.fieldMappings ?? []));
+  if (body.destination)
+    problems.push(
+      ...coverage(
+        body.destination.columns.map((c: Json) => c.name),
+        body.fieldMappings ?? [],
+      ),
+    );
   else if (body.fieldMappings) {
     if (!columns || columns.length === 0) problems.push('fieldMappings sent alone without known columns');
     else problems.push(...coverage(columns, body.fieldMappings));
@@ -169,23 +175,74 @@ function pipeUpdateProblems(ctx: Ctx, body: Json, kind: PipeKind, columns?: read
 
 const VALID: readonly ValidRow[] = [
   { name: 'identifier', arbitrary: () => generators.identifier(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), name: v }).concat(/^[a-z][a-z0-9_]*$/.test(v) ? [] : [`bad identifier ${v}`]) },
-  { name: 'secretValue', arbitrary: () => generators.secretValue(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { credentials: { username: v, password: v } } } }).concat(SECRET_VALUE_PATTERN.test(v) ? [] : [`bad secret ${v}`]) },
-  { name: 'credentials', arbitrary: () => generators.credentials(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { credentials: v } } }).concat(secretProblems({ credentials: v })) },
-  { name: 'accessKey', arbitrary: () => generators.accessKey(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { accessKey: v } } }).concat(secretProblems({ accessKey: v })) },
-  { name: 'iamRole', arbitrary: () => generators.iamRole(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { iamRole: v } } }).concat(/^arn:aws:iam::\d{12}:role\/.+$/.test(v) ? [] : [`bad ARN ${v}`]) },
+  {
+    name: 'secretValue',
+    arbitrary: () => generators.secretValue(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { credentials: { username: v, password: v } } } }).concat(SECRET_VALUE_PATTERN.test(v) ? [] : [`bad secret ${v}`]),
+  },
+  {
+    name: 'credentials',
+    arbitrary: () => generators.credentials(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { credentials: v } } }).concat(secretProblems({ credentials: v })),
+  },
+  {
+    name: 'accessKey',
+    arbitrary: () => generators.accessKey(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { accessKey: v } } }).concat(secretProblems({ accessKey: v })),
+  },
+  {
+    name: 'iamRole',
+    arbitrary: () => generators.iamRole(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { iamRole: v } } }).concat(/^arn:aws:iam::\d{12}:role\/.+$/.test(v) ? [] : [`bad ARN ${v}`]),
+  },
   { name: 'caCertificate', arbitrary: () => generators.caCertificate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }) },
-  { name: 'dateTime', arbitrary: () => generators.dateTime({ at: NOW }), check: (v, ctx) => usageParams(ctx, { from_date: v }).concat(instant(v) === NOW.getTime() ? [] : [`${v} is not ${NOW.toISOString()}`]) },
+  {
+    name: 'dateTime',
+    arbitrary: () => generators.dateTime({ at: NOW }),
+    check: (v, ctx) => usageParams(ctx, { from_date: v }).concat(instant(v) === NOW.getTime() ? [] : [`${v} is not ${NOW.toISOString()}`]),
+  },
   { name: 'pipeKind', arbitrary: () => generators.pipeKind(), check: (v) => (PIPE_KINDS.includes(v) ? [] : [`kind ${v}`]) },
-  { name: 'pipeScaling', arbitrary: () => generators.pipeScaling(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), scaling: v }).concat(Object.values(v).filter((n) => !((n as number) > 0)).map((n) => `not positive: ${n}`)) },
-  { name: 'pipeSettings', arbitrary: () => generators.pipeSettings(), check: (v, ctx) => [...createBody(ctx, { ...baseCreate(), settings: v }), ...errorsText(ctx.body('updatePipe')({ settings: v }))].concat(Object.values(v).filter((n) => typeof n === 'number' && !(Number.isInteger(n) && n > 0)).map((n) => `not a positive integer: ${n}`)) },
-  { name: 'pipeSettings (all keys)', arbitrary: () => generators.pipeSettings({ minKeys: 12 }), check: (v, ctx) => createBody(ctx, { ...baseCreate(), settings: v }).concat(Object.keys(v).length === 12 ? [] : ['not all 12 keys']) },
-  { name: 'destinationColumns', arbitrary: () => generators.destinationColumns({ names: COLUMNS }), check: (v, ctx) => createBody(ctx, { ...baseCreate(), destination: { database: 'd', table: 't', columns: v }, fieldMappings: v.map((c: Json) => ({ sourceField: 'x', destinationField: c.name })) }).concat(new Set(v.map((c: Json) => c.name)).size === v.length ? [] : ['duplicate column names']) },
+  {
+    name: 'pipeScaling',
+    arbitrary: () => generators.pipeScaling(),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), scaling: v }).concat(
+        Object.values(v)
+          .filter((n) => !((n as number) > 0))
+          .map((n) => `not positive: ${n}`),
+      ),
+  },
+  {
+    name: 'pipeSettings',
+    arbitrary: () => generators.pipeSettings(),
+    check: (v, ctx) =>
+      [...createBody(ctx, { ...baseCreate(), settings: v }), ...errorsText(ctx.body('updatePipe')({ settings: v }))].concat(
+        Object.values(v)
+          .filter((n) => typeof n === 'number' && !(Number.isInteger(n) && n > 0))
+          .map((n) => `not a positive integer: ${n}`),
+      ),
+  },
+  {
+    name: 'pipeSettings (all keys)',
+    arbitrary: () => generators.pipeSettings({ minKeys: 12 }),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), settings: v }).concat(Object.keys(v).length === 12 ? [] : ['not all 12 keys']),
+  },
+  {
+    name: 'destinationColumns',
+    arbitrary: () => generators.destinationColumns({ names: COLUMNS }),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), destination: { database: 'd', table: 't', columns: v }, fieldMappings: v.map((c: Json) => ({ sourceField: 'x', destinationField: c.name })) }).concat(
+        new Set(v.map((c: Json) => c.name)).size === v.length ? [] : ['duplicate column names'],
+      ),
+  },
   {
     name: 'pipeDestination',
     arbitrary: () => generators.pipeDestination(),
     check: (v, ctx) => {
       const names: string[] = v.columns.map((c: Json) => c.name);
-      const referenced = [v.tableDefinition?.engine?.versionColumnId, ...(v.tableDefinition?.engine?.columnIds ?? []), ...(v.tableDefinition?.sortingKey ?? []), v.tableDefinition?.primaryKey].filter((n) => n !== undefined);
+      const referenced = [v.tableDefinition?.engine?.versionColumnId, ...(v.tableDefinition?.engine?.columnIds ?? []), ...(v.tableDefinition?.sortingKey ?? []), v.tableDefinition?.primaryKey].filter(
+        (n) => n !== undefined,
+      );
       return [
         ...createBody(ctx, { ...baseCreate(), destination: v, fieldMappings: names.map((name) => ({ sourceField: name, destinationField: name })) }),
         ...(names.length >= 1 && names.length <= 5 && new Set(names).size === names.length ? [] : [`columns ${names.join(',')}`]),
@@ -194,33 +251,143 @@ const VALID: readonly ValidRow[] = [
     },
   },
   { name: 'fieldMappings', arbitrary: () => generators.fieldMappings({ columns: COLUMNS }), check: (v, ctx) => [...createBody(ctx, { ...baseCreate(), fieldMappings: v }), ...coverage(COLUMNS, v)] },
-  { name: 'tableMappings', arbitrary: () => generators.tableMappings(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { tableMappings: v } } }).concat(new Set(v.map((m: Json) => m.targetTable)).size === v.length ? [] : ['duplicate target tables']) },
+  {
+    name: 'tableMappings',
+    arbitrary: () => generators.tableMappings(),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: { relational: { tableMappings: v } } }).concat(new Set(v.map((m: Json) => m.targetTable)).size === v.length ? [] : ['duplicate target tables']),
+  },
   { name: 'relationalSettings (create)', arbitrary: () => generators.relationalSettings(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { settings: v } } }) },
-  { name: 'relationalSettings (update)', arbitrary: () => generators.relationalSettings({ operation: 'update' }), check: (v, ctx) => errorsText(ctx.body('updatePipe')({ source: { relational: { settings: v } } })) },
+  {
+    name: 'relationalSettings (update)',
+    arbitrary: () => generators.relationalSettings({ operation: 'update' }),
+    check: (v, ctx) => errorsText(ctx.body('updatePipe')({ source: { relational: { settings: v } } })),
+  },
   { name: 'brokerSourceCreate', arbitrary: () => generators.brokerSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
-  { name: 'objectStorageSourceCreate', arbitrary: () => generators.objectStorageSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v), 'compression' in v.objectStorage && v.objectStorage.compression !== 'auto' ? ['compression other than auto'] : []) },
+  {
+    name: 'objectStorageSourceCreate',
+    arbitrary: () => generators.objectStorageSourceCreate(),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v), 'compression' in v.objectStorage && v.objectStorage.compression !== 'auto' ? ['compression other than auto'] : []),
+  },
   { name: 'streamSourceCreate', arbitrary: () => generators.streamSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
   { name: 'relationalSourceCreate', arbitrary: () => generators.relationalSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
-  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeSourceUpdate (${kind})`, arbitrary: () => generators.pipeSourceUpdate({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, { source: v }, kind) })),
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({ name: `pipeSourceUpdate (${kind})`, arbitrary: () => generators.pipeSourceUpdate({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, { source: v }, kind) }),
+  ),
   { name: 'pipeCreateBody', arbitrary: () => generators.pipeCreateBody(), check: (v, ctx) => pipeCreateProblems(ctx, v) },
   ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeCreateBody (${kind})`, arbitrary: () => generators.pipeCreateBody({ kind }), check: (v, ctx) => pipeCreateProblems(ctx, v, kind) })),
   ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBody (${kind})`, arbitrary: () => generators.pipeUpdateBody({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, v, kind) })),
-  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBody (${kind}, columns)`, arbitrary: () => generators.pipeUpdateBody({ kind, columns: COLUMNS }), check: (v, ctx) => pipeUpdateProblems(ctx, v, kind, COLUMNS) })),
-  { name: 'ipAccessList', arbitrary: () => generators.ipAccessList(), check: (v, ctx) => errorsText(ctx.body('createKey')({ name: 'k', roles: ['admin'], ipAccessList: v })).concat(v.filter((e: Json) => !/^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/.test(e.source)).map((e: Json) => `source ${e.source}`)) },
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeUpdateBody (${kind}, columns)`,
+      arbitrary: () => generators.pipeUpdateBody({ kind, columns: COLUMNS }),
+      check: (v, ctx) => pipeUpdateProblems(ctx, v, kind, COLUMNS),
+    }),
+  ),
+  {
+    name: 'ipAccessList',
+    arbitrary: () => generators.ipAccessList(),
+    check: (v, ctx) =>
+      errorsText(ctx.body('createKey')({ name: 'k', roles: ['admin'], ipAccessList: v })).concat(
+        v.filter((e: Json) => !/^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/.test(e.source)).map((e: Json) => `source ${e.source}`),
+      ),
+  },
   { name: 'keyCreateBody', arbitrary: () => generators.keyCreateBody({ now: NOW }), check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, NOW)] },
-  { name: 'keyCreateBody (default now)', arbitrary: () => generators.keyCreateBody(), check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, new Date(Date.now() - 60_000)).filter((p) => !p.startsWith('expireAt')), ...(instant(v.expireAt) - Date.now() <= 23 * HOUR ? [] : ['expireAt beyond a day'])] },
-  { name: 'keyCreateBody (never)', arbitrary: () => generators.keyCreateBody({ expiry: 'never', now: NOW }), check: (v, ctx) => errorsText(ctx.body('createKey')(v)).concat(v.expireAt === undefined || v.expireAt === null || v.expireAt === '' ? [] : [`expireAt ${v.expireAt}`], 'expireAt' in v && v.expireAt === undefined ? ['expireAt: undefined sent'] : []) },
-  { name: 'keyCreateBody (enabled, any)', arbitrary: () => generators.keyCreateBody({ state: 'enabled', expiry: 'any', now: NOW }), check: (v, ctx) => errorsText(ctx.body('createKey')(v)).concat(v.state === undefined || v.state === 'enabled' ? [] : [`state ${v.state}`], typeof v.expireAt === 'string' && v.expireAt !== '' && !(instant(v.expireAt) >= NOW.getTime() + HOUR) ? [`expireAt ${v.expireAt}`] : []) },
-  { name: 'alertUpdateBody', arbitrary: () => generators.alertUpdateBody({ interval: '15m', references: REFERENCES }), check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '15m')] },
-  { name: 'alertUpdateBody (one reference)', arbitrary: () => generators.alertUpdateBody({ interval: '1h', references: REFERENCES.slice(1) }), check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '1h', REFERENCES.slice(1))] },
-  { name: 'alertUpdateBodyObserve', arbitrary: () => generators.alertUpdateBodyObserve({ references: REFERENCES }), check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(Object.keys(v).length > 0 ? [] : ['empty body'], v.channel && Object.keys(v.channel).length === 0 ? ['empty channel'] : []) },
-  { name: 'alertUpdateBodyObserve (no references)', arbitrary: () => generators.alertUpdateBodyObserve(), check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(['dashboardId', 'tileId'].filter((f) => f in v && /^[0-9a-f]{24}$/.test(v[f])).map((f) => `${f} is 24-hex`)) },
-  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeCreateBodyObserve (${kind})`, arbitrary: () => generators.pipeCreateBodyObserve({ kind }), check: (v, ctx) => observeErrors(ctx, 'createPipe', v).concat(secretProblems(v), v.destination?.columns ? coverage(v.destination.columns.map((c: Json) => c.name), v.fieldMappings) : [], v.source === undefined || kind in v.source ? [] : ['source kind dropped']) })),
-  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBodyObserve (${kind})`, arbitrary: () => generators.pipeUpdateBodyObserve({ kind, columns: COLUMNS }), check: (v, ctx) => observeErrors(ctx, 'updatePipe', v).concat(secretProblems(v), Object.keys(v).length > 0 ? [] : ['empty body'], ('destination' in v) === ('fieldMappings' in v) ? [] : ['columns and mappings apart'], v.destination ? coverage(v.destination.columns.map((c: Json) => c.name), v.fieldMappings) : []) })),
-  { name: 'keyCreateBodyObserve', arbitrary: () => generators.keyCreateBodyObserve({ now: NOW }), check: (v, ctx) => [...observeErrors(ctx, 'createKey', v), ...keyProblems(v, NOW), ...(Array.isArray(v.roles) && v.roles.length > 0 ? [] : ['roles dropped'])] },
+  {
+    name: 'keyCreateBody (default now)',
+    arbitrary: () => generators.keyCreateBody(),
+    check: (v, ctx) => [
+      ...errorsText(ctx.body('createKey')(v)),
+      ...keyProblems(v, new Date(Date.now() - 60_000)).filter((p) => !p.startsWith('expireAt')),
+      ...(instant(v.expireAt) - Date.now() <= 23 * HOUR ? [] : ['expireAt beyond a day']),
+    ],
+  },
+  {
+    name: 'keyCreateBody (never)',
+    arbitrary: () => generators.keyCreateBody({ expiry: 'never', now: NOW }),
+    check: (v, ctx) =>
+      errorsText(ctx.body('createKey')(v)).concat(
+        v.expireAt === undefined || v.expireAt === null || v.expireAt === '' ? [] : [`expireAt ${v.expireAt}`],
+        'expireAt' in v && v.expireAt === undefined ? ['expireAt: undefined sent'] : [],
+      ),
+  },
+  {
+    name: 'keyCreateBody (enabled, any)',
+    arbitrary: () => generators.keyCreateBody({ state: 'enabled', expiry: 'any', now: NOW }),
+    check: (v, ctx) =>
+      errorsText(ctx.body('createKey')(v)).concat(
+        v.state === undefined || v.state === 'enabled' ? [] : [`state ${v.state}`],
+        typeof v.expireAt === 'string' && v.expireAt !== '' && !(instant(v.expireAt) >= NOW.getTime() + HOUR) ? [`expireAt ${v.expireAt}`] : [],
+      ),
+  },
+  {
+    name: 'alertUpdateBody',
+    arbitrary: () => generators.alertUpdateBody({ interval: '15m', references: REFERENCES }),
+    check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '15m')],
+  },
+  {
+    name: 'alertUpdateBody (one reference)',
+    arbitrary: () => generators.alertUpdateBody({ interval: '1h', references: REFERENCES.slice(1) }),
+    check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '1h', REFERENCES.slice(1))],
+  },
+  {
+    name: 'alertUpdateBodyObserve',
+    arbitrary: () => generators.alertUpdateBodyObserve({ references: REFERENCES }),
+    check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(Object.keys(v).length > 0 ? [] : ['empty body'], v.channel && Object.keys(v.channel).length === 0 ? ['empty channel'] : []),
+  },
+  {
+    name: 'alertUpdateBodyObserve (no references)',
+    arbitrary: () => generators.alertUpdateBodyObserve(),
+    check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(['dashboardId', 'tileId'].filter((f) => f in v && /^[0-9a-f]{24}$/.test(v[f])).map((f) => `${f} is 24-hex`)),
+  },
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeCreateBodyObserve (${kind})`,
+      arbitrary: () => generators.pipeCreateBodyObserve({ kind }),
+      check: (v, ctx) =>
+        observeErrors(ctx, 'createPipe', v).concat(
+          secretProblems(v),
+          v.destination?.columns
+            ? coverage(
+                v.destination.columns.map((c: Json) => c.name),
+                v.fieldMappings,
+              )
+            : [],
+          v.source === undefined || kind in v.source ? [] : ['source kind dropped'],
+        ),
+    }),
+  ),
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeUpdateBodyObserve (${kind})`,
+      arbitrary: () => generators.pipeUpdateBodyObserve({ kind, columns: COLUMNS }),
+      check: (v, ctx) =>
+        observeErrors(ctx, 'updatePipe', v).concat(
+          secretProblems(v),
+          Object.keys(v).length > 0 ? [] : ['empty body'],
+          'destination' in v === 'fieldMappings' in v ? [] : ['columns and mappings apart'],
+          v.destination
+            ? coverage(
+                v.destination.columns.map((c: Json) => c.name),
+                v.fieldMappings,
+              )
+            : [],
+        ),
+    }),
+  ),
+  {
+    name: 'keyCreateBodyObserve',
+    arbitrary: () => generators.keyCreateBodyObserve({ now: NOW }),
+    check: (v, ctx) => [...observeErrors(ctx, 'createKey', v), ...keyProblems(v, NOW), ...(Array.isArray(v.roles) && v.roles.length > 0 ? [] : ['roles dropped'])],
+  },
   { name: 'oddText', arbitrary: () => generators.oddText(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ name: v, message: v })).concat(typeof v === 'string' ? [] : ['not a string']) },
   { name: 'oddNumber', arbitrary: () => generators.oddNumber(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ threshold: v })).concat(Number.isFinite(v) ? [] : [`not finite: ${v}`]) },
-  { name: 'oddReference', arbitrary: () => generators.oddReference(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ dashboardId: v, tileId: v })).concat(/^[0-9a-f]{24}$/.test(v) ? [`24-hex ${v}`] : []) },
+  {
+    name: 'oddReference',
+    arbitrary: () => generators.oddReference(),
+    check: (v, ctx) => errorsText(ctx.body('updateAlert')({ dashboardId: v, tileId: v })).concat(/^[0-9a-f]{24}$/.test(v) ? [`24-hex ${v}`] : []),
+  },
   { name: 'usagePeriod', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 30)] },
   { name: 'usagePeriod (7 days)', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR, maxDays: 7 }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 7)] },
   { name: 'serviceCommand', arbitrary: () => generators.serviceCommand(), check: (v, ctx) => errorsText(ctx.body('changeServiceState')({ command: v })) },
@@ -236,8 +403,20 @@ const INVALID: readonly InvalidRow[] = [
       return [...createBody(ctx, v), ...secretProblems(v), ...(unmapped.length === 1 ? [] : [`${unmapped.length} unmapped columns`])];
     },
   },
-  { name: 'keyCreateBodyEmptyRoles', generator: generators.keyCreateBodyEmptyRoles, constraints: { now: NOW }, rejectedAt: { operationId: 'createKey', path: /^\/roles$/ }, valid: (v) => keyProblems(v, NOW) },
-  { name: 'keyCreateBodyUnknownRole', generator: generators.keyCreateBodyUnknownRole, constraints: { now: NOW }, rejectedAt: { operationId: 'createKey', path: /^\/roles\/\d+$/ }, valid: (v) => keyProblems(v, NOW).concat(v.roles.filter((r: string) => !(KEY_ROLES as readonly string[]).includes(r)).length === 1 ? [] : ['not exactly one unknown role']) },
+  {
+    name: 'keyCreateBodyEmptyRoles',
+    generator: generators.keyCreateBodyEmptyRoles,
+    constraints: { now: NOW },
+    rejectedAt: { operationId: 'createKey', path: /^\/roles$/ },
+    valid: (v) => keyProblems(v, NOW),
+  },
+  {
+    name: 'keyCreateBodyUnknownRole',
+    generator: generators.keyCreateBodyUnknownRole,
+    constraints: { now: NOW },
+    rejectedAt: { operationId: 'createKey', path: /^\/roles\/\d+$/ },
+    valid: (v) => keyProblems(v, NOW).concat(v.roles.filter((r: string) => !(KEY_ROLES as readonly string[]).includes(r)).length === 1 ? [] : ['not exactly one unknown role']),
+  },
   { name: 'alertUpdateBodyBadEnum', generator: generators.alertUpdateBodyBadEnum, rejectedAt: { operationId: 'updateAlert', path: /^\/(thresholdType|source)$/ } },
   {
     name: 'usagePeriodTooLong',
@@ -333,7 +512,9 @@ describe('the generator table', () => {
 
   it('tests every exported generator', () => {
     const tested = new Set([...VALID.map((row) => row.name.split(' ')[0]), ...INVALID.map((row) => row.name)]);
-    const exported = Object.entries(generators).filter(([, value]) => typeof value === 'function' || (typeof value === 'object' && value !== null && 'witness' in value)).map(([name]) => name);
+    const exported = Object.entries(generators)
+      .filter(([, value]) => typeof value === 'function' || (typeof value === 'object' && value !== null && 'witness' in value))
+      .map(([name]) => name);
     expect(exported.filter((name) => !tested.has(name))).toEqual([]);
   });
 
@@ -348,16 +529,16 @@ describe('the generator table', () => {
       'service.command': sample(generators.serviceCommand(), 50),
     };
     for (const generator of INVALID_GENERATORS) {
-      expect(valid[generator.breaks]!.filter((value) => generator.witness(value as never)), generator.breaks).toEqual([]);
+      expect(
+        valid[generator.breaks]!.filter((value) => generator.witness(value as never)),
+        generator.breaks,
+      ).toEqual([]);
     }
   });
 });
 
 describe('secrets in pipe bodies', () => {
-  const bodies = (): unknown[] => [
-    ...sample(generators.pipeCreateBody(), 200, 7),
-    ...PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBody({ kind, columns: COLUMNS }), 50, 7)),
-  ];
+  const bodies = (): unknown[] => [...sample(generators.pipeCreateBody(), 200, 7), ...PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBody({ kind, columns: COLUMNS }), 50, 7))];
 
   it('every secret field carries a secretValue', () => {
     expectNoProblems(bodies(), secretProblems);
@@ -383,10 +564,7 @@ describe('keyCreateBody defaults', () => {
     const after = Date.now();
     expectNoProblems(sample(arbitrary), (body) => {
       const at = instant(body.expireAt);
-      return [
-        ...(body.state === 'disabled' ? [] : [`state ${body.state}`]),
-        ...(at >= before + HOUR && at <= after + 23 * HOUR ? [] : [`expireAt ${body.expireAt}`]),
-      ];
+      return [...(body.state === 'disabled' ? [] : [`state ${body.state}`]), ...(at >= before + HOUR && at <= after + 23 * HOUR ? [] : [`expireAt ${body.expireAt}`])];
     });
   });
 });
@@ -441,8 +619,7 @@ const MUST_ACCEPT: Readonly<Record<string, () => readonly MustAccept[]>> = Objec
 });
 
 /** Whether a documented path applies to a body sending a source of `kind`. */
-const applies = (path: string, kind: PipeKind | undefined): boolean =>
-  kind === undefined || !PIPE_KINDS.some((other) => other !== kind && path.startsWith(`source.${other}`));
+const applies = (path: string, kind: PipeKind | undefined): boolean => kind === undefined || !PIPE_KINDS.some((other) => other !== kind && path.startsWith(`source.${other}`));
 
 const DEFAULT_RUNS = 8;
 const COVERAGE_SEEDS = Object.freeze([1, 7, 42, 1234, 20261123]);
@@ -465,23 +642,27 @@ describe('must-accept generators send every documented request field', () => {
 
   it.each(Object.keys(MUST_ACCEPT))('%s: every sample is complete, every documented path of its source kind present', (operationId) => {
     const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
-    const incomplete = MUST_ACCEPT[operationId]!().flatMap(({ arbitrary, kind }) => sample(arbitrary, SAMPLES).flatMap((value, index) => {
-      const sent = new Set(valuePaths(value));
-      const missing = documented.filter((path) => applies(path, kind) && !sent.has(path));
-      return missing.length === 0 ? [] : [`${kind ?? ''} sample ${index}: ${missing.join(', ')}`];
-    }));
+    const incomplete = MUST_ACCEPT[operationId]!().flatMap(({ arbitrary, kind }) =>
+      sample(arbitrary, SAMPLES).flatMap((value, index) => {
+        const sent = new Set(valuePaths(value));
+        const missing = documented.filter((path) => applies(path, kind) && !sent.has(path));
+        return missing.length === 0 ? [] : [`${kind ?? ''} sample ${index}: ${missing.join(', ')}`];
+      }),
+    );
     expect(incomplete.slice(0, 5)).toEqual([]);
   });
 
   it('walks the schemas through properties, items and oneOf/anyOf branches', () => {
     const create = schemaPaths(operationById(ctx.specs, 'createPipe').requestSchema as Json);
-    expect(create).toEqual(expect.arrayContaining([
-      'source.broker.schemaRegistry.credentials.password',
-      'source.relational.tableMappings[].sortingKeys',
-      'destination.tableDefinition.engine.columnIds',
-      'destination.columns[].name',
-      'source.validateSamples',
-    ]));
+    expect(create).toEqual(
+      expect.arrayContaining([
+        'source.broker.schemaRegistry.credentials.password',
+        'source.relational.tableMappings[].sortingKeys',
+        'destination.tableDefinition.engine.columnIds',
+        'destination.columns[].name',
+        'source.validateSamples',
+      ]),
+    );
     expect(schemaPaths(operationById(ctx.specs, 'createKey').requestSchema as Json)).toEqual(expect.arrayContaining(['expireAt', 'hashData.keySecretHash', 'ipAccessList[].description']));
   });
 });

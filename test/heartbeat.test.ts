@@ -14,7 +14,11 @@ describe('heartbeat', () => {
   it('prints after each quiet spell, and a line restarts the quiet', async () => {
     const lines: string[] = [];
     let n = 0;
-    const beat = heartbeat((line) => lines.push(line), 100, () => `beat ${(n += 1)}`);
+    const beat = heartbeat(
+      (line) => lines.push(line),
+      100,
+      () => `beat ${(n += 1)}`,
+    );
     await sleep(350);
     const beats = lines.length;
     expect(beats).toBeGreaterThanOrEqual(2);
@@ -32,7 +36,11 @@ describe('heartbeat', () => {
 
   it('off a terminal, a slow and rate-limited run prints heartbeat lines whose counts rise', async () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'heartbeat-'));
-    const config = resolveConfig(['--reference-mode', 'slow', '--reference-mode', 'rate-limit-retry-after', '--max-requests', '40', '--concurrency', '2', '--runs', '1', '--seed', '3', '--report-dir', reportDir], {}, RULE_IDS);
+    const config = resolveConfig(
+      ['--reference-mode', 'slow', '--reference-mode', 'rate-limit-retry-after', '--max-requests', '40', '--concurrency', '2', '--runs', '1', '--seed', '3', '--report-dir', reportDir],
+      {},
+      RULE_IDS,
+    );
     const lines: string[] = [];
     const code = await runCommand(config, {}, { out: (line) => lines.push(line), err: (line) => lines.push(line) }, undefined, { heartbeatMs: 300 });
     expect(code).toBe(0);

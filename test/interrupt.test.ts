@@ -10,7 +10,12 @@ import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runCli } from './support/cli.ts';
 
 /** One request as the target saw it, and when. */
-interface Arrival { readonly at: number; readonly method: string; readonly path: string; readonly body: string }
+interface Arrival {
+  readonly at: number;
+  readonly method: string;
+  readonly path: string;
+  readonly body: string;
+}
 
 /**
  * A proxy in front of one API of the reference target that signals the run when it receives the service's `stop`,
@@ -97,11 +102,23 @@ describe('an interrupted run', () => {
     servers.push(management.server, alerts.server);
     const dir = await mkdtemp(join(tmpdir(), 'interrupt-'));
     const started = Date.now();
-    const run = await runCli(['--runs', '1', '--concurrency', '1', '--seed', '9', '--report-dir', dir], {
-      MANAGEMENT_BASE_URL: management.url, MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-      ORGANIZATION_ID: reference.organizationId, SERVICE_ID: reference.serviceId, BACKUP_ID: reference.backupId,
-      ALERTS_BASE_URL: alerts.url, ALERTS_TOKEN: reference.alertsToken,
-    }, 120_000, (child) => { trap.child = child; });
+    const run = await runCli(
+      ['--runs', '1', '--concurrency', '1', '--seed', '9', '--report-dir', dir],
+      {
+        MANAGEMENT_BASE_URL: management.url,
+        MANAGEMENT_KEY_ID: reference.managementKeyId,
+        MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+        ORGANIZATION_ID: reference.organizationId,
+        SERVICE_ID: reference.serviceId,
+        BACKUP_ID: reference.backupId,
+        ALERTS_BASE_URL: alerts.url,
+        ALERTS_TOKEN: reference.alertsToken,
+      },
+      120_000,
+      (child) => {
+        trap.child = child;
+      },
+    );
     const report = JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')) as RunReport;
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
     const after = trap.arrivals.filter((a) => a.at > trap.signalledAt!).map((a) => `${a.method} ${a.path.replace(/^.*\/services\/[^/]+/, '…')} ${a.body}`);

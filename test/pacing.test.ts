@@ -41,12 +41,27 @@ async function sendThrough(url: string, perCredential: number): Promise<{ exchan
   const pacers = createPacers({ maxHoldMs: 60_000, deadline });
   const dispatcher = new Agent({ connections: 8 });
   let retried = 0;
-  const common = { baseUrl: url, timeoutMs: 5000, maxResponseBytes: 1 << 20, gate, pacers, dispatcher, deadline, backoffMs: 500, maxRateLimitWaitMs: 60_000, onExchange: () => undefined, onRateLimited: () => { retried += 1; } };
+  const common = {
+    baseUrl: url,
+    timeoutMs: 5000,
+    maxResponseBytes: 1 << 20,
+    gate,
+    pacers,
+    dispatcher,
+    deadline,
+    backoffMs: 500,
+    maxRateLimitWaitMs: 60_000,
+    onExchange: () => undefined,
+    onRateLimited: () => {
+      retried += 1;
+    },
+  };
   const clients = [createHttpClient({ ...common, api: 'management', authorization: 'Basic a2V5OnNlY3JldA==' }), createHttpClient({ ...common, api: 'alerts', authorization: 'Bearer alerts-token' })];
   const started = Date.now();
   try {
-    const exchanges = await Promise.all(clients.flatMap((client) =>
-      Array.from({ length: perCredential }, () => client.send({ operation: operation(client.api), probe: { intent: 'observe', label: 'paced' } }))));
+    const exchanges = await Promise.all(
+      clients.flatMap((client) => Array.from({ length: perCredential }, () => client.send({ operation: operation(client.api), probe: { intent: 'observe', label: 'paced' } }))),
+    );
     return { exchanges, wallMs: Date.now() - started, retried };
   } finally {
     await dispatcher.close();
@@ -63,18 +78,22 @@ describe('pacing against a limiter of 20 requests per 2 s per credential', () =>
     ['retry-after-60', 40],
     // Remaining read from every answer: the limit is met before a 429 (a loaded machine may reorder an answer or two).
     ['ratelimit-remaining', 2],
-  ])('with %s: every request answered, near the least possible time, at most %i 429s', async (signals, most429s) => {
-    const { url, limiter } = await limitedServer(signals);
-    const { exchanges, wallMs, retried } = await sendThrough(url, 70);
+  ])(
+    'with %s: every request answered, near the least possible time, at most %i 429s',
+    async (signals, most429s) => {
+      const { url, limiter } = await limitedServer(signals);
+      const { exchanges, wallMs, retried } = await sendThrough(url, 70);
 
-    expect(exchanges.map((e) => e.response?.status ?? e.failure?.code)).toEqual(exchanges.map(() => 200));
-    const totals = limiter.totals();
-    expect(totals.accepted).toBe(140);
-    expect(totals.limited).toBe(retried);
-    expect(totals.limited).toBeLessThanOrEqual(most429s);
-    // 70 requests per credential take 4 windows: at least 6 s from the first request. The upper bound only tells
-    // a paced run from one that waited out a 60 s Retry-After (how close to the least possible is the bench's figure).
-    expect(wallMs).toBeGreaterThanOrEqual(limiter.leastPossibleMs() - 50);
-    expect(wallMs).toBeLessThan(limiter.leastPossibleMs() + 30_000);
-  }, 60_000);
+      expect(exchanges.map((e) => e.response?.status ?? e.failure?.code)).toEqual(exchanges.map(() => 200));
+      const totals = limiter.totals();
+      expect(totals.accepted).toBe(140);
+      expect(totals.limited).toBe(retried);
+      expect(totals.limited).toBeLessThanOrEqual(most429s);
+      // 70 requests per credential take 4 windows: at least 6 s from the first request. The upper bound only tells
+      // a paced run from one that waited out a 60 s Retry-After (how close to the least possible is the bench's figure).
+      expect(wallMs).toBeGreaterThanOrEqual(limiter.leastPossibleMs() - 50);
+      expect(wallMs).toBeLessThan(limiter.leastPossibleMs() + 30_000);
+    },
+    60_000,
+  );
 });

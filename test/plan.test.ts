@@ -16,7 +16,10 @@ async function dryRunTotal(args: string[]): Promise<{ total: number; text: strin
 describe('the plan', () => {
   it('--dry-run prints the plan and sends nothing to a configured target', async () => {
     let requests = 0;
-    const server = createServer((_req, res) => { requests += 1; res.end(); });
+    const server = createServer((_req, res) => {
+      requests += 1;
+      res.end();
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const lines: string[] = [];

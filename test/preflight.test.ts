@@ -28,9 +28,15 @@ async function serve(listener: RequestListener): Promise<string> {
 /** The settings of a correct run against a reference target: both APIs, the backup, a tile alert. */
 function envFor(target: ReferenceTarget): Record<string, string> {
   return {
-    MANAGEMENT_BASE_URL: target.managementUrl, MANAGEMENT_KEY_ID: target.managementKeyId, MANAGEMENT_KEY_SECRET: target.managementKeySecret,
-    ORGANIZATION_ID: target.organizationId, SERVICE_ID: target.serviceId, BACKUP_ID: target.backupId,
-    ALERTS_BASE_URL: target.alertsUrl, ALERTS_TOKEN: target.alertsToken, ALERT_ID: target.alertIds[0]!,
+    MANAGEMENT_BASE_URL: target.managementUrl,
+    MANAGEMENT_KEY_ID: target.managementKeyId,
+    MANAGEMENT_KEY_SECRET: target.managementKeySecret,
+    ORGANIZATION_ID: target.organizationId,
+    SERVICE_ID: target.serviceId,
+    BACKUP_ID: target.backupId,
+    ALERTS_BASE_URL: target.alertsUrl,
+    ALERTS_TOKEN: target.alertsToken,
+    ALERT_ID: target.alertIds[0]!,
   };
 }
 
@@ -67,48 +73,96 @@ afterAll(async () => {
 });
 
 describe('a misconfigured run is exit 2 naming the setting, before any probe', () => {
-  const html = (): Promise<string> => serve((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
-  });
-  const notFound = (): Promise<string> => serve((_req, res) => {
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('Not Found');
-  });
+  const html = (): Promise<string> =>
+    serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
+    });
+  const notFound = (): Promise<string> =>
+    serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not Found');
+    });
 
   const cases: readonly (readonly [string, () => Promise<Record<string, string>>, RegExp])[] = [
-    ['a wrong key secret', async () => ({ ...envFor(reference), MANAGEMENT_KEY_SECRET: 'not-the-secret' }),
-      /^conformance: The management API refused the key: GET http:\/\/127\.0\.0\.1:\d+\/v1\/organizations\/[-0-9a-f]+\/usageCost\?\S+ answered 401 .*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.* \[CREDENTIALS_REFUSED\]$/],
-    ['a wrong token', async () => ({ ...envFor(reference), ALERTS_TOKEN: 'not-the-token' }),
-      /^conformance: The alerts API refused ALERTS_TOKEN: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 401 .*Check ALERTS_TOKEN.* \[CREDENTIALS_REFUSED\]$/],
-    ['an unknown organization', async () => ({ ...envFor(reference), ORGANIZATION_ID: randomUUID() }),
-      /^conformance: ORGANIZATION_ID \(--organization\) [-0-9a-f]{36} is not an organization the management API knows: GET .* answered 404 .*\(and 401 without the key\)\. Check ORGANIZATION_ID.* \[TARGET_UNKNOWN_ID\]$/],
-    ['an organization that is no uuid', async () => ({ ...envFor(reference), ORGANIZATION_ID: 'my-org' }),
-      /^conformance: ORGANIZATION_ID \(--organization\) "my-org" is not a uuid .*answered 400.*Check ORGANIZATION_ID\. \[TARGET_UNKNOWN_ID\]$/],
-    ['an unknown backup', async () => ({ ...envFor(reference), BACKUP_ID: randomUUID() }),
-      /^conformance: BACKUP_ID \(--backup\) [-0-9a-f]{36} is not a backup the management API knows under SERVICE_ID \(--service\) [-0-9a-f]{36}: GET .* answered 404 .*Check BACKUP_ID .*and SERVICE_ID.* \[TARGET_UNKNOWN_ID\]$/],
-    ['a backup under an unknown service', async () => ({ ...envFor(reference), SERVICE_ID: randomUUID() }),
-      /^conformance: BACKUP_ID .* is not a backup the management API knows under SERVICE_ID .*answered 404.* \[TARGET_UNKNOWN_ID\]$/],
-    ['an unknown alert', async () => ({ ...envFor(reference), ALERT_ID: 'no-such-alert' }),
-      /^conformance: ALERT_ID \(--alert\) no-such-alert is not among the 4 alerts the alerts API lists \(GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts\)\. .* \[TARGET_UNKNOWN_ID\]$/],
-    ['a saved-search alert', async () => ({ ...envFor(reference), ALERT_ID: reference.alertIds[2]! }),
-      /^conformance: ALERT_ID \(--alert\) \w+ names an alert the run may not update: it is a saved-search alert \(source "search"\).* \[ALERT_NOT_UPDATABLE\]$/],
-    ['/v1 in the base URL', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: `${reference.managementUrl}/v1` }),
-      /^conformance: MANAGEMENT_BASE_URL ends with \/v1, but the harness appends the API's paths \(\/v1\/\.\.\.\) to it: drop \/v1 and give http:\/\/127\.0\.0\.1:\d+\. \[CONFIG_INVALID\]$/],
-    ['a management URL that serves a web page', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await html() }),
-      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 200 \(text\/html; charset=utf-8\): <!doctype html><title>Welcome<\/title><p>It works!<\/p>, not JSON\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/],
-    ['a management URL that answers 404 on every path', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await notFound() }),
-      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 404 \(text\/plain\): Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/],
-    ['the management URL pointed at the alerts API', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: reference.alertsUrl }),
-      /^conformance: MANAGEMENT_BASE_URL .* answers, but not as the management API: .*404.* \[NOT_THE_API\]$/],
-    ['an alerts URL that is not the API', async () => ({ ...envFor(reference), ALERTS_BASE_URL: await notFound() }),
-      /^conformance: ALERTS_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the alerts API: GET .*\/api\/v2\/alerts answered 404 .*Set ALERTS_BASE_URL .* \[NOT_THE_API\]$/],
-    ['an empty MANAGEMENT_BASE_URL with the keys set', async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: '' }),
-      /^conformance: MANAGEMENT_BASE_URL is set but empty: give it a value.* \[CONFIG_MISSING\]$/],
-    ['the keys and ids without MANAGEMENT_BASE_URL', async () => {
-      const { MANAGEMENT_BASE_URL: _url, ...env } = envFor(reference);
-      return env;
-    }, /^conformance: MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID, SERVICE_ID, BACKUP_ID are: .* \[CONFIG_MISSING\]$/],
+    [
+      'a wrong key secret',
+      async () => ({ ...envFor(reference), MANAGEMENT_KEY_SECRET: 'not-the-secret' }),
+      /^conformance: The management API refused the key: GET http:\/\/127\.0\.0\.1:\d+\/v1\/organizations\/[-0-9a-f]+\/usageCost\?\S+ answered 401 .*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.* \[CREDENTIALS_REFUSED\]$/,
+    ],
+    [
+      'a wrong token',
+      async () => ({ ...envFor(reference), ALERTS_TOKEN: 'not-the-token' }),
+      /^conformance: The alerts API refused ALERTS_TOKEN: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 401 .*Check ALERTS_TOKEN.* \[CREDENTIALS_REFUSED\]$/,
+    ],
+    [
+      'an unknown organization',
+      async () => ({ ...envFor(reference), ORGANIZATION_ID: randomUUID() }),
+      /^conformance: ORGANIZATION_ID \(--organization\) [-0-9a-f]{36} is not an organization the management API knows: GET .* answered 404 .*\(and 401 without the key\)\. Check ORGANIZATION_ID.* \[TARGET_UNKNOWN_ID\]$/,
+    ],
+    [
+      'an organization that is no uuid',
+      async () => ({ ...envFor(reference), ORGANIZATION_ID: 'my-org' }),
+      /^conformance: ORGANIZATION_ID \(--organization\) "my-org" is not a uuid .*answered 400.*Check ORGANIZATION_ID\. \[TARGET_UNKNOWN_ID\]$/,
+    ],
+    [
+      'an unknown backup',
+      async () => ({ ...envFor(reference), BACKUP_ID: randomUUID() }),
+      /^conformance: BACKUP_ID \(--backup\) [-0-9a-f]{36} is not a backup the management API knows under SERVICE_ID \(--service\) [-0-9a-f]{36}: GET .* answered 404 .*Check BACKUP_ID .*and SERVICE_ID.* \[TARGET_UNKNOWN_ID\]$/,
+    ],
+    [
+      'a backup under an unknown service',
+      async () => ({ ...envFor(reference), SERVICE_ID: randomUUID() }),
+      /^conformance: BACKUP_ID .* is not a backup the management API knows under SERVICE_ID .*answered 404.* \[TARGET_UNKNOWN_ID\]$/,
+    ],
+    [
+      'an unknown alert',
+      async () => ({ ...envFor(reference), ALERT_ID: 'no-such-alert' }),
+      /^conformance: ALERT_ID \(--alert\) no-such-alert is not among the 4 alerts the alerts API lists \(GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts\)\. .* \[TARGET_UNKNOWN_ID\]$/,
+    ],
+    [
+      'a saved-search alert',
+      async () => ({ ...envFor(reference), ALERT_ID: reference.alertIds[2]! }),
+      /^conformance: ALERT_ID \(--alert\) \w+ names an alert the run may not update: it is a saved-search alert \(source "search"\).* \[ALERT_NOT_UPDATABLE\]$/,
+    ],
+    [
+      '/v1 in the base URL',
+      async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: `${reference.managementUrl}/v1` }),
+      /^conformance: MANAGEMENT_BASE_URL ends with \/v1, but the harness appends the API's paths \(\/v1\/\.\.\.\) to it: drop \/v1 and give http:\/\/127\.0\.0\.1:\d+\. \[CONFIG_INVALID\]$/,
+    ],
+    [
+      'a management URL that serves a web page',
+      async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await html() }),
+      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 200 \(text\/html; charset=utf-8\): <!doctype html><title>Welcome<\/title><p>It works!<\/p>, not JSON\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/,
+    ],
+    [
+      'a management URL that answers 404 on every path',
+      async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await notFound() }),
+      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 404 \(text\/plain\): Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/,
+    ],
+    [
+      'the management URL pointed at the alerts API',
+      async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: reference.alertsUrl }),
+      /^conformance: MANAGEMENT_BASE_URL .* answers, but not as the management API: .*404.* \[NOT_THE_API\]$/,
+    ],
+    [
+      'an alerts URL that is not the API',
+      async () => ({ ...envFor(reference), ALERTS_BASE_URL: await notFound() }),
+      /^conformance: ALERTS_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the alerts API: GET .*\/api\/v2\/alerts answered 404 .*Set ALERTS_BASE_URL .* \[NOT_THE_API\]$/,
+    ],
+    [
+      'an empty MANAGEMENT_BASE_URL with the keys set',
+      async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: '' }),
+      /^conformance: MANAGEMENT_BASE_URL is set but empty: give it a value.* \[CONFIG_MISSING\]$/,
+    ],
+    [
+      'the keys and ids without MANAGEMENT_BASE_URL',
+      async () => {
+        const { MANAGEMENT_BASE_URL: _url, ...env } = envFor(reference);
+        return env;
+      },
+      /^conformance: MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID, SERVICE_ID, BACKUP_ID are: .* \[CONFIG_MISSING\]$/,
+    ],
   ];
 
   it.each(cases)('%s', async (_what, settings, message) => {
@@ -139,7 +193,9 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     try {
       const env = envFor(target);
       const upper = { ...env, ORGANIZATION_ID: env.ORGANIZATION_ID!.toUpperCase(), BACKUP_ID: env.BACKUP_ID!.toUpperCase(), ALERT_ID: env.ALERT_ID!.toUpperCase() };
-      expect((await preflight(resolveConfig([], upper, RULE_IDS), specs)).line).toMatch(/^preflight: management credentials, organization, service and backup ok; alerts token ok, alert \w+ updatable/);
+      expect((await preflight(resolveConfig([], upper, RULE_IDS), specs)).line).toMatch(
+        /^preflight: management credentials, organization, service and backup ok; alerts token ok, alert \w+ updatable/,
+      );
     } finally {
       await target.close();
     }
@@ -188,7 +244,9 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     });
     expect((await preflight(alertsOnly(redirecting), specs)).line).toMatch(/answered 307, left to the run/);
 
-    const hanging = await serve(() => { /* never answers */ });
+    const hanging = await serve(() => {
+      /* never answers */
+    });
     expect((await preflight(alertsOnly(hanging, ['--timeout-ms', '300']), specs)).line).toMatch(/got no answer \(timeout\), left to the run/);
   });
 

@@ -49,32 +49,40 @@ function headersOf(signals: ReadonlyArray<{ header: string; value: string }>): R
 
 describe('readRateLimit', () => {
   it('reads each form of each reset header as the instant it names', () => {
-    fc.assert(fc.property(reliableSignal, (signal) => {
-      expect(readRateLimit({ [signal.header]: signal.value }, NOW).resetAt).toBe(signal.at);
-    }));
+    fc.assert(
+      fc.property(reliableSignal, (signal) => {
+        expect(readRateLimit({ [signal.header]: signal.value }, NOW).resetAt).toBe(signal.at);
+      }),
+    );
   });
 
   it('takes the earliest reliable signal, whatever unreliable ones stand beside it', () => {
-    fc.assert(fc.property(fc.array(reliableSignal, { minLength: 1, maxLength: 3 }), fc.array(unreliableSignal, { maxLength: 3 }), (reliable, unreliable) => {
-      const kept = Object.entries(headersOf(reliable));
-      const expected = Math.min(...reliable.filter((s) => kept.some(([h, v]) => h === s.header && v === s.value)).map((s) => s.at));
-      const withNoise = headersOf([...reliable, ...unreliable]);
-      expect(readRateLimit(withNoise, NOW).resetAt).toBe(expected);
-    }));
+    fc.assert(
+      fc.property(fc.array(reliableSignal, { minLength: 1, maxLength: 3 }), fc.array(unreliableSignal, { maxLength: 3 }), (reliable, unreliable) => {
+        const kept = Object.entries(headersOf(reliable));
+        const expected = Math.min(...reliable.filter((s) => kept.some(([h, v]) => h === s.header && v === s.value)).map((s) => s.at));
+        const withNoise = headersOf([...reliable, ...unreliable]);
+        expect(readRateLimit(withNoise, NOW).resetAt).toBe(expected);
+      }),
+    );
   });
 
   it('believes no reset from unreliable signals alone, and then retries on backoff', () => {
-    fc.assert(fc.property(fc.array(unreliableSignal, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 5 }), (unreliable, attempt) => {
-      const headers = headersOf(unreliable);
-      expect(readRateLimit(headers, NOW).resetAt).toBeUndefined();
-      expect(retryDelayMs(headers, attempt, 500, NOW)).toBe(500 * 2 ** attempt);
-    }));
+    fc.assert(
+      fc.property(fc.array(unreliableSignal, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 5 }), (unreliable, attempt) => {
+        const headers = headersOf(unreliable);
+        expect(readRateLimit(headers, NOW).resetAt).toBeUndefined();
+        expect(retryDelayMs(headers, attempt, 500, NOW)).toBe(500 * 2 ** attempt);
+      }),
+    );
   });
 
   it('never names a reset before now: a reset up to a second behind is now', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: RESET_PAST_TOLERANCE_MS }), (behind) => {
-      expect(readRateLimit({ 'x-ratelimit-reset': String(NOW - behind) }, NOW).resetAt).toBe(NOW);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: RESET_PAST_TOLERANCE_MS }), (behind) => {
+        expect(readRateLimit({ 'x-ratelimit-reset': String(NOW - behind) }, NOW).resetAt).toBe(NOW);
+      }),
+    );
   });
 
   it('waits the seconds a limiter has left, not the fixed Retry-After beside them', () => {
@@ -83,9 +91,11 @@ describe('readRateLimit', () => {
   });
 
   it('reads remaining and limit from either spelling, the lower when both come', () => {
-    fc.assert(fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000), (a, b, limit) => {
-      expect(readRateLimit({ 'ratelimit-remaining': String(a), 'x-ratelimit-remaining': String(b), 'x-ratelimit-limit': String(limit) }, NOW)).toEqual({ remaining: Math.min(a, b), limit });
-    }));
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000), (a, b, limit) => {
+        expect(readRateLimit({ 'ratelimit-remaining': String(a), 'x-ratelimit-remaining': String(b), 'x-ratelimit-limit': String(limit) }, NOW)).toEqual({ remaining: Math.min(a, b), limit });
+      }),
+    );
     expect(readRateLimit({ 'ratelimit-limit': '100, 100;w=60', 'ratelimit-remaining': '7', 'ratelimit-reset': '12' }, NOW)).toEqual({ limit: 100, remaining: 7, resetAt: NOW + 12_000 });
     expect(readRateLimit({ 'x-ratelimit-remaining': 'many' }, NOW)).toEqual({});
   });

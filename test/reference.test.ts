@@ -234,7 +234,15 @@ describe('reference target, correct by default', () => {
     const p = paths(t);
     const patch = {
       name: 'renamed',
-      source: { relational: { port: 6543, settings: { pullBatchSize: 500 }, credentials: { username: 'u', password: 'patch-secret-1' }, tableMappingsToAdd: [{ sourceSchemaName: 'public', sourceTable: 'u', targetTable: 'u' }], tableMappingsToRemove: [{ sourceTable: 't' }] } },
+      source: {
+        relational: {
+          port: 6543,
+          settings: { pullBatchSize: 500 },
+          credentials: { username: 'u', password: 'patch-secret-1' },
+          tableMappingsToAdd: [{ sourceSchemaName: 'public', sourceTable: 'u', targetTable: 'u' }],
+          tableMappingsToRemove: [{ sourceTable: 't' }],
+        },
+      },
       destination: { columns: [{ name: 'id', type: 'UInt64' }] },
       fieldMappings: [{ sourceField: 'id', destinationField: 'id' }],
       settings: { object_storage_concurrency: 9 },
@@ -250,7 +258,12 @@ describe('reference target, correct by default', () => {
     const settings = await send(t, 'management', p.settings(pipeId));
     expect(settings.json.result).toMatchObject({ object_storage_concurrency: 9 });
     expect(Object.keys(settings.json.result)).toHaveLength(12);
-    for (const body of [{ source: { relational: { tableMappings: [] } } }, { source: { broker: { iamRole: 'r' } } }, { scaling: { replicas: 1 } }, { destination: { columns: [{ name: 'extra', type: 'String' }] } }]) {
+    for (const body of [
+      { source: { relational: { tableMappings: [] } } },
+      { source: { broker: { iamRole: 'r' } } },
+      { scaling: { replicas: 1 } },
+      { destination: { columns: [{ name: 'extra', type: 'String' }] } },
+    ]) {
       expect((await send(t, 'management', p.pipe(pipeId), { method: 'PATCH', body })).status, JSON.stringify(body)).toBe(400);
     }
   });
@@ -275,14 +288,23 @@ describe('reference target, correct by default', () => {
       expect(reply.json.result.key.expireAt).toBeNull();
       expect(reply.json.result.key).not.toHaveProperty('usedAt');
     }
-    const enabled = await send(t, 'management', p.keys, { method: 'POST', body: { name: 'e', roles: ['query_endpoints'], expireAt: '2099-01-01T00:00:00+02:00', ipAccessList: [{ source: '10.0.0.0/8', description: 'lan' }] } });
+    const enabled = await send(t, 'management', p.keys, {
+      method: 'POST',
+      body: { name: 'e', roles: ['query_endpoints'], expireAt: '2099-01-01T00:00:00+02:00', ipAccessList: [{ source: '10.0.0.0/8', description: 'lan' }] },
+    });
     const { keyId, keySecret, key } = enabled.json.result;
     expect(key).toMatchObject({ name: 'e', roles: ['query_endpoints'], keySuffix: keyId.slice(-4), expireAt: '2098-12-31T22:00:00.000Z' });
     expect((await send(t, 'management', p.backup, { auth: { basic: [keyId, keySecret] } })).status).toBe(200);
     expect((await send(t, 'management', p.backup, { auth: { basic: [keyId, 'nope'] } })).status).toBe(401);
     const disabled = await send(t, 'management', p.keys, { method: 'POST', body: { name: 'd', roles: ['admin'], state: 'disabled' } });
     expect((await send(t, 'management', p.backup, { auth: { basic: [disabled.json.result.keyId, disabled.json.result.keySecret] } })).status).toBe(401);
-    for (const body of [{ name: 'k', roles: [] }, { name: 'k', roles: ['root'] }, { name: 'k', roles: ['admin'], expireAt: 'tomorrow' }, { name: 'k', roles: ['admin'], state: 'paused' }, { roles: ['admin'] }]) {
+    for (const body of [
+      { name: 'k', roles: [] },
+      { name: 'k', roles: ['root'] },
+      { name: 'k', roles: ['admin'], expireAt: 'tomorrow' },
+      { name: 'k', roles: ['admin'], state: 'paused' },
+      { roles: ['admin'] },
+    ]) {
       expect((await send(t, 'management', p.keys, { method: 'POST', body })).status, JSON.stringify(body)).toBe(400);
     }
   });
@@ -316,7 +338,17 @@ describe('reference target, correct by default', () => {
   });
 
   it('maps dashboardId to dashboard, persists updates, and keeps the list free of update-only fields', async () => {
-    const update = { threshold: 42, interval: '10m', thresholdType: 'below', source: 'tile', dashboardId: 'dash-1', tileId: 'tile-9', channel: { type: 'webhook', webhookId: 'wh-1' }, name: 'n', message: 'm' };
+    const update = {
+      threshold: 42,
+      interval: '10m',
+      thresholdType: 'below',
+      source: 'tile',
+      dashboardId: 'dash-1',
+      tileId: 'tile-9',
+      channel: { type: 'webhook', webhookId: 'wh-1' },
+      name: 'n',
+      message: 'm',
+    };
     const reply = await send(t, 'alerts', `/api/v2/alerts/${alertId}`, { method: 'PUT', body: update });
     expect(reply.status).toBe(200);
     const { dashboardId, ...rest } = update;
@@ -349,12 +381,18 @@ describe('reference target, correct by default', () => {
     const p = paths(t);
     const requests = Array.from({ length: 200 }, (_, i) => {
       switch (i % 6) {
-        case 0: return send(t, 'management', p.pipes, { method: 'POST', body: pipeBody('broker', `c${i}`) });
-        case 1: return send(t, 'management', p.pipe(pipeId), { method: 'PATCH', body: { settings: { engine_max_threads: i } } });
-        case 2: return send(t, 'management', p.usage('2026-01-01', '2026-01-20'));
-        case 3: return send(t, 'alerts', `/api/v2/alerts/${t.alertIds[i % t.alertIds.length]}`, { method: 'PUT', body: { threshold: i } });
-        case 4: return send(t, 'alerts', '/api/v2/alerts');
-        default: return send(t, 'management', p.keys, { method: 'POST', raw: '{oops' });
+        case 0:
+          return send(t, 'management', p.pipes, { method: 'POST', body: pipeBody('broker', `c${i}`) });
+        case 1:
+          return send(t, 'management', p.pipe(pipeId), { method: 'PATCH', body: { settings: { engine_max_threads: i } } });
+        case 2:
+          return send(t, 'management', p.usage('2026-01-01', '2026-01-20'));
+        case 3:
+          return send(t, 'alerts', `/api/v2/alerts/${t.alertIds[i % t.alertIds.length]}`, { method: 'PUT', body: { threshold: i } });
+        case 4:
+          return send(t, 'alerts', '/api/v2/alerts');
+        default:
+          return send(t, 'management', p.keys, { method: 'POST', raw: '{oops' });
       }
     });
     const replies = await Promise.all(requests);
@@ -366,7 +404,11 @@ describe('reference target, correct by default', () => {
 
 describe('fault and mode tables', () => {
   it('covers every rule with a fault, and the three key rules with three faults each', () => {
-    for (const rule of RULE_IDS) expect(FAULTS.some((f) => f.breaks.includes(rule)), rule).toBe(true);
+    for (const rule of RULE_IDS)
+      expect(
+        FAULTS.some((f) => f.breaks.includes(rule)),
+        rule,
+      ).toBe(true);
     for (const rule of ['secrets.absent', 'usage.period-limit', 'auth.required'] as const) {
       expect(FAULTS.filter((f) => f.breaks.includes(rule)).length, rule).toBeGreaterThanOrEqual(3);
     }
@@ -469,7 +511,10 @@ describe('fault and mode tables', () => {
     await check('settings-hang', async (t) => {
       const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', 'x') });
       const hung = await Promise.race([
-        send(t, 'management', paths(t).settings(created.json.result.id)).then(() => 'answered', () => 'failed'),
+        send(t, 'management', paths(t).settings(created.json.result.id)).then(
+          () => 'answered',
+          () => 'failed',
+        ),
         new Promise((resolve) => setTimeout(() => resolve('hung'), 300)),
       ]);
       expect(hung).toBe('hung');
@@ -539,7 +584,7 @@ const without = (body: Record<string, any>, path: readonly string[]): Record<str
 describe('mode strict-bodies', () => {
   const SEEDS = [1, 2];
 
-  it('accepts every complete body the must-accept generators send, for every source kind, with the alert\'s own interval', async () => {
+  it("accepts every complete body the must-accept generators send, for every source kind, with the alert's own interval", async () => {
     await withTarget({ modes: ['strict-bodies'] }, async (t) => {
       const p = paths(t);
       const statuses: string[] = [];
@@ -583,7 +628,10 @@ describe('mode strict-bodies', () => {
         expect(reply.status, field).toBe(400);
         expect(reply.json.error ?? reply.json.message, field).toContain(field);
       };
-      await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'broker', 'schemaRegistry', 'caCertificate']) }), 'source.broker.schemaRegistry.caCertificate');
+      await expectRejected(
+        await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'broker', 'schemaRegistry', 'caCertificate']) }),
+        'source.broker.schemaRegistry.caCertificate',
+      );
       await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['settings', 'engine_max_threads']) }), 'settings.engine_max_threads');
       await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'validateSamples']) }), 'source.validateSamples');
       const created = await send(t, 'management', p.pipes, { method: 'POST', body: broker });
@@ -604,10 +652,16 @@ describe('mode strict-bodies', () => {
       }
       await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, ['channel', 'webhookId']) }), 'channel.webhookId');
       await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: '24h' } }), 'interval');
-      expect(alerts.filter((a) => a.interval === alert.interval), 'no other alert has its interval').toHaveLength(1);
+      expect(
+        alerts.filter((a) => a.interval === alert.interval),
+        'no other alert has its interval',
+      ).toHaveLength(1);
       const other = alerts.find((a) => a.interval !== alert.interval)!;
       expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: other.interval } })).status).toBe(200);
-      expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: alert.interval } })).status, 'put back to an interval no stored alert has now').toBe(200);
+      expect(
+        (await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: alert.interval } })).status,
+        'put back to an interval no stored alert has now',
+      ).toBe(200);
     });
   });
 
@@ -709,7 +763,17 @@ describe('runReference', () => {
     const done = runReference(['--mode', 'slow', '--fault=envelope-status-201'], running.io);
     await waitFor(() => running.out.length === 9);
     const env = Object.fromEntries(running.out.map((line) => /^export (\w+)=(.*)$/.exec(line)!.slice(1)));
-    expect(Object.keys(env).sort()).toEqual(['ALERTS_BASE_URL', 'ALERTS_TOKEN', 'ALERT_ID', 'BACKUP_ID', 'MANAGEMENT_BASE_URL', 'MANAGEMENT_KEY_ID', 'MANAGEMENT_KEY_SECRET', 'ORGANIZATION_ID', 'SERVICE_ID']);
+    expect(Object.keys(env).sort()).toEqual([
+      'ALERTS_BASE_URL',
+      'ALERTS_TOKEN',
+      'ALERT_ID',
+      'BACKUP_ID',
+      'MANAGEMENT_BASE_URL',
+      'MANAGEMENT_KEY_ID',
+      'MANAGEMENT_KEY_SECRET',
+      'ORGANIZATION_ID',
+      'SERVICE_ID',
+    ]);
     const reply = await fetch(`${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}/backups/${env.BACKUP_ID}`, {
       headers: { authorization: `Basic ${Buffer.from(`${env.MANAGEMENT_KEY_ID}:${env.MANAGEMENT_KEY_SECRET}`).toString('base64')}` },
     });

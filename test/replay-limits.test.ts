@@ -32,17 +32,28 @@ describe('replay keeps every limit', () => {
     const argv = [...RESTRICTED, '--seed', '7', '--runs', '3', '--skip-rules', 'auth.required', '--max-response-bytes', '65536', '--reference-fault', 'auth-any-secret'];
     const config = resolveConfig(argv, {}, RULE_IDS);
     const line = replayCommand(config);
-    expect(line).toBe('npx conformance --seed 7 --runs 3 --reference-fault auth-any-secret --allow read,write --max-rps 50 --concurrency 2 --max-requests 100 --timeout-ms 4000 --budget-ms 120000 --max-response-bytes 65536 --skip-rules auth.required');
+    expect(line).toBe(
+      'npx conformance --seed 7 --runs 3 --reference-fault auth-any-secret --allow read,write --max-rps 50 --concurrency 2 --max-requests 100 --timeout-ms 4000 --budget-ms 120000 --max-response-bytes 65536 --skip-rules auth.required',
+    );
     expect(limits(resolveConfig(flagsOf(line), {}, RULE_IDS))).toEqual(limits(config));
     const narrowed = resolveConfig(['--rules', 'auth.required,secrets.absent', '--allow', 'read'], {}, RULE_IDS);
     expect(limits(resolveConfig(flagsOf(replayCommand(narrowed)), {}, RULE_IDS))).toEqual(limits(narrowed));
   });
 
   it('names no target setting nor secret', () => {
-    const config = resolveConfig(RESTRICTED, {
-      MANAGEMENT_BASE_URL: 'https://api.example.test', MANAGEMENT_KEY_ID: 'kid-1234', MANAGEMENT_KEY_SECRET: 'sekret-5678',
-      ORGANIZATION_ID: 'org-1', SERVICE_ID: 'svc-1', ALERTS_BASE_URL: 'https://alerts.example.test', ALERTS_TOKEN: 'tok-9999',
-    }, RULE_IDS);
+    const config = resolveConfig(
+      RESTRICTED,
+      {
+        MANAGEMENT_BASE_URL: 'https://api.example.test',
+        MANAGEMENT_KEY_ID: 'kid-1234',
+        MANAGEMENT_KEY_SECRET: 'sekret-5678',
+        ORGANIZATION_ID: 'org-1',
+        SERVICE_ID: 'svc-1',
+        ALERTS_BASE_URL: 'https://alerts.example.test',
+        ALERTS_TOKEN: 'tok-9999',
+      },
+      RULE_IDS,
+    );
     const line = replayCommand(config, 'auth.required');
     for (const value of ['kid-1234', 'sekret-5678', 'tok-9999', 'example.test', 'org-1', 'svc-1']) expect(line).not.toContain(value);
     expect(line).toContain('--allow read,write --max-rps 50 --concurrency 2 --max-requests 100');
@@ -52,7 +63,16 @@ describe('replay keeps every limit', () => {
     const run = await runInProcess([...RESTRICTED, '--seed', '5', '--reference-fault', 'auth-any-secret']);
     expect(run.code).toBe(1);
     const config = resolveConfig(flagsOf(run.report.replay), {}, RULE_IDS);
-    expect(config).toMatchObject({ allow: ['read', 'write'], maxRps: 50, concurrency: 2, maxRequests: 100, timeoutMs: 4000, budgetMs: 120000, seed: 5, reference: { faults: ['auth-any-secret'], modes: [] } });
+    expect(config).toMatchObject({
+      allow: ['read', 'write'],
+      maxRps: 50,
+      concurrency: 2,
+      maxRequests: 100,
+      timeoutMs: 4000,
+      budgetMs: 120000,
+      seed: 5,
+      reference: { faults: ['auth-any-secret'], modes: [] },
+    });
     const commands = run.report.results.flatMap((r) => r.findings.map((f) => f.reproduce.command));
     expect(commands.length).toBeGreaterThan(0);
     for (const command of commands) {

@@ -5,11 +5,12 @@ import { recordingProxy, type WireExchange } from './support/recording-proxy.ts'
 
 /** The requests of a run as comparable lines: ids the target or the clock chose are masked. */
 function requestLines(log: readonly WireExchange[]): string[] {
-  const mask = (text: string): string => text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
-    .replace(/\b[0-9a-f]{24}\b/g, '<target id>')
-    .replace(/conformance-unknown-\d+/g, 'conformance-unknown-<n>')
-    .replace(/"expireAt":"[^"]+"/g, '"expireAt":"<within a day of now>"');
+  const mask = (text: string): string =>
+    text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
+      .replace(/\b[0-9a-f]{24}\b/g, '<target id>')
+      .replace(/conformance-unknown-\d+/g, 'conformance-unknown-<n>')
+      .replace(/"expireAt":"[^"]+"/g, '"expireAt":"<within a day of now>"');
   return log.map((e) => `${e.method} ${mask(e.path)} ${mask(e.requestBody)}`).sort();
 }
 
@@ -20,9 +21,14 @@ async function recordRun(seed: string): Promise<string[]> {
   const alerts = await recordingProxy(reference.alertsUrl, log);
   try {
     const run = await runInProcess(['--runs', '3', '--seed', seed], {
-      MANAGEMENT_BASE_URL: management.url, MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-      ORGANIZATION_ID: reference.organizationId, SERVICE_ID: reference.serviceId, BACKUP_ID: reference.backupId,
-      ALERTS_BASE_URL: alerts.url, ALERTS_TOKEN: reference.alertsToken,
+      MANAGEMENT_BASE_URL: management.url,
+      MANAGEMENT_KEY_ID: reference.managementKeyId,
+      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+      ORGANIZATION_ID: reference.organizationId,
+      SERVICE_ID: reference.serviceId,
+      BACKUP_ID: reference.backupId,
+      ALERTS_BASE_URL: alerts.url,
+      ALERTS_TOKEN: reference.alertsToken,
     });
     expect(run.code).toBe(0);
     return requestLines(log);

@@ -49,7 +49,10 @@ describe('baseline file', () => {
 
 describe('operation names in the baseline', () => {
   it('writes the operationId beside the METHOD /path key, and still reads and matches entries without it', () => {
-    const results = [{ ...fixtureResult('auth.required', CREATE_KEY, 'failed'), operationId: 'createKey' }, { ...fixtureResult('auth.required', LIST_ALERTS, 'failed'), operationId: 'listAlerts' }];
+    const results = [
+      { ...fixtureResult('auth.required', CREATE_KEY, 'failed'), operationId: 'createKey' },
+      { ...fixtureResult('auth.required', LIST_ALERTS, 'failed'), operationId: 'listAlerts' },
+    ];
     const old = parseBaseline({ version: 1, entries: [entry('auth.required', CREATE_KEY)] }, 'old.json');
     expect(old.entries[0]).toEqual(entry('auth.required', CREATE_KEY));
     expect(updatedBaseline(results, old).entries).toEqual([
@@ -67,10 +70,15 @@ describe('baseline comparison', () => {
   const results = fixtureReport().results; // auth.required fails on CREATE_KEY; passes on LIST_ALERTS; backups.identity skipped
 
   it('sorts failures into known and new, and finds expired entries and unexpected passes', () => {
-    const summary = compareWithBaseline(results, {
-      version: 1,
-      entries: [entry('response.schema', CREATE_KEY), entry('auth.required', LIST_ALERTS), entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' })],
-    }, 'known.json', '2025-01-01');
+    const summary = compareWithBaseline(
+      results,
+      {
+        version: 1,
+        entries: [entry('response.schema', CREATE_KEY), entry('auth.required', LIST_ALERTS), entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' })],
+      },
+      'known.json',
+      '2025-01-01',
+    );
     expect(summary.known).toEqual([]);
     expect(summary.new).toEqual([{ rule: 'auth.required', operation: CREATE_KEY, message: results[0]!.message }]);
     expect(summary.expired).toEqual([{ ...entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' }), now: 'skipped' }]);
@@ -85,7 +93,10 @@ describe('baseline comparison', () => {
 
   it('updates from the failures, keeping reasons and expiry, dropping passes, keeping entries not run', () => {
     const run = [...results, fixtureResult('response.schema', GET_BACKUP, 'failed')];
-    const previous = { version: 1 as const, entries: [entry('auth.required', CREATE_KEY, { expires: '2030-01-01' }), entry('auth.required', LIST_ALERTS), entry('backups.identity', GET_BACKUP), entry('keys.roles-enum', CREATE_KEY)] };
+    const previous = {
+      version: 1 as const,
+      entries: [entry('auth.required', CREATE_KEY, { expires: '2030-01-01' }), entry('auth.required', LIST_ALERTS), entry('backups.identity', GET_BACKUP), entry('keys.roles-enum', CREATE_KEY)],
+    };
     expect(updatedBaseline(run, previous).entries).toEqual([
       entry('auth.required', CREATE_KEY, { expires: '2030-01-01' }),
       { rule: 'response.schema', operation: GET_BACKUP, reason: ADDED_REASON },
@@ -146,7 +157,7 @@ describe('conformance --baseline', () => {
     const freshDoc = await findings('new');
     expect(freshDoc.outcome).toBe('failed');
     expect(freshDoc.baseline.new.length).toBeGreaterThan(0);
-    expect(freshDoc.baseline.new.filter((f: { rule: string }) => f.rule !== "envelope.request-id-v4")).toEqual([]);
+    expect(freshDoc.baseline.new.filter((f: { rule: string }) => f.rule !== 'envelope.request-id-v4')).toEqual([]);
     expect(fresh.stdout).toMatch(/new failure: envelope\.request-id-v4 on /);
     const freshCases = await junitCases(join(dir, 'new', 'junit.xml'));
     const freshFailed = freshCases.filter((c) => c.failed);

@@ -21,7 +21,11 @@ describe('causes of a run', () => {
     const [cause, ...rest] = causesOf(fixtureReport(results), ruleCatalogue);
     expect(rest).toEqual([]);
     expect(cause).toMatchObject({ rule: 'envelope.request-id-v4', path: '/requestId', kind: 'uuid v1', examples: 120, known: false, severity: 'contract' });
-    expect(cause!.operations.map((o) => [o.operation, o.operationId, o.examples])).toEqual([['GET /a', 'op0', 40], ['POST /b', 'op1', 40], ['PATCH /c/{id}', 'op2', 40]]);
+    expect(cause!.operations.map((o) => [o.operation, o.operationId, o.examples])).toEqual([
+      ['GET /a', 'op0', 40],
+      ['POST /b', 'op1', 40],
+      ['PATCH /c/{id}', 'op2', 40],
+    ]);
     expect(cause!.summary).toBe('`/requestId`: expected expected at /requestId, got a version-1 uuid');
     expect(cause!.info).toMatchObject({ basis: 'stated', doc: 'docs/rules.md#enveloperequest-id-v4' });
     expect(cause!.info!.sentence.length).toBeGreaterThan(20);
@@ -29,7 +33,11 @@ describe('causes of a run', () => {
 
   it('keeps apart kinds of wrong value and paths, normalising array indices', () => {
     const results = [
-      failed('response.schema', 'GET /a', [finding('response.schema', 'GET /a', '/result/3/id', 7), finding('response.schema', 'GET /a', '/result/0/id', 8), finding('response.schema', 'GET /a', '/result/0/name', null)]),
+      failed('response.schema', 'GET /a', [
+        finding('response.schema', 'GET /a', '/result/3/id', 7),
+        finding('response.schema', 'GET /a', '/result/0/id', 8),
+        finding('response.schema', 'GET /a', '/result/0/name', null),
+      ]),
       failed('envelope.request-id-v4', 'GET /a', [finding('envelope.request-id-v4', 'GET /a', '/requestId', 'abc')]),
     ];
     const causes = causesOf(fixtureReport(results), ruleCatalogue);
@@ -42,11 +50,16 @@ describe('causes of a run', () => {
 
   it('joins a path under another path of the same rule into its cause', () => {
     const op = 'POST /b';
-    const result = failed('secrets.absent', op, [
-      finding('secrets.absent', op, '/result/source/credentials', '[redacted]'),
-      finding('secrets.absent', op, '/result/source/credentials/password', '[redacted]'),
-      finding('secrets.absent', op, '/result/source/credentials/username', 'u'),
-    ], 9);
+    const result = failed(
+      'secrets.absent',
+      op,
+      [
+        finding('secrets.absent', op, '/result/source/credentials', '[redacted]'),
+        finding('secrets.absent', op, '/result/source/credentials/password', '[redacted]'),
+        finding('secrets.absent', op, '/result/source/credentials/username', 'u'),
+      ],
+      9,
+    );
     const causes = causesOf(fixtureReport([result]), ruleCatalogue);
     expect(causes).toHaveLength(1);
     expect(causes[0]).toMatchObject({ path: '/result/source/credentials', examples: 9, severity: 'secret' });
@@ -64,7 +77,15 @@ describe('causes of a run', () => {
       failed('auth.required', 'GET /a', [finding('auth.required', 'GET /a', '', 200)]),
       failed('secrets.absent', 'GET /a', [finding('secrets.absent', 'GET /a', 'header:x-secret', '[redacted]')]),
     ];
-    const report = { ...fixtureReport(results), baseline: { known: [{ rule: 'envelope.request-id-v4', operation: 'GET /a' }, { rule: 'envelope.request-id-v4', operation: 'POST /b' }] } };
+    const report = {
+      ...fixtureReport(results),
+      baseline: {
+        known: [
+          { rule: 'envelope.request-id-v4', operation: 'GET /a' },
+          { rule: 'envelope.request-id-v4', operation: 'POST /b' },
+        ],
+      },
+    };
     const causes = causesOf(report, ruleCatalogue);
     expect(causes.map((c) => [c.rule, c.severity, c.known])).toEqual([
       ['secrets.absent', 'secret', false],
@@ -77,7 +98,13 @@ describe('causes of a run', () => {
   });
 
   it(`keeps at most ${EVIDENCE_PER_CAUSE} findings of evidence per cause, one per operation first`, () => {
-    const results = OPS.map((op) => failed('envelope.request-id-v4', op, [1, 2].map((i) => finding('envelope.request-id-v4', op, '/requestId', `bad${i}`))));
+    const results = OPS.map((op) =>
+      failed(
+        'envelope.request-id-v4',
+        op,
+        [1, 2].map((i) => finding('envelope.request-id-v4', op, '/requestId', `bad${i}`)),
+      ),
+    );
     const [cause] = causesOf(fixtureReport(results), ruleCatalogue);
     expect(cause!.evidence.map((f) => f.operation)).toEqual(OPS.slice(0, EVIDENCE_PER_CAUSE));
     const one = causesOf(fixtureReport([results[0]!]), ruleCatalogue)[0]!;

@@ -6,7 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../core/finding.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 
-interface Failure { rule: string; operation: string; operationId: string; message: string; evidence: Finding['evidence']; reproduction: Finding['reproduce'] }
+interface Failure {
+  rule: string;
+  operation: string;
+  operationId: string;
+  message: string;
+  evidence: Finding['evidence'];
+  reproduction: Finding['reproduce'];
+}
 
 const FAULTS = ['--reference-fault', 'auth-missing-accepted', '--reference-fault', 'secret-in-header'];
 const RULES = ['--rules', 'auth.required,secrets.absent,response.schema', '--runs', '3'];
@@ -51,7 +58,12 @@ function unescapeCommand(text: string): string {
 }
 
 function unescapeHtml(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 describe('a run against a faulty target', () => {
@@ -139,11 +151,15 @@ describe('a run against a faulty target', () => {
     for (const failure of failures) expect(failed.some(([, name]) => name!.endsWith(` &gt; ${failure.operationId} (${failure.operation}) &gt; ${failure.rule}`))).toBe(true);
     const skipped = cases.filter(([, , body]) => body!.includes('<skipped'));
     expect(skipped.length).toBe(doc.stats.skipped);
-    const reasons = new Map<string, string>(doc.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]));
+    const reasons = new Map<string, string>(
+      doc.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]),
+    );
     for (const [, name, body] of skipped) {
       const reason = [...reasons].find(([suffix]) => name!.endsWith(suffix))?.[1];
       expect(reason, `skipped test case ${name} is named with its operation`).toBeDefined();
-      expect(body, `skipped test case ${name} carries its reason`).toContain(`<skipped message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`);
+      expect(body, `skipped test case ${name} carries its reason`).toContain(
+        `<skipped message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`,
+      );
     }
   });
 });

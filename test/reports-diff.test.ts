@@ -24,11 +24,13 @@ const NEW = fixtureReport([
 
 async function files(...reports: string[]): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'diff-'));
-  return Promise.all(reports.map(async (text, i) => {
-    const file = join(dir, `findings-${i}.json`);
-    await writeFile(file, text);
-    return file;
-  }));
+  return Promise.all(
+    reports.map(async (text, i) => {
+      const file = join(dir, `findings-${i}.json`);
+      await writeFile(file, text);
+      return file;
+    }),
+  );
 }
 
 describe('conformance diff', () => {
@@ -69,7 +71,11 @@ describe('conformance diff', () => {
     ['a missing file', null, /missing\.json cannot be read \(ENOENT\)/],
     ['a file that is not JSON', '{"results": [', /is not JSON/],
     ['a file without results', JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: undefined }), /findings-0\.json has no "results" \(an array\)/],
-    ['a bad result', JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: [JSON.parse(findingsJson(OLD)).results[0], { rule: 'b', outcome: 'maybe' }] }), /results\[1\] has no "operation" \(a non-empty string\)/],
+    [
+      'a bad result',
+      JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: [JSON.parse(findingsJson(OLD)).results[0], { rule: 'b', outcome: 'maybe' }] }),
+      /results\[1\] has no "operation" \(a non-empty string\)/,
+    ],
     ['a file of another format', '{"outcome": "passed"}', /has no "schemaVersion" \(1\)/],
   ])('exits 2 with FINDINGS_INVALID on %s', async (_name, text, message) => {
     const [good] = await files(findingsJson(OLD));

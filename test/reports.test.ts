@@ -43,18 +43,30 @@ describe('findings.json', () => {
       expect(f).not.toHaveProperty('evidence');
       expect(f).toMatchObject({ path: '', expected: 'rejection (4xx) of no credentials', status: 200, reproduce: { seed: 42 } });
     }
-    expect(doc.causes).toEqual([{
-      rule: 'auth.required', basis: 'stated', doc: 'docs/rules.md#authrequired', severity: 'credentials', path: '', kind: 'HTTP 2xx',
-      summary: 'the response: expected rejection (4xx) of no credentials, got HTTP 200', examples: 9, known: false,
-      operations: [{ operation: OPERATIONS.CREATE_KEY, operationId: 'createKey', examples: 9, known: false }],
-    }]);
+    expect(doc.causes).toEqual([
+      {
+        rule: 'auth.required',
+        basis: 'stated',
+        doc: 'docs/rules.md#authrequired',
+        severity: 'credentials',
+        path: '',
+        kind: 'HTTP 2xx',
+        summary: 'the response: expected rejection (4xx) of no credentials, got HTTP 200',
+        examples: 9,
+        known: false,
+        operations: [{ operation: OPERATIONS.CREATE_KEY, operationId: 'createKey', examples: 9, known: false }],
+      },
+    ]);
     const withText = JSON.parse(findingsJson(fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed')])));
     expect(withText.results[0].evidence.response.text).toBe('{"status":200,"result":{"keySecret":"[redacted]"}}');
   });
 
   it('carries the baseline section when a baseline was applied', () => {
     const report = fixtureReport();
-    const judged = applyBaseline(report, compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }] }, 'b.json', '2025-01-01'));
+    const judged = applyBaseline(
+      report,
+      compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }] }, 'b.json', '2025-01-01'),
+    );
     const doc = JSON.parse(findingsJson(judged));
     expect(doc.outcome).toBe('passed');
     expect(doc.baseline).toEqual({ file: 'b.json', known: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }], new: [], expired: [], unexpectedPasses: [] });
@@ -84,10 +96,21 @@ describe('GitHub annotations', () => {
     expect(line).toContain('100%25 & more%0D%0Anext line');
     expect(line).toContain('%0AReproduce (seed 42): curl -sS -i -X POST ');
     expect(line).not.toMatch(/[\r\n]/);
-    const withBaseline = (expires?: string): string[] => githubAnnotations(applyBaseline(report, compareWithBaseline(report.results, {
-      version: 1,
-      entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r', ...(expires ? { expires } : {}) }],
-    }, 'b.json', '2025-01-01')));
+    const withBaseline = (expires?: string): string[] =>
+      githubAnnotations(
+        applyBaseline(
+          report,
+          compareWithBaseline(
+            report.results,
+            {
+              version: 1,
+              entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r', ...(expires ? { expires } : {}) }],
+            },
+            'b.json',
+            '2025-01-01',
+          ),
+        ),
+      );
     expect(withBaseline()).toEqual([expect.stringMatching(/^::warning title=auth\.required::/)]);
     expect(withBaseline('2000-01-01')).toEqual([
       expect.stringMatching(/^::error title=auth\.required::/),
@@ -124,7 +147,13 @@ describe('junit.xml rewrite', () => {
       '</testcase>',
       '</testsuites>',
     ].join('\n');
-    const out = rewriteJunit(xml, new Map([['createKey', 'createKey (POST /v1/k)'], ['otherOp', 'otherOp (GET /a&b)']]));
+    const out = rewriteJunit(
+      xml,
+      new Map([
+        ['createKey', 'createKey (POST /v1/k)'],
+        ['otherOp', 'otherOp (GET /a&b)'],
+      ]),
+    );
     expect(out).toContain('name="keys &gt; createKey (POST /v1/k) &gt; auth.required"');
     expect(out).toContain('<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>');
     expect(out).toContain('name="keys &gt; otherOp (GET /a&amp;b) &gt; createKey"');
@@ -135,14 +164,42 @@ describe('junit.xml rewrite', () => {
 
 describe('report.html in words', () => {
   it('words the settings, names the target at the top, and words a baseline verdict as such', () => {
-    expect(settingsInWords({ maxRps: 0, maxRequests: null, runs: 8, timeoutMs: 10_000, budgetMs: 600_000, concurrency: 1, maxResponseBytes: 4 * 1024 * 1024, shard: '2/3', allow: ['read', 'write'], rules: 36, extra: { a: 1 } })).toEqual([
-      ['Request rate', 'no limit'], ['Requests', 'no limit'], ['Examples', '8 examples per property'], ['Request timeout', '10 s per request'],
-      ['Run budget', '600 s for the whole run'], ['Concurrency', 'at most 1 request in flight'], ['Response size', 'response bodies up to 4 MiB'],
-      ['Shard', 'part 2 of 3'], ['Probe classes', 'read, write probes allowed'], ['Rules', '36 rules selected'], ['extra', '{"a":1}'],
+    expect(
+      settingsInWords({
+        maxRps: 0,
+        maxRequests: null,
+        runs: 8,
+        timeoutMs: 10_000,
+        budgetMs: 600_000,
+        concurrency: 1,
+        maxResponseBytes: 4 * 1024 * 1024,
+        shard: '2/3',
+        allow: ['read', 'write'],
+        rules: 36,
+        extra: { a: 1 },
+      }),
+    ).toEqual([
+      ['Request rate', 'no limit'],
+      ['Requests', 'no limit'],
+      ['Examples', '8 examples per property'],
+      ['Request timeout', '10 s per request'],
+      ['Run budget', '600 s for the whole run'],
+      ['Concurrency', 'at most 1 request in flight'],
+      ['Response size', 'response bodies up to 4 MiB'],
+      ['Shard', 'part 2 of 3'],
+      ['Probe classes', 'read, write probes allowed'],
+      ['Rules', '36 rules selected'],
+      ['extra', '{"a":1}'],
     ]);
-    expect(settingsInWords({ maxRps: 5, maxRequests: 100 })).toEqual([['Request rate', 'at most 5 requests per second'], ['Requests', 'at most 100 requests in the run']]);
+    expect(settingsInWords({ maxRps: 5, maxRequests: 100 })).toEqual([
+      ['Request rate', 'at most 5 requests per second'],
+      ['Requests', 'at most 100 requests in the run'],
+    ]);
     const report = fixtureReport();
-    const judged = applyBaseline(report, compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' }] }, 'b.json', '2025-01-01'));
+    const judged = applyBaseline(
+      report,
+      compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' }] }, 'b.json', '2025-01-01'),
+    );
     const html = htmlReport(judged);
     expect(html).toContain('<span class="verdict passed" id="verdict">PASSED against the baseline: 0 new, 1 known</span>');
     expect(html).toContain('<dt>Examples</dt><dd>8 examples per property</dd>');
@@ -155,13 +212,21 @@ describe('report.html in words', () => {
 describe('terminal summary', () => {
   const judged = () => {
     const report = fixtureReport();
-    return applyBaseline(report, compareWithBaseline(report.results, {
-      version: 1,
-      entries: [
-        { rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' },
-        { rule: 'response.schema', operation: OPERATIONS.LIST_ALERTS, reason: 'stale' },
-      ],
-    }, 'b.json', '2025-01-01'));
+    return applyBaseline(
+      report,
+      compareWithBaseline(
+        report.results,
+        {
+          version: 1,
+          entries: [
+            { rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' },
+            { rule: 'response.schema', operation: OPERATIONS.LIST_ALERTS, reason: 'stale' },
+          ],
+        },
+        'b.json',
+        '2025-01-01',
+      ),
+    );
   };
 
   it('marks known causes and words the verdict against the baseline', () => {

@@ -7,7 +7,12 @@ describe('request gate interrupt', () => {
   it('refuses every new request but restores once interrupted, and lets the ones in flight finish', async () => {
     const gate = createRequestGate({ concurrency: 1, maxRps: 0, deadline: Date.now() + 60_000 });
     let finish!: () => void;
-    const inFlight = gate.admit(() => new Promise<string>((resolve) => { finish = () => resolve('in flight'); }));
+    const inFlight = gate.admit(
+      () =>
+        new Promise<string>((resolve) => {
+          finish = () => resolve('in flight');
+        }),
+    );
     const queued = gate.admit(send('queued'));
     const queuedRestore = gate.admit(send('queued restore'), { restores: true });
     await new Promise((resolve) => setImmediate(resolve));

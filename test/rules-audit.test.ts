@@ -18,10 +18,16 @@ interface CatalogueRow {
 
 function catalogue(): CatalogueRow[] {
   const text = readFileSync(join(ROOT, '..', 'shared', 'RULES.md'), 'utf8');
-  return text.split('\n').filter((line) => line.startsWith('| `')).map((line) => {
-    const [id, basis, mustHold, probedBy] = line.slice(1, -1).split(' | ').map((cell) => cell.trim());
-    return { id: id.replaceAll('`', ''), basis, mustHold, probedBy };
-  });
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [id, basis, mustHold, probedBy] = line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim());
+      return { id: id.replaceAll('`', ''), basis, mustHold, probedBy };
+    });
 }
 
 /** The catalogue writes a clause ("every ... is ..."); the rule a sentence ("Every ... is ...."). */
@@ -67,7 +73,10 @@ describe('the fault table covers the rule table', () => {
     for (const fault of FAULTS) {
       expect(fault.breaks.length, fault.name).toBeGreaterThan(0);
       expect(new Set(fault.breaks).size, fault.name).toBe(fault.breaks.length);
-      expect(fault.breaks.filter((id) => !known.has(id)), fault.name).toEqual([]);
+      expect(
+        fault.breaks.filter((id) => !known.has(id)),
+        fault.name,
+      ).toEqual([]);
     }
   });
 

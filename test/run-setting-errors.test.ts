@@ -17,7 +17,10 @@ afterAll(async () => {
 
 function exchange(api: 'management' | 'alerts', operationId: string, auth: 'default' | 'none' | 'custom', status?: number): Exchange {
   return {
-    api, operation: operationId, operationId, probe: { intent: 'accept', label: 'test' },
+    api,
+    operation: operationId,
+    operationId,
+    probe: { intent: 'accept', label: 'test' },
     request: { method: 'GET', url: 'http://127.0.0.1:1/', headers: {}, auth, params: {}, query: {} },
     ...(status === undefined ? { failure: { code: 'timeout', message: 'no answer', durationMs: 1 } } : { response: { status, headers: {}, text: '', durationMs: 1 } }),
   };
@@ -34,15 +37,19 @@ function tallyOf(...exchanges: Exchange[]): CredentialTally {
 }
 
 describe('settings mistakes only a run shows', () => {
-  it('an API that refused every request sent with the run\'s credentials, across suites, is a settings error naming them', () => {
-    const errors = settingErrors(suites(
-      tallyOf(exchange('management', 'getUsageCost', 'default', 401), exchange('management', 'getUsageCost', 'none', 401)),
-      tallyOf(exchange('management', 'createKey', 'default', 403), exchange('alerts', 'listAlerts', 'default', 200)),
-    ));
-    expect(errors).toEqual(["the management API refused all 2 requests sent with the run's credentials (401/403): a settings mistake, not a contract failure. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET."]);
+  it("an API that refused every request sent with the run's credentials, across suites, is a settings error naming them", () => {
+    const errors = settingErrors(
+      suites(
+        tallyOf(exchange('management', 'getUsageCost', 'default', 401), exchange('management', 'getUsageCost', 'none', 401)),
+        tallyOf(exchange('management', 'createKey', 'default', 403), exchange('alerts', 'listAlerts', 'default', 200)),
+      ),
+    );
+    expect(errors).toEqual([
+      "the management API refused all 2 requests sent with the run's credentials (401/403): a settings mistake, not a contract failure. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.",
+    ]);
   });
 
-  it('one request with the run\'s credentials that was not refused, or none sent, is no settings error', () => {
+  it("one request with the run's credentials that was not refused, or none sent, is no settings error", () => {
     expect(settingErrors(suites(tallyOf(exchange('alerts', 'listAlerts', 'default', 401), exchange('alerts', 'updateAlert', 'default', 500))))).toEqual([]);
     expect(settingErrors(suites(tallyOf(exchange('alerts', 'listAlerts', 'default', 401), exchange('alerts', 'updateAlert', 'default'))))).toEqual([]);
     expect(settingErrors(suites(tallyOf(exchange('alerts', 'listAlerts', 'custom', 401), exchange('alerts', 'listAlerts', 'none', 401))))).toEqual([]);
@@ -61,8 +68,11 @@ describe('a run whose settings the preflight could not check ends in error, exit
     const reference = await startReference();
     try {
       const run = await runInProcess(['--runs', '1', '--allow', 'read,write', '--seed', '5'], {
-        MANAGEMENT_BASE_URL: reference.managementUrl, MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-        ORGANIZATION_ID: reference.organizationId, SERVICE_ID: randomUUID(),
+        MANAGEMENT_BASE_URL: reference.managementUrl,
+        MANAGEMENT_KEY_ID: reference.managementKeyId,
+        MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+        ORGANIZATION_ID: reference.organizationId,
+        SERVICE_ID: randomUUID(),
       });
       expect(run.output).toMatch(/SERVICE_ID unchecked \(the API has no read of a service/);
       expect(run.report.outcome).toBe('error');
@@ -84,12 +94,17 @@ describe('a run whose settings the preflight could not check ends in error, exit
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const run = await runInProcess(['--runs', '1', '--allow', 'read', '--seed', '5'], {
-      MANAGEMENT_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 'refused-secret',
-      ORGANIZATION_ID: randomUUID(), SERVICE_ID: randomUUID(),
+      MANAGEMENT_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      MANAGEMENT_KEY_ID: 'kid',
+      MANAGEMENT_KEY_SECRET: 'refused-secret',
+      ORGANIZATION_ID: randomUUID(),
+      SERVICE_ID: randomUUID(),
     });
     expect(run.output).toMatch(/preflight: management unchecked: GET .* answered 503, left to the run/);
     expect(run.report.outcome).toBe('error');
-    expect(run.report.errors).toEqual([expect.stringMatching(/^the management API refused all \d+ requests sent with the run's credentials \(401\/403\).*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET\.$/)]);
+    expect(run.report.errors).toEqual([
+      expect.stringMatching(/^the management API refused all \d+ requests sent with the run's credentials \(401\/403\).*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET\.$/),
+    ]);
     expect(run.code).toBe(2);
     expect(run.output).not.toContain('refused-secret');
   });

@@ -23,11 +23,14 @@ describe('createSecretIndex', () => {
   it('finds what a plain `includes` over every secret finds', () => {
     const alphabet = fc.constantFrom('a', 'b', 'c', '_');
     const word = fc.string({ unit: alphabet, minLength: 0, maxLength: 12 });
-    fc.assert(fc.property(fc.array(word, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 6 }), word, (secrets, picks, noise) => {
-      const text = [noise, ...picks.map((pick) => secrets[pick % Math.max(1, secrets.length)] ?? ''), noise].join('');
-      const index = createSecretIndex(secrets);
-      const expected = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && text.includes(s)))].sort();
-      expect(index.foundIn(text).sort()).toEqual(expected);
-    }), { numRuns: 300, seed: 11 });
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 6 }), word, (secrets, picks, noise) => {
+        const text = [noise, ...picks.map((pick) => secrets[pick % Math.max(1, secrets.length)] ?? ''), noise].join('');
+        const index = createSecretIndex(secrets);
+        const expected = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && text.includes(s)))].sort();
+        expect(index.foundIn(text).sort()).toEqual(expected);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
   });
 });

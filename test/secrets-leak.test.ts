@@ -97,9 +97,14 @@ describe('no secret in anything a run writes or prints', () => {
     const generatedOnes = new Set([...generated, ...echoedHeaders]);
     expect([...echoedHeaders].every((s) => new RegExp(GENERATED_SECRET.source).test(s))).toBe(true);
 
-    const outputs = new Map<string, string>([['stdout', run.stdout], ['stderr', run.stderr]]);
+    const outputs = new Map<string, string>([
+      ['stdout', run.stdout],
+      ['stderr', run.stderr],
+    ]);
     const files = await filesUnder(dir);
-    expect(files.map((f) => f.slice(dir.length))).toEqual(expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/baseline.json']));
+    expect(files.map((f) => f.slice(dir.length))).toEqual(
+      expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/baseline.json']),
+    );
     for (const file of files) outputs.set(file.slice(dir.length), await readFile(file, 'utf8'));
 
     const leaks: string[] = [];

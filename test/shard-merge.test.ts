@@ -104,19 +104,41 @@ describe('shards and merge', () => {
 
   it('refuses, with exit code 2 and the problem named, shards that are missing, repeated, or not of one run', async () => {
     const [one, two, three] = parts.map((p) => p.reportDir) as [string, string, string];
-    const otherSeed = await altered(three, (f) => { f.seed = 1; });
-    const otherTarget = await altered(three, (f) => { f.target = { reference: { faults: ['auth-any-secret'], modes: [] } }; });
-    const otherSplit = await altered(three, (f) => { (f.settings as Record<string, unknown>).shard = '3/4'; }, ['blob-3-3.json', 'blob-3-4.json']);
+    const otherSeed = await altered(three, (f) => {
+      f.seed = 1;
+    });
+    const otherTarget = await altered(three, (f) => {
+      f.target = { reference: { faults: ['auth-any-secret'], modes: [] } };
+    });
+    const otherSplit = await altered(
+      three,
+      (f) => {
+        (f.settings as Record<string, unknown>).shard = '3/4';
+      },
+      ['blob-3-3.json', 'blob-3-4.json'],
+    );
     const noBlob = await altered(three, () => undefined, ['blob-3-3.json', 'other.json']);
     const dirs = { NO_BLOB: noBlob, ONE: one, TWO: two, THREE: three, OTHER_SEED: otherSeed, OTHER_TARGET: otherTarget, OTHER_SPLIT: otherSplit, WHOLE: whole.reportDir };
     const cases: [string[], string][] = [
       [[one, two], 'conformance: cannot merge: shard 3/3 is missing (given: ONE (shard 1/3), TWO (shard 2/3)); give the report directories of all 3 shards. [FINDINGS_INVALID]'],
       [[one, two, two, three], 'conformance: cannot merge: shard 2/3 is given 2 times: TWO, TWO. [FINDINGS_INVALID]'],
       [[one, two, otherSeed], 'conformance: cannot merge: the shards come from different seeds: 20261121 in ONE, 1 in OTHER_SEED; run every shard with the same --seed. [FINDINGS_INVALID]'],
-      [[one, two, otherTarget], 'conformance: cannot merge: the shards ran against different targets: {"reference":{"faults":[],"modes":[]}} in ONE, {"reference":{"faults":["auth-any-secret"],"modes":[]}} in OTHER_TARGET. [FINDINGS_INVALID]'],
-      [[one, two, otherSplit], 'conformance: cannot merge: the shards split the run differently: ONE (shard 1/3) and OTHER_SPLIT (shard 3/4); run every shard with the same n in --shard i/n. [FINDINGS_INVALID]'],
-      [[one, two, noBlob], 'conformance: NO_BLOB is not a shard\'s report directory: the shard\'s vitest blob report NO_BLOB/blob/blob-3-3.json is missing. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]'],
-      [[whole.reportDir], 'conformance: WHOLE is not a shard\'s report directory: WHOLE/findings.json is from a run without --shard. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]'],
+      [
+        [one, two, otherTarget],
+        'conformance: cannot merge: the shards ran against different targets: {"reference":{"faults":[],"modes":[]}} in ONE, {"reference":{"faults":["auth-any-secret"],"modes":[]}} in OTHER_TARGET. [FINDINGS_INVALID]',
+      ],
+      [
+        [one, two, otherSplit],
+        'conformance: cannot merge: the shards split the run differently: ONE (shard 1/3) and OTHER_SPLIT (shard 3/4); run every shard with the same n in --shard i/n. [FINDINGS_INVALID]',
+      ],
+      [
+        [one, two, noBlob],
+        "conformance: NO_BLOB is not a shard's report directory: the shard's vitest blob report NO_BLOB/blob/blob-3-3.json is missing. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]",
+      ],
+      [
+        [whole.reportDir],
+        "conformance: WHOLE is not a shard's report directory: WHOLE/findings.json is from a run without --shard. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]",
+      ],
       [[], 'conformance: merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`. [CONFIG_INVALID]'],
     ];
     for (const [given, message] of cases) {
@@ -129,8 +151,12 @@ describe('shards and merge', () => {
 
   describe('against a separately started target', () => {
     let target: ReferenceTarget;
-    beforeAll(async () => { target = await startReference(); });
-    afterAll(async () => { await target.close(); });
+    beforeAll(async () => {
+      target = await startReference();
+    });
+    afterAll(async () => {
+      await target.close();
+    });
 
     it('leaves no secret in anything a shard writes, its blob report included', async () => {
       const env = {

@@ -8,8 +8,17 @@ import { loadSpecs, SPEC_FILES } from '../core/spec.ts';
 describe('loadSpecs', () => {
   it('validates both specs and loads every operation the rules name', async () => {
     const specs = await loadSpecs(SPEC_FILES, { validate: true });
-    expect(specs.operations.map((op) => op.operationId).sort()).toEqual(
-      ['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'listAlerts', 'updateAlert', 'updatePipe']);
+    expect(specs.operations.map((op) => op.operationId).sort()).toEqual([
+      'changeServiceState',
+      'createKey',
+      'createPipe',
+      'getBackup',
+      'getPipeSettings',
+      'getUsageCost',
+      'listAlerts',
+      'updateAlert',
+      'updatePipe',
+    ]);
     expect(specs.operations.find((op) => op.operationId === 'createKey')?.key).toBe('POST /v1/organizations/{organizationId}/keys');
   });
 
@@ -19,7 +28,10 @@ describe('loadSpecs', () => {
     const text = await readFile(SPEC_FILES.management, 'utf8');
     await writeFile(broken, text.replace(/^openapi: .*$/m, 'openapi: 3.1.0\nservers:\n  - urll: nowhere'));
     expect((await loadSpecs({ ...SPEC_FILES, management: broken })).operations).toHaveLength(9);
-    const error = await loadSpecs({ ...SPEC_FILES, management: broken }, { validate: true }).then(() => undefined, (e: unknown) => e);
+    const error = await loadSpecs({ ...SPEC_FILES, management: broken }, { validate: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isHarnessError(error) && error.code).toBe('SPEC_INVALID');
     expect((error as Error).message).toContain(broken);
     expect((error as Error).message).toMatch(/url/);
@@ -30,7 +42,10 @@ describe('loadSpecs', () => {
     const unreadable = join(dir, 'alerts.yaml');
     await writeFile(unreadable, 'openapi: 3.1.0\npaths: [unclosed\n');
     for (const validate of [false, true]) {
-      const error = await loadSpecs({ ...SPEC_FILES, alerts: unreadable }, { validate }).then(() => undefined, (e: unknown) => e);
+      const error = await loadSpecs({ ...SPEC_FILES, alerts: unreadable }, { validate }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isHarnessError(error) && error.code).toBe('SPEC_INVALID');
       expect((error as Error).message).toContain(unreadable);
     }

@@ -7,8 +7,7 @@ import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const specPath = (name: string): string =>
-  fileURLToPath(new URL(`../openapi/${name}.yaml`, import.meta.url));
+const specPath = (name: string): string => fileURLToPath(new URL(`../openapi/${name}.yaml`, import.meta.url));
 
 type Json = Record<string, any>;
 
@@ -91,9 +90,7 @@ describe.each(['management', 'alerts'])('openapi/%s.yaml', (name) => {
 describe('management spec', () => {
   it('has the expected operationIds and basic auth', async () => {
     const { api, byOp } = await load('management');
-    expect(Object.keys(byOp).sort()).toEqual(
-      ['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'updatePipe'].sort(),
-    );
+    expect(Object.keys(byOp).sort()).toEqual(['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'updatePipe'].sort());
     expect(api.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
     expect(api.security).toEqual([{ basicAuth: [] }]);
   });

@@ -76,7 +76,22 @@ describe('--require-judged', () => {
 describe('--allow read sends GETs and nothing else', () => {
   it('against a target that accepts every request, not one request is a POST, PATCH or PUT, and nothing is listed as created', async () => {
     const methods: string[] = [];
-    const alert = { id: 'a'.repeat(24), name: 'n', message: 'm', threshold: 1, interval: '5m', thresholdType: 'above', source: 'tile', state: 'OK', team: 't', tileId: 'tile', dashboard: 'b'.repeat(24), channel: { type: 'webhook', webhookId: 'c'.repeat(24) }, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
+    const alert = {
+      id: 'a'.repeat(24),
+      name: 'n',
+      message: 'm',
+      threshold: 1,
+      interval: '5m',
+      thresholdType: 'above',
+      source: 'tile',
+      state: 'OK',
+      team: 't',
+      tileId: 'tile',
+      dashboard: 'b'.repeat(24),
+      channel: { type: 'webhook', webhookId: 'c'.repeat(24) },
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+    };
     const server = createServer((req, res) => {
       methods.push(req.method ?? '');
       req.resume();
@@ -91,8 +106,14 @@ describe('--allow read sends GETs and nothing else', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const env = {
-      MANAGEMENT_BASE_URL: url, MANAGEMENT_KEY_ID: 'key', MANAGEMENT_KEY_SECRET: 'accept-everything-secret', ORGANIZATION_ID: randomUUID(), SERVICE_ID: randomUUID(), BACKUP_ID: randomUUID(),
-      ALERTS_BASE_URL: url, ALERTS_TOKEN: 'accept-everything-token',
+      MANAGEMENT_BASE_URL: url,
+      MANAGEMENT_KEY_ID: 'key',
+      MANAGEMENT_KEY_SECRET: 'accept-everything-secret',
+      ORGANIZATION_ID: randomUUID(),
+      SERVICE_ID: randomUUID(),
+      BACKUP_ID: randomUUID(),
+      ALERTS_BASE_URL: url,
+      ALERTS_TOKEN: 'accept-everything-token',
     };
     try {
       const run = await runInProcess([...FAST, '--allow', 'read'], env);

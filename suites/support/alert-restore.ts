@@ -15,8 +15,12 @@ const RESTORED_FIELDS: readonly (readonly [listed: string, sent: string, type: s
   ['source', 'source', '"tile" or "search"', (value) => value === 'tile' || value === 'search'],
   ['dashboard', 'dashboardId', 'a string', isString],
   ['tileId', 'tileId', 'a string', isString],
-  ['channel', 'channel', 'an object with string `type` and `webhookId`', (value) =>
-    typeof value === 'object' && value !== null && isString((value as Record<string, unknown>).type) && isString((value as Record<string, unknown>).webhookId)],
+  [
+    'channel',
+    'channel',
+    'an object with string `type` and `webhookId`',
+    (value) => typeof value === 'object' && value !== null && isString((value as Record<string, unknown>).type) && isString((value as Record<string, unknown>).webhookId),
+  ],
   ['name', 'name', 'a string', isString],
   ['message', 'message', 'a string', isString],
 ]);

@@ -47,17 +47,23 @@ export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
         context.unable(request.unable);
         return;
       }
-      await Promise.all(wrongCredentials(target.api, context).map(({ way, authorization }) =>
-        context.send(target.operationId, { ...request, authorization, probe: reject(way, 'auth.required', { part: way }) })));
+      await Promise.all(
+        wrongCredentials(target.api, context).map(({ way, authorization }) => context.send(target.operationId, { ...request, authorization, probe: reject(way, 'auth.required', { part: way }) })),
+      );
     },
   }));
 }
 
 /** Bodies that are not a JSON object: broken JSON, and a JSON string. */
-const MALFORMED_BODIES = Object.freeze([{ label: 'malformed JSON', body: '{"name": ' }, { label: 'a JSON string body', body: '"just a string"' }]);
+const MALFORMED_BODIES = Object.freeze([
+  { label: 'malformed JSON', body: '{"name": ' },
+  { label: 'a JSON string body', body: '"just a string"' },
+]);
 
 /** A probe group per target operation that sends malformed JSON to it (to a resource known to exist, where it names one). */
-export function malformedJsonGroups(targets: readonly { operationId: string; params?: (context: SuiteContext) => Record<string, string> | { unable: string }; after?: readonly string[] }[]): ProbeGroup[] {
+export function malformedJsonGroups(
+  targets: readonly { operationId: string; params?: (context: SuiteContext) => Record<string, string> | { unable: string }; after?: readonly string[] }[],
+): ProbeGroup[] {
   return targets.map((target) => ({
     name: `malformed JSON: ${target.operationId}`,
     operations: [target.operationId],
@@ -69,8 +75,7 @@ export function malformedJsonGroups(targets: readonly { operationId: string; par
         context.unable(params.unable as string);
         return;
       }
-      await Promise.all(MALFORMED_BODIES.map(({ label, body }) =>
-        context.send(target.operationId, { body, ...(params ? { params: params as Record<string, string> } : {}), probe: reject(label) })));
+      await Promise.all(MALFORMED_BODIES.map(({ label, body }) => context.send(target.operationId, { body, ...(params ? { params: params as Record<string, string> } : {}), probe: reject(label) })));
     },
   }));
 }

@@ -44,23 +44,30 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       const s = await session(config, specs);
       for (const id of definition.operations) operationKeys.set(id, s.operation(id).key);
       const rules = RULES.filter((rule) => config.rules.includes(rule.id));
-      const clients = s.clients((exchange) => {
-        if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') requests += 1;
-        recordExchange(s, ledger, rules, exchange);
-        countCredentialUse(credentials, exchange);
-        const write = writeRecord(exchange);
-        if (write) {
-          created.push(write);
-          s.announceCreated(name, write);
-        }
-      }, () => { rateLimited += 1; requests += 1; });
+      const clients = s.clients(
+        (exchange) => {
+          if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') requests += 1;
+          recordExchange(s, ledger, rules, exchange);
+          countCredentialUse(credentials, exchange);
+          const write = writeRecord(exchange);
+          if (write) {
+            created.push(write);
+            s.announceCreated(name, write);
+          }
+        },
+        () => {
+          rateLimited += 1;
+          requests += 1;
+        },
+      );
       const contextOf = (group: ProbeGroup): SuiteContext => ({
         config,
         send(operationId, request) {
           const operation = s.operation(operationId);
           const client = clients[operation.api];
           if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
-          if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
+          if (!config.allow.includes(operation.klass))
+            throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
           return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
         },
         examples(property, arbitrary, cap = Infinity) {
@@ -71,7 +78,13 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
           // When a group it runs after was left out by the user's choice, that choice is why.
           const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
           const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
-          skips.push({ group: group.name, operations: which.operations ?? group.operations, ...(which.feeds ?? group.feeds ? { feeds: which.feeds ?? group.feeds } : {}), reason: why, byChoice: cause !== undefined });
+          skips.push({
+            group: group.name,
+            operations: which.operations ?? group.operations,
+            ...((which.feeds ?? group.feeds) ? { feeds: which.feeds ?? group.feeds } : {}),
+            reason: why,
+            byChoice: cause !== undefined,
+          });
         },
         incident: (message) => incidents.push(message),
       });
@@ -87,7 +100,16 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
     }, config.budgetMs + 60_000);
 
     afterAll(({}, suite) => {
-      const report: SuiteReport = { suite: name, coverage: ledger.coverage, created, incidents, requests, rateLimited, skippedGroups: skips.map(({ group, reason }) => ({ group, reason })), credentials };
+      const report: SuiteReport = {
+        suite: name,
+        coverage: ledger.coverage,
+        created,
+        incidents,
+        requests,
+        rateLimited,
+        skippedGroups: skips.map(({ group, reason }) => ({ group, reason })),
+        credentials,
+      };
       suite.meta.conformanceSuite = report;
     });
 

@@ -85,13 +85,21 @@ export function groupSkip(config: RunConfig, group: ProbeGroup, operationOf: Ope
 
 /** Plans a run: every group with its class and request count, and the most examples per property that fit in `--max-requests`. */
 export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], operationOf: OperationOf): Plan {
-  const planFor = (runs: number): PlannedGroup[] => suites.flatMap((suite) => {
-    const selected = selectedGroups(config, suite);
-    return suite.groups.map((group) => {
-      const skipped = groupSkip(config, group, operationOf, selected)?.reason;
-      return { suite: suite.name, group: group.name, klass: groupClass(group, operationOf), operations: group.operations, requests: skipped ? 0 : group.estimate(runs), ...(skipped ? { skipped } : {}) };
+  const planFor = (runs: number): PlannedGroup[] =>
+    suites.flatMap((suite) => {
+      const selected = selectedGroups(config, suite);
+      return suite.groups.map((group) => {
+        const skipped = groupSkip(config, group, operationOf, selected)?.reason;
+        return {
+          suite: suite.name,
+          group: group.name,
+          klass: groupClass(group, operationOf),
+          operations: group.operations,
+          requests: skipped ? 0 : group.estimate(runs),
+          ...(skipped ? { skipped } : {}),
+        };
+      });
     });
-  });
   const total = (groups: readonly PlannedGroup[]): number => groups.reduce((n, g) => n + g.requests, 0);
   let runs = config.runs;
   let groups = planFor(runs);
@@ -99,8 +107,9 @@ export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], o
     runs -= 1;
     groups = planFor(runs);
   }
-  const warning = config.maxRequests !== undefined && total(groups) > config.maxRequests
-    ? `--max-requests ${config.maxRequests} is below the ${total(groups)} requests that one example per property needs: the run stops at ${config.maxRequests}, and rules probed last are skipped.`
-    : undefined;
+  const warning =
+    config.maxRequests !== undefined && total(groups) > config.maxRequests
+      ? `--max-requests ${config.maxRequests} is below the ${total(groups)} requests that one example per property needs: the run stops at ${config.maxRequests}, and rules probed last are skipped.`
+      : undefined;
   return { runs, groups, total: total(groups), ...(warning ? { warning } : {}) };
 }

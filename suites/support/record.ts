@@ -37,7 +37,13 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
       redacted ??= session.redactor.exchange(exchange);
       curl ??= reproduction(session, exchange);
     }
-    tally(ledger, exchange.operation, rule, part, violations.map((v) => finding(session, redacted!, curl!, rule, v)));
+    tally(
+      ledger,
+      exchange.operation,
+      rule,
+      part,
+      violations.map((v) => finding(session, redacted!, curl!, rule, v)),
+    );
   }
 }
 

@@ -5,5 +5,5 @@ export function propertySeed(runSeed: number, property: string): number {
     hash ^= property.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return hash >>> 0 & 0x7fffffff;
+  return (hash >>> 0) & 0x7fffffff;
 }

@@ -67,9 +67,23 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
     },
     clients(onExchange, onRateLimited) {
       const common = {
-        timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, gate, pacers, dispatcher, deadline, backoffMs: DEFAULTS.rateLimitBackoffMs, maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
-        onExchange: (exchange: Exchange) => { onExchange(exchange); report(); },
-        onRateLimited: () => { counts.rateLimited += 1; onRateLimited(); report(); },
+        timeoutMs: config.timeoutMs,
+        maxResponseBytes: config.maxResponseBytes,
+        gate,
+        pacers,
+        dispatcher,
+        deadline,
+        backoffMs: DEFAULTS.rateLimitBackoffMs,
+        maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
+        onExchange: (exchange: Exchange) => {
+          onExchange(exchange);
+          report();
+        },
+        onRateLimited: () => {
+          counts.rateLimited += 1;
+          onRateLimited();
+          report();
+        },
       };
       const basic = config.management ? `Basic ${Buffer.from(`${config.management.keyId}:${config.management.keySecret}`).toString('base64')}` : '';
       return {

@@ -10,7 +10,8 @@ import type { GroupSkip } from './plan.ts';
  */
 export function verdict(config: RunConfig, ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, operationId: string, operation: string): RuleResult {
   const base = { rule: rule.id, operation, operationId, checks: 0, violations: 0, findings: [] };
-  if (!config.rules.includes(rule.id)) return { ...base, outcome: 'skipped', skipKind: 'by-choice', skipReasons: ['not selected (--rules / --skip-rules)'], message: 'not selected (--rules / --skip-rules)' };
+  if (!config.rules.includes(rule.id))
+    return { ...base, outcome: 'skipped', skipKind: 'by-choice', skipReasons: ['not selected (--rules / --skip-rules)'], message: 'not selected (--rules / --skip-rules)' };
   const tallyOf = ledger.tallies[operation]?.[rule.id];
   if (tallyOf && tallyOf.violations > 0) {
     const more = tallyOf.violations > tallyOf.findings.length ? ` (and ${tallyOf.violations - tallyOf.findings.length} more)` : '';
@@ -32,9 +33,7 @@ export function verdict(config: RunConfig, ledger: Ledger, skips: readonly Group
   }
   const why = missing.map((part) => ({ part, ...missingPart(ledger, skips, rule, part, operationId, operation) }));
   const byChoice = why.every((w) => w.byChoice);
-  const message = rule.parts
-    ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}`
-    : `not judged: ${why[0]!.reason}`;
+  const message = rule.parts ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}` : `not judged: ${why[0]!.reason}`;
   return { ...base, outcome: 'skipped', skipKind: byChoice ? 'by-choice' : 'not-judged', skipReasons: [...new Set(why.flatMap((w) => w.reasons))], checks, message };
 }
 
@@ -49,8 +48,12 @@ function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, pa
   }
   const statuses = ledger.coverage[operation]?.statuses ?? {};
   if ((statuses.interrupted ?? 0) > 0) return { reason: 'was not sent: the run was interrupted', reasons: ['the run was interrupted'], byChoice: false };
-  if ((statuses.budget ?? 0) > 0) return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', reasons: ['the run reached --max-requests or --budget-ms'], byChoice: false };
-  const seen = Object.entries(statuses).map(([status, n]) => `${status}×${n}`).join(', ') || 'no request';
+  if ((statuses.budget ?? 0) > 0)
+    return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', reasons: ['the run reached --max-requests or --budget-ms'], byChoice: false };
+  const seen =
+    Object.entries(statuses)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(', ') || 'no request';
   return { reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`, reasons: [`nothing it could judge came back (responses seen: ${seen})`], byChoice: false };
 }
 

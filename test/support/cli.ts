@@ -11,8 +11,7 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-  !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k)));
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k)));
 
 /** The command's TypeScript source, run through tsx, so that tests see the code as edited (bin/conformance.js runs the build in dist/). */
 const COMMAND = ['--import', 'tsx', 'cli/entry.ts'];
@@ -24,10 +23,20 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     onSpawn?.(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`conformance ${args.join(' ')} did not finish in ${timeoutMs} ms`)); }, timeoutMs);
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`conformance ${args.join(' ')} did not finish in ${timeoutMs} ms`));
+    }, timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

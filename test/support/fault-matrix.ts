@@ -10,7 +10,10 @@ const FAST = ['--runs', '4', '--timeout-ms', '1500', '--seed', '20261121'];
 /** The failed verdicts of a run, as sorted `rule on operationId`. */
 async function failedPairs(report: RunReport): Promise<string[]> {
   const operationIds = new Map((await loadSpecs()).operations.map((op) => [op.key, op.operationId]));
-  return report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${operationIds.get(r.operation) ?? r.operation}`).sort();
+  return report.results
+    .filter((r) => r.outcome === 'failed')
+    .map((r) => `${r.rule} on ${operationIds.get(r.operation) ?? r.operation}`)
+    .sort();
 }
 
 /** Every verdict of a run, keyed `rule on operation`. */

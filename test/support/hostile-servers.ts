@@ -19,7 +19,9 @@ export function startHostile(kind: HostileKind): Promise<HostileServer> {
   switch (kind) {
     case 'hang':
       return rawServer((socket, counters) => {
-        socket.once('data', () => { counters.requests += 1; });
+        socket.once('data', () => {
+          counters.requests += 1;
+        });
       });
     case 'reset':
       return rawServer((socket, counters) => {
@@ -54,7 +56,9 @@ const ENDLESS_CHUNK = Buffer.from('x'.repeat(16 * 1024));
 /** Writes a JSON string that never ends, as fast as the client reads it, and stops when the connection goes away. */
 function writeForever(res: ServerResponse, counters: Counters): void {
   let closed = false;
-  res.on('close', () => { closed = true; });
+  res.on('close', () => {
+    closed = true;
+  });
   res.write(ENDLESS_START);
   counters.bytes += ENDLESS_START.length;
   const pump = (): void => {
@@ -72,7 +76,9 @@ function writeForever(res: ServerResponse, counters: Counters): void {
 function rawServer(onSocket: (socket: Socket, counters: Counters) => void): Promise<HostileServer> {
   const counters: Counters = { requests: 0, bytes: 0 };
   const server = createNetServer((socket) => {
-    socket.on('error', () => { /* the client went away; nothing to answer */ });
+    socket.on('error', () => {
+      /* the client went away; nothing to answer */
+    });
     onSocket(socket, counters);
   });
   return listen(server, counters);
@@ -83,7 +89,9 @@ function httpServer(onRequest: (res: ServerResponse, counters: Counters) => void
   const server = createHttpServer((req, res) => {
     counters.requests += 1;
     req.resume();
-    res.on('error', () => { /* the client went away mid-body */ });
+    res.on('error', () => {
+      /* the client went away mid-body */
+    });
     onRequest(res, counters);
   });
   return listen(server, counters);
@@ -108,10 +116,11 @@ function listen(server: Server, counters: Counters): Promise<HostileServer> {
         url: `http://127.0.0.1:${address.port}`,
         requests: () => counters.requests,
         bytesWritten: () => counters.bytes,
-        close: () => new Promise<void>((done) => {
-          for (const socket of sockets) socket.destroy();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(() => done());
+          }),
       });
     });
   });

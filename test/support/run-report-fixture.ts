@@ -30,7 +30,12 @@ export function fixtureFinding(rule: string, operation: string, overrides: Parti
 }
 
 /** A rule result; failed ones carry one finding. */
-export function fixtureResult(rule: string, operation: string, outcome: RuleResult['outcome'], message = outcome === 'skipped' ? 'probes of class write are not allowed (--allow read)' : `${outcome} message`): RuleResult {
+export function fixtureResult(
+  rule: string,
+  operation: string,
+  outcome: RuleResult['outcome'],
+  message = outcome === 'skipped' ? 'probes of class write are not allowed (--allow read)' : `${outcome} message`,
+): RuleResult {
   const findings = outcome === 'failed' ? [fixtureFinding(rule, operation)] : [];
   return { rule, operation, outcome, message, checks: outcome === 'skipped' ? 0 : 4, violations: findings.length, findings };
 }
