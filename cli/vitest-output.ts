@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { Writable } from 'node:stream';
 
 /** vitest's own notices that a report file was written: the run's summary already names the files. */
@@ -10,7 +11,7 @@ export function quietVitestOutput(target: NodeJS.WriteStream): Writable {
       const text = chunk.toString();
       const kept = text
         .split('\n')
-        .filter((line) => !NOTICE.test(line.replace(/\x1b\[[0-9;]*m/g, '')))
+        .filter((line) => !NOTICE.test(stripVTControlCharacters(line)))
         .join('\n');
       if (kept.trim() !== '') target.write(kept);
       callback();

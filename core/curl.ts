@@ -46,7 +46,7 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
 function authorization(header: string, { credentials, redact }: CurlOptions): string {
   const basic = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header);
   const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : undefined;
-  if (decoded !== undefined && decoded.includes(':') && Buffer.from(decoded, 'utf8').toString('base64') === basic![1]) {
+  if (decoded?.includes(':') && Buffer.from(decoded, 'utf8').toString('base64') === basic![1]) {
     const colon = decoded.indexOf(':');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);

@@ -65,7 +65,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     for (;;) {
       await pacer.open();
       let claim: PacerClaim | undefined;
-      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores, ready: () => (claim = pacer.tryClaim()) !== undefined });
+      const ready = (): boolean => {
+        claim = pacer.tryClaim();
+        return claim !== undefined;
+      };
+      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores, ready });
       if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value

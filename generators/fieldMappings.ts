@@ -21,5 +21,5 @@ export function fieldMappings(constraints: { columns: readonly string[] }): fc.A
   const indices = columns.map((_, index) => index);
   return fc
     .tuple(fc.tuple(...columns.map(sourceField)), fc.shuffledSubarray(indices, { minLength: indices.length, maxLength: indices.length }))
-    .map(([sources, order]) => order.map((index) => ({ sourceField: sources[index], destinationField: columns[index] })));
+    .map(([sources, order]) => order.map((index) => ({ sourceField: sources[index] ?? '', destinationField: columns[index] ?? '' })));
 }

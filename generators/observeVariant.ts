@@ -37,7 +37,8 @@ function edited(value: Json, drop: readonly JsonPath[], replace: readonly [JsonP
     path.slice(0, -1).reduce<Json | undefined>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string | number, Json>)[key] : undefined), copy);
   for (const [path, next] of replace) {
     const parent = parentOf(path);
-    if (parent !== null && typeof parent === 'object') (parent as Record<string | number, Json>)[path[path.length - 1]] = next;
+    const last = path.at(-1);
+    if (parent !== null && typeof parent === 'object' && last !== undefined) (parent as Record<string | number, Json>)[last] = next;
   }
   for (const path of drop) {
     const parent = parentOf(path);

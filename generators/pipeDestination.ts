@@ -34,7 +34,7 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
       },
       { noNullPrototype: true },
     )
-    .map((definition) => ({ ...definition, primaryKey: definition.sortingKey[0] }));
+    .map((definition) => ({ ...definition, primaryKey: definition.sortingKey[0] ?? definition.engine.versionColumnId }));
 }
 
 /** Complete pipe create destinations: database, table, 1..5 uniquely named columns (at least `minColumns`, at least 1), managedTable, a tableDefinition over those columns with every part, and roles. */

@@ -40,13 +40,14 @@ export const updateAlert: Route = {
   operation: 'updateAlert',
   hasBody: true,
   check: (call) => {
-    if (!call.store.alerts.has(call.params.id.toLowerCase())) {
-      return [problem('id', 'not-found', `alert ${call.params.id} was not found`, 404)];
+    const id = call.params.id ?? '';
+    if (!call.store.alerts.has(id.toLowerCase())) {
+      return [problem('id', 'not-found', `alert ${id} was not found`, 404)];
     }
     return check(UPDATE_ALERT_SPEC, call.body, '');
   },
   apply: (call) => {
-    const alert = call.store.alerts.get(call.params.id.toLowerCase());
+    const alert = call.store.alerts.get((call.params.id ?? '').toLowerCase());
     if (alert === undefined) return { kind: 'rejected', problems: [problem('id', 'not-found', 'alert not found', 404)] };
     const body = isObject(call.body) ? call.body : {};
     const channel = isObject(body.channel) ? body.channel : {};

@@ -29,8 +29,9 @@ function splitScheme(header: string | undefined): { scheme: AuthVerdict['scheme'
   if (header === undefined || header.trim() === '') return { scheme: 'none', value: '' };
   const match = /^(\S+)\s+(.*)$/.exec(header.trim());
   if (match === null) return { scheme: 'other', value: '' };
-  const scheme = match[1].toLowerCase();
-  if (scheme === 'basic') return { scheme: 'basic', value: match[2].trim() };
-  if (scheme === 'bearer') return { scheme: 'bearer', value: match[2].trim() };
+  const scheme = (match[1] ?? '').toLowerCase();
+  const value = (match[2] ?? '').trim();
+  if (scheme === 'basic') return { scheme: 'basic', value };
+  if (scheme === 'bearer') return { scheme: 'bearer', value };
   return { scheme: 'other', value: '' };
 }

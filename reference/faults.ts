@@ -59,7 +59,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         requestId: (ctx, requestId, success) => {
           if (!success || ctx.operation !== 'createPipe') return requestId;
           seen.push(requestId);
-          return seen.length === 2 ? seen[0] : requestId;
+          return seen.length === 2 ? (seen[0] ?? requestId) : requestId;
         },
       };
     }),
@@ -330,8 +330,9 @@ function echo(ctx: HookContext, operation: OperationId, result: JsonObject, from
     if (!isObject(target[key])) target[key] = {};
     target = target[key];
   }
-  if (!isObject(target)) return result;
-  target[to[to.length - 1]] = copyJson(sent);
+  const last = to.at(-1);
+  if (!isObject(target) || last === undefined) return result;
+  target[last] = copyJson(sent);
   return copy;
 }
 
@@ -354,6 +355,6 @@ function periodMs(ctx: HookContext): number {
 
 function uuidV1(): string {
   const hex = randomBytes(16).toString('hex');
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-1${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -39,7 +39,7 @@ export function parseJsonBody(bytes: Buffer): { readonly value: Json | undefined
 /** Tells whether a Content-Type header names JSON (`application/json` or a `+json` type). */
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
-  const type = header.split(';')[0].trim().toLowerCase();
+  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 }
 

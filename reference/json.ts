@@ -1,9 +1,9 @@
 /** A JSON value as parsed from a request body or sent in a response. */
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 
-/** A JSON object. */
+/** A JSON object; a member set to undefined is absent (as JSON.stringify leaves it out). */
 export interface JsonObject {
-  [key: string]: Json;
+  [key: string]: Json | undefined;
 }
 
 /** Tells whether a value is a JSON object: not an array, not null. */

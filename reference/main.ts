@@ -99,7 +99,7 @@ function parseArgs(argv: readonly string[]): ReferenceArgs | string {
   let managementPort: number | undefined;
   let alertsPort: number | undefined;
   for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index];
+    const arg = argv[index] ?? '';
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const inline = arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : undefined;

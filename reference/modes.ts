@@ -109,7 +109,7 @@ function withExtras(value: Json): Json {
   if (Array.isArray(value)) return value.map(withExtras);
   if (!isObject(value)) return value;
   const copy: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = withExtras(item);
+  for (const [key, item] of Object.entries(value)) copy[key] = item === undefined ? item : withExtras(item);
   return { ...copy, undocumentedNote: 'not in the documents', undocumentedCount: 7 };
 }
 
@@ -118,7 +118,7 @@ function upperIds(value: Json): Json {
   if (!isObject(value)) return value;
   const copy: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : upperIds(item);
+    copy[key] = ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : item === undefined ? item : upperIds(item);
   }
   return copy;
 }

@@ -105,7 +105,10 @@ function deliver(options: PipelineOptions, ctx: HookContext, req: IncomingMessag
     req.socket.destroy();
     return;
   }
-  if (outgoing.delayMs <= 0) return writeOutgoing(res, outgoing);
+  if (outgoing.delayMs <= 0) {
+    writeOutgoing(res, outgoing);
+    return;
+  }
   options.schedule(outgoing.delayMs, () => {
     if (res.destroyed) return;
     try {

@@ -56,7 +56,7 @@ function matchPath(pattern: readonly string[], segments: readonly string[]): Rec
   for (const [index, part] of pattern.entries()) {
     const segment = segments[index];
     if (part.startsWith(':')) {
-      params[part.slice(1)] = decodeSegment(segment);
+      params[part.slice(1)] = decodeSegment(segment ?? '');
     } else if (part !== segment) {
       return undefined;
     }

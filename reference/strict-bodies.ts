@@ -50,7 +50,14 @@ function pipeFields(body: Json, spec: FieldSpec, sources: Readonly<Record<string
   const source = isObject(body) ? body.source : undefined;
   const kinds = isObject(source) ? SOURCE_KINDS.filter((kind) => source[kind] !== undefined) : [];
   const kindFields = isObject(source) && kinds.length === 0 ? [`source.(${SOURCE_KINDS.join('|')})`] : [];
-  return [...absentFields(spec, body, ''), ...kindFields, ...kinds.flatMap((kind) => absentFields(sources[kind], isObject(source) ? source[kind] : undefined, `source.${kind}`))];
+  return [
+    ...absentFields(spec, body, ''),
+    ...kindFields,
+    ...kinds.flatMap((kind) => {
+      const kindSpec = sources[kind];
+      return kindSpec ? absentFields(kindSpec, isObject(source) ? source[kind] : undefined, `source.${kind}`) : [];
+    }),
+  ];
 }
 
 function unknownInterval(input: Json | undefined, known: readonly string[]): Problem[] {

@@ -15,7 +15,7 @@ const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function parseDateTime(text: string): ParsedTime | undefined {
   const m = DATE_TIME.exec(text);
   if (m === null) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number);
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number);
   if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return undefined;
   const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
   const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
@@ -31,7 +31,7 @@ export function parseDateTime(text: string): ParsedTime | undefined {
 export function parseDateOrDateTime(text: string): ParsedTime | undefined {
   const m = FULL_DATE.exec(text);
   if (m === null) return parseDateTime(text);
-  const [year, month, day] = [m[1], m[2], m[3]].map(Number);
+  const [year = 0, month = 0, day = 0] = [m[1], m[2], m[3]].map(Number);
   if (!validDate(year, month, day)) return undefined;
   const instantMs = utcMs(year, month, day);
   return { instantMs, writtenDay: instantMs / DAY_MS, utcDay: instantMs / DAY_MS };

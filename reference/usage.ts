@@ -56,7 +56,7 @@ export const getUsageCost: Route = {
       const values = call.query.getAll(name);
       if (values.length === 0) found.push(problem(name, 'required', `query parameter ${name} is required`));
       else if (values.length > 1) found.push(problem(name, 'repeated', `query parameter ${name} must be given once`));
-      else if (parseDateOrDateTime(values[0]) === undefined) {
+      else if (parseDateOrDateTime(values[0] ?? '') === undefined) {
         found.push(problem(name, 'format', `${name} must be an RFC 3339 date-time or a YYYY-MM-DD date`));
       }
     }

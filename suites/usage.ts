@@ -11,7 +11,7 @@ const RULE = 'usage.period-limit';
 /** A past UTC midnight that depends only on the seed, so that a replay sends the same dates. */
 const anchorOf = (seed: number): Date => new Date(Date.UTC(2026, 0, 1) + (seed % 180) * DAY);
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-const period = (from: number, to: number): Record<string, string> => ({ from_date: iso(from), to_date: iso(to) });
+const period = (from: number, to: number): { from_date: string; to_date: string } => ({ from_date: iso(from), to_date: iso(to) });
 
 /** The latest day strictly between `after` and `before` that a usage response shows cost entries for. */
 function lastDayWithEntries(exchange: Exchange, after: string, before: string): string | undefined {

@@ -59,7 +59,7 @@ async function trapProxy(upstream: string, trap: Trap, options: TrapOptions): Pr
         trap.holdUntil = trap.signalledAt + options.holdMs;
         const [first, ...later] = options.signals;
         trap.child!.kill(first);
-        later.forEach((signal, i) => setTimeout(() => trap.child!.kill(signal), 300 * (i + 1)));
+        for (const [i, signal] of later.entries()) setTimeout(() => trap.child!.kill(signal), 300 * (i + 1));
       }
       const answer = (): void => {
         if (options.startStatus && trap.signalledAt !== undefined && body === '{"command":"start"}') {

@@ -145,7 +145,7 @@ describe('reference target, correct by default', () => {
     t = await startReference();
     const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('relational', 'seed') });
     pipeId = created.json.result.id;
-    alertId = t.alertIds[0];
+    alertId = t.alertIds[0]!;
   });
   afterAll(() => t.close());
 
@@ -549,9 +549,9 @@ describe('fault and mode tables', () => {
       const replies: Reply[] = [];
       for (let i = 0; i < 8; i += 1) replies.push(await send(limited, 'alerts', '/api/v2/alerts'));
       expect(replies.map((r) => r.status)).toEqual([200, 200, 429, 200, 429, 200, 429, 200]);
-      expect(replies[2].headers.get('retry-after')).toBe('1');
-      expect(Number(replies[4].headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
-      expect(replies[6].headers.get('retry-after')).toBeNull();
+      expect(replies[2]!.headers.get('retry-after')).toBe('1');
+      expect(Number(replies[4]!.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+      expect(replies[6]!.headers.get('retry-after')).toBeNull();
     } finally {
       await limited.close();
     }

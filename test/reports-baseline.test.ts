@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../core/errors.ts';
+import type { HarnessError } from '../core/errors.ts';
 import { ADDED_REASON, compareWithBaseline, updatedBaseline } from '../reports/baseline-comparison.ts';
 import { parseBaseline, readBaseline } from '../reports/baseline-file.ts';
 import { runCli } from './support/cli.ts';
