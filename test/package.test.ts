@@ -67,7 +67,7 @@ describe('the published package', () => {
     expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'openapi', 'package.json', 'schemas']);
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
-    expect(files).toContain('dist/suites/pipes.suite.js');
+    expect(files).toContain('dist/suites/conformance.suite.js');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
