@@ -116,6 +116,6 @@ function suiteName(module: TestModule): string {
     module.moduleId
       .split('/')
       .pop()
-      ?.replace(/\.suite\.ts$/, '') ?? module.moduleId
+      ?.replace(/\.suite\.[jt]s$/, '') ?? module.moduleId
   );
 }
