@@ -131,8 +131,13 @@ describe('runSchedule', () => {
       { name: 'free', sequential: false, groups: [group(events, 'f1', 20), group(events, 'f2', 5, { after: ['f1'] }), group(events, 'f3', 5)] },
       { name: 'risky', sequential: false, groups: [group(events, 'd1', 5, { disruptive: true }), group(events, 'r1', 5), group(events, 'd2', 5, { disruptive: true })] },
     ];
-    const errors = await runSchedule(suites, { stopped: () => false });
+    const errors = await runSchedule(suites, { stopped: () => false, onDone: (name) => events.push(`done ${name}`) });
     expect(errors.size).toBe(0);
+    // A suite is through as soon as its own groups are: its verdicts need not wait for the disruptive groups.
+    expect(events.indexOf('done chain')).toBe(events.indexOf('end c2') + 1);
+    expect(events.indexOf('done free')).toBeLessThan(events.indexOf('start d1'));
+    expect(events.at(-1)).toBe('done risky');
+    events.splice(0, events.length, ...events.filter((e) => !e.startsWith('done')));
     const at = (event: string): number => events.indexOf(event);
     // Different suites start together.
     expect(at('start f1')).toBeLessThan(at('end c1'));

@@ -44,50 +44,85 @@ interface SuiteState {
   rateLimited: number;
   /** The first error one of its groups threw: its tests fail with it. */
   failure?: unknown;
+  /** Settles once none of its groups runs or will run: its tests may then decide. */
+  readonly done: Promise<void>;
+  settle(): void;
 }
 
 /**
  * Declares, in the calling test file, one describe per suite (of the shard's part, with `--shard`), one per operation,
- * and one test per rule; and runs, once, before the first test, every selected probe group of those suites under one
- * session (one request gate, one pair of pacers, one secret and requestId ledger), concurrently (see `runSchedule`).
+ * and one test per rule; and runs, once, every selected probe group of those suites under one session (one request
+ * gate, one pair of pacers, one secret and requestId ledger), concurrently (see `runSchedule`). Each suite's tests
+ * decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold every suite done.
  */
 export function registerConformance(source: ProvidedRun | DeferredRun): void {
   const states = shardSuites(
     SUITES.map((suite) => suite()),
     source.config.shard,
   ).map(suiteState);
+  const timeout = source.config.budgetMs + 60_000;
   let run: PreparedRun | undefined;
+  let finished: Promise<unknown> | undefined;
 
   beforeAll(async () => {
     run = 'prepare' in source ? await source.prepare() : source;
     const session = await createSession(run.config, run.specs, run.session);
-    try {
-      await runSuites(session, states);
-    } finally {
-      await session.close();
-    }
-  }, source.config.budgetMs + 60_000);
+    // The groups go on while vitest reaches each suite's tests; every error ends in `finished`, awaited after the last test.
+    finished = runSuites(session, states).then(
+      () => session.close(),
+      async (error: unknown) => {
+        await session.close();
+        throw error;
+      },
+    );
+  }, timeout);
 
   afterAll(async () => {
-    await run?.close?.();
-  });
+    try {
+      await finished;
+    } finally {
+      await run?.close?.();
+    }
+  }, timeout);
 
-  for (const state of states) declareSuite(state, () => run);
+  for (const state of states) declareSuite(state, () => run, timeout);
 }
 
 function suiteState(definition: SuiteDefinition): SuiteState {
-  return { definition, ledger: createLedger(), credentials: createCredentialTally(), skips: [], created: [], incidents: [], operationKeys: new Map(), requests: 0, rateLimited: 0 };
+  let settle = (): void => undefined;
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { definition, ledger: createLedger(), credentials: createCredentialTally(), skips: [], created: [], incidents: [], operationKeys: new Map(), requests: 0, rateLimited: 0, done, settle };
 }
 
-/** Runs the selected groups of every suite, concurrently under the session's gate; records in each suite's state what came of them. */
+/** Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as it is through. */
 async function runSuites(session: Session, states: readonly SuiteState[]): Promise<void> {
-  const scheduled = states.map((state) => scheduledSuite(session, state));
-  const errors = await runSchedule(scheduled, { stopped: () => session.gate.interrupted.aborted });
-  for (const state of states) {
-    if (errors.has(state.definition.name)) state.failure = errors.get(state.definition.name);
+  const interrupted = (state: SuiteState): void => {
     if (session.gate.interrupted.aborted) {
       state.skips.push({ group: 'every group', operations: state.definition.operations, feeds: RULES.map((rule) => rule.id), reason: 'the run was interrupted', byChoice: false });
     }
+  };
+  const byName = new Map(states.map((state) => [state.definition.name, state]));
+  try {
+    await runSchedule(
+      states.map((state) => scheduledSuite(session, state)),
+      {
+        stopped: () => session.gate.interrupted.aborted,
+        onDone(name, error) {
+          const state = byName.get(name);
+          if (!state) return;
+          if (error !== undefined) state.failure = error;
+          interrupted(state);
+          state.settle();
+        },
+      },
+    );
+  } catch (error) {
+    for (const state of states) state.failure ??= error;
+    throw error;
+  } finally {
+    for (const state of states) state.settle();
   }
 }
 
@@ -160,12 +195,13 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
 }
 
 /** One suite's tests: per operation, one test per rule that concerns it, each turning the ledger's tally into a verdict. */
-function declareSuite(state: SuiteState, settled: () => PreparedRun | undefined): void {
+function declareSuite(state: SuiteState, settled: () => PreparedRun | undefined, timeout: number): void {
   const { definition, ledger, skips } = state;
   describe(definition.name, () => {
-    beforeAll(() => {
+    beforeAll(async () => {
+      await state.done;
       if (state.failure !== undefined) throw state.failure;
-    });
+    }, timeout);
 
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as fixtures, which must be destructured.
     afterAll(({}, suite) => {

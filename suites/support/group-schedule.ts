@@ -16,10 +16,12 @@ export interface ScheduledSuite {
   readonly groups: readonly ScheduledGroup[];
 }
 
-/** What the schedule asks before it starts a group. */
+/** What the schedule asks before it starts a group, and whom it tells when a suite is through. */
 export interface ScheduleOptions {
   /** True once the run is interrupted: groups not started yet are not started. */
   readonly stopped: () => boolean;
+  /** Called once per suite, as soon as none of its groups runs or will run, with the first error one of them threw. */
+  readonly onDone?: (suite: string, error: unknown) => void;
 }
 
 /**
@@ -27,30 +29,37 @@ export interface ScheduleOptions {
  * (a sequential suite's groups one after another, any other group once the groups it runs `after` are done); then each
  * isolated group alone, one after another. A group is isolated when it is disruptive (the service stopped would refuse,
  * or fail, every other suite's requests for the wrong reason), when it belongs to a sequential suite that has a
- * disruptive group (its chain stays whole), or when it runs after an isolated group. Returns, per suite, the first error
- * one of its groups threw; a sequential suite's chain stops at it, other suites go on.
+ * disruptive group (its chain stays whole), or when it runs after an isolated group. Tells `onDone` of each suite as
+ * soon as it is through, and returns, per suite, the first error one of its groups threw; a sequential suite's chain
+ * stops at it, other suites go on.
  */
 export async function runSchedule(suites: readonly ScheduledSuite[], options: ScheduleOptions): Promise<Map<string, unknown>> {
   const errors = new Map<string, unknown>();
   const record = (suite: ScheduledSuite, error: unknown): void => {
     if (!errors.has(suite.name)) errors.set(suite.name, error);
   };
-  const parts = suites.map((suite) => ({ suite, isolated: isolatedGroups(suite) }));
+  const done = (suite: ScheduledSuite): void => options.onDone?.(suite.name, errors.get(suite.name));
+  const parts = suites.map((suite) => {
+    const names = isolatedGroups(suite);
+    return { suite, isolated: suite.groups.filter((group) => names.has(group.name)) };
+  });
   await Promise.all(
-    parts.map(({ suite, isolated }) =>
-      runTogether(
+    parts.map(async ({ suite, isolated }) => {
+      await runTogether(
         suite,
-        suite.groups.filter((group) => !isolated.has(group.name)),
+        suite.groups.filter((group) => !isolated.includes(group)),
         options,
         record,
-      ),
-    ),
+      );
+      if (isolated.length === 0) done(suite);
+    }),
   );
-  for (const { suite, isolated } of parts) {
-    for (const group of suite.groups.filter((g) => isolated.has(g.name))) {
+  for (const { suite, isolated } of parts.filter((part) => part.isolated.length > 0)) {
+    for (const group of isolated) {
       if (options.stopped() || (suite.sequential && errors.has(suite.name))) break;
       await group.run().catch((error: unknown) => record(suite, error));
     }
+    done(suite);
   }
   return errors;
 }
