@@ -64,6 +64,13 @@ describe('the plan', () => {
     expect(narrowed.map((p) => suitesIn(p.text))).toEqual(parts.map((p) => suitesIn(p.text)));
     // Balanced: no part holds more than half the run's requests (pipes, the largest suite, is about 45% of it).
     expect(Math.max(...parts.map((p) => p.total))).toBeLessThanOrEqual(whole.total / 2);
+    // --max-requests holds per shard, with the same examples per property in every shard (so that the merge matches).
+    const bounded = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--max-requests', '60', '--shard', `${i}/3`])));
+    const runsOf = (text: string): number => Number(/; (\d+) example\(s\) per property/.exec(text)?.[1]);
+    expect(new Set(bounded.map((p) => runsOf(p.text))).size).toBe(1);
+    expect(runsOf(bounded[0]!.text)).toBeGreaterThan(1);
+    expect(Math.max(...bounded.map((p) => p.total))).toBeLessThanOrEqual(60);
+    expect(Math.max(...bounded.map((p) => p.total))).toBeGreaterThan(40);
   });
 
   it('--shard with more parts than suites is refused, naming the most', async () => {
