@@ -55,7 +55,14 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
   const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
   try {
     await Promise.all(ordered.map((s) => copyFile(s.blob, join(blobDir, basename(s.blob)))));
-    const collected = await mergeSuites(blobDir, reportDir, cacheDirectory(env), io.out, redact);
+    const collected = await mergeSuites(
+      blobDir,
+      ordered.map((s) => s.shard),
+      reportDir,
+      cacheDirectory(env),
+      io.out,
+      redact,
+    );
     const expected = ordered.reduce((n, s) => n + s.results, 0);
     if (collected.results.length !== expected) {
       throw new HarnessError(
@@ -75,14 +82,15 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
 }
 
 function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string; baselineFile?: string } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' } }, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE]\`.`, {
-      cause: error,
-    });
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: [...argv], options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' } }, strict: true, allowPositionals: true });
+    } catch (error) {
+      throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE]\`.`, {
+        cause: error,
+      });
+    }
+  })();
   if (parsed.positionals.length === 0) {
     throw new HarnessError('CONFIG_INVALID', 'merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`.');
   }

@@ -4,7 +4,12 @@ import { preflightPlan } from './preflight-plan.ts';
 
 /** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */
 export function planText(plan: Plan, config: RunConfig): string {
-  const lines = [`Plan (dry run: nothing is sent). Seed ${config.seed}; ${plan.runs} example(s) per property; ${config.rules.length} rule(s) selected.`, ''];
+  const lines = [`Plan (dry run: nothing is sent). Seed ${config.seed}; ${plan.runs} example(s) per property; ${config.rules.length} rule(s) selected.`];
+  if (config.shard) {
+    const suites = [...new Set(plan.groups.map((g) => g.suite))];
+    lines.push(`Shard ${config.shard.index}/${config.shard.count}: the ${suites.join(', ')} suite(s), whole; the other shards run the rest.`);
+  }
+  lines.push('');
   const width = Math.max(...plan.groups.map((g) => `${g.suite} / ${g.group}`.length));
   for (const group of plan.groups) {
     const name = `${group.suite} / ${group.group}`.padEnd(width);

@@ -15,7 +15,8 @@ import { quietVitestOutput } from './vitest-output.ts';
 
 // The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SUITE_FILES = import.meta.url.endsWith('.ts') ? '**/*.suite.ts' : '**/*.suite.js';
+// The one suite file, which registers every suite (a dist/ built before the suites were one file may still hold others).
+const SUITE_FILES = import.meta.url.endsWith('.ts') ? 'conformance.suite.ts' : 'conformance.suite.js';
 
 type VitestOptions = NonNullable<Parameters<typeof startVitest>[2]>;
 /** vitest's reporters as a list: names, instances, or a name with its options. */
@@ -39,8 +40,9 @@ export interface SuitesRunOptions {
 }
 
 /**
- * Runs the suites with vitest in one worker (so that rate limits hold run-wide), returning what they produced.
- * A shard runs its part of the suite files (vitest's `shard`) and also writes vitest's blob report for `conformance merge`.
+ * Runs the suite file with vitest in one worker, returning what it produced: it registers every suite and runs their probe
+ * groups once, concurrently, under one session. A shard runs its part of the suites (`shardSuites`, the planner's split) and
+ * also writes vitest's blob report for `conformance merge`.
  * Off a terminal, a heartbeat line reports progress after every few seconds of quiet.
  */
 export async function runSuites(run: ProvidedRun, write: (line: string) => void, redact: (text: string) => string, options: SuitesRunOptions = {}): Promise<Collected> {
@@ -66,7 +68,9 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
       hookTimeout: config.budgetMs + 60_000,
       provide: { conformance: run },
       reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, junit(reportDir), ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
-      ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
+      // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name keeps its
+      // file apart from the other shards' when `conformance merge` replays the blob reports.
+      ...(config.shard ? { name: shardProject(config.shard) } : {}),
     });
   } finally {
     options.stop?.removeEventListener('abort', stopWorker);
@@ -108,10 +112,22 @@ function collectedSoFar(vitest: Vitest, created: ReadonlyMap<string, readonly Cr
   return collected;
 }
 
-/** Replays the blob reports in `blobDir` through vitest's own merge, so that our reporters see the whole run's test tree. */
-export async function mergeSuites(blobDir: string, reportDir: string, cacheDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+/** The vitest project name a shard's run carries, so that each shard's test file has an id of its own in the blob reports. */
+function shardProject(shard: Shard): string {
+  return `conformance shard ${shard.index}/${shard.count}`;
+}
+
+/**
+ * Replays the blob reports in `blobDir` (of `shards`) through vitest's own merge, so that our reporters see the whole run's
+ * test tree: one project per shard, named as the shard's run named it, to which vitest's merge gives back its file.
+ */
+export async function mergeSuites(blobDir: string, shards: readonly Shard[], reportDir: string, cacheDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
   const collector = new CollectReporter(write, redact);
-  await runVitest(cacheDir, { mergeReports: resolve(blobDir), reporters: [collector, junit(resolve(reportDir))] });
+  await runVitest(cacheDir, {
+    mergeReports: resolve(blobDir),
+    projects: shards.map((shard) => ({ extends: true, test: { name: shardProject(shard) } })),
+    reporters: [collector, junit(resolve(reportDir))],
+  });
   return collector.collected;
 }
 

@@ -1,4 +1,4 @@
-import type { Reporter, ReportedHookContext, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, ReportedHookContext, TestCase, TestModule, TestSuite, Vitest } from 'vitest/node';
 import type { RuleResult } from '../core/finding.ts';
 import type { SuiteReport } from '../core/run-report.ts';
 import { progressLine, type ProgressLine } from './progress-line.ts';
@@ -59,19 +59,19 @@ export class CollectReporter implements Reporter {
     this.showStatus();
   }
 
-  onTestModuleEnd(module: TestModule): void {
+  onTestSuiteResult(suite: TestSuite): void {
+    const report = suite.meta().conformanceSuite;
+    if (!report) return;
     let passed = 0;
     let failed = 0;
     let skipped = 0;
-    for (const test of module.children.allTests()) {
+    for (const test of suite.children.allTests()) {
       const outcome = test.meta().conformanceResult?.outcome;
       if (outcome === 'passed') passed += 1;
       else if (outcome === 'failed') failed += 1;
       else skipped += 1;
     }
-    const requests = [...module.children.allSuites()].reduce((n, s) => n + (s.meta().conformanceSuite?.requests ?? 0), 0);
-    const name = suiteName(module);
-    this.progress.print(`${failed > 0 ? '✗' : '✓'} ${name}: ${passed} passed, ${failed} failed, ${skipped} skipped (${requests} requests, ${Math.round(module.diagnostic().duration)} ms)`);
+    this.progress.print(`${failed > 0 ? '✗' : '✓'} ${report.suite}: ${passed} passed, ${failed} failed, ${skipped} skipped (${report.requests} requests)`);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>): void {
@@ -116,6 +116,6 @@ function suiteName(module: TestModule): string {
     module.moduleId
       .split('/')
       .pop()
-      ?.replace(/\.suite\.ts$/, '') ?? module.moduleId
+      ?.replace(/\.suite\.[jt]s$/, '') ?? module.moduleId
   );
 }

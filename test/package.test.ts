@@ -67,7 +67,7 @@ describe('the published package', () => {
     expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'openapi', 'package.json', 'schemas']);
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
-    expect(files).toContain('dist/suites/pipes.suite.js');
+    expect(files).toContain('dist/suites/conformance.suite.js');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -96,6 +96,88 @@ describe('the published package', () => {
     expect(await filesUnder(installed)).toEqual(before);
     expect((await filesUnder(join(scratch, 'cache', 'contract-conformance'))).filter((file) => /^[0-9a-f]{12}\/modules\//.test(file)).length).toBeGreaterThan(0);
   });
+
+  it("registers the suites in a project's own vitest run with `contract-conformance/vitest`: every rule a passed test, and a fault's rule a failed one", async () => {
+    const project = join(installed, '..', '..');
+    // The README's example, as a project would write it.
+    await writeFile(
+      join(project, 'vitest.config.ts'),
+      `import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['conformance/**/*.test.ts'],
+    reporters: ['default', 'junit'],
+    outputFile: { junit: 'reports/conformance-junit.xml' },
+  },
+});
+`,
+    );
+    await mkdir(join(project, 'conformance'), { recursive: true });
+    await writeFile(
+      join(project, 'conformance', 'api.test.ts'),
+      `import { conformanceSuites } from 'contract-conformance/vitest';
+
+conformanceSuites({
+  managementUrl: process.env.MANAGEMENT_BASE_URL,
+  managementKeyId: process.env.MANAGEMENT_KEY_ID,
+  managementKeySecret: process.env.MANAGEMENT_KEY_SECRET,
+  organization: process.env.ORGANIZATION_ID,
+  service: process.env.SERVICE_ID,
+  backup: process.env.BACKUP_ID,
+  alertsUrl: process.env.ALERTS_BASE_URL,
+  alertsToken: process.env.ALERTS_TOKEN,
+  runs: 2,
+});
+`,
+    );
+    // The reference target, started from code with the installed library.
+    const library = (await import(join(installed, 'dist', 'index.js'))) as typeof import('../index.ts');
+    /** Runs `npx vitest run` there against a reference target with these faults; the test cases of its junit report (the project's own reporter). */
+    const vitestRun = async (faults: string[]): Promise<Exec & { cases: Array<{ name: string; failed: boolean }> }> => {
+      const target = await library.startReference({ faults });
+      try {
+        const run = await exec('npx', ['vitest', 'run'], project, {
+          ...env,
+          NO_COLOR: '1',
+          MANAGEMENT_BASE_URL: target.managementUrl,
+          MANAGEMENT_KEY_ID: target.managementKeyId,
+          MANAGEMENT_KEY_SECRET: target.managementKeySecret,
+          ORGANIZATION_ID: target.organizationId,
+          SERVICE_ID: target.serviceId,
+          BACKUP_ID: target.backupId,
+          ALERTS_BASE_URL: target.alertsUrl,
+          ALERTS_TOKEN: target.alertsToken,
+        });
+        const junit = await readFile(join(project, 'reports', 'conformance-junit.xml'), 'utf8');
+        for (const text of [run.stdout, run.stderr, junit]) {
+          expect(text).not.toContain(target.managementKeySecret);
+          expect(text).not.toContain(target.alertsToken);
+        }
+        const cases = [...junit.matchAll(/<testcase classname="conformance\/api\.test\.ts" name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => ({
+          name: m[1]!.replaceAll('&gt;', '>'),
+          failed: (m[3] ?? '').includes('<failure'),
+        }));
+        return { ...run, cases };
+      } finally {
+        await target.close();
+      }
+    };
+
+    const clean = await vitestRun([]);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/Tests +(\d+) passed \(\1\)/);
+    expect(clean.cases.length).toBeGreaterThan(100);
+    expect(clean.cases.filter((c) => c.failed)).toEqual([]);
+    expect([...new Set(clean.cases.map((c) => c.name.split(' > ').at(-1)))].sort()).toEqual(library.RULES.map((rule) => rule.id).sort());
+    expect(clean.cases.map((c) => c.name)).toContain('alerts > listAlerts > alerts.list-omits');
+
+    const faulty = await vitestRun(['alerts-list-includes-silenced']);
+    expect(faulty.code).toBe(1);
+    expect(faulty.cases.filter((c) => c.failed).map((c) => c.name)).toEqual(['alerts > listAlerts > alerts.list-omits']);
+    expect(faulty.stdout + faulty.stderr).toMatch(/ContractViolation: alerts\.list-omits on GET \/\S+/);
+    expect(faulty.stdout).toMatch(/Tests +1 failed \| \d+ passed/);
+  }, 240_000);
 
   it("runs from code with `import('contract-conformance')`", async () => {
     const script = `import('contract-conformance').then(async ({ runConformance, RULES }) => {

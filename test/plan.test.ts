@@ -53,6 +53,33 @@ describe('the plan', () => {
     expect(RULE_IDS.filter((id) => !passed.has(id))).toEqual([]);
   });
 
+  it('--dry-run --shard i/n shows the part: whole suites, each in one part, the same split for every setting, the parts adding up to the whole', async () => {
+    const suitesIn = (text: string): string[] => [...new Set([...text.matchAll(/^ +(?:\d+|-) (\w+) \/ /gm)].map((m) => m[1]!))];
+    const whole = await dryRunTotal(['--runs', '2']);
+    const parts = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--runs', '2', '--shard', `${i}/3`])));
+    expect(parts.map((p) => suitesIn(p.text).length).every((n) => n > 0)).toBe(true);
+    expect(parts.flatMap((p) => suitesIn(p.text)).sort()).toEqual(suitesIn(whole.text).sort());
+    expect(parts.reduce((n, p) => n + p.total, 0)).toBe(whole.total);
+    const narrowed = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--runs', '5', '--allow', 'read', '--shard', `${i}/3`])));
+    expect(narrowed.map((p) => suitesIn(p.text))).toEqual(parts.map((p) => suitesIn(p.text)));
+    // Balanced: no part holds more than half the run's requests (pipes, the largest suite, is about 45% of it).
+    expect(Math.max(...parts.map((p) => p.total))).toBeLessThanOrEqual(whole.total / 2);
+    // --max-requests holds per shard, with the same examples per property in every shard (so that the merge matches).
+    const bounded = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--max-requests', '60', '--shard', `${i}/3`])));
+    const runsOf = (text: string): number => Number(/; (\d+) example\(s\) per property/.exec(text)?.[1]);
+    expect(new Set(bounded.map((p) => runsOf(p.text))).size).toBe(1);
+    expect(runsOf(bounded[0]!.text)).toBeGreaterThan(1);
+    expect(Math.max(...bounded.map((p) => p.total))).toBeLessThanOrEqual(60);
+    expect(Math.max(...bounded.map((p) => p.total))).toBeGreaterThan(40);
+  });
+
+  it('--shard with more parts than suites is refused, naming the most', async () => {
+    const lines: string[] = [];
+    const code = await main(['--dry-run', '--shard', '1/7'], {}, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toContain('--shard 1/7: a shard runs whole suites, and the run has 6: give --shard i/n with n at most 6. [CONFIG_INVALID]');
+  });
+
   it('--max-requests below the essential probes warns and stops at the budget', async () => {
     const run = await runInProcess(['--max-requests', '40', '--seed', '5']);
     expect(run.output).toMatch(/--max-requests 40 is below the \d+ requests that one example per property needs/);

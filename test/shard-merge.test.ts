@@ -66,10 +66,13 @@ describe('shards and merge', () => {
     parts = await shards(SEED, 3);
   });
 
-  it('splits the suites by file: every shard runs a part, and the parts together run every verdict once', () => {
+  it('splits whole suites: every shard runs a part, each suite in one shard only, and the parts together run every verdict once', () => {
     expect(parts.map((p) => p.report.settings.shard)).toEqual(['1/3', '2/3', '3/3']);
     for (const part of parts) expect(part.report.results.length).toBeGreaterThan(0);
     expect(parts.flatMap((p) => verdicts(p.report)).sort()).toEqual(verdicts(whole.report));
+    // Each operation belongs to one suite: a suite run whole by one shard shows as operations judged by one shard only.
+    const operationsOf = (report: RunReport): string[] => [...new Set(report.results.map((r) => r.operation))].sort();
+    expect(parts.flatMap((p) => operationsOf(p.report)).sort()).toEqual(operationsOf(whole.report));
   });
 
   it('writes vitest blob reports beside the findings', async () => {

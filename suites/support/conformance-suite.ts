@@ -1,114 +1,219 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
-import type { Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
-import { countCredentialUse, createCredentialTally } from '../../core/credential-tally.ts';
+import { countCredentialUse, createCredentialTally, type CredentialTally } from '../../core/credential-tally.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
-import { groupSkip, selectedGroups, type GroupSkip } from './plan.ts';
+import { SUITES } from '../index.ts';
+import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
 import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange } from './record.ts';
 import { propertySeed } from './seeds.ts';
-import { createSession, type Session } from './session.ts';
+import { createSession, type Session, type SessionOptions } from './session.ts';
 import { verdict } from './verdict.ts';
 import { knownFailureReason } from '../../core/known-failures.ts';
-import './provided.ts';
+import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
+import type { ProvidedRun } from './provided.ts';
 
-const sessions = new Map<string, Promise<Session>>();
-
-/** The worker's session for this run: one per worker, so that limits and the requestId ledger span every suite. */
-function session(config: RunConfig, specs: Specs): Promise<Session> {
-  const key = `${config.seed}:${config.management?.baseUrl}:${config.alerts?.baseUrl}`;
-  if (!sessions.has(key)) sessions.set(key, createSession(config, specs));
-  return sessions.get(key)!;
+/** A run whose target, specs and examples per property are settled only when its groups are about to run (a team's own vitest run). */
+export interface DeferredRun {
+  /** The settings known when the tests are declared: the shard, and the time the run may take. */
+  readonly config: RunConfig;
+  /** Settles the run once, before the first group sends: loads the specs, starts or checks the target, plans. */
+  prepare(): Promise<PreparedRun>;
 }
 
-/** Declares a vitest suite that runs its probe groups once, then one test per operation and rule. */
-export function conformanceSuite(createDefinition: () => SuiteDefinition): void {
-  const definition = createDefinition();
+/** A settled run, with what its session needs and how to end what preparing it started. */
+export interface PreparedRun extends ProvidedRun {
+  readonly session?: SessionOptions;
+  close?(): Promise<void>;
+}
+
+/** What one suite gathers while the run's groups send: its verdicts and its report are made of it. */
+interface SuiteState {
+  readonly definition: SuiteDefinition;
+  readonly ledger: Ledger;
+  readonly credentials: CredentialTally;
+  readonly skips: GroupSkip[];
+  readonly created: CreatedResource[];
+  readonly incidents: string[];
+  readonly operationKeys: Map<string, string>;
+  requests: number;
+  rateLimited: number;
+  /** The first error one of its groups threw: its tests fail with it. */
+  failure?: unknown;
+  /** Settles once none of its groups runs or will run: its tests may then decide. */
+  readonly done: Promise<void>;
+  settle(): void;
+}
+
+/**
+ * Declares, in the calling test file, one describe per suite (of the shard's part, with `--shard`), one per operation,
+ * and one test per rule; and runs, once, every selected probe group of those suites under one session (one request
+ * gate, one pair of pacers, one secret and requestId ledger), concurrently (see `runSchedule`). Each suite's tests
+ * decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold every suite done.
+ */
+export function registerConformance(source: ProvidedRun | DeferredRun): void {
+  const states = shardSuites(
+    SUITES.map((suite) => suite()),
+    source.config.shard,
+  ).map(suiteState);
+  const timeout = source.config.budgetMs + 60_000;
+  let run: PreparedRun | undefined;
+  let finished: Promise<unknown> | undefined;
+
+  beforeAll(async () => {
+    run = 'prepare' in source ? await source.prepare() : source;
+    const session = await createSession(run.config, run.specs, run.session);
+    // The groups go on while vitest reaches each suite's tests; every error ends in `finished`, awaited after the last test.
+    finished = runSuites(session, states).then(
+      () => session.close(),
+      async (error: unknown) => {
+        await session.close();
+        throw error;
+      },
+    );
+  }, timeout);
+
+  afterAll(async () => {
+    try {
+      await finished;
+    } finally {
+      await run?.close?.();
+    }
+  }, timeout);
+
+  for (const state of states) declareSuite(state, () => run, timeout);
+}
+
+function suiteState(definition: SuiteDefinition): SuiteState {
+  let settle = (): void => undefined;
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { definition, ledger: createLedger(), credentials: createCredentialTally(), skips: [], created: [], incidents: [], operationKeys: new Map(), requests: 0, rateLimited: 0, done, settle };
+}
+
+/** Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as it is through. */
+async function runSuites(session: Session, states: readonly SuiteState[]): Promise<void> {
+  const interrupted = (state: SuiteState): void => {
+    if (session.gate.interrupted.aborted) {
+      state.skips.push({ group: 'every group', operations: state.definition.operations, feeds: RULES.map((rule) => rule.id), reason: 'the run was interrupted', byChoice: false });
+    }
+  };
+  const byName = new Map(states.map((state) => [state.definition.name, state]));
+  try {
+    await runSchedule(
+      states.map((state) => scheduledSuite(session, state)),
+      {
+        stopped: () => session.gate.interrupted.aborted,
+        onDone(name, error) {
+          const state = byName.get(name);
+          if (!state) return;
+          if (error !== undefined) state.failure = error;
+          interrupted(state);
+          state.settle();
+        },
+      },
+    );
+  } catch (error) {
+    for (const state of states) state.failure ??= error;
+    throw error;
+  } finally {
+    for (const state of states) state.settle();
+  }
+}
+
+/** A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their reason. */
+function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
+  const { definition, ledger, credentials, skips, created, incidents } = state;
+  const { config } = s;
   const { name } = definition;
-  const { config, specs, knownFailures } = inject('conformance');
-  const ledger: Ledger = createLedger();
-  const credentials = createCredentialTally();
-  const skips: GroupSkip[] = [];
-  const created: CreatedResource[] = [];
-  const incidents: string[] = [];
-  let rateLimited = 0;
-  let requests = 0;
-  const operationKeys = new Map<string, string>();
+  for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
+  const rules = RULES.filter((rule) => config.rules.includes(rule.id));
+  const clients = s.clients(
+    (exchange) => {
+      if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') state.requests += 1;
+      recordExchange(s, ledger, rules, exchange);
+      countCredentialUse(credentials, exchange);
+      const write = writeRecord(exchange);
+      if (write) {
+        created.push(write);
+        s.announceCreated(name, write);
+      }
+    },
+    () => {
+      state.rateLimited += 1;
+      state.requests += 1;
+    },
+  );
+  const contextOf = (group: ProbeGroup): SuiteContext => ({
+    config,
+    send(operationId, request) {
+      const operation = s.operation(operationId);
+      const client = clients[operation.api];
+      if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
+      if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
+      return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
+    },
+    examples(property, arbitrary, cap = Infinity) {
+      const seed = propertySeed(config.seed, `${name}/${property}`);
+      return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
+    },
+    unable(reason, which = {}) {
+      // When a group it runs after was left out by the user's choice, that choice is why.
+      const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
+      const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
+      skips.push({
+        group: group.name,
+        operations: which.operations ?? group.operations,
+        ...((which.feeds ?? group.feeds) ? { feeds: which.feeds ?? group.feeds } : {}),
+        reason: why,
+        byChoice: cause !== undefined,
+      });
+    },
+    incident: (message) => incidents.push(message),
+  });
+  const selected = selectedGroups(config, definition);
+  const runnable = definition.groups.filter((group) => {
+    const skip = groupSkip(config, group, (id) => s.operation(id), selected);
+    if (skip) skips.push(skip);
+    return !skip;
+  });
+  return {
+    name,
+    sequential: definition.sequential === true,
+    groups: runnable.map((group) => ({
+      name: group.name,
+      after: group.after ?? [],
+      disruptive: groupClass(group, (id) => s.operation(id)) === 'disruptive',
+      run: () => group.run(contextOf(group)),
+    })),
+  };
+}
 
-  describe(name, () => {
+/** One suite's tests: per operation, one test per rule that concerns it, each turning the ledger's tally into a verdict. */
+function declareSuite(state: SuiteState, settled: () => PreparedRun | undefined, timeout: number): void {
+  const { definition, ledger, skips } = state;
+  describe(definition.name, () => {
     beforeAll(async () => {
-      const s = await session(config, specs);
-      for (const id of definition.operations) operationKeys.set(id, s.operation(id).key);
-      const rules = RULES.filter((rule) => config.rules.includes(rule.id));
-      const clients = s.clients(
-        (exchange) => {
-          if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') requests += 1;
-          recordExchange(s, ledger, rules, exchange);
-          countCredentialUse(credentials, exchange);
-          const write = writeRecord(exchange);
-          if (write) {
-            created.push(write);
-            s.announceCreated(name, write);
-          }
-        },
-        () => {
-          rateLimited += 1;
-          requests += 1;
-        },
-      );
-      const contextOf = (group: ProbeGroup): SuiteContext => ({
-        config,
-        send(operationId, request) {
-          const operation = s.operation(operationId);
-          const client = clients[operation.api];
-          if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
-          if (!config.allow.includes(operation.klass))
-            throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
-          return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
-        },
-        examples(property, arbitrary, cap = Infinity) {
-          const seed = propertySeed(config.seed, `${name}/${property}`);
-          return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
-        },
-        unable(reason, which = {}) {
-          // When a group it runs after was left out by the user's choice, that choice is why.
-          const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
-          const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
-          skips.push({
-            group: group.name,
-            operations: which.operations ?? group.operations,
-            ...((which.feeds ?? group.feeds) ? { feeds: which.feeds ?? group.feeds } : {}),
-            reason: why,
-            byChoice: cause !== undefined,
-          });
-        },
-        incident: (message) => incidents.push(message),
-      });
-      const selected = selectedGroups(config, definition);
-      const runnable = definition.groups.filter((group) => {
-        const skip = groupSkip(config, group, (id) => s.operation(id), selected);
-        if (skip) skips.push(skip);
-        return !skip;
-      });
-      if (definition.sequential) for (const group of runnable) await group.run(contextOf(group));
-      else await Promise.all(runnable.map((group) => group.run(contextOf(group))));
-      if (s.gate.interrupted.aborted) skips.push({ group: 'every group', operations: definition.operations, feeds: RULES.map((rule) => rule.id), reason: 'the run was interrupted', byChoice: false });
-    }, config.budgetMs + 60_000);
+      await state.done;
+      if (state.failure !== undefined) throw state.failure;
+    }, timeout);
 
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as fixtures, which must be destructured.
     afterAll(({}, suite) => {
       const report: SuiteReport = {
-        suite: name,
+        suite: definition.name,
         coverage: ledger.coverage,
-        created,
-        incidents,
-        requests,
-        rateLimited,
+        created: state.created,
+        incidents: state.incidents,
+        requests: state.requests,
+        rateLimited: state.rateLimited,
         skippedGroups: skips.map(({ group, reason }) => ({ group, reason })),
-        credentials,
+        credentials: state.credentials,
       };
       suite.meta.conformanceSuite = report;
     });
@@ -118,8 +223,10 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
       describe(operationId, () => {
         for (const rule of rules) {
           test(rule.id, async ({ task, skip, annotate }) => {
-            const key = operationKeys.get(operationId) ?? operationId;
-            const result = verdict(config, ledger, skips, rule, operationId, key);
+            const run = settled();
+            if (!run) throw new Error('the run was not prepared: see the error of the beforeAll hook');
+            const key = state.operationKeys.get(operationId) ?? operationId;
+            const result = verdict(run.config, ledger, skips, rule, operationId, key);
             task.meta.conformanceResult = result;
             if (result.outcome === 'skipped') {
               await annotate(result.message, 'skip-reason');
@@ -128,7 +235,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
             const reproduce = result.findings[0]?.reproduce;
             if (reproduce) await annotate(`${reproduce.curl}\n${reproduce.command}`, 'reproduce');
             if (result.outcome !== 'failed') return;
-            const known = knownFailureReason(knownFailures, rule.id, key);
+            const known = knownFailureReason(run.knownFailures, rule.id, key);
             if (known === undefined) throw new ContractViolation(`${rule.id} on ${key}: ${result.message}`);
             const message = `known failure, accepted by the baseline: ${known}. ${result.message}`;
             await annotate(message, 'skip-reason');

@@ -1,4 +1,6 @@
-import type { RunConfig } from '../../core/config.ts';
+import type { RunConfig, Shard } from '../../core/config.ts';
+import { DEFAULTS } from '../../core/defaults.ts';
+import { HarnessError } from '../../core/errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from '../../core/probe.ts';
 import type { Rule } from '../../core/rule.ts';
 import type { Operation } from '../../core/spec.ts';
@@ -83,10 +85,14 @@ export function groupSkip(config: RunConfig, group: ProbeGroup, operationOf: Ope
   return undefined;
 }
 
-/** Plans a run: every group with its class and request count, and the most examples per property that fit in `--max-requests`. */
+/**
+ * Plans a run: every group of the run's suites (with `--shard`, of the shard's part) with its class and request count,
+ * and the most examples per property with which every part fits in `--max-requests`, so that every shard picks the same.
+ */
 export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], operationOf: OperationOf): Plan {
-  const planFor = (runs: number): PlannedGroup[] =>
-    suites.flatMap((suite) => {
+  const parts = config.shard ? Array.from({ length: config.shard.count }, (_, i) => shardSuites(suites, { index: i + 1, count: config.shard!.count })) : [suites];
+  const planFor = (part: readonly SuiteDefinition[], runs: number): PlannedGroup[] =>
+    part.flatMap((suite) => {
       const selected = selectedGroups(config, suite);
       return suite.groups.map((group) => {
         const skipped = groupSkip(config, group, operationOf, selected)?.reason;
@@ -101,15 +107,39 @@ export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], o
       });
     });
   const total = (groups: readonly PlannedGroup[]): number => groups.reduce((n, g) => n + g.requests, 0);
+  const largest = (runs: number): number => Math.max(...parts.map((part) => total(planFor(part, runs))));
   let runs = config.runs;
-  let groups = planFor(runs);
-  while (config.maxRequests !== undefined && total(groups) > config.maxRequests && runs > 1) {
-    runs -= 1;
-    groups = planFor(runs);
-  }
+  while (config.maxRequests !== undefined && largest(runs) > config.maxRequests && runs > 1) runs -= 1;
+  const groups = planFor(config.shard ? shardSuites(suites, config.shard) : suites, runs);
   const warning =
     config.maxRequests !== undefined && total(groups) > config.maxRequests
       ? `--max-requests ${config.maxRequests} is below the ${total(groups)} requests that one example per property needs: the run stops at ${config.maxRequests}, and rules probed last are skipped.`
       : undefined;
   return { runs, groups, total: total(groups), ...(warning ? { warning } : {}) };
+}
+
+/** A suite's size for the split into shards: the requests all its groups send with the default examples per property. */
+function suiteSize(suite: SuiteDefinition): number {
+  return suite.groups.reduce((n, group) => n + group.estimate(DEFAULTS.runs), 0);
+}
+
+/**
+ * The suites of one shard, in their order: whole suites, largest first, each to the part with the fewest requests so far
+ * (the first such part on a tie). Sizes are fixed (every group, default examples per property), so the split depends on
+ * `n` alone and every shard of a run computes the same one.
+ */
+export function shardSuites<T extends SuiteDefinition>(suites: readonly T[], shard: Shard | undefined): T[] {
+  if (!shard) return [...suites];
+  if (shard.count > suites.length) {
+    throw new HarnessError('CONFIG_INVALID', `--shard ${shard.index}/${shard.count}: a shard runs whole suites, and the run has ${suites.length}: give --shard i/n with n at most ${suites.length}.`);
+  }
+  const loads = Array.from({ length: shard.count }, () => 0);
+  const partOf = new Map<T, number>();
+  const bySize = suites.map((suite, order) => ({ suite, order, size: suiteSize(suite) })).sort((a, b) => b.size - a.size || a.order - b.order);
+  for (const { suite, size } of bySize) {
+    const part = loads.indexOf(Math.min(...loads));
+    loads[part] = (loads[part] ?? 0) + size;
+    partOf.set(suite, part + 1);
+  }
+  return suites.filter((suite) => partOf.get(suite) === shard.index);
 }

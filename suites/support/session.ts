@@ -5,7 +5,7 @@ import { createPacers } from '../../core/credential-pacer.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
-import { openRunChannel } from '../../core/run-channel.ts';
+import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
 import { createSecretIndex, type SecretIndex } from '../../core/secret-index.ts';
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
@@ -13,7 +13,7 @@ import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
 import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
 
-/** State shared by every suite of a run in one worker: the limits, the secrets, the requestIds seen. */
+/** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
 export interface Session {
   readonly config: RunConfig;
   readonly specs: Specs;
@@ -30,17 +30,25 @@ export interface Session {
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
   clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
   operation(operationId: string): Operation;
+  /** Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way arrive). */
+  close(): Promise<void>;
+}
+
+/** How a session hears of interrupts and reports progress: over the run's channel to the command's thread, or not at all (a team's own vitest run). */
+export interface SessionOptions {
+  /** False: no channel (no command thread listens); Ctrl-C is then vitest's own. Default true. */
+  readonly channel?: boolean;
 }
 
 /** Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool. */
-export async function createSession(config: RunConfig, specs: Specs): Promise<Session> {
+export async function createSession(config: RunConfig, specs: Specs, options: SessionOptions = {}): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
-  const channel = openRunChannel(config);
-  channel.onStop(() => gate.interrupt());
-  if (await channel.hello()) gate.interrupt();
+  const channel: RunChannel | undefined = options.channel === false ? undefined : openRunChannel(config);
+  channel?.onStop(() => gate.interrupt());
+  if (await channel?.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
-  const report = (): void => channel.progress({ sent: gate.sent(), ...counts });
+  const report = (): void => channel?.progress({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
@@ -59,7 +67,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
     countViolations(count) {
       counts.violations += count;
     },
-    announceCreated: (suite, resource) => channel.created(suite, resource),
+    announceCreated: (suite, resource) => channel?.created(suite, resource),
     operation(operationId) {
       const op = byId.get(operationId);
       if (!op) throw new Error(`openapi/ defines no operation ${operationId}`);
@@ -90,6 +98,9 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
         ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic }) } : {}),
         ...(config.alerts ? { alerts: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: `Bearer ${config.alerts.token}` }) } : {}),
       };
+    },
+    async close() {
+      await dispatcher.close();
     },
   };
 }

@@ -1,4 +1,0 @@
-import { conformanceSuite } from './support/conformance-suite.ts';
-import { serviceSuite } from './service.ts';
-
-conformanceSuite(serviceSuite);

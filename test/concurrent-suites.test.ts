@@ -1,0 +1,187 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { runSchedule, type ScheduledSuite } from '../suites/support/group-schedule.ts';
+import { runInProcess, type InProcessRun } from './support/in-process.ts';
+
+/** One request as a proxy saw it: when it arrived and when its answer was passed on. */
+interface Timed {
+  readonly api: 'management' | 'alerts';
+  readonly method: string;
+  readonly path: string;
+  readonly body: string;
+  readonly at: number;
+  answeredAt: number;
+}
+
+/** A proxy in front of one API of the reference target that answers every request `delayMs` late and records when. */
+async function timingProxy(api: Timed['api'], upstream: string, delayMs: number, log: Timed[]): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const entry: Timed = { api, method: req.method ?? '', path: req.url ?? '', body, at: Date.now(), answeredAt: Number.POSITIVE_INFINITY };
+      log.push(entry);
+      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        const answer: Buffer[] = [];
+        up.on('data', (c: Buffer) => answer.push(c));
+        up.on('end', () => {
+          setTimeout(() => {
+            entry.answeredAt = Date.now();
+            const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
+            res.writeHead(up.statusCode ?? 502, headers);
+            res.end(Buffer.concat(answer));
+          }, delayMs);
+        });
+      });
+      forward.on('error', () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const isServiceState = (t: Timed): boolean => t.method === 'PATCH' && /\/services\/[^/]+\/state$/.test(t.path);
+const overlaps = (a: Timed, b: Timed): boolean => a.at < b.answeredAt && b.at < a.answeredAt;
+
+describe('the suites of a run, concurrently under one gate', () => {
+  let reference: ReferenceTarget;
+  const servers: Server[] = [];
+  const log: Timed[] = [];
+  let run: InProcessRun;
+
+  beforeAll(async () => {
+    reference = await startReference();
+    const management = await timingProxy('management', reference.managementUrl, 40, log);
+    const alerts = await timingProxy('alerts', reference.alertsUrl, 40, log);
+    servers.push(management.server, alerts.server);
+    run = await runInProcess(['--runs', '2', '--seed', '11', '--concurrency', '4'], {
+      MANAGEMENT_BASE_URL: management.url,
+      MANAGEMENT_KEY_ID: reference.managementKeyId,
+      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+      ORGANIZATION_ID: reference.organizationId,
+      SERVICE_ID: reference.serviceId,
+      BACKUP_ID: reference.backupId,
+      ALERTS_BASE_URL: alerts.url,
+      ALERTS_TOKEN: reference.alertsToken,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    await reference.close();
+  });
+
+  it('gives the clean verdicts', () => {
+    expect(run.code, run.output).toBe(0);
+    expect(run.report.results.filter((r) => r.outcome !== 'passed')).toEqual([]);
+  });
+
+  it('sends the alerts suite and the management suites at the same time, never more than --concurrency at once', () => {
+    // Writes only: the preflight sends GETs to both APIs before the suites start.
+    const writes = log.filter((t) => t.method !== 'GET');
+    const alerts = writes.filter((t) => t.api === 'alerts');
+    const management = writes.filter((t) => t.api === 'management' && !isServiceState(t));
+    expect(alerts.some((a) => management.some((m) => overlaps(a, m)))).toBe(true);
+    const peak = Math.max(...log.map((t) => log.filter((o) => o.at <= t.at && t.at < o.answeredAt).length));
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(peak).toBeGreaterThan(1);
+  });
+
+  it('sends the disruptive requests (the service state) alone, after every other request was answered, and stop then start with nothing between', () => {
+    const state = log.filter(isServiceState);
+    const others = log.filter((t) => !isServiceState(t));
+    expect(state.length).toBeGreaterThan(2);
+    const firstState = Math.min(...state.map((t) => t.at));
+    expect(others.filter((t) => t.answeredAt > firstState)).toEqual([]);
+    const stop = state.find((t) => t.body === '{"command":"stop"}')!;
+    const start = state.find((t) => t.body === '{"command":"start"}' && t.at >= stop.answeredAt)!;
+    expect(log.filter((t) => t !== stop && t !== start && t.at >= stop.at && t.at <= start.answeredAt)).toEqual([]);
+  });
+});
+
+describe('runSchedule', () => {
+  /** A group that records when it starts and ends, and takes `ms`. */
+  function group(events: string[], name: string, ms: number, more: { after?: string[]; disruptive?: boolean; fails?: boolean } = {}) {
+    return {
+      name,
+      after: more.after ?? [],
+      disruptive: more.disruptive === true,
+      async run() {
+        events.push(`start ${name}`);
+        await sleep(ms);
+        events.push(`end ${name}`);
+        if (more.fails) throw new Error(`${name} broke`);
+      },
+    };
+  }
+
+  it('runs suites at once, keeps a sequential suite in order and a group after the ones it names, and disruptive groups alone at the end', async () => {
+    const events: string[] = [];
+    const suites: ScheduledSuite[] = [
+      { name: 'chain', sequential: true, groups: [group(events, 'c1', 30), group(events, 'c2', 10)] },
+      { name: 'free', sequential: false, groups: [group(events, 'f1', 20), group(events, 'f2', 5, { after: ['f1'] }), group(events, 'f3', 5)] },
+      { name: 'risky', sequential: false, groups: [group(events, 'd1', 5, { disruptive: true }), group(events, 'r1', 5), group(events, 'd2', 5, { disruptive: true })] },
+    ];
+    const errors = await runSchedule(suites, { stopped: () => false, onDone: (name) => events.push(`done ${name}`) });
+    expect(errors.size).toBe(0);
+    // A suite is through as soon as its own groups are: its verdicts need not wait for the disruptive groups.
+    expect(events.indexOf('done chain')).toBe(events.indexOf('end c2') + 1);
+    expect(events.indexOf('done free')).toBeLessThan(events.indexOf('start d1'));
+    expect(events.at(-1)).toBe('done risky');
+    events.splice(0, events.length, ...events.filter((e) => !e.startsWith('done')));
+    const at = (event: string): number => events.indexOf(event);
+    // Different suites start together.
+    expect(at('start f1')).toBeLessThan(at('end c1'));
+    expect(at('start r1')).toBeLessThan(at('end c1'));
+    expect(at('start c2')).toBeGreaterThan(at('end c1'));
+    expect(at('start f2')).toBeGreaterThan(at('end f1'));
+    expect(at('start f3')).toBeLessThan(at('end f1'));
+    // Disruptive groups: after every other group, one at a time.
+    expect(events.slice(-4)).toEqual(['start d1', 'end d1', 'start d2', 'end d2']);
+  });
+
+  it('keeps a sequential suite with a disruptive group whole, alone; a failing group fails its own suite only; an interrupt starts nothing new', async () => {
+    const events: string[] = [];
+    let stopped = false;
+    const suites: ScheduledSuite[] = [
+      { name: 'chain', sequential: true, groups: [group(events, 'c1', 5), group(events, 'cd', 5, { disruptive: true }), group(events, 'c3', 5)] },
+      { name: 'broken', sequential: true, groups: [group(events, 'b1', 5, { fails: true }), group(events, 'b2', 5)] },
+      { name: 'other', sequential: false, groups: [group(events, 'o1', 20)] },
+    ];
+    const errors = await runSchedule(suites, { stopped: () => stopped });
+    expect([...errors.keys()]).toEqual(['broken']);
+    expect(events).not.toContain('start b2');
+    expect(events.slice(-6)).toEqual(['start c1', 'end c1', 'start cd', 'end cd', 'start c3', 'end c3']);
+    expect(events.indexOf('end o1')).toBeLessThan(events.indexOf('start c1'));
+
+    const later: string[] = [];
+    const interrupted: ScheduledSuite[] = [
+      {
+        name: 'a',
+        sequential: true,
+        groups: [
+          {
+            ...group(later, 'a1', 5),
+            async run() {
+              later.push('a1');
+              stopped = true;
+            },
+          },
+          group(later, 'a2', 5),
+        ],
+      },
+      { name: 'd', sequential: false, groups: [group(later, 'd1', 5, { disruptive: true })] },
+    ];
+    await runSchedule(interrupted, { stopped: () => stopped });
+    expect(later).toEqual(['a1']);
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * The vitest entry of contract-conformance (`contract-conformance/vitest`): register the conformance suites in a test
+ * file of your own vitest project, against your own target, reported by your own reporters.
+ */
+import { deferredRun } from './cli/deferred-run.ts';
+import type { ConformanceSettings } from './cli/run-conformance.ts';
+import { registerConformance } from './suites/support/conformance-suite.ts';
+
+export type { ConformanceSettings } from './cli/run-conformance.ts';
+
+/**
+ * Declares, in the calling test file, one describe per suite, one per operation and one test per rule, and runs every
+ * probe group once before the first test; the settings are those of `runConformance` (a mistake throws its HarnessError).
+ */
+export function conformanceSuites(settings: ConformanceSettings = {}): void {
+  registerConformance(deferredRun(settings));
+}
