@@ -68,6 +68,8 @@ describe('the published package', () => {
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/suites/conformance.suite.js');
+    expect(files).toContain('dist/vitest.js');
+    expect(files).toContain('dist/vitest.d.ts');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 

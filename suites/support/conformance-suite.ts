@@ -67,14 +67,8 @@ export function registerConformance(source: ProvidedRun | DeferredRun): void {
   beforeAll(async () => {
     run = 'prepare' in source ? await source.prepare() : source;
     const session = await createSession(run.config, run.specs, run.session);
-    // The groups go on while vitest reaches each suite's tests; every error ends in `finished`, awaited after the last test.
-    finished = runSuites(session, states).then(
-      () => session.close(),
-      async (error: unknown) => {
-        await session.close();
-        throw error;
-      },
-    );
+    // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after the last group.
+    finished = runSuites(session, states).finally(() => session.close());
   }, timeout);
 
   afterAll(async () => {
@@ -96,7 +90,7 @@ function suiteState(definition: SuiteDefinition): SuiteState {
   return { definition, ledger: createLedger(), credentials: createCredentialTally(), skips: [], created: [], incidents: [], operationKeys: new Map(), requests: 0, rateLimited: 0, done, settle };
 }
 
-/** Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as it is through. */
+/** Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as it is through, with its failure if any. */
 async function runSuites(session: Session, states: readonly SuiteState[]): Promise<void> {
   const interrupted = (state: SuiteState): void => {
     if (session.gate.interrupted.aborted) {
@@ -119,8 +113,8 @@ async function runSuites(session: Session, states: readonly SuiteState[]): Promi
       },
     );
   } catch (error) {
+    // Not a group's error (those are their suite's): the run itself broke, and every suite's tests fail with it.
     for (const state of states) state.failure ??= error;
-    throw error;
   } finally {
     for (const state of states) state.settle();
   }
