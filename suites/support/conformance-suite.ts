@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
-import type { Specs } from '../../core/spec.ts';
+import { operationById, type Specs } from '../../core/spec.ts';
+import { concerns } from '../../core/rule.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
 import { countCredentialUse, createCredentialTally } from '../../core/credential-tally.ts';
 import { RULES } from '../../rules/index.ts';
@@ -88,7 +89,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
         },
         incident: (message) => incidents.push(message),
       });
-      const selected = selectedGroups(config, definition);
+      const selected = selectedGroups(config, definition, (id) => s.operation(id));
       const runnable = definition.groups.filter((group) => {
         const skip = groupSkip(config, group, (id) => s.operation(id), selected);
         if (skip) skips.push(skip);
@@ -114,7 +115,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
     });
 
     for (const operationId of definition.operations) {
-      const rules = RULES.filter((rule) => rule.operations.includes(operationId));
+      const rules = RULES.filter((rule) => concerns(rule, operationById(specs, operationId)));
       describe(operationId, () => {
         for (const rule of rules) {
           test(rule.id, async ({ task, skip, annotate }) => {
