@@ -69,3 +69,9 @@ export function settingsOf(descriptor: ApiDescriptor): SettingName[] {
   const credentialVariables = 'token' in credentials ? [credentials.token] : [credentials.user, credentials.password];
   return [baseUrl, ...credentialVariables.map((variable) => ({ variable })), ...ids];
 }
+
+/** The variables of an API's credentials, as a message names them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`, `ALERTS_TOKEN`. */
+export function credentialVariables(descriptor: ApiDescriptor): string {
+  const variables = descriptor.settings.credentials;
+  return 'token' in variables ? variables.token : `${variables.user} and ${variables.password}`;
+}
