@@ -1,4 +1,4 @@
-import { API_LIST, APIS } from '../apis/index.ts';
+import { API_LIST } from '../apis/index.ts';
 import { settingsOf } from './api-descriptor.ts';
 import type { ApiName } from './spec.ts';
 
@@ -12,16 +12,20 @@ export interface TargetSetting {
 /** Every target setting, from the APIs' descriptors; any one of them present means a target is configured and the embedded one is not started. */
 export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze(API_LIST.flatMap((api) => settingsOf(api).map((setting) => Object.freeze({ ...setting, api: api.name }))));
 
-/** Per API: the variable of its base URL, its flag, and the path prefix the harness appends to it. */
-export const BASE_URL_SETTING: Readonly<Record<ApiName, { readonly variable: string; readonly flag: string; readonly prefix: string }>> = Object.freeze({
-  management: baseUrlSetting('management'),
-  alerts: baseUrlSetting('alerts'),
-});
-
-function baseUrlSetting(api: ApiName): { readonly variable: string; readonly flag: string; readonly prefix: string } {
-  const { baseUrl, pathPrefix } = APIS[api].settings;
-  return Object.freeze({ variable: baseUrl.variable, flag: baseUrl.flag, prefix: pathPrefix });
+/** Where an API's base URL is set, and the path prefix the harness appends to it. */
+export interface BaseUrlSetting {
+  readonly variable: string;
+  readonly flag: string;
+  readonly prefix: string;
 }
+
+/** Per API: the variable of its base URL, its flag, and the path prefix the harness appends to it. */
+export const BASE_URL_SETTING: Readonly<Record<ApiName, BaseUrlSetting>> = Object.freeze(
+  Object.fromEntries(API_LIST.map(({ name, settings }) => [name, Object.freeze({ variable: settings.baseUrl.variable, flag: settings.baseUrl.flag, prefix: settings.pathPrefix })])) as Record<
+    ApiName,
+    BaseUrlSetting
+  >,
+);
 
 /** A target setting as the user gave it: its raw value and the name they gave it under (`--flag` or `VARIABLE`). */
 export interface GivenSetting {
