@@ -25,7 +25,7 @@ export function requiredPayloadKeys(operation: Operation, payloadProperty: strin
 }
 
 /** tableMappings after an update: the added ones present, the removed ones absent. */
-function tableMappingViolations(body: Record<string, unknown>, result: Record<string, unknown>): Violation[] {
+function tableMappingViolations(body: Record<string, unknown>, result: Record<string, unknown>, path: string): Violation[] {
   const sent = asObject(asObject(body.source)?.relational);
   if (!sent) return [];
   const mappings = asObject(asObject(result.source)?.relational)?.tableMappings;
@@ -33,12 +33,12 @@ function tableMappingViolations(body: Record<string, unknown>, result: Record<st
   const violations: Violation[] = [];
   for (const added of (sent.tableMappingsToAdd as unknown[] | undefined) ?? []) {
     if (!list.some((m) => subsetViolations(added, m, '').length === 0)) {
-      violations.push({ path: '/result/source/relational/tableMappings', expected: `to include the added mapping ${JSON.stringify(added)}`, actual: mappings });
+      violations.push({ path: `${path}/source/relational/tableMappings`, expected: `to include the added mapping ${JSON.stringify(added)}`, actual: mappings });
     }
   }
   for (const removed of (sent.tableMappingsToRemove as unknown[] | undefined) ?? []) {
     if (list.some((m) => subsetViolations(removed, m, '').length === 0)) {
-      violations.push({ path: '/result/source/relational/tableMappings', expected: `not to include the removed mapping ${JSON.stringify(removed)}`, actual: mappings });
+      violations.push({ path: `${path}/source/relational/tableMappings`, expected: `not to include the removed mapping ${JSON.stringify(removed)}`, actual: mappings });
     }
   }
   return violations;
@@ -67,7 +67,7 @@ export const pipeRules: Rule[] = [
     applies: (ex) => (ex.operationId === 'createPipe' || ex.operationId === 'updatePipe') && isSuccess(ex) && payload(ex)?.serviceId !== undefined,
     check: (ex) => {
       const actual = payload(ex)?.serviceId;
-      return sameId(actual, ex.request.params.serviceId) ? [] : [{ path: '/result/serviceId', expected: `the path serviceId ${ex.request.params.serviceId}`, actual }];
+      return sameId(actual, ex.request.params.serviceId) ? [] : [{ path: `${payloadPath(ex)}/serviceId`, expected: `the path serviceId ${ex.request.params.serviceId}`, actual }];
     },
   },
   {
@@ -95,7 +95,7 @@ export const pipeRules: Rule[] = [
       const result = payload(ex)!;
       if (ex.operationId === 'getPipeSettings') return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex));
       const body = requestBody(ex)!;
-      return [...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)), ...tableMappingViolations(body, result)];
+      return [...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)), ...tableMappingViolations(body, result, payloadPath(ex))];
     },
   },
   {
