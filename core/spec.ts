@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { APIS } from '../apis/index.ts';
+import { API_LIST, APIS } from '../apis/index.ts';
 import type { Envelope } from './api-descriptor.ts';
 import { HarnessError, isHarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
@@ -11,10 +11,9 @@ import { PACKAGE_ROOT } from './package-root.ts';
 export type ApiName = 'management' | 'alerts';
 
 /** The spec files, one per API (its descriptor names it), in the package's `openapi/` folder. */
-export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze({
-  management: join(PACKAGE_ROOT, 'openapi', APIS.management.specFile),
-  alerts: join(PACKAGE_ROOT, 'openapi', APIS.alerts.specFile),
-});
+export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze(
+  Object.fromEntries(API_LIST.map((api) => [api.name, join(PACKAGE_ROOT, 'openapi', api.specFile)])) as Record<ApiName, string>,
+);
 
 /** The schema keyword that marks a property whose value is a secret: redacted by name wherever it appears. */
 export const SECRET_KEYWORD = 'x-conformance-secret';
