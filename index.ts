@@ -9,6 +9,9 @@ export { runConformance, type ConformanceOutput, type ConformanceRun, type Confo
 export { startReference, type ReferenceOptions, type ReferenceTarget } from './reference/server.ts';
 /** The rule table: every rule's id, title, basis, contract sentence, operations and pure check. */
 export { RULES } from './rules/index.ts';
+/** Which operations of the loaded specs a rule concerns (its `operations` may be a selector, such as every operation), and the specs' loader. */
+export { concerns, operationsOf } from './core/rule.ts';
+export { loadSpecs } from './core/spec.ts';
 /** The harness's own errors (exit code 2 on the command line), each with a stable code. */
 export { HarnessError, isHarnessError, type HarnessErrorCode } from './core/errors.ts';
 /** The version of this package. */
@@ -16,7 +19,8 @@ export { TOOL_VERSION } from './core/package-root.ts';
 /** The types of a run's settings, of the rule table and of the run report (findings.json holds the report). */
 export type { Shard } from './core/config.ts';
 export type { ProbeClass } from './core/probe.ts';
-export type { Basis, Rule, Violation } from './core/rule.ts';
+export type { Basis, OperationSelector, Rule, Violation } from './core/rule.ts';
+export type { Operation, Specs } from './core/spec.ts';
 export type { Finding, Outcome, Reproduction, RuleResult } from './core/finding.ts';
 export type { CreatedResource, RunOutcome, RunReport } from './core/run-report.ts';
 export type { BaselineSummary, BaselinedRunReport } from './reports/baseline-comparison.ts';

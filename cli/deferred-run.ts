@@ -1,6 +1,6 @@
 import { resolveConfig, withRuns, withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
-import { loadSpecs, operationById } from '../core/spec.ts';
+import { loadSpecs, operationById, type Specs } from '../core/spec.ts';
 import { startReference } from '../reference/server.ts';
 import { acceptedFailures, loadBaseline } from '../reports/baseline-run.ts';
 import { RULE_IDS } from '../rules/index.ts';
@@ -24,7 +24,7 @@ const NOT_UNDER_VITEST: Readonly<Partial<Record<keyof ConformanceSettings, strin
  * same HarnessError as `runConformance`), and, when the groups are about to run, the specs loaded, the plan made, and the
  * embedded reference target started (no target setting) or the preflight passed (a target of the team's).
  */
-export function deferredRun(settings: ConformanceSettings): DeferredRun {
+export async function deferredRun(settings: ConformanceSettings): Promise<DeferredRun> {
   for (const [key, why] of Object.entries(NOT_UNDER_VITEST)) {
     if (settings[key as keyof ConformanceSettings] !== undefined) {
       throw new HarnessError('CONFIG_INVALID', `conformanceSuites: the setting ${key} has no meaning in a vitest test file: ${why}. Leave it out.`);
@@ -32,11 +32,11 @@ export function deferredRun(settings: ConformanceSettings): DeferredRun {
   }
   const { argv, env } = commandInputs(settings);
   const config = resolveConfig(argv, env, RULE_IDS);
-  return { config, prepare: () => prepare(config) };
+  const specs = await loadSpecs();
+  return { config, specs, prepare: () => prepare(config, specs) };
 }
 
-async function prepare(resolved: RunConfig): Promise<PreparedRun> {
-  const specs = await loadSpecs();
+async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> {
   const baseline = resolved.baseline
     ? await loadBaseline(
         resolved.baseline,

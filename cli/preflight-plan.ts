@@ -1,12 +1,19 @@
+import { APIS } from '../apis/index.ts';
 import type { RunConfig } from '../core/config.ts';
+
+/** The credential variables of an API, comma-separated. */
+const credentials = (api: keyof typeof APIS): string => {
+  const variables = APIS[api].settings.credentials;
+  return 'token' in variables ? variables.token : `${variables.user}, ${variables.password}`;
+};
 
 /** The preflight's GETs as the dry run lists them, and what each checks; undefined for the embedded target, which has none. */
 export function preflightPlan(config: RunConfig): string | undefined {
   if (config.reference) return undefined;
   const gets = [
-    ...(config.management ? ['GET usageCost of the past day (MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID)'] : []),
+    ...(config.management ? [`GET usageCost of the past day (${credentials('management')}, ORGANIZATION_ID)`] : []),
     ...(config.management?.backupId ? ['GET the backup (SERVICE_ID, BACKUP_ID)'] : []),
-    ...(config.alerts ? [`GET /api/v2/alerts (ALERTS_TOKEN${config.alerts.alertId ? ', ALERT_ID listed and updatable' : ''})`] : []),
+    ...(config.alerts ? [`GET ${APIS.alerts.settings.pathPrefix}/alerts (${credentials('alerts')}${config.alerts.alertId ? ', ALERT_ID listed and updatable' : ''})`] : []),
   ];
   const service =
     config.management && !config.management.backupId

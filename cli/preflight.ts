@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
+import { API_LIST, APIS } from '../apis/index.ts';
+import { credentialVariables, runAuthorization, secretCredentials } from '../core/api-descriptor.ts';
 import type { AlertsTarget, ManagementTarget, RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
@@ -46,7 +48,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
   const deadline = Date.now() + config.budgetMs;
   const redact = createRedactor(
     [],
-    [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s)),
+    API_LIST.flatMap((api) => secretCredentials(api, config)),
   ).text;
   let requests = 0;
   const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization'> = {
@@ -69,17 +71,17 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
     const parts = await Promise.all([
       config.management &&
         checkManagement(config.management, {
-          client: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic(config.management) }),
+          client: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: runAuthorization(APIS.management, config) ?? '' }),
           specs,
-          baseUrlVariable: 'MANAGEMENT_BASE_URL',
+          baseUrlVariable: APIS.management.settings.baseUrl.variable,
           baseUrl: config.management.baseUrl,
           seen,
         }),
       config.alerts &&
         checkAlerts(config.alerts, {
-          client: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: `Bearer ${config.alerts.token}` }),
+          client: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: runAuthorization(APIS.alerts, config) ?? '' }),
           specs,
-          baseUrlVariable: 'ALERTS_BASE_URL',
+          baseUrlVariable: APIS.alerts.settings.baseUrl.variable,
           baseUrl: config.alerts.baseUrl,
           seen,
         }),
@@ -102,7 +104,7 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
   if (usageOutcome === 'refused') {
     throw new HarnessError(
       'CREDENTIALS_REFUSED',
-      `The management API refused the key: ${checker.seen(usage)}. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET: a key of organization ${target.organizationId}, enabled and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`,
+      `The management API refused the key: ${checker.seen(usage)}. Check ${credentialVariables(APIS.management)}: a key of organization ${target.organizationId}, enabled and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`,
     );
   }
   if (usageOutcome === 'not-found') {
@@ -110,12 +112,12 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
     if (anonymous.response?.status === 404) {
       throw new HarnessError(
         'NOT_THE_API',
-        `MANAGEMENT_BASE_URL (${checker.baseUrl}) answers, but not as the management API: ${checker.seen(usage)}, with the key and without it. Set MANAGEMENT_BASE_URL to the URL under which the API's /v1/... paths are served (or, if it is right, check ORGANIZATION_ID).`,
+        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the management API: ${checker.seen(usage)}, with the key and without it. Set ${checker.baseUrlVariable} to the URL under which the API's ${APIS.management.settings.pathPrefix}/... paths are served (or, if it is right, check ORGANIZATION_ID).`,
       );
     }
     throw new HarnessError(
       'TARGET_UNKNOWN_ID',
-      `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} without the key). Check ORGANIZATION_ID, or that MANAGEMENT_BASE_URL is the URL under which /v1/... is served.`,
+      `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} without the key). Check ORGANIZATION_ID, or that ${checker.baseUrlVariable} is the URL under which ${APIS.management.settings.pathPrefix}/... is served.`,
     );
   }
   if (usageOutcome !== 'ok') {
@@ -128,7 +130,7 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
     if (backupOutcome === 'refused') {
       throw new HarnessError(
         'CREDENTIALS_REFUSED',
-        `The management API refused the key on the backup read: ${checker.seen(backup)}. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET, and that the key has a role that may read backups of service ${target.serviceId}.`,
+        `The management API refused the key on the backup read: ${checker.seen(backup)}. Check ${credentialVariables(APIS.management)}, and that the key has a role that may read backups of service ${target.serviceId}.`,
       );
     }
     if (backupOutcome === 'not-found') {
@@ -154,18 +156,23 @@ async function checkAlerts(target: AlertsTarget, checker: Checker): Promise<stri
   const list = await send(checker, 'listAlerts', {});
   const listOutcome = outcome(checker, list);
   if (listOutcome === 'refused') {
-    throw new HarnessError('CREDENTIALS_REFUSED', `The alerts API refused ALERTS_TOKEN: ${checker.seen(list)}. Check ALERTS_TOKEN (the Bearer token of the alerts API at ALERTS_BASE_URL).`);
+    const token = credentialVariables(APIS.alerts);
+    throw new HarnessError(
+      'CREDENTIALS_REFUSED',
+      `The alerts API refused ${token}: ${checker.seen(list)}. Check ${token} (the ${APIS.alerts.auth.scheme === 'bearer' ? 'Bearer token' : 'credentials'} of the alerts API at ${checker.baseUrlVariable}).`,
+    );
   }
   if (listOutcome === 'not-found') {
     throw new HarnessError(
       'NOT_THE_API',
-      `ALERTS_BASE_URL (${checker.baseUrl}) answers, but not as the alerts API: ${checker.seen(list)}. Set ALERTS_BASE_URL to the URL under which the API's /api/v2/... paths are served.`,
+      `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the alerts API: ${checker.seen(list)}. Set ${checker.baseUrlVariable} to the URL under which the API's ${APIS.alerts.settings.pathPrefix}/... paths are served.`,
     );
   }
   if (listOutcome !== 'ok') return `alerts unchecked: ${listOutcome}`;
   if (!target.alertId) return 'alerts token ok';
-  const data = (list.response?.json as { data?: unknown } | undefined)?.data;
-  if (!Array.isArray(data)) return `alerts token ok, ALERT_ID unchecked (the list is not { data: [...] }: left to the run)`;
+  const field = APIS.alerts.envelope.payload;
+  const data = (list.response?.json as Record<string, unknown> | undefined)?.[field];
+  if (!Array.isArray(data)) return `alerts token ok, ALERT_ID unchecked (the list is not { ${field}: [...] }: left to the run)`;
   const wanted = target.alertId.toLowerCase();
   const alert = data.find((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && String((a as { id?: unknown }).id).toLowerCase() === wanted);
   if (!alert) {
@@ -241,10 +248,6 @@ function describe(exchange: Exchange): string {
 
 function operationLabel(exchange: Exchange): string {
   return `${exchange.request.method} ${exchange.request.url}`;
-}
-
-function basic(target: ManagementTarget): string {
-  return `Basic ${Buffer.from(`${target.keyId}:${target.keySecret}`).toString('base64')}`;
 }
 
 function isoSeconds(ms: number): string {

@@ -1,6 +1,6 @@
 import { didYouMean } from '../core/did-you-mean.ts';
 import { HarnessError } from '../core/errors.ts';
-import type { Rule } from '../core/rule.ts';
+import { isOperationList, operationsOf, type Rule } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { FaultSummary } from './rules-doc.ts';
@@ -38,7 +38,9 @@ export function explainRule(rule: Rule, operations: readonly Operation[], faults
     basis: rule.basis,
     sentence: rule.sentence,
     probedBy: rule.probedBy,
-    operations: rule.operations.map((operationId) => ({ operationId, operation: operations.find((op) => op.operationId === operationId)?.key ?? '(not in the specs)' })),
+    operations: isOperationList(rule.operations)
+      ? rule.operations.map((operationId) => ({ operationId, operation: operations.find((op) => op.operationId === operationId)?.key ?? '(not in the specs)' }))
+      : operationsOf(rule, operations).map((op) => ({ operationId: op.operationId, operation: op.key })),
     faults: faults.filter((f) => f.breaks.includes(rule.id)).map(({ name, description }) => ({ name, description })),
     doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
   };

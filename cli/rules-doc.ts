@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HarnessError } from '../core/errors.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
-import type { Rule } from '../core/rule.ts';
+import { operationsOf, type Rule } from '../core/rule.ts';
 import { loadSpecs, type Operation } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULES } from '../rules/index.ts';
@@ -41,7 +41,7 @@ export function renderRulesDoc(rules: readonly Rule[], operations: readonly Oper
 }
 
 function ruleSection(rule: Rule, operations: readonly Operation[], faults: readonly FaultSummary[]): string[] {
-  const keys = operations.filter((op) => rule.operations.includes(op.operationId)).map((op) => op.key);
+  const keys = operationsOf(rule, operations).map((op) => op.key);
   const breaking = faults.filter((fault) => fault.breaks.includes(rule.id));
   return [
     `## \`${rule.id}\``,

@@ -15,7 +15,9 @@ import { buildRunReport } from '../reports/run-report.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import { REDACTED_NAMES } from '../rules/secrets.ts';
+import { redactedNames } from '../rules/secrets.ts';
+import { API_LIST } from '../apis/index.ts';
+import { secretCredentials } from '../core/api-descriptor.ts';
 import { preflight } from './preflight.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
@@ -66,7 +68,7 @@ export async function runCommand(
   if (plan.warning) io.err(`conformance: ${plan.warning}`);
   config = withRuns(config, plan.runs);
   const stop = new AbortController();
-  const run: RunState = { config, redact: createRedactor(REDACTED_NAMES, secretsOf(config)).text, startedAt: new Date(), finishing: false };
+  const run: RunState = { config, redact: createRedactor(redactedNames(specs), secretsOf(config)).text, startedAt: new Date(), finishing: false };
   const interrupts = watchInterrupts({
     first(signal) {
       io.err(
@@ -84,7 +86,7 @@ export async function runCommand(
     reference = config.reference ? await startEmbedded(config) : undefined;
     if (reference) config = withTargets(config, reference.management, reference.alerts);
     if (!reference) io.out((await preflight(config, specs)).line);
-    const redactor = createRedactor(REDACTED_NAMES, secretsOf(config));
+    const redactor = createRedactor(redactedNames(specs), secretsOf(config));
     run.config = config;
     run.redact = redactor.text;
     const reportIo = { out: io.out, env, redact: redactor.text };
@@ -139,7 +141,7 @@ interface RunState {
 }
 
 function secretsOf(config: RunConfig): string[] {
-  return [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
+  return API_LIST.flatMap((api) => secretCredentials(api, config));
 }
 
 /** A second interrupt: writes the reports from the verdicts reached so far, warns about what may be left changed, and ends the process. */

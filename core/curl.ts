@@ -1,12 +1,10 @@
+import { API_LIST, APIS } from '../apis/index.ts';
+import type { ApiDescriptor, Credentials } from './api-descriptor.ts';
 import type { RecordedRequest } from './exchange.ts';
 import type { ApiName } from './spec.ts';
 
-/** The run's real credentials, which a reproduction names by their environment variables only. */
-export interface CurlCredentials {
-  readonly managementKeyId?: string;
-  readonly managementKeySecret?: string;
-  readonly alertsToken?: string;
-}
+/** The run's real credentials of each API it targets, which a reproduction names by their environment variables only. */
+export type CurlCredentials = Readonly<Partial<Record<ApiName, Credentials>>>;
 
 /** How a reproduction treats what the request carried: the run's credentials, and other secrets to mask. */
 export interface CurlOptions {
@@ -15,11 +13,11 @@ export interface CurlOptions {
   readonly redact: (text: string) => string;
 }
 
-/** Environment variables that stand for each API's credentials in a reproduction. */
-const CREDENTIALS: Readonly<Record<ApiName, string>> = Object.freeze({
-  management: '-u "$MANAGEMENT_KEY_ID:$MANAGEMENT_KEY_SECRET"',
-  alerts: '-H "Authorization: Bearer $ALERTS_TOKEN"',
-});
+/** The curl arguments that send an API's own credentials as references to their environment variables. */
+function credentialArguments({ settings }: ApiDescriptor): string {
+  const variables = settings.credentials;
+  return 'token' in variables ? `-H "Authorization: Bearer $${variables.token}"` : `-u "$${variables.user}:$${variables.password}"`;
+}
 
 /** Headers curl sets on its own, or that do not change what the target sees. */
 const LEFT_OUT = new Set(['user-agent', 'authorization']);
@@ -32,7 +30,7 @@ const LEFT_OUT = new Set(['user-agent', 'authorization']);
 export function curlCommand(api: ApiName, request: RecordedRequest, options: CurlOptions): string {
   const { redact } = options;
   const parts = ['curl', '-sS', '-i', '-X', request.method, quote(redact(request.url))];
-  if (request.auth === 'default') parts.push(CREDENTIALS[api]);
+  if (request.auth === 'default') parts.push(credentialArguments(APIS[api]));
   else if (request.auth === 'custom' && request.headers.authorization !== undefined) parts.push(authorization(request.headers.authorization, options));
   for (const [name, value] of Object.entries(request.headers)) {
     if (LEFT_OUT.has(name.toLowerCase())) continue;
@@ -50,11 +48,24 @@ function authorization(header: string, { credentials, redact }: CurlOptions): st
     const colon = decoded.indexOf(':');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const named = (value: string, real: string | undefined, variable: string): string => (real !== undefined && value === real ? variable : doubleQuoted(redact(value)));
-    return `-u "${named(user, credentials.managementKeyId, '$MANAGEMENT_KEY_ID')}:${named(password, credentials.managementKeySecret, '$MANAGEMENT_KEY_SECRET')}"`;
+    const named = (value: string, role: 'user' | 'password'): string => {
+      for (const api of API_LIST) {
+        const real = credentials[api.name];
+        const variables = api.settings.credentials;
+        if (real && 'user' in real && 'user' in variables && value === real[role]) return `$${variables[role]}`;
+      }
+      return doubleQuoted(redact(value));
+    };
+    return `-u "${named(user, 'user')}:${named(password, 'password')}"`;
   }
   const bearer = /^Bearer (.+)$/.exec(header);
-  if (bearer && credentials.alertsToken !== undefined && bearer[1] === credentials.alertsToken) return CREDENTIALS.alerts;
+  const owner =
+    bearer &&
+    API_LIST.find((api) => {
+      const real = credentials[api.name];
+      return real !== undefined && 'token' in real && real.token === bearer[1];
+    });
+  if (owner) return credentialArguments(owner);
   return ['-H', quote(`authorization: ${redact(header)}`)].join(' ');
 }
 

@@ -1,5 +1,5 @@
 import type { Exchange } from './exchange.ts';
-import { evidencePart, type CheckContext, type Rule, type Violation } from './rule.ts';
+import { concerns, evidencePart, type CheckContext, type Rule, type Violation } from './rule.ts';
 
 /** The violations one rule found in one exchange, and the part of the rule the exchange is evidence for. */
 export interface Judgement {
@@ -11,7 +11,7 @@ export interface Judgement {
 /** Runs every rule that concerns the exchange's operation and applies to it; a throwing check is a harness bug and propagates. */
 export function judge(exchange: Exchange, rules: readonly Rule[], context: CheckContext): Judgement[] {
   return rules
-    .filter((rule) => rule.operations.includes(exchange.operationId) && rule.applies(exchange))
+    .filter((rule) => concerns(rule, context.operation) && rule.applies(exchange))
     .map((rule) => {
       const part = evidencePart(rule, exchange);
       return { rule: rule.id, ...(part === undefined ? {} : { part }), violations: rule.check(exchange, context) };

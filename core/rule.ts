@@ -1,6 +1,6 @@
 import type { Exchange } from './exchange.ts';
 import type { SecretLookup } from './secret-index.ts';
-import type { Operation } from './spec.ts';
+import type { Operation, Specs } from './spec.ts';
 import type { Validators } from './validators.ts';
 
 /** Whether a document states a rule, or every user would expect it where the documents are silent. */
@@ -17,6 +17,8 @@ export interface Violation {
 /** What a check may consult beside the exchange itself. */
 export interface CheckContext {
   readonly operation: Operation;
+  /** The loaded specs, for what their schemas mark (the secret fields, say). */
+  readonly specs: Specs;
   readonly validators: Validators;
   /** Every secret value sent so far in the run. */
   readonly secrets: SecretLookup;
@@ -31,6 +33,36 @@ export interface RulePart {
   readonly operations?: readonly string[];
 }
 
+/**
+ * The operations a rule concerns: operationIds, or every operation of the specs (`every`), or every operation of the
+ * APIs whose envelope carries a request id (`every` with `enveloped`). A selector is resolved against the loaded
+ * specs, so that an operation added to a spec is judged by every general rule.
+ */
+export type OperationSelector = readonly string[] | { readonly every: true; readonly enveloped?: true };
+
+/** Every operation of the specs. */
+export const EVERY_OPERATION: OperationSelector = Object.freeze({ every: true });
+
+/** Every operation of an API whose envelope carries a request id. */
+export const EVERY_ENVELOPED_OPERATION: OperationSelector = Object.freeze({ every: true, enveloped: true });
+
+/** True when a rule concerns an operation. */
+export function concerns(rule: Pick<Rule, 'operations'>, operation: Pick<Operation, 'operationId' | 'envelope'>): boolean {
+  const selector = rule.operations;
+  if (isOperationList(selector)) return selector.includes(operation.operationId);
+  return !selector.enveloped || operation.envelope.requestId !== undefined;
+}
+
+/** True when a selector lists its operations by operationId. */
+export function isOperationList(selector: OperationSelector): selector is readonly string[] {
+  return Array.isArray(selector);
+}
+
+/** The operations of the specs that a rule concerns, in spec order. */
+export function operationsOf(rule: Pick<Rule, 'operations'>, operations: readonly Operation[]): Operation[] {
+  return operations.filter((operation) => concerns(rule, operation));
+}
+
 /** A rule of the contract: its data, the exchanges it judges, and a pure check. */
 export interface Rule {
   readonly id: string;
@@ -40,8 +72,8 @@ export interface Rule {
   readonly sentence: string;
   /** How the harness probes it. */
   readonly probedBy: string;
-  /** operationIds of the operations it concerns. */
-  readonly operations: readonly string[];
+  /** The operations it concerns. */
+  readonly operations: OperationSelector;
   /**
    * The parts that must each give evidence for a pass. A rule with parts is fed only by the probe groups that
    * name it in `feeds`; a rule without parts is judged on every exchange it applies to, from any group.
@@ -79,7 +111,7 @@ export function defineRules(rules: readonly Rule[]): readonly Rule[] {
     for (const field of ['title', 'sentence', 'probedBy'] as const) {
       if (!rule[field]?.trim()) throw new Error(`Rule ${rule.id} has no ${field}.`);
     }
-    if (rule.operations.length === 0) throw new Error(`Rule ${rule.id} concerns no operation.`);
+    if (isOperationList(rule.operations) && rule.operations.length === 0) throw new Error(`Rule ${rule.id} concerns no operation.`);
     if (rule.parts && !rule.partOf) throw new Error(`Rule ${rule.id} names parts but no partOf.`);
   }
   return Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { API_LIST, APIS } from '../apis/index.ts';
+import type { Envelope } from './api-descriptor.ts';
 import { HarnessError, isHarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
@@ -8,11 +10,13 @@ import { PACKAGE_ROOT } from './package-root.ts';
 /** Which of the two APIs a spec or an operation belongs to. */
 export type ApiName = 'management' | 'alerts';
 
-/** The spec files, one per API, in the package's `openapi/` folder. */
-export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze({
-  management: join(PACKAGE_ROOT, 'openapi', 'management.yaml'),
-  alerts: join(PACKAGE_ROOT, 'openapi', 'alerts.yaml'),
-});
+/** The spec files, one per API (its descriptor names it), in the package's `openapi/` folder. */
+export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze(
+  Object.fromEntries(API_LIST.map((api) => [api.name, join(PACKAGE_ROOT, 'openapi', api.specFile)])) as Record<ApiName, string>,
+);
+
+/** The schema keyword that marks a property whose value is a secret: redacted by name wherever it appears. */
+export const SECRET_KEYWORD = 'x-conformance-secret';
 
 /** One operation of a spec, keyed by method and path template. */
 export interface Operation {
@@ -29,12 +33,20 @@ export interface Operation {
   readonly requestSchema?: object;
   /** Response schemas by status code (`200`, `default`, ...). */
   readonly responseSchemas: Readonly<Record<string, object>>;
+  /** Its API's envelope (from the API's descriptor). */
+  readonly envelope: Envelope;
+  /** Names of the request body's properties, at any depth, that the spec marks `writeOnly`: sent, never returned. */
+  readonly writeOnlyFields: readonly string[];
 }
 
-/** Both specs, dereferenced, and their operations. */
+/** Both specs, dereferenced, their operations, and the fields their schemas mark. */
 export interface Specs {
   readonly documents: Readonly<Record<ApiName, OpenAPIV3_1.Document>>;
   readonly operations: readonly Operation[];
+  /** Names of the properties, of any schema, marked `x-conformance-secret`: their values are redacted wherever they appear. */
+  readonly secretFields: readonly string[];
+  /** The secret fields of request bodies that are also `writeOnly`: every string under them is a secret sent, which no response may carry back. */
+  readonly requestOnlySecretFields: readonly string[];
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
@@ -49,8 +61,53 @@ export async function loadSpecs(files: Readonly<Record<ApiName, string>> = SPEC_
   for (const api of Object.keys(files) as ApiName[]) {
     documents[api] = await loadSpec(files[api], options.validate === true);
   }
+  for (const api of Object.keys(documents) as ApiName[]) checkSecurity(api, documents[api]);
   const operations = (Object.keys(documents) as ApiName[]).flatMap((api) => operationsOf(api, documents[api]));
-  return Object.freeze({ documents: Object.freeze(documents), operations: Object.freeze(operations) });
+  const schemas = operations.flatMap((op) => [...(op.requestSchema ? [op.requestSchema] : []), ...Object.values(op.responseSchemas)]);
+  const secret = (schema: SchemaObject): boolean => schema[SECRET_KEYWORD] === true;
+  const requestSchemas = operations.flatMap((op) => (op.requestSchema ? [op.requestSchema] : []));
+  return Object.freeze({
+    documents: Object.freeze(documents),
+    operations: Object.freeze(operations),
+    secretFields: Object.freeze(markedProperties(schemas, secret)),
+    requestOnlySecretFields: Object.freeze(markedProperties(requestSchemas, (schema) => secret(schema) && schema.writeOnly === true)),
+  });
+}
+
+type SchemaObject = Readonly<Record<string, unknown>>;
+
+/** The names of the properties, at any depth of the schemas, whose schema passes `marked`, in the order first met. */
+function markedProperties(schemas: readonly object[], marked: (schema: SchemaObject) => boolean): string[] {
+  const names = new Set<string>();
+  const seen = new Set<object>();
+  const walk = (value: unknown): void => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
+    const properties = (value as SchemaObject).properties;
+    if (properties && typeof properties === 'object') {
+      for (const [name, schema] of Object.entries(properties)) if (schema && typeof schema === 'object' && marked(schema as SchemaObject)) names.add(name);
+    }
+    Object.values(value).forEach(walk);
+  };
+  schemas.forEach(walk);
+  return [...names];
+}
+
+/** The spec must require, at its top, the security scheme its API's descriptor names, as an HTTP scheme of the same kind. */
+function checkSecurity(api: ApiName, document: OpenAPIV3_1.Document): void {
+  const { securityScheme, scheme } = APIS[api].auth;
+  const declared = document.components?.securitySchemes?.[securityScheme] as OpenAPIV3_1.SecuritySchemeObject | undefined;
+  const required = (document.security ?? []).some((requirement) => securityScheme in requirement);
+  if (!required || declared?.type !== 'http' || declared.scheme.toLowerCase() !== scheme) {
+    throw new HarnessError(
+      'SPEC_INVALID',
+      `The ${api} spec must require the security scheme ${securityScheme} (HTTP ${scheme}) that apis/${api}.ts names, at its top level: fix the spec or the descriptor.`,
+    );
+  }
 }
 
 async function loadSpec(file: string, validating: boolean): Promise<OpenAPIV3_1.Document> {
@@ -93,6 +150,8 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
           queryParams: params.filter((p) => p.in === 'query'),
           ...(body ? { requestSchema: body } : {}),
           responseSchemas,
+          envelope: APIS[api].envelope,
+          writeOnlyFields: Object.freeze(body ? markedProperties([body], (schema) => schema.writeOnly === true) : []),
         }),
       );
     }

@@ -1,3 +1,5 @@
+import { API_LIST } from '../apis/index.ts';
+import { settingsOf } from './api-descriptor.ts';
 import type { ApiName } from './spec.ts';
 
 /** One setting that points the run at a target: its environment variable, its flag if any, and its API. */
@@ -7,26 +9,23 @@ export interface TargetSetting {
   readonly api: ApiName;
 }
 
-/** Every target setting; any one of them present means a target is configured and the embedded one is not started. */
-export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze(
-  [
-    { variable: 'MANAGEMENT_BASE_URL', flag: 'management-url', api: 'management' },
-    { variable: 'MANAGEMENT_KEY_ID', api: 'management' },
-    { variable: 'MANAGEMENT_KEY_SECRET', api: 'management' },
-    { variable: 'ORGANIZATION_ID', flag: 'organization', api: 'management' },
-    { variable: 'SERVICE_ID', flag: 'service', api: 'management' },
-    { variable: 'BACKUP_ID', flag: 'backup', api: 'management' },
-    { variable: 'ALERTS_BASE_URL', flag: 'alerts-url', api: 'alerts' },
-    { variable: 'ALERTS_TOKEN', api: 'alerts' },
-    { variable: 'ALERT_ID', flag: 'alert', api: 'alerts' },
-  ].map((setting) => Object.freeze(setting as TargetSetting)),
-);
+/** Every target setting, from the APIs' descriptors; any one of them present means a target is configured and the embedded one is not started. */
+export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze(API_LIST.flatMap((api) => settingsOf(api).map((setting) => Object.freeze({ ...setting, api: api.name }))));
+
+/** Where an API's base URL is set, and the path prefix the harness appends to it. */
+export interface BaseUrlSetting {
+  readonly variable: string;
+  readonly flag: string;
+  readonly prefix: string;
+}
 
 /** Per API: the variable of its base URL, its flag, and the path prefix the harness appends to it. */
-export const BASE_URL_SETTING: Readonly<Record<ApiName, { readonly variable: string; readonly flag: string; readonly prefix: string }>> = Object.freeze({
-  management: Object.freeze({ variable: 'MANAGEMENT_BASE_URL', flag: 'management-url', prefix: '/v1' }),
-  alerts: Object.freeze({ variable: 'ALERTS_BASE_URL', flag: 'alerts-url', prefix: '/api/v2' }),
-});
+export const BASE_URL_SETTING: Readonly<Record<ApiName, BaseUrlSetting>> = Object.freeze(
+  Object.fromEntries(API_LIST.map(({ name, settings }) => [name, Object.freeze({ variable: settings.baseUrl.variable, flag: settings.baseUrl.flag, prefix: settings.pathPrefix })])) as Record<
+    ApiName,
+    BaseUrlSetting
+  >,
+);
 
 /** A target setting as the user gave it: its raw value and the name they gave it under (`--flag` or `VARIABLE`). */
 export interface GivenSetting {

@@ -2,8 +2,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { Operation } from './spec.ts';
 
-/** OpenAPI keywords that are not JSON Schema: declared to Ajv so that strict mode stays on. */
-const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
+/** OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret`: declared to Ajv so that strict mode stays on. */
+const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-conformance-secret'];
 
 /** A compiled schema check: the errors for a value, empty when it is valid. */
 export type Validator = (value: unknown) => readonly ErrorObject[];

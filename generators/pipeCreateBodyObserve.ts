@@ -1,9 +1,12 @@
 import type * as fc from 'fast-check';
 import { observeVariant, type JsonPath } from './observeVariant.ts';
+import { SECRET_VALUE_PATTERN } from './secretValue.ts';
 import { pipeCreateBody, type PipeCreateBody } from './pipeCreateBody.ts';
 import type { PipeKind } from './pipeKind.ts';
 
-const SECRET_FIELDS = new Set<string | number>(['credentials', 'accessKey']);
+/** True for a secret the body carries (made by `secretValue`, under whichever field the spec marks secret): it keeps its value. */
+const secretAt = (body: unknown, path: JsonPath): boolean =>
+  SECRET_VALUE_PATTERN.test(String(path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], body)));
 
 /** Parts tied by the documents: the source kind key, the columns and the mappings that must cover them. */
 const tied = (path: JsonPath): boolean =>
@@ -14,8 +17,7 @@ export function pipeCreateBodyObserve(constraints: { kind?: PipeKind } = {}): fc
   return pipeCreateBody(constraints).chain((body) =>
     observeVariant(body, {
       droppable: (path) => !tied(path),
-      open: (path) =>
-        !path.some((key) => SECRET_FIELDS.has(key)) && path[0] !== 'fieldMappings' && !(path[0] === 'destination' && path[1] === 'columns' && path[3] === 'name') && !path.includes('offset'),
+      open: (path) => !secretAt(body, path) && path[0] !== 'fieldMappings' && !(path[0] === 'destination' && path[1] === 'columns' && path[3] === 'name') && !path.includes('offset'),
     }),
   );
 }

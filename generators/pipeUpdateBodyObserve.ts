@@ -1,10 +1,13 @@
 import type * as fc from 'fast-check';
 import { observeVariant, type JsonPath } from './observeVariant.ts';
+import { SECRET_VALUE_PATTERN } from './secretValue.ts';
 import type { PipeKind } from './pipeKind.ts';
 import { pipeUpdateBody, type PipeUpdateBody } from './pipeUpdateBody.ts';
 import type { TableMapping } from './tableMappings.ts';
 
-const SECRET_FIELDS = new Set<string | number>(['credentials', 'accessKey']);
+/** True for a secret the body carries (made by `secretValue`, under whichever field the spec marks secret): it keeps its value. */
+const secretAt = (body: unknown, path: JsonPath): boolean =>
+  SECRET_VALUE_PATTERN.test(String(path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], body)));
 
 const tied = (path: JsonPath): boolean => (path[0] === 'source' && path.length === 2 && path[1] !== 'validateSamples') || path[0] === 'fieldMappings' || (path[0] === 'destination' && path.length > 1);
 
@@ -19,7 +22,7 @@ export function pipeUpdateBodyObserve(constraints: {
       body,
       {
         droppable: (path) => !tied(path),
-        open: (path) => !path.some((key) => SECRET_FIELDS.has(key)) && path[0] !== 'fieldMappings' && !(path[0] === 'destination' && path[3] === 'name'),
+        open: (path) => !secretAt(body, path) && path[0] !== 'fieldMappings' && !(path[0] === 'destination' && path[3] === 'name'),
       },
       { minDrop: 1 },
     )

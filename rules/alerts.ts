@@ -1,6 +1,7 @@
+import { APIS } from '../apis/index.ts';
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
-import { asObject, probes, requestBody, sameId } from './body.ts';
+import { asObject, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
@@ -10,7 +11,8 @@ export const ANOTHER_DASHBOARD = 'a dashboard other than the stored one';
 /** Fields of the update response that list entries omit. */
 export const LIST_OMITTED = Object.freeze(['savedSearch', 'groupBy', 'silenced']);
 
-const data = (json: unknown): unknown => asObject(json)?.data;
+/** The payload of an alerts response: the field its API's envelope names (`data`). */
+const data = (json: unknown): unknown => asObject(json)?.[APIS.alerts.envelope.payload];
 
 /** What an alert record must show of an update body: `dashboardId` becomes `dashboard`. */
 export function alertFromUpdate(body: Record<string, unknown>): Record<string, unknown> {
@@ -31,10 +33,10 @@ export const alertRules: Rule[] = [
     check: (ex) => {
       const value = data(ex.response?.json);
       if (ex.operationId === 'listAlerts') {
-        if (!Array.isArray(value)) return [{ path: '/data', expected: 'an array of alerts', actual: value }];
-        return value.flatMap((item, i) => (asObject(item) ? [] : [{ path: `/data/${i}`, expected: 'an alert object', actual: item }]));
+        if (!Array.isArray(value)) return [{ path: payloadPath(ex), expected: 'an array of alerts', actual: value }];
+        return value.flatMap((item, i) => (asObject(item) ? [] : [{ path: `${payloadPath(ex)}/${i}`, expected: 'an alert object', actual: item }]));
       }
-      return asObject(value) ? [] : [{ path: '/data', expected: 'the alert object', actual: value ?? ex.response?.json }];
+      return asObject(value) ? [] : [{ path: payloadPath(ex), expected: 'the alert object', actual: value ?? ex.response?.json }];
     },
   },
   {
@@ -51,8 +53,8 @@ export const alertRules: Rule[] = [
       const alert = asObject(data(ex.response?.json))!;
       const violations: Violation[] = [];
       const sent = requestBody(ex)!.dashboardId;
-      if (alert.dashboard !== sent) violations.push({ path: '/data/dashboard', expected: JSON.stringify(sent), actual: alert.dashboard });
-      if ('dashboardId' in alert) violations.push({ path: '/data/dashboardId', expected: 'absent (the record names it dashboard)', actual: alert.dashboardId });
+      if (alert.dashboard !== sent) violations.push({ path: `${payloadPath(ex)}/dashboard`, expected: JSON.stringify(sent), actual: alert.dashboard });
+      if ('dashboardId' in alert) violations.push({ path: `${payloadPath(ex)}/dashboardId`, expected: 'absent (the record names it dashboard)', actual: alert.dashboardId });
       return violations;
     },
   },
@@ -66,7 +68,7 @@ export const alertRules: Rule[] = [
     applies: (ex) => isSuccess(ex) && asObject(data(ex.response?.json)) !== undefined,
     check: (ex) => {
       const alert = asObject(data(ex.response?.json))!;
-      return LIST_OMITTED.filter((field) => !(field in alert)).map((field) => ({ path: `/data/${field}`, expected: 'present' }));
+      return LIST_OMITTED.filter((field) => !(field in alert)).map((field) => ({ path: `${payloadPath(ex)}/${field}`, expected: 'present' }));
     },
   },
   {
@@ -80,7 +82,7 @@ export const alertRules: Rule[] = [
     check: (ex) =>
       (data(ex.response?.json) as unknown[]).flatMap((item, i) =>
         LIST_OMITTED.filter((field) => asObject(item) && field in asObject(item)!).map((field) => ({
-          path: `/data/${i}/${field}`,
+          path: `${payloadPath(ex)}/${i}/${field}`,
           expected: 'absent from list entries',
           actual: asObject(item)![field],
         })),
@@ -104,12 +106,12 @@ export const alertRules: Rule[] = [
         ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
         : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
     check: (ex) => {
-      if (ex.operationId === 'updateAlert') return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), '/data');
+      if (ex.operationId === 'updateAlert') return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), payloadPath(ex));
       const expected = asObject(ex.probe.expect?.alert)!;
       const list = data(ex.response?.json) as unknown[];
       const index = list.findIndex((item) => sameId(asObject(item)?.id, expected.id));
-      if (index === -1) return [{ path: '/data', expected: `an entry with id ${String(expected.id)}` }];
-      return subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], `/data/${index}`);
+      if (index === -1) return [{ path: payloadPath(ex), expected: `an entry with id ${String(expected.id)}` }];
+      return subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], `${payloadPath(ex)}/${index}`);
     },
   },
   {

@@ -1,3 +1,4 @@
+import { APIS } from '../apis/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 
 /** A JSON object, or undefined for anything else. */
@@ -5,15 +6,15 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-/** The response payload: the envelope's `result` (management) or `data` (alerts), when it is an object. */
+/** The response payload: the property its API's envelope names (`result`, `data`), when it is an object. */
 export function payload(exchange: Exchange): Record<string, unknown> | undefined {
   const body = asObject(exchange.response?.json);
-  return asObject(body?.[exchange.api === 'management' ? 'result' : 'data']);
+  return asObject(body?.[APIS[exchange.api].envelope.payload]);
 }
 
 /** The payload's JSON pointer prefix. */
 export function payloadPath(exchange: Exchange): string {
-  return exchange.api === 'management' ? '/result' : '/data';
+  return `/${APIS[exchange.api].envelope.payload}`;
 }
 
 /** The request body as a JSON object, when it was one. */

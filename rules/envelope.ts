@@ -1,16 +1,25 @@
-import { isSuccess } from '../core/exchange.ts';
-import type { Rule } from '../core/rule.ts';
+import { APIS } from '../apis/index.ts';
+import type { Envelope } from '../core/api-descriptor.ts';
+import { type Exchange, isSuccess } from '../core/exchange.ts';
+import { EVERY_ENVELOPED_OPERATION, type Rule, type Violation } from '../core/rule.ts';
 import { asObject } from './body.ts';
-import { MANAGEMENT_OPERATIONS } from './operations.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-const requestIdOf = (json: unknown): string | undefined => {
-  const id = asObject(json)?.requestId;
-  return typeof id === 'string' ? id : undefined;
+/** The exchange's API's envelope, when it has the `{status, requestId, payload}` form. */
+const envelopeOf = (ex: Exchange): Required<Envelope> | undefined => {
+  const envelope = APIS[ex.api].envelope;
+  return envelope.status !== undefined && envelope.requestId !== undefined ? (envelope as Required<Envelope>) : undefined;
 };
 
-/** Rules of the management API's `{status, requestId, result}` envelope. */
+/** The response's request id, when its API's envelope has one and the response carries it as a string. */
+export function requestIdOf(ex: Exchange): string | undefined {
+  const field = APIS[ex.api].envelope.requestId;
+  const id = field === undefined ? undefined : asObject(ex.response?.json)?.[field];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Rules of the `{status, requestId, result}` envelope (the management API's; its descriptor names the fields). */
 export const envelopeRules: Rule[] = [
   {
     id: 'envelope.shape',
@@ -18,15 +27,16 @@ export const envelopeRules: Rule[] = [
     basis: 'stated',
     sentence: 'Every successful management response is an object with `status` (number), `requestId` (string) and `result` (object).',
     probedBy: 'every 2xx management response',
-    operations: MANAGEMENT_OPERATIONS,
-    applies: (ex) => ex.api === 'management' && isSuccess(ex),
+    operations: EVERY_ENVELOPED_OPERATION,
+    applies: (ex) => envelopeOf(ex) !== undefined && isSuccess(ex),
     check: (ex) => {
+      const { status, requestId, payload } = envelopeOf(ex)!;
       const body = asObject(ex.response?.json);
       if (!body) return [{ path: '', expected: 'a JSON object envelope', actual: ex.response?.json ?? ex.response?.text.slice(0, 200) }];
-      const violations = [];
-      if (typeof body.status !== 'number') violations.push({ path: '/status', expected: 'a number', actual: body.status });
-      if (typeof body.requestId !== 'string') violations.push({ path: '/requestId', expected: 'a string', actual: body.requestId });
-      if (!asObject(body.result)) violations.push({ path: '/result', expected: 'an object', actual: body.result });
+      const violations: Violation[] = [];
+      if (typeof body[status] !== 'number') violations.push({ path: `/${status}`, expected: 'a number', actual: body[status] });
+      if (typeof body[requestId] !== 'string') violations.push({ path: `/${requestId}`, expected: 'a string', actual: body[requestId] });
+      if (!asObject(body[payload])) violations.push({ path: `/${payload}`, expected: 'an object', actual: body[payload] });
       return violations;
     },
   },
@@ -36,14 +46,15 @@ export const envelopeRules: Rule[] = [
     basis: 'stated',
     sentence: 'The envelope `status` equals the HTTP status, and success is 200.',
     probedBy: 'every 2xx management response',
-    operations: MANAGEMENT_OPERATIONS,
-    applies: (ex) => ex.api === 'management' && isSuccess(ex),
+    operations: EVERY_ENVELOPED_OPERATION,
+    applies: (ex) => envelopeOf(ex) !== undefined && isSuccess(ex),
     check: (ex) => {
-      const status = asObject(ex.response?.json)?.status;
+      const field = envelopeOf(ex)!.status;
+      const status = asObject(ex.response?.json)?.[field];
       const http = ex.response?.status;
-      const violations = [];
+      const violations: Violation[] = [];
       if (http !== 200) violations.push({ path: '', expected: 'HTTP status 200 for a success', actual: http });
-      if (typeof status === 'number' && status !== http) violations.push({ path: '/status', expected: `the HTTP status ${http}`, actual: status });
+      if (typeof status === 'number' && status !== http) violations.push({ path: `/${field}`, expected: `the HTTP status ${http}`, actual: status });
       return violations;
     },
   },
@@ -53,11 +64,11 @@ export const envelopeRules: Rule[] = [
     basis: 'stated',
     sentence: '`requestId` is a uuid of version 4.',
     probedBy: 'every management response that has one',
-    operations: MANAGEMENT_OPERATIONS,
-    applies: (ex) => ex.api === 'management' && requestIdOf(ex.response?.json) !== undefined,
+    operations: EVERY_ENVELOPED_OPERATION,
+    applies: (ex) => requestIdOf(ex) !== undefined,
     check: (ex) => {
-      const id = requestIdOf(ex.response?.json);
-      return id !== undefined && !UUID_V4.test(id) ? [{ path: '/requestId', expected: 'a uuid v4 (version nibble 4, variant 8, 9, a or b)', actual: id }] : [];
+      const id = requestIdOf(ex);
+      return id !== undefined && !UUID_V4.test(id) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected: 'a uuid v4 (version nibble 4, variant 8, 9, a or b)', actual: id }] : [];
     },
   },
   {
@@ -66,11 +77,11 @@ export const envelopeRules: Rule[] = [
     basis: 'stated',
     sentence: 'No two responses of a run share a `requestId`.',
     probedBy: 'across the whole run',
-    operations: MANAGEMENT_OPERATIONS,
-    applies: (ex) => ex.api === 'management' && requestIdOf(ex.response?.json) !== undefined,
+    operations: EVERY_ENVELOPED_OPERATION,
+    applies: (ex) => requestIdOf(ex) !== undefined,
     check: (ex, ctx) => {
-      const id = requestIdOf(ex.response?.json);
-      return id !== undefined && ctx.seenRequestIds.has(id.toLowerCase()) ? [{ path: '/requestId', expected: 'a requestId not seen before in this run', actual: id }] : [];
+      const id = requestIdOf(ex);
+      return id !== undefined && ctx.seenRequestIds.has(id.toLowerCase()) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected: 'a requestId not seen before in this run', actual: id }] : [];
     },
   },
 ];

@@ -1,6 +1,6 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
-import { asObject, payload, probes, requestBody } from './body.ts';
+import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
 
@@ -52,10 +52,11 @@ export const keyRules: Rule[] = [
       const violations: Violation[] = [];
       for (const field of ['keyId', 'keySecret']) {
         const value = result?.[field];
-        if (typeof value !== 'string' || value === '') violations.push({ path: `/result/${field}`, expected: 'a non-empty string', actual: field === 'keySecret' && value ? '[redacted]' : value });
+        if (typeof value !== 'string' || value === '')
+          violations.push({ path: `${payloadPath(ex)}/${field}`, expected: 'a non-empty string', actual: field === 'keySecret' && value ? '[redacted]' : value });
       }
       const key = asObject(result?.key);
-      violations.push(...subsetViolations({ name: body.name, roles: body.roles }, key, '/result/key'));
+      violations.push(...subsetViolations({ name: body.name, roles: body.roles }, key, `${payloadPath(ex)}/key`));
       return violations;
     },
   },
@@ -73,7 +74,7 @@ export const keyRules: Rule[] = [
       const rejected = probes(ex, 'keys.never-expires') ? intentViolations(ex) : [];
       if (rejected.length > 0 || !isSuccess(ex)) return rejected;
       const expireAt = asObject(payload(ex)?.key)?.expireAt;
-      return expireAt === undefined || expireAt === null ? [] : [{ path: '/result/key/expireAt', expected: 'null or absent (the key never expires)', actual: expireAt }];
+      return expireAt === undefined || expireAt === null ? [] : [{ path: `${payloadPath(ex)}/key/expireAt`, expected: 'null or absent (the key never expires)', actual: expireAt }];
     },
   },
 ];

@@ -1,35 +1,31 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
-import { asObject, payload, probes, requestBody, sameId } from './body.ts';
+import type { Operation } from '../core/spec.ts';
+import { asObject, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
-/** The 12 documented pipe settings keys and their JSON types. */
-export const PIPE_SETTINGS: Readonly<Record<string, 'number' | 'boolean'>> = Object.freeze({
-  streaming_max_insert_wait_ms: 'number',
-  object_storage_concurrency: 'number',
-  object_storage_polling_interval_ms: 'number',
-  object_storage_max_insert_bytes: 'number',
-  object_storage_max_file_count: 'number',
-  engine_max_threads: 'number',
-  engine_max_insert_threads: 'number',
-  engine_min_insert_block_size_bytes: 'number',
-  engine_max_download_threads: 'number',
-  engine_parallel_distributed_insert_select: 'number',
-  object_storage_use_cluster_function: 'boolean',
-  engine_parallel_view_processing: 'boolean',
-});
+/** What a pipe response must carry of a create or update body: all but the fields the spec marks `writeOnly`. */
+function expectedPipe(body: Record<string, unknown>, operation: Operation): unknown {
+  return omitKeys(body, new Set(operation.writeOnlyFields));
+}
 
-/** Request-only fields that a pipe response does not carry back. */
-const REQUEST_ONLY = new Set(['credentials', 'accessKey', 'validateSamples', 'roles', 'tableMappingsToAdd', 'tableMappingsToRemove']);
+/** The `typeof` of a JSON value of each primitive JSON Schema type. */
+const TYPEOF: Readonly<Record<string, string>> = Object.freeze({ number: 'number', integer: 'number', boolean: 'boolean', string: 'string' });
 
-/** What a pipe response must carry of a create or update body. */
-function expectedPipe(body: Record<string, unknown>): unknown {
-  return omitKeys(body, REQUEST_ONLY);
+/** The keys an operation's 200 payload (`payloadProperty`) must carry by the spec, each with the `typeof` of its documented type, if primitive. */
+export function requiredPayloadKeys(operation: Operation, payloadProperty: string): [string, string | undefined][] {
+  const schema = asObject(asObject(asObject(operation.responseSchemas['200'])?.properties)?.[payloadProperty]);
+  const properties = asObject(schema?.properties) ?? {};
+  const required = Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+  return required.map((key) => {
+    const type = asObject(properties[key])?.type;
+    return [key, typeof type === 'string' ? TYPEOF[type] : undefined];
+  });
 }
 
 /** tableMappings after an update: the added ones present, the removed ones absent. */
-function tableMappingViolations(body: Record<string, unknown>, result: Record<string, unknown>): Violation[] {
+function tableMappingViolations(body: Record<string, unknown>, result: Record<string, unknown>, path: string): Violation[] {
   const sent = asObject(asObject(body.source)?.relational);
   if (!sent) return [];
   const mappings = asObject(asObject(result.source)?.relational)?.tableMappings;
@@ -37,12 +33,12 @@ function tableMappingViolations(body: Record<string, unknown>, result: Record<st
   const violations: Violation[] = [];
   for (const added of (sent.tableMappingsToAdd as unknown[] | undefined) ?? []) {
     if (!list.some((m) => subsetViolations(added, m, '').length === 0)) {
-      violations.push({ path: '/result/source/relational/tableMappings', expected: `to include the added mapping ${JSON.stringify(added)}`, actual: mappings });
+      violations.push({ path: `${path}/source/relational/tableMappings`, expected: `to include the added mapping ${JSON.stringify(added)}`, actual: mappings });
     }
   }
   for (const removed of (sent.tableMappingsToRemove as unknown[] | undefined) ?? []) {
     if (list.some((m) => subsetViolations(removed, m, '').length === 0)) {
-      violations.push({ path: '/result/source/relational/tableMappings', expected: `not to include the removed mapping ${JSON.stringify(removed)}`, actual: mappings });
+      violations.push({ path: `${path}/source/relational/tableMappings`, expected: `not to include the removed mapping ${JSON.stringify(removed)}`, actual: mappings });
     }
   }
   return violations;
@@ -71,7 +67,7 @@ export const pipeRules: Rule[] = [
     applies: (ex) => (ex.operationId === 'createPipe' || ex.operationId === 'updatePipe') && isSuccess(ex) && payload(ex)?.serviceId !== undefined,
     check: (ex) => {
       const actual = payload(ex)?.serviceId;
-      return sameId(actual, ex.request.params.serviceId) ? [] : [{ path: '/result/serviceId', expected: `the path serviceId ${ex.request.params.serviceId}`, actual }];
+      return sameId(actual, ex.request.params.serviceId) ? [] : [{ path: `${payloadPath(ex)}/serviceId`, expected: `the path serviceId ${ex.request.params.serviceId}`, actual }];
     },
   },
   {
@@ -82,7 +78,7 @@ export const pipeRules: Rule[] = [
     probedBy: 'every create',
     operations: ['createPipe'],
     applies: (ex) => ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && requestBody(ex) !== undefined,
-    check: (ex) => subsetViolations(expectedPipe(requestBody(ex)!), payload(ex), '/result'),
+    check: (ex, ctx) => subsetViolations(expectedPipe(requestBody(ex)!, ctx.operation), payload(ex), payloadPath(ex)),
   },
   {
     id: 'pipes.update-applies',
@@ -95,11 +91,11 @@ export const pipeRules: Rule[] = [
       isSuccess(ex) &&
       payload(ex) !== undefined &&
       ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) || (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
-    check: (ex) => {
+    check: (ex, ctx) => {
       const result = payload(ex)!;
-      if (ex.operationId === 'getPipeSettings') return subsetViolations(ex.probe.expect?.settings, result, '/result');
+      if (ex.operationId === 'getPipeSettings') return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex));
       const body = requestBody(ex)!;
-      return [...subsetViolations(expectedPipe(body), result, '/result'), ...tableMappingViolations(body, result)];
+      return [...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)), ...tableMappingViolations(body, result, payloadPath(ex))];
     },
   },
   {
@@ -110,11 +106,12 @@ export const pipeRules: Rule[] = [
     probedBy: 'every settings read',
     operations: ['getPipeSettings'],
     applies: (ex) => ex.operationId === 'getPipeSettings' && isSuccess(ex) && payload(ex) !== undefined,
-    check: (ex) => {
+    check: (ex, ctx) => {
       const result = payload(ex)!;
-      return Object.entries(PIPE_SETTINGS)
-        .filter(([key, type]) => typeof result[key] !== type)
-        .map(([key, type]) => ({ path: `/result/${key}`, expected: `present, of type ${type}`, actual: result[key] }));
+      const path = payloadPath(ex);
+      return requiredPayloadKeys(ctx.operation, path.slice(1))
+        .filter(([key, type]) => !(key in result) || (type !== undefined && typeof result[key] !== type))
+        .map(([key, type]) => ({ path: `${path}/${key}`, expected: type ? `present, of type ${type}` : 'present', actual: result[key] }));
     },
   },
 ];

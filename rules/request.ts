@@ -1,6 +1,5 @@
-import type { Rule } from '../core/rule.ts';
+import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
 import { intentViolations } from './intent.ts';
-import { ALL_OPERATIONS } from './operations.ts';
 
 /** The ways a request can lack its API's credentials: each is a part of `auth.required` on every operation. */
 export const CREDENTIAL_WAYS = Object.freeze(['no credentials', 'a wrong secret or token', "the other API's scheme"] as const);
@@ -13,7 +12,7 @@ export const requestRules: Rule[] = [
     basis: 'inferred',
     sentence: 'A request that is complete and valid by the documents is accepted.',
     probedBy: 'every positive probe',
-    operations: ALL_OPERATIONS,
+    operations: EVERY_OPERATION,
     applies: (ex) => ex.probe.intent === 'accept' && ex.response !== undefined,
     check: intentViolations,
   },
@@ -23,7 +22,7 @@ export const requestRules: Rule[] = [
     basis: 'inferred',
     sentence: 'Malformed or invalid input gets a 4xx, never a 5xx.',
     probedBy: 'every rejection probe, and malformed JSON',
-    operations: ALL_OPERATIONS,
+    operations: EVERY_OPERATION,
     applies: (ex) => ex.probe.intent !== 'accept' && ex.response !== undefined,
     check: (ex) => ((ex.response?.status ?? 0) >= 500 ? [{ path: '', expected: `a 4xx for ${ex.probe.label}`, actual: ex.response?.status }] : []),
   },
@@ -33,7 +32,7 @@ export const requestRules: Rule[] = [
     basis: 'stated',
     sentence: "Every operation of both APIs is rejected without credentials, with a wrong secret or token, and with the other API's scheme.",
     probedBy: 'each operation, each way',
-    operations: ALL_OPERATIONS,
+    operations: EVERY_OPERATION,
     parts: CREDENTIAL_WAYS.map((name) => ({ name })),
     partOf: (ex) => ex.probe.part,
     applies: (ex) => ex.probe.rules?.includes('auth.required') === true && ex.response !== undefined,

@@ -1,8 +1,7 @@
 import { isSuccess } from '../core/exchange.ts';
-import type { Rule } from '../core/rule.ts';
+import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
 import { violationsFromAjv } from '../core/violations-from-ajv.ts';
 import { asObject, payloadPath } from './body.ts';
-import { ALL_OPERATIONS } from './operations.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -14,7 +13,7 @@ export const responseRules: Rule[] = [
     basis: 'stated',
     sentence: "A successful response's body comes with a JSON `Content-Type` and parses as JSON.",
     probedBy: 'every 2xx response',
-    operations: ALL_OPERATIONS,
+    operations: EVERY_OPERATION,
     applies: (ex) => isSuccess(ex),
     check: (ex) => {
       const violations = [];
@@ -30,7 +29,7 @@ export const responseRules: Rule[] = [
     basis: 'stated',
     sentence: "Every 2xx `result` (management) or `data` (alerts) validates against the operation's response schema in `openapi/`.",
     probedBy: 'every 2xx response',
-    operations: ALL_OPERATIONS,
+    operations: EVERY_OPERATION,
     applies: (ex) => isSuccess(ex) && asObject(ex.response?.json)?.[payloadPath(ex).slice(1)] !== undefined,
     check: (ex, ctx) => {
       const property = payloadPath(ex).slice(1);

@@ -1,6 +1,6 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule } from '../core/rule.ts';
-import { payload, probes, requestBody, sameId } from './body.ts';
+import { payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 
 /** Rules of the service state operation. */
@@ -18,7 +18,7 @@ export const serviceRules: Rule[] = [
     check: (ex) => {
       const violations = intentViolations(ex);
       if (violations.length === 0 && ex.probe.intent === 'accept' && payload(ex) === undefined) {
-        violations.push({ path: '/result', expected: 'the service', actual: undefined });
+        violations.push({ path: payloadPath(ex), expected: 'the service', actual: undefined });
       }
       return violations;
     },
@@ -33,7 +33,7 @@ export const serviceRules: Rule[] = [
     applies: (ex) => isSuccess(ex) && payload(ex) !== undefined,
     check: (ex) => {
       const id = payload(ex)?.id;
-      return sameId(id, ex.request.params.serviceId) ? [] : [{ path: '/result/id', expected: `the path serviceId ${ex.request.params.serviceId}`, actual: id }];
+      return sameId(id, ex.request.params.serviceId) ? [] : [{ path: `${payloadPath(ex)}/id`, expected: `the path serviceId ${ex.request.params.serviceId}`, actual: id }];
     },
   },
 ];

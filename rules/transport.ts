@@ -1,5 +1,4 @@
-import type { Rule } from '../core/rule.ts';
-import { ALL_OPERATIONS } from './operations.ts';
+import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
 
 const NOT_THE_TARGETS_FAULT = new Set(['rate-limited', 'budget', 'interrupted']);
 
@@ -11,7 +10,7 @@ export const transportRules: Rule[] = [
     basis: 'inferred',
     sentence: 'Every operation answers within the configured timeout with a complete HTTP response.',
     probedBy: 'every request',
-    operations: ALL_OPERATIONS,
+    operations: EVERY_OPERATION,
     applies: (ex) => !(ex.failure && NOT_THE_TARGETS_FAULT.has(ex.failure.code)),
     check: (ex) => (ex.failure ? [{ path: '', expected: 'a complete HTTP response within the timeout', actual: `${ex.failure.code}: ${ex.failure.message}` }] : []),
   },

@@ -1,6 +1,6 @@
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
-import { asObject, payload, probes } from './body.ts';
+import { asObject, payload, payloadPath, probes } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 
 /** The calendar days (YYYY-MM-DD) an instant may name: its own date as written, and its UTC date. */
@@ -28,7 +28,7 @@ function outsideThePeriod(ex: Exchange): Violation[] {
   return costEntries(payload(ex)).flatMap((entry, index) => {
     const date = asObject(entry)?.date;
     return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (date < from || date > to)
-      ? [{ path: list ? `/result/costs/${index}/date` : '/result/costs/date', expected: `a date from ${from} to ${to}`, actual: date }]
+      ? [{ path: list ? `${payloadPath(ex)}/costs/${index}/date` : `${payloadPath(ex)}/costs/date`, expected: `a date from ${from} to ${to}`, actual: date }]
       : [];
   });
 }
@@ -40,7 +40,13 @@ function lastDayMissing(ex: Exchange): Violation[] {
   const shown = costEntries(payload(ex)).some((entry) => asObject(entry)?.date === day);
   return shown
     ? []
-    : [{ path: '/result/costs', expected: `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed entries of that day)`, actual: `no entry dated ${day}` }];
+    : [
+        {
+          path: `${payloadPath(ex)}/costs`,
+          expected: `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed entries of that day)`,
+          actual: `no entry dated ${day}`,
+        },
+      ];
 }
 
 /** Rules of the usage cost operation. */

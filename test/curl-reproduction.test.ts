@@ -10,7 +10,7 @@ import { loadSpecs, type Specs } from '../core/spec.ts';
 import { createValidators } from '../core/validators.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULES } from '../rules/index.ts';
-import { SECRET_FIELDS } from '../rules/secrets.ts';
+import { valuesUnder } from '../rules/secrets.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
@@ -46,12 +46,9 @@ function json(text: string): unknown {
   }
 }
 
-/** Every string under a secret field of a request body: what the harness generated and `secrets.absent` looks for. */
-function generatedSecrets(body: unknown, inside = false): string[] {
-  if (typeof body === 'string') return inside ? [body] : [];
-  if (Array.isArray(body)) return body.flatMap((item) => generatedSecrets(item, inside));
-  if (body && typeof body === 'object') return Object.entries(body).flatMap(([k, v]) => generatedSecrets(v, inside || SECRET_FIELDS.includes(k)));
-  return [];
+/** Every string under a request-only secret field of a request body: what the harness generated and `secrets.absent` looks for. */
+function generatedSecrets(body: unknown, specs: Specs): string[] {
+  return valuesUnder(body, specs.requestOnlySecretFields);
 }
 
 /** A failed finding as findings.json reports it (with or without its own evidence). */
@@ -161,8 +158,9 @@ describe("each failed finding's curl reproduces it", () => {
       const rule = RULES.find((r) => r.id === finding.rule)!;
       const context = {
         operation,
+        specs,
         validators: createValidators(),
-        secrets: createSecretIndex(generatedSecrets(exchange.request.json)),
+        secrets: createSecretIndex(generatedSecrets(exchange.request.json, specs)),
         seenRequestIds: new Set<string>(),
       };
       const paths = rule.applies(exchange) ? rule.check(exchange, context).map((v) => v.path) : [];
@@ -206,7 +204,7 @@ describe("each failed finding's curl reproduces it", () => {
 });
 
 describe('curlCommand', () => {
-  const credentials = { managementKeyId: 'kid-1', managementKeySecret: 'real-secret-1', alertsToken: 'real-token-1' };
+  const credentials = { management: { user: 'kid-1', password: 'real-secret-1' }, alerts: { token: 'real-token-1' } };
   const redact = (text: string): string => text.split('returned-key-secret').join('[redacted]');
   const request = (headers: Record<string, string>, auth: RecordedRequest['auth'], body?: string): RecordedRequest => ({
     method: 'POST',

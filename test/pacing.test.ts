@@ -28,7 +28,19 @@ async function limitedServer(signals: LimiterSignals): Promise<{ url: string; li
 }
 
 function operation(api: ApiName): Operation {
-  return { key: 'GET /things', api, operationId: 'listThings', method: 'GET', path: '/things', klass: 'read', pathParams: [], queryParams: [], responseSchemas: {} };
+  return {
+    key: 'GET /things',
+    api,
+    operationId: 'listThings',
+    method: 'GET',
+    path: '/things',
+    klass: 'read',
+    pathParams: [],
+    queryParams: [],
+    responseSchemas: {},
+    envelope: { payload: 'data' },
+    writeOnlyFields: [],
+  };
 }
 
 /**

@@ -120,7 +120,7 @@ export default defineConfig({
       join(project, 'conformance', 'api.test.ts'),
       `import { conformanceSuites } from 'contract-conformance/vitest';
 
-conformanceSuites({
+await conformanceSuites({
   managementUrl: process.env.MANAGEMENT_BASE_URL,
   managementKeyId: process.env.MANAGEMENT_KEY_ID,
   managementKeySecret: process.env.MANAGEMENT_KEY_SECRET,

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defineRules, type Rule } from '../core/rule.ts';
-import { loadSpecs } from '../core/spec.ts';
+import { concerns, defineRules, isOperationList, operationsOf, type Rule } from '../core/rule.ts';
+import { type ApiName, loadSpecs, SPEC_FILES } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULE_IDS as REFERENCE_RULE_IDS } from '../reference/rule-id.ts';
 import { RULES, RULE_IDS } from '../rules/index.ts';
@@ -55,10 +57,29 @@ describe('the rule table is the catalogue of RULES.md', () => {
   });
 
   it('every rule concerns at least one operation, and only operations of the specs', async () => {
-    const operationIds = new Set((await loadSpecs()).operations.map((op) => op.operationId));
-    const unknown = RULES.flatMap((rule) => rule.operations.filter((id) => !operationIds.has(id)).map((id) => `${rule.id}: ${id}`));
+    const specs = await loadSpecs();
+    const operationIds = new Set(specs.operations.map((op) => op.operationId));
+    const unknown = RULES.flatMap((rule) => (isOperationList(rule.operations) ? rule.operations : []).filter((id) => !operationIds.has(id)).map((id) => `${rule.id}: ${id}`));
     expect(unknown).toEqual([]);
-    expect(RULES.filter((rule) => rule.operations.length === 0).map((rule) => rule.id)).toEqual([]);
+    expect(RULES.filter((rule) => operationsOf(rule, specs.operations).length === 0).map((rule) => rule.id)).toEqual([]);
+  });
+
+  it('an operation added to a spec is judged by every general rule, and by the envelope rules only on an API with that envelope', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'added-operation-'));
+    const added = (file: string, path: string): string =>
+      `${readFileSync(file, 'utf8').replace(/^paths:\n/m, `paths:\n  ${path}:\n    get:\n      operationId: readAdded\n      responses:\n        '200':\n          description: Added.\n`)}`;
+    const management = join(dir, 'management.yaml');
+    const alerts = join(dir, 'alerts.yaml');
+    writeFileSync(management, added(SPEC_FILES.management, '/v1/organizations/{organizationId}/added'));
+    writeFileSync(alerts, added(SPEC_FILES.alerts, '/api/v2/added'));
+    const general = ['response.content-type', 'response.schema', 'secrets.absent', 'request.valid-accepted', 'errors.client-not-server', 'auth.required', 'transport.answers'];
+    const envelope = ['envelope.shape', 'envelope.status-matches-http', 'envelope.request-id-v4', 'envelope.request-id-unique'];
+    const judging = async (files: Record<ApiName, string>, api: ApiName): Promise<string[]> => {
+      const operation = (await loadSpecs(files)).operations.find((op) => op.operationId === 'readAdded' && op.api === api)!;
+      return RULES.filter((rule) => concerns(rule, operation)).map((rule) => rule.id);
+    };
+    expect((await judging({ ...SPEC_FILES, management }, 'management')).sort()).toEqual([...envelope, ...general].sort());
+    expect((await judging({ ...SPEC_FILES, alerts }, 'alerts')).sort()).toEqual([...general].sort());
   });
 });
 

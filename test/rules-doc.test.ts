@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentRulesDoc, renderRulesDoc, runDocs, RULES_DOC_FILE } from '../cli/rules-doc.ts';
+import { operationsOf } from '../core/rule.ts';
 import { loadSpecs } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULES } from '../rules/index.ts';
@@ -21,12 +22,16 @@ describe('docs/rules.md is rendered from the rule table', () => {
     const headings = [...text.matchAll(/^## `([^`]+)`$/gm)].map((m) => m[1]);
     expect(headings).toEqual(RULES.map((rule) => rule.id));
     const sections = text.split(/^## /m).slice(1);
-    sections.forEach((section, index) => {
-      const rule = RULES[index];
+    expect(sections).toHaveLength(RULES.length);
+    RULES.forEach((rule, index) => {
+      const section = sections[index] ?? '';
       expect(section).toContain(`> ${rule.sentence}`);
       expect(section).toContain(`**${rule.title}** (${rule.basis})`);
       expect(section).toContain(`- Probed by: ${rule.probedBy}.`);
-      for (const id of rule.operations) expect(section).toContain(`\`${specs.operations.find((op) => op.operationId === id)?.key}\``);
+      const operations = operationsOf(rule, specs.operations);
+      expect(operations.length, rule.id).toBeGreaterThan(0);
+      for (const op of operations) expect(section).toContain(`  - \`${op.key}\``);
+      expect(section.match(/^ {2}- `/gm)?.length, rule.id).toBe(operations.length);
       for (const fault of FAULTS.filter((f) => (f.breaks as readonly string[]).includes(rule.id))) expect(section).toContain(`- \`${fault.name}\`: ${fault.description}`);
       expect(section).not.toContain('none yet');
     });

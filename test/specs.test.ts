@@ -1,23 +1,23 @@
 import { describe, it, expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { validate, dereference, compileErrors } from '@readme/openapi-parser';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_LIST } from '../apis/index.ts';
+import { loadSpecs, operationById, SPEC_FILES } from '../core/spec.ts';
+import { createAjv } from '../core/validators.ts';
+import { requiredPayloadKeys } from '../rules/pipes.ts';
 
 const specPath = (name: string): string => fileURLToPath(new URL(`../openapi/${name}.yaml`, import.meta.url));
 
 type Json = Record<string, any>;
 
+/** The Ajv instance the harness compiles its validators with (strict, the OpenAPI keywords and `x-conformance-secret` declared). */
 function makeAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
-  for (const kw of ['example', 'discriminator', 'xml', 'externalDocs']) {
-    if (!ajv.getKeyword(kw)) ajv.addKeyword(kw);
-  }
-  return ajv;
+  return createAjv();
 }
 
 interface Collected {
@@ -88,9 +88,9 @@ describe.each(['management', 'alerts'])('openapi/%s.yaml', (name) => {
 });
 
 describe('management spec', () => {
-  it('has the expected operationIds and basic auth', async () => {
+  it('has the operations the rules and suites name, and basic auth', async () => {
     const { api, byOp } = await load('management');
-    expect(Object.keys(byOp).sort()).toEqual(['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'updatePipe'].sort());
+    expect(Object.keys(byOp)).toEqual(expect.arrayContaining(['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'updatePipe']));
     expect(api.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
     expect(api.security).toEqual([{ basicAuth: [] }]);
   });
@@ -302,9 +302,9 @@ describe('alerts spec', () => {
     updatedAt: '2024-01-01T00:00:00.5+01:00',
   };
 
-  it('has the expected operationIds and bearer auth', async () => {
+  it('has the operations the rules and suites name, and bearer auth', async () => {
     const { api, byOp } = await load('alerts');
-    expect(Object.keys(byOp).sort()).toEqual(['listAlerts', 'updateAlert']);
+    expect(Object.keys(byOp)).toEqual(expect.arrayContaining(['listAlerts', 'updateAlert']));
     expect(api.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
@@ -327,5 +327,50 @@ describe('alerts spec', () => {
     expect(list({ data: [alert, { ...alert, extra: true }] }), JSON.stringify(list.errors)).toBe(true);
     expect(list({ data: alert })).toBe(false);
     expect(list({ data: [{ ...alert, thresholdType: 'sideways' }] })).toBe(false);
+  });
+});
+
+describe('what the specs mark, and what the descriptors say of each API', () => {
+  it('the secret and request-only fields come from the marks: x-conformance-secret, writeOnly', async () => {
+    const specs = await loadSpecs();
+    expect([...specs.secretFields].sort()).toEqual(['accessKey', 'credentials', 'keySecret', 'password', 'secretKey']);
+    expect([...specs.requestOnlySecretFields].sort()).toEqual(['accessKey', 'credentials']);
+    const writeOnly = (operationId: string): string[] => [...operationById(specs, operationId).writeOnlyFields].sort();
+    expect(writeOnly('createPipe')).toEqual(['accessKey', 'credentials', 'roles', 'validateSamples']);
+    expect(writeOnly('updatePipe')).toEqual(['accessKey', 'credentials', 'tableMappingsToAdd', 'tableMappingsToRemove', 'validateSamples']);
+    expect(writeOnly('createKey')).toEqual([]);
+  });
+
+  it('the settings keys are the ones the settings response requires, with their types', async () => {
+    const keys = requiredPayloadKeys(operationById(await loadSpecs(), 'getPipeSettings'), 'result');
+    expect(keys).toHaveLength(12);
+    expect(Object.fromEntries(keys)).toMatchObject({ streaming_max_insert_wait_ms: 'number', engine_parallel_view_processing: 'boolean', object_storage_use_cluster_function: 'boolean' });
+  });
+
+  it.each(API_LIST.map((api) => [api.name, api] as const))("%s: every 2xx response carries the descriptor's envelope, and the spec requires its security scheme", async (_name, api) => {
+    const specs = await loadSpecs();
+    const operations = specs.operations.filter((op) => op.api === api.name);
+    expect(operations.length).toBeGreaterThan(0);
+    const { payload, status, requestId } = api.envelope;
+    for (const op of operations) {
+      const schema = op.responseSchemas['200'] as { required?: string[] };
+      expect([...(schema.required ?? [])].sort(), op.operationId).toEqual([payload, status, requestId].filter((field) => field !== undefined).sort());
+      expect(op.path.startsWith(`${api.settings.pathPrefix}/`), op.key).toBe(true);
+    }
+    const document = specs.documents[api.name];
+    expect(document.security).toContainEqual({ [api.auth.securityScheme]: [] });
+    expect(document.components?.securitySchemes?.[api.auth.securityScheme]).toMatchObject({ type: 'http', scheme: api.auth.scheme });
+  });
+
+  it('a spec whose security scheme is not the one its descriptor names is refused', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-security-'));
+    const alerts = join(dir, 'alerts.yaml');
+    await writeFile(alerts, (await readFile(SPEC_FILES.alerts, 'utf8')).replace('scheme: bearer', 'scheme: basic'));
+    const error = await loadSpecs({ ...SPEC_FILES, alerts }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'SPEC_INVALID' });
+    expect((error as Error).message).toContain('bearerAuth (HTTP bearer)');
   });
 });

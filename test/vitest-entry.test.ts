@@ -29,8 +29,9 @@ describe('the vitest entry', () => {
     expect(await thrown(() => deferredRun({ dryRun: true }))).toMatch(/^conformanceSuites: the setting dryRun has no meaning/);
   });
 
-  it('resolves the settings at once and keeps the shard for the declaration', () => {
-    const run = deferredRun({ runs: 3, seed: 5, shard: { index: 2, count: 3 } });
+  it('resolves the settings and loads the specs before the tests are declared, keeping the shard', async () => {
+    const run = await deferredRun({ runs: 3, seed: 5, shard: { index: 2, count: 3 } });
     expect(run.config).toMatchObject({ runs: 3, seed: 5, shard: { index: 2, count: 3 }, reference: { faults: [], modes: [] } });
+    expect(run.specs.operations.map((operation) => operation.operationId)).toContain('updateAlert');
   });
 });

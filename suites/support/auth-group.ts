@@ -1,3 +1,6 @@
+import { API_LIST, APIS } from '../../apis/index.ts';
+import { type AuthScheme, authorizationHeader } from '../../core/api-descriptor.ts';
+import type { ApiName } from '../../core/spec.ts';
 import { CREDENTIAL_WAYS } from '../../rules/request.ts';
 import type { ProbeGroup, ProbeRequest, SuiteContext } from './suite-types.ts';
 import { randomToken, reject } from './probe.ts';
@@ -8,29 +11,31 @@ export type AuthRequest = Omit<ProbeRequest, 'probe' | 'authorization'> | { read
 /** An operation to send credential probes to, and the request to send: only to a resource known to exist, so that a 404 cannot pass for a rejection. */
 export interface AuthTarget {
   readonly operationId: string;
-  readonly api: 'management' | 'alerts';
+  readonly api: ApiName;
   readonly request: (context: SuiteContext) => AuthRequest;
   /** Groups of the suite that must run first (the one that creates or finds the resource). */
   readonly after?: readonly string[];
 }
 
-const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+/** An `Authorization` header in a scheme with a wrong secret: for `basic`, the run's own user of an API with that scheme (when it has one), so that only the secret is wrong. */
+function wrongAuthorization(scheme: AuthScheme, context: SuiteContext): string {
+  if (scheme === 'bearer') return authorizationHeader(scheme, { token: randomToken('wrong-') });
+  const own = API_LIST.filter((api) => api.auth.scheme === 'basic')
+    .map((api) => api.credentialsOf(context.config))
+    .find((credentials) => credentials !== undefined && 'user' in credentials);
+  return authorizationHeader(scheme, { user: own && 'user' in own ? own.user : randomToken('key-'), password: randomToken('wrong-') });
+}
 
-/** The ways a request can lack the right credentials, each with the authorization it sends. */
-function wrongCredentials(api: 'management' | 'alerts', context: SuiteContext): Array<{ way: (typeof CREDENTIAL_WAYS)[number]; authorization: string | null }> {
-  const keyId = context.config.management?.keyId ?? randomToken('key-');
+/** The ways a request can lack the right credentials, each with the authorization it sends: none, its API's scheme with a wrong secret, another API's scheme. */
+function wrongCredentials(api: ApiName, context: SuiteContext): Array<{ way: (typeof CREDENTIAL_WAYS)[number]; authorization: string | null }> {
   const [none, wrong, otherScheme] = CREDENTIAL_WAYS;
-  return api === 'management'
-    ? [
-        { way: none, authorization: null },
-        { way: wrong, authorization: basic(keyId, randomToken('wrong-')) },
-        { way: otherScheme, authorization: `Bearer ${randomToken('tok-')}` },
-      ]
-    : [
-        { way: none, authorization: null },
-        { way: wrong, authorization: `Bearer ${randomToken('wrong-')}` },
-        { way: otherScheme, authorization: basic(keyId, randomToken('wrong-')) },
-      ];
+  const own = APIS[api].auth.scheme;
+  const other = API_LIST.map((descriptor) => descriptor.auth.scheme).find((scheme) => scheme !== own) ?? (own === 'basic' ? 'bearer' : 'basic');
+  return [
+    { way: none, authorization: null },
+    { way: wrong, authorization: wrongAuthorization(own, context) },
+    { way: otherScheme, authorization: wrongAuthorization(other, context) },
+  ];
 }
 
 /** One probe group per target operation (so that each has its operation's class): its request sent without the right credentials, each way. */

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
+import { concerns } from '../../core/rule.ts';
+import { operationById, type Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../../core/credential-tally.ts';
 import { RULES } from '../../rules/index.ts';
@@ -21,6 +23,8 @@ import type { ProvidedRun } from './provided.ts';
 export interface DeferredRun {
   /** The settings known when the tests are declared: the shard, and the time the run may take. */
   readonly config: RunConfig;
+  /** Both specs, loaded before the tests are declared: which rules concern an operation comes from them. */
+  readonly specs: Specs;
   /** Settles the run once, before the first group sends: loads the specs, starts or checks the target, plans. */
   prepare(): Promise<PreparedRun>;
 }
@@ -79,7 +83,7 @@ export function registerConformance(source: ProvidedRun | DeferredRun): void {
     }
   }, timeout);
 
-  for (const state of states) declareSuite(state, () => run, timeout);
+  for (const state of states) declareSuite(state, source.specs, () => run, timeout);
 }
 
 function suiteState(definition: SuiteDefinition): SuiteState {
@@ -170,7 +174,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
     },
     incident: (message) => incidents.push(message),
   });
-  const selected = selectedGroups(config, definition);
+  const selected = selectedGroups(config, definition, (id) => s.operation(id));
   const runnable = definition.groups.filter((group) => {
     const skip = groupSkip(config, group, (id) => s.operation(id), selected);
     if (skip) skips.push(skip);
@@ -189,7 +193,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
 }
 
 /** One suite's tests: per operation, one test per rule that concerns it, each turning the ledger's tally into a verdict. */
-function declareSuite(state: SuiteState, settled: () => PreparedRun | undefined, timeout: number): void {
+function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRun | undefined, timeout: number): void {
   const { definition, ledger, skips } = state;
   describe(definition.name, () => {
     beforeAll(async () => {
@@ -213,7 +217,7 @@ function declareSuite(state: SuiteState, settled: () => PreparedRun | undefined,
     });
 
     for (const operationId of definition.operations) {
-      const rules = RULES.filter((rule) => rule.operations.includes(operationId));
+      const rules = RULES.filter((rule) => concerns(rule, operationById(specs, operationId)));
       describe(operationId, () => {
         for (const rule of rules) {
           test(rule.id, async ({ task, skip, annotate }) => {

@@ -2,13 +2,13 @@ import type { RunConfig, Shard } from '../../core/config.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { HarnessError } from '../../core/errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from '../../core/probe.ts';
-import type { Rule } from '../../core/rule.ts';
+import { concerns, type Rule } from '../../core/rule.ts';
 import type { Operation } from '../../core/spec.ts';
 import { RULES } from '../../rules/index.ts';
 import type { ProbeGroup, SuiteDefinition } from './suite-types.ts';
 
 /** What the planner needs to know of an operation. */
-export type OperationOf = (operationId: string) => Pick<Operation, 'api' | 'klass'>;
+export type OperationOf = (operationId: string) => Pick<Operation, 'api' | 'klass' | 'operationId' | 'envelope'>;
 
 /** Why a probe group (or part of it) did not run, and whether that was the user's choice. */
 export interface GroupSkip {
@@ -46,15 +46,15 @@ export function groupClass(group: ProbeGroup, operationOf: OperationOf): ProbeCl
 }
 
 /** True when the group gives evidence for the rule: it names the rule in `feeds`, or the rule has no parts and concerns one of its operations. */
-export function groupFeeds(group: ProbeGroup, rule: Rule): boolean {
+export function groupFeeds(group: ProbeGroup, rule: Rule, operationOf: OperationOf): boolean {
   if (rule.parts) return (group.feeds ?? []).some((entry) => entry.split('#')[0] === rule.id);
-  return rule.operations.some((id) => group.operations.includes(id));
+  return group.operations.some((id) => concerns(rule, operationOf(id)));
 }
 
 /** The names of a suite's groups that feed a selected rule, with the groups they run after. */
-export function selectedGroups(config: RunConfig, suite: SuiteDefinition): ReadonlySet<string> {
+export function selectedGroups(config: RunConfig, suite: SuiteDefinition, operationOf: OperationOf): ReadonlySet<string> {
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
-  const selected = new Set(suite.groups.filter((group) => rules.some((rule) => groupFeeds(group, rule))).map((group) => group.name));
+  const selected = new Set(suite.groups.filter((group) => rules.some((rule) => groupFeeds(group, rule, operationOf))).map((group) => group.name));
   const byName = new Map(suite.groups.map((group) => [group.name, group]));
   const pending = [...selected];
   while (pending.length > 0) {
@@ -93,7 +93,7 @@ export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], o
   const parts = config.shard ? Array.from({ length: config.shard.count }, (_, i) => shardSuites(suites, { index: i + 1, count: config.shard!.count })) : [suites];
   const planFor = (part: readonly SuiteDefinition[], runs: number): PlannedGroup[] =>
     part.flatMap((suite) => {
-      const selected = selectedGroups(config, suite);
+      const selected = selectedGroups(config, suite, operationOf);
       return suite.groups.map((group) => {
         const skipped = groupSkip(config, group, operationOf, selected)?.reason;
         return {

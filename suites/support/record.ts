@@ -3,30 +3,32 @@ import { replayCommand } from '../../core/replay.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge } from '../../core/judge.ts';
+import { requestIdOf } from '../../rules/envelope.ts';
 import { cover, tally, type Ledger } from '../../core/ledger.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
-import { REDACTED_NAMES } from '../../rules/secrets.ts';
-import { secretsIn, type Session } from './session.ts';
+import { runCredentials } from '../../apis/index.ts';
+import { redactedNames, valuesUnder } from '../../rules/secrets.ts';
+import type { Session } from './session.ts';
 
 const MAX_EVIDENCE_CHARS = 4_000;
-const NAMES = new Set(REDACTED_NAMES.map((n) => n.toLowerCase()));
 
 /** Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence. */
 export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): void {
-  for (const secret of secretsIn(exchange.request.json)) {
+  for (const secret of valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields)) {
     session.redactor.addSecret(secret);
     session.sentSecrets.add(secret);
   }
-  for (const value of valuesUnderSecretNames(exchange.response?.json)) session.redactor.addSecret(value);
+  for (const value of valuesUnder(exchange.response?.json, redactedNames(session.specs))) session.redactor.addSecret(value);
 
   const judgements = judge(exchange, rules, {
     operation: session.operation(exchange.operationId),
+    specs: session.specs,
     validators: session.validators,
     secrets: session.sentSecrets,
     seenRequestIds: session.seenRequestIds,
   });
-  const requestId = (exchange.response?.json as { requestId?: unknown } | undefined)?.requestId;
-  if (exchange.api === 'management' && typeof requestId === 'string') session.seenRequestIds.add(requestId.toLowerCase());
+  const requestId = requestIdOf(exchange);
+  if (requestId !== undefined) session.seenRequestIds.add(requestId.toLowerCase());
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
   let redacted: Exchange | undefined;
@@ -49,10 +51,9 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
 
 /** The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent. */
 function reproduction(session: Session, exchange: Exchange): string {
-  const { management, alerts } = session.config;
-  const generated = new Set(secretsIn(exchange.request.json));
+  const generated = new Set(valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields));
   return curlCommand(exchange.api, exchange.request, {
-    credentials: { managementKeyId: management?.keyId, managementKeySecret: management?.keySecret, alertsToken: alerts?.token },
+    credentials: runCredentials(session.config),
     redact: (text) => session.redactor.textKeeping(text, generated),
   });
 }
@@ -83,13 +84,4 @@ function finding(session: Session, exchange: Exchange, curl: string, rule: strin
 
 function truncate(text: string): string {
   return text.length > MAX_EVIDENCE_CHARS ? `${text.slice(0, MAX_EVIDENCE_CHARS)}... [${text.length - MAX_EVIDENCE_CHARS} more characters]` : text;
-}
-
-function valuesUnderSecretNames(json: unknown, inside = false): string[] {
-  if (typeof json === 'string') return inside ? [json] : [];
-  if (Array.isArray(json)) return json.flatMap((item) => valuesUnderSecretNames(item, inside));
-  if (json && typeof json === 'object') {
-    return Object.entries(json).flatMap(([k, v]) => valuesUnderSecretNames(v, inside || NAMES.has(k.toLowerCase())));
-  }
-  return [];
 }

@@ -11,7 +11,9 @@ import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
-import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
+import { APIS, API_LIST } from '../../apis/index.ts';
+import { runAuthorization, secretCredentials } from '../../core/api-descriptor.ts';
+import { redactedNames } from '../../rules/secrets.ts';
 
 /** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
 export interface Session {
@@ -51,8 +53,8 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const report = (): void => channel?.progress({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
-  const configSecrets = [config.management?.keySecret, config.alerts?.token].filter((s): s is string => Boolean(s));
-  const redactor = createRedactor(REDACTED_NAMES, configSecrets);
+  const configSecrets = API_LIST.flatMap((api) => secretCredentials(api, config));
+  const redactor = createRedactor(redactedNames(specs), configSecrets);
   const sentSecrets = createSecretIndex(configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
 
@@ -93,24 +95,14 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           report();
         },
       };
-      const basic = config.management ? `Basic ${Buffer.from(`${config.management.keyId}:${config.management.keySecret}`).toString('base64')}` : '';
+      const authorization = (api: keyof typeof APIS): string => runAuthorization(APIS[api], config) ?? '';
       return {
-        ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: basic }) } : {}),
-        ...(config.alerts ? { alerts: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: `Bearer ${config.alerts.token}` }) } : {}),
+        ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: authorization('management') }) } : {}),
+        ...(config.alerts ? { alerts: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: authorization('alerts') }) } : {}),
       };
     },
     async close() {
       await dispatcher.close();
     },
   };
-}
-
-/** Every string under a secret field (`credentials`, `accessKey`) of a request body. */
-export function secretsIn(body: unknown, inside = false): string[] {
-  if (typeof body === 'string') return inside ? [body] : [];
-  if (Array.isArray(body)) return body.flatMap((item) => secretsIn(item, inside));
-  if (body && typeof body === 'object') {
-    return Object.entries(body).flatMap(([key, value]) => secretsIn(value, inside || SECRET_FIELDS.includes(key)));
-  }
-  return [];
 }
