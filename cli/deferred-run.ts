@@ -8,6 +8,7 @@ import { SUITES } from '../suites/index.ts';
 import type { DeferredRun, PreparedRun } from '../suites/support/conformance-suite.ts';
 import { planRun } from '../suites/support/plan.ts';
 import { preflight } from './preflight.ts';
+import { preflightRequestCount } from './preflight-plan.ts';
 import { commandInputs, type ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */
@@ -49,13 +50,14 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> 
     resolved,
     SUITES.map((suite) => suite()),
     (operationId) => operationById(specs, operationId),
+    preflightRequestCount(resolved),
   );
   let config = withRuns(resolved, plan.runs);
   const knownFailures = baseline ? acceptedFailures(baseline, new Date()) : undefined;
   const common = { specs, session: { channel: false }, ...(knownFailures ? { knownFailures } : {}) } as const;
   if (!config.reference) {
-    await preflight(config, specs);
-    return { config, ...common };
+    const checked = await preflight(config, specs);
+    return { config, ...common, preflightRequests: checked.requests };
   }
   const target = await startReference({ faults: config.reference.faults, modes: config.reference.modes }).catch((error: unknown) => {
     throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });

@@ -7,6 +7,12 @@ const credentials = (api: keyof typeof APIS): string => {
   return 'token' in variables ? variables.token : `${variables.user}, ${variables.password}`;
 };
 
+/** The most GET requests the preflight sends before a run that goes on (a 429 it waits out adds one); none for the embedded target. */
+export function preflightRequestCount(config: RunConfig): number {
+  if (config.reference) return 0;
+  return (config.management ? 1 : 0) + (config.management?.backupId ? 1 : 0) + (config.alerts ? 1 : 0);
+}
+
 /** The preflight's GETs as the dry run lists them, and what each checks; undefined for the embedded target, which has none. */
 export function preflightPlan(config: RunConfig): string | undefined {
   if (config.reference) return undefined;

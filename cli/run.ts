@@ -19,6 +19,7 @@ import { redactedNames } from '../rules/secrets.ts';
 import { API_LIST } from '../apis/index.ts';
 import { secretCredentials } from '../core/api-descriptor.ts';
 import { preflight } from './preflight.ts';
+import { preflightRequestCount } from './preflight-plan.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
@@ -58,6 +59,7 @@ export async function runCommand(
     config,
     SUITES.map((suite) => suite()),
     (operationId) => operationById(specs, operationId),
+    preflightRequestCount(config),
   );
   if (config.dryRun) {
     io.out(planText(plan, config));
@@ -85,7 +87,8 @@ export async function runCommand(
   try {
     reference = config.reference ? await startEmbedded(config) : undefined;
     if (reference) config = withTargets(config, reference.management, reference.alerts);
-    if (!reference) io.out((await preflight(config, specs)).line);
+    const checked = reference ? undefined : await preflight(config, specs);
+    if (checked) io.out(checked.line);
     const redactor = createRedactor(redactedNames(specs), secretsOf(config));
     run.config = config;
     run.redact = redactor.text;
@@ -98,7 +101,7 @@ export async function runCommand(
     const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text, {
+    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) }, io.out, redactor.text, {
       planned: plan.total,
       stop: stop.signal,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),

@@ -14,6 +14,7 @@ import { FAULT_NAMES } from '../reference/faults.ts';
 import { MODE_NAMES } from '../reference/modes.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULE_IDS } from '../rules/index.ts';
+import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
 const servers: Server[] = [];
 
@@ -253,5 +254,25 @@ describe('a correct target passes the preflight, never crying wolf', () => {
   it('a target that cannot be reached at all stays TARGET_UNREACHABLE', async () => {
     const error = await preflightError({ ALERTS_BASE_URL: 'http://127.0.0.1:9', ALERTS_TOKEN: 'token-value' });
     expect(error).toEqual({ code: 'TARGET_UNREACHABLE', message: 'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED. Check the URL and that the target is up.' });
+  });
+});
+
+describe('the preflight counts against --max-requests', () => {
+  it('plans around its GETs, and the target receives no more requests than the limit', async () => {
+    const wire: WireExchange[] = [];
+    const management = await recordingProxy(reference.managementUrl, wire);
+    const alerts = await recordingProxy(reference.alertsUrl, wire);
+    servers.push(management.server, alerts.server);
+    const env = { ...envFor(reference), MANAGEMENT_BASE_URL: management.url, ALERTS_BASE_URL: alerts.url };
+    const settings = ['--max-requests', '100', '--seed', '3', '--allow', 'read,write'];
+    const dry = await command(env, ['--dry-run', ...settings]);
+    expect(dry.output).toContain('--max-requests 100, 3 of them kept for the preflight');
+    const planned = Number(/Total: (\d+) request/.exec(dry.output)?.[1]);
+    expect(planned).toBeLessThanOrEqual(97);
+    const run = await command(env, settings);
+    expect(run.output).toMatch(/\(3 GET requests\)/);
+    expect(wire.length).toBeGreaterThan(planned / 2);
+    expect(wire.length).toBeLessThanOrEqual(100);
+    expect(run.output).not.toMatch(/reached --max-requests/);
   });
 });

@@ -70,7 +70,7 @@ export function registerConformance(source: ProvidedRun | DeferredRun): void {
 
   beforeAll(async () => {
     run = 'prepare' in source ? await source.prepare() : source;
-    const session = await createSession(run.config, run.specs, run.session);
+    const session = await createSession(run.config, run.specs, { ...run.session, ...(run.preflightRequests ? { spent: run.preflightRequests } : {}) });
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after the last group.
     finished = runSuites(session, states).finally(() => session.close());
   }, timeout);

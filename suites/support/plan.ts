@@ -36,6 +36,8 @@ export interface Plan {
   readonly runs: number;
   readonly groups: readonly PlannedGroup[];
   readonly total: number;
+  /** Requests of `--max-requests` kept for the preflight's GETs, which count against it too. */
+  readonly reserved: number;
   /** Set when `--max-requests` is below what even one example per property needs. */
   readonly warning?: string;
 }
@@ -86,10 +88,10 @@ export function groupSkip(config: RunConfig, group: ProbeGroup, operationOf: Ope
 }
 
 /**
- * Plans a run: every group of the run's suites (with `--shard`, of the shard's part) with its class and request count,
+ * Plans a run (`reserved`: requests of `--max-requests` the preflight may send first): every group of the run's suites (with `--shard`, of the shard's part) with its class and request count,
  * and the most examples per property with which every part fits in `--max-requests`, so that every shard picks the same.
  */
-export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], operationOf: OperationOf): Plan {
+export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], operationOf: OperationOf, reserved = 0): Plan {
   const parts = config.shard ? Array.from({ length: config.shard.count }, (_, i) => shardSuites(suites, { index: i + 1, count: config.shard!.count })) : [suites];
   const planFor = (part: readonly SuiteDefinition[], runs: number): PlannedGroup[] =>
     part.flatMap((suite) => {
@@ -108,14 +110,16 @@ export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], o
     });
   const total = (groups: readonly PlannedGroup[]): number => groups.reduce((n, g) => n + g.requests, 0);
   const largest = (runs: number): number => Math.max(...parts.map((part) => total(planFor(part, runs))));
+  const limit = config.maxRequests === undefined ? undefined : Math.max(0, config.maxRequests - reserved);
   let runs = config.runs;
-  while (config.maxRequests !== undefined && largest(runs) > config.maxRequests && runs > 1) runs -= 1;
+  while (limit !== undefined && largest(runs) > limit && runs > 1) runs -= 1;
   const groups = planFor(config.shard ? shardSuites(suites, config.shard) : suites, runs);
+  const preflight = reserved > 0 ? ` (and the preflight's ${reserved} GET${reserved === 1 ? '' : 's'})` : '';
   const warning =
-    config.maxRequests !== undefined && total(groups) > config.maxRequests
-      ? `--max-requests ${config.maxRequests} is below the ${total(groups)} requests that one example per property needs: the run stops at ${config.maxRequests}, and rules probed last are skipped.`
+    limit !== undefined && total(groups) > limit
+      ? `--max-requests ${config.maxRequests} is below the ${total(groups)} requests that one example per property needs${preflight}: the run stops at ${config.maxRequests}, and rules probed last are skipped.`
       : undefined;
-  return { runs, groups, total: total(groups), ...(warning ? { warning } : {}) };
+  return { runs, groups, total: total(groups), reserved, ...(warning ? { warning } : {}) };
 }
 
 /** A suite's size for the split into shards: the requests all its groups send with the default examples per property. */

@@ -11,6 +11,8 @@ export interface ProvidedRun {
   readonly specs: Specs;
   /** With `--baseline`: the failures it accepts (unexpired entries), which the tests report as skipped. */
   readonly knownFailures?: KnownFailures;
+  /** The GET requests the preflight sent before the run: `--max-requests` counts them too. */
+  readonly preflightRequests?: number;
 }
 
 declare module 'vitest' {

@@ -40,12 +40,19 @@ export interface Session {
 export interface SessionOptions {
   /** False: no channel (no command thread listens); Ctrl-C is then vitest's own. Default true. */
   readonly channel?: boolean;
+  /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
+  readonly spent?: number;
 }
 
 /** Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool. */
 export async function createSession(config: RunConfig, specs: Specs, options: SessionOptions = {}): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
-  const gate = createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline, ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}) });
+  const gate = createRequestGate({
+    concurrency: config.concurrency,
+    maxRps: config.maxRps,
+    deadline,
+    ...(config.maxRequests ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)) } : {}),
+  });
   const channel: RunChannel | undefined = options.channel === false ? undefined : openRunChannel(config);
   channel?.onStop(() => gate.interrupt());
   if (await channel?.hello()) gate.interrupt();
