@@ -178,6 +178,8 @@ export async function runVitest(cacheDir: string, options: Omit<VitestOptions, '
       fileParallelism: false,
       passWithNoTests: true,
       ...(await moduleCache(join(cacheDir, 'modules'))),
+      // The compiled harness modules load with Node's own import, like any package's: only the suite files go through vite.
+      server: { deps: { external: [/\/dist\/(?!suites\/[^/]+\.suite\.js$)/] } },
       ...options,
       reporters: [leaveSignalsToUs, ...options.reporters],
     },
