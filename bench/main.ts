@@ -8,7 +8,7 @@ import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { engineFloor } from './engine-floor.ts';
 import { createLimiter, type LimiterSignals } from './limiter.ts';
 import { runBare, runCommandOnly, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';
-import { startProxy, type Proxy, type RecordedRequest } from './proxy.ts';
+import { startProxy, type Proxy as RecordingProxy, type RecordedRequest } from './proxy.ts';
 
 /** The parts of the bench, in the order they run; `--part` picks some. */
 const PARTS = ['start', 'latency', 'limiters', 'runs', 'engine'] as const;
@@ -335,11 +335,11 @@ function preflightRequests(run: ProcessRun): number {
   return Number(/^preflight: .*\((\d+) GET requests?\)$/m.exec(run.output)?.[1] ?? 0);
 }
 
-function arrivals(proxies: readonly Proxy[]): RecordedRequest[] {
+function arrivals(proxies: readonly RecordingProxy[]): RecordedRequest[] {
   return proxies.flatMap((proxy) => proxy.recorded).sort((a, b) => a.at - b.at);
 }
 
-function proxiesFor(target: ReferenceTarget, options: { readonly record: boolean; readonly delayMs: number }): Promise<Proxy[]> {
+function proxiesFor(target: ReferenceTarget, options: { readonly record: boolean; readonly delayMs: number }): Promise<RecordingProxy[]> {
   return Promise.all([target.managementUrl, target.alertsUrl].map((url) => startProxy(url, options)));
 }
 
