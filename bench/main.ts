@@ -7,11 +7,11 @@ import { DEFAULTS } from '../core/defaults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { engineFloor } from './engine-floor.ts';
 import { createLimiter, type LimiterSignals } from './limiter.ts';
-import { runBare, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';
-import { startProxy, type Proxy as ProxyServer, type RecordedRequest } from './proxy.ts';
+import { runBare, runCommandOnly, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';
+import { startProxy, type Proxy as RecordingProxy, type RecordedRequest } from './proxy.ts';
 
 /** The parts of the bench, in the order they run; `--part` picks some. */
-const PARTS = ['latency', 'limiters', 'runs', 'engine'] as const;
+const PARTS = ['start', 'latency', 'limiters', 'runs', 'engine'] as const;
 
 const LIMITERS: readonly LimiterSignals[] = ['x-ratelimit-reset', 'retry-after-60', 'ratelimit-remaining'];
 const LIMITER_TITLES: Readonly<Record<LimiterSignals, string>> = {
@@ -79,7 +79,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
     strict: true,
   });
   if (values.help) {
-    out('npm run bench -- [--part latency,limiters,runs,engine] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]');
+    out('npm run bench -- [--part start,latency,limiters,runs,engine] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]');
     out(`                  [--limiters ${LIMITERS.join(',')}] [--harness <checkout whose bin/conformance.js to run>]`);
     return 0;
   }
@@ -99,6 +99,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
 
   const rows: Row[] = [];
   const growth: Growth[] = [];
+  const starts = parts.includes('start') ? await startTimes(harnessDir) : [];
   if (parts.includes('latency')) {
     for (const delay of [0, delayMs]) rows.push(await latencyRow(harnessDir, seed, delay, concurrency));
   }
@@ -111,6 +112,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   const engineMs = parts.includes('engine') ? await engineFloor() : undefined;
 
   out('');
+  if (starts.length > 0) printStarts(starts, out);
   if (rows.length > 0) printRows(rows, out);
   if (growth.length > 0) printGrowth(growth, out);
   if (engineMs !== undefined) {
@@ -124,6 +126,45 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   );
   const codes = [...rows.map((row) => row.harness.code), ...growth.map((g) => g.run.code)];
   return codes.every((code) => code === 0) ? 0 : 1;
+}
+
+/** How many times each start-up is measured; the median is printed. */
+const START_REPEATS = 5;
+
+/** A command that sends nothing, timed as a whole process, beside a Node process that does nothing. */
+interface StartTime {
+  readonly command: string;
+  readonly ms: number;
+  readonly peakRss: number;
+}
+
+/** `conformance --version` and `conformance --dry-run` (settings, specs, plan; no request) against `node -e ''`, each the median of START_REPEATS. */
+async function startTimes(harnessDir: string): Promise<StartTime[]> {
+  const commands: ReadonlyArray<readonly [string, string | undefined, readonly string[]]> = [
+    ["node -e ''", undefined, []],
+    ['conformance --version', harnessDir, ['--version']],
+    ['conformance --dry-run', harnessDir, ['--dry-run']],
+  ];
+  const times: StartTime[] = [];
+  for (const [command, dir, args] of commands) {
+    const runs: ProcessRun[] = [];
+    for (let i = 0; i < START_REPEATS; i++) runs.push(await runCommandOnly(dir, args));
+    const median = [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(START_REPEATS / 2)]!;
+    times.push({ command, ms: median.wallMs, peakRss: median.peakRss });
+  }
+  return times;
+}
+
+function printStarts(starts: readonly StartTime[], out: (line: string) => void): void {
+  out(`Start-up, whole processes that send nothing (median of ${START_REPEATS})`);
+  const bare = starts[0]!.ms;
+  out(
+    table(
+      ['command', 'wall', 'over bare Node', 'peak RSS'],
+      starts.map((start) => [start.command, s(start.ms), s(start.ms - bare), `${(start.peakRss / 2 ** 20).toFixed(0)} MiB`]),
+    ),
+  );
+  out('');
 }
 
 /** The harness and the bare process, each through recording proxies that delay every answer by `delayMs`. */
@@ -294,11 +335,11 @@ function preflightRequests(run: ProcessRun): number {
   return Number(/^preflight: .*\((\d+) GET requests?\)$/m.exec(run.output)?.[1] ?? 0);
 }
 
-function arrivals(proxies: readonly ProxyServer[]): RecordedRequest[] {
+function arrivals(proxies: readonly RecordingProxy[]): RecordedRequest[] {
   return proxies.flatMap((proxy) => proxy.recorded).sort((a, b) => a.at - b.at);
 }
 
-function proxiesFor(target: ReferenceTarget, options: { readonly record: boolean; readonly delayMs: number }): Promise<ProxyServer[]> {
+function proxiesFor(target: ReferenceTarget, options: { readonly record: boolean; readonly delayMs: number }): Promise<RecordingProxy[]> {
   return Promise.all([target.managementUrl, target.alertsUrl].map((url) => startProxy(url, options)));
 }
 

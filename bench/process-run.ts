@@ -43,6 +43,16 @@ export async function runHarness(harnessDir: string, args: readonly string[], en
   }
 }
 
+/** Spawns `node <harnessDir>/bin/conformance.js` with `args` (a command that writes no report: `--version`, `--dry-run`), or `node -e ''` without a harness. */
+export async function runCommandOnly(harnessDir: string | undefined, args: readonly string[]): Promise<ProcessRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-bench-start-'));
+  try {
+    return await runNode(harnessDir === undefined ? ['-e', ''] : [join(harnessDir, 'bin', 'conformance.js'), ...args], {}, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Spawns the bare process: plain Node sending the requests of `requestsFile` with `concurrency`, nothing judged. */
 export async function runBare(requestsFile: string, concurrency: number): Promise<ProcessRun> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-bench-bare-'));

@@ -41,9 +41,9 @@ async function rules(argv: readonly string[], io: Io): Promise<number> {
     else for (const rule of RULES) io.out(`${rule.id.padEnd(36)} ${rule.basis.padEnd(8)} ${rule.title}`);
     return 0;
   }
-  const [{ explainRule, ruleById, ruleText }, { loadSpecs }, { FAULTS }] = await Promise.all([import('./rule-help.ts'), import('../core/spec.ts'), import('../reference/faults.ts')]);
+  const [{ explainRule, ruleById, ruleText }, { loadShippedSpecs }, { FAULTS }] = await Promise.all([import('./rule-help.ts'), import('../core/prepared-specs.ts'), import('../reference/faults.ts')]);
   const chosen = ids.map((id) => ruleById(RULES, id));
-  const specs = await loadSpecs();
+  const specs = await loadShippedSpecs();
   const explained = chosen.map((rule) => explainRule(rule, specs.operations, FAULTS));
   io.out(json ? JSON.stringify(explained.length === 1 ? explained[0] : explained, null, 2) : explained.map(ruleText).join('\n\n'));
   return 0;

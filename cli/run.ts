@@ -2,14 +2,13 @@ import { basename, resolve } from 'node:path';
 import { withRuns, withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
-import { loadSpecs, operationById } from '../core/spec.ts';
+import { operationById } from '../core/spec.ts';
+import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { SUITES } from '../suites/index.ts';
 import { planRun } from '../suites/support/plan.ts';
 import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
-import { startReference } from '../reference/server.ts';
 import { writeReports } from '../reports/write-reports.ts';
-import { acceptedFailures, judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
@@ -18,7 +17,6 @@ import { RULE_IDS } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
 import { API_LIST } from '../apis/index.ts';
 import { secretCredentials } from '../core/api-descriptor.ts';
-import { preflight } from './preflight.ts';
 import { preflightRequestCount } from './preflight-plan.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
@@ -46,15 +44,18 @@ export async function runCommand(
   options: RunOptions = {},
 ): Promise<number> {
   let config = resolved;
-  const specs = await loadSpecs();
-  const baseline = config.baseline
-    ? await loadBaseline(
-        config.baseline,
-        config.updateBaseline,
-        RULE_IDS,
-        specs.operations.map((o) => o.key),
-      )
-    : undefined;
+  const specs = await loadShippedSpecs();
+  // Modules that only some runs need load on use: the baseline's (Ajv for its schema), the preflight's, the reference target's.
+  const baselined = config.baseline ? await import('../reports/baseline-run.ts') : undefined;
+  const baseline =
+    baselined && config.baseline
+      ? await baselined.loadBaseline(
+          config.baseline,
+          config.updateBaseline,
+          RULE_IDS,
+          specs.operations.map((o) => o.key),
+        )
+      : undefined;
   const plan = planRun(
     config,
     SUITES.map((suite) => suite()),
@@ -87,7 +88,7 @@ export async function runCommand(
   try {
     reference = config.reference ? await startEmbedded(config) : undefined;
     if (reference) config = withTargets(config, reference.management, reference.alerts);
-    const checked = reference ? undefined : await preflight(config, specs);
+    const checked = reference ? undefined : await (await import('./preflight.ts')).preflight(config, specs);
     if (checked) io.out(checked.line);
     const redactor = createRedactor(redactedNames(specs), secretsOf(config));
     run.config = config;
@@ -98,7 +99,7 @@ export async function runCommand(
     );
     const startedAt = new Date();
     run.startedAt = startedAt;
-    const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
+    const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, startedAt) : undefined;
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
     const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) }, io.out, redactor.text, {
@@ -115,7 +116,7 @@ export async function runCommand(
     }
     const signal = interrupts.received();
     const report = { ...buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime()), ...(signal ? { interrupted: signal } : {}) };
-    const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
+    const judged = applyJudgedGate(baselined && baseline ? await baselined.judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
     onReport?.(judged);
     const files = await writeReports(config.reportDir, judged, reportIo);
     io.out(redactor.text(terminalSummary(judged, io.style)));
@@ -166,6 +167,7 @@ async function hardStop(run: RunState, signal: InterruptSignal, reportIo: Report
 
 async function startEmbedded(config: RunConfig) {
   try {
+    const { startReference } = await import('../reference/server.ts');
     const target = await startReference({ faults: config.reference?.faults ?? [], modes: config.reference?.modes ?? [] });
     return {
       management: {

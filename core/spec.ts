@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { API_LIST, APIS } from '../apis/index.ts';
 import type { Envelope } from './api-descriptor.ts';
@@ -61,6 +60,11 @@ export async function loadSpecs(files: Readonly<Record<ApiName, string>> = SPEC_
   for (const api of Object.keys(files) as ApiName[]) {
     documents[api] = await loadSpec(files[api], options.validate === true);
   }
+  return specsOf(documents);
+}
+
+/** Both specs and their operations, from the dereferenced documents (as `loadSpecs` reads them, or as the build prepared them). */
+export function specsOf(documents: Record<ApiName, OpenAPIV3_1.Document>): Specs {
   for (const api of Object.keys(documents) as ApiName[]) checkSecurity(api, documents[api]);
   const operations = (Object.keys(documents) as ApiName[]).flatMap((api) => operationsOf(api, documents[api]));
   const schemas = operations.flatMap((op) => [...(op.requestSchema ? [op.requestSchema] : []), ...Object.values(op.responseSchemas)]);
@@ -112,6 +116,7 @@ function checkSecurity(api: ApiName, document: OpenAPIV3_1.Document): void {
 
 async function loadSpec(file: string, validating: boolean): Promise<OpenAPIV3_1.Document> {
   try {
+    const { compileErrors, dereference, validate } = await import('@readme/openapi-parser');
     if (validating) {
       const result = await validate(file);
       if (!result.valid) {

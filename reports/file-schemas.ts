@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
+
+// Ajv loads only when a file is validated, not for every run that writes findings.json.
+const require = createRequire(import.meta.url);
 
 /** The file formats the harness publishes as JSON Schemas (draft 2020-12) in the package's `schemas/` folder. */
 export type FileFormat = 'findings' | 'baseline';
@@ -24,8 +27,10 @@ export type FileValidator = (json: unknown, name?: (pointer: string) => string) 
 
 /** Compiles the schema of a format once, for every file of that format a command reads. */
 export function fileValidator(format: FileFormat): FileValidator {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
   const ajv = new Ajv2020({ strict: true, allErrors: false, verbose: true });
-  addFormats.default(ajv, ['date', 'date-time']);
+  addFormats(ajv, ['date', 'date-time']);
   const schema = JSON.parse(readFileSync(SCHEMA_FILES[format], 'utf8')) as { $defs?: Definitions };
   const validate = ajv.compile(schema);
   return (json, name = jsonPath) => (validate(json) ? undefined : schemaErrorMessage(validate.errors![0]!, name, schema.$defs));
