@@ -96,7 +96,7 @@ export async function runCommand(
     const knownFailures = baseline ? acceptedFailures(baseline, startedAt) : undefined;
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text, {
+    const collected = await runSuites({ config, specs, plannedRequests: plan.total, ...(knownFailures ? { knownFailures } : {}) }, io.out, redactor.text, {
       planned: plan.total,
       stop: stop.signal,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),

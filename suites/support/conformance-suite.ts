@@ -10,6 +10,7 @@ import { groupSkip, selectedGroups, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
 import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange } from './record.ts';
+import { createShrinker } from './shrink.ts';
 import { propertySeed } from './seeds.ts';
 import { createSession, type Session } from './session.ts';
 import { verdict } from './verdict.ts';
@@ -29,7 +30,7 @@ function session(config: RunConfig, specs: Specs): Promise<Session> {
 export function conformanceSuite(createDefinition: () => SuiteDefinition): void {
   const definition = createDefinition();
   const { name } = definition;
-  const { config, specs, knownFailures } = inject('conformance');
+  const { config, specs, knownFailures, plannedRequests } = inject('conformance');
   const ledger: Ledger = createLedger();
   const credentials = createCredentialTally();
   const skips: GroupSkip[] = [];
@@ -60,6 +61,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
           requests += 1;
         },
       );
+      const shrink = createShrinker({ session: s, ledger, rules, ...(plannedRequests === undefined ? {} : { planned: plannedRequests }) });
       const contextOf = (group: ProbeGroup): SuiteContext => ({
         config,
         send(operationId, request) {
@@ -87,6 +89,7 @@ export function conformanceSuite(createDefinition: () => SuiteDefinition): void 
           });
         },
         incident: (message) => incidents.push(message),
+        shrink,
       });
       const selected = selectedGroups(config, definition);
       const runnable = definition.groups.filter((group) => {

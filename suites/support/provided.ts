@@ -11,6 +11,8 @@ export interface ProvidedRun {
   readonly specs: Specs;
   /** With `--baseline`: the failures it accepts (unexpired entries), which the tests report as skipped. */
   readonly knownFailures?: KnownFailures;
+  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
+  readonly plannedRequests?: number;
 }
 
 declare module 'vitest' {

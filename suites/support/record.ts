@@ -48,7 +48,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
 }
 
 /** The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent. */
-function reproduction(session: Session, exchange: Exchange): string {
+export function reproduction(session: Pick<Session, 'config' | 'redactor'>, exchange: Exchange): string {
   const { management, alerts } = session.config;
   const generated = new Set(secretsIn(exchange.request.json));
   return curlCommand(exchange.api, exchange.request, {

@@ -12,6 +12,7 @@ import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
 import { REDACTED_NAMES, SECRET_FIELDS } from '../../rules/secrets.ts';
+import { createShrinkBudget, type ShrinkBudget } from './shrink.ts';
 
 /** State shared by every suite of a run in one worker: the limits, the secrets, the requestIds seen. */
 export interface Session {
@@ -23,6 +24,8 @@ export interface Session {
   /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
   readonly sentSecrets: SecretIndex;
   readonly seenRequestIds: Set<string>;
+  /** The shrink requests the run has sent, against its cap (`suites/support/shrink.ts`). */
+  readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
   countViolations(count: number): void;
   /** Tells the main thread what a suite left on the target, as it happens. */
@@ -56,6 +59,7 @@ export async function createSession(config: RunConfig, specs: Specs): Promise<Se
     redactor,
     sentSecrets,
     seenRequestIds: new Set(),
+    shrinkBudget: createShrinkBudget(),
     countViolations(count) {
       counts.violations += count;
     },

@@ -1,0 +1,204 @@
+import fc from 'fast-check';
+import { causeKey, type KindEvidence } from '../../core/cause-key.ts';
+import { DEFAULTS } from '../../core/defaults.ts';
+import { differences, sharedValues } from '../../core/difference.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Finding } from '../../core/finding.ts';
+import { judge } from '../../core/judge.ts';
+import type { Ledger } from '../../core/ledger.ts';
+import type { MinimalExample, ShrinkRequest } from '../../core/minimal-example.ts';
+import type { Rule, Violation } from '../../core/rule.ts';
+import { reproduction } from './record.ts';
+import type { Session } from './session.ts';
+import type { ShrinkTarget } from './suite-types.ts';
+
+/** The shrink requests the whole run has sent: one counter, shared by every suite of the run. */
+export interface ShrinkBudget {
+  spent: number;
+}
+
+/** Creates the run's shrink budget, with nothing spent. */
+export function createShrinkBudget(): ShrinkBudget {
+  return { spent: 0 };
+}
+
+/** What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example), the selected rules, the plan's size. */
+export interface ShrinkerSetup {
+  readonly session: Pick<Session, 'config' | 'gate' | 'redactor' | 'validators' | 'sentSecrets' | 'operation' | 'shrinkBudget'>;
+  readonly ledger: Ledger;
+  readonly rules: readonly Rule[];
+  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
+  readonly planned?: number;
+}
+
+/** How one request of a shrink fared against the failure being shrunk. */
+type Fared = 'fails' | 'passes' | 'other';
+
+interface Tried {
+  readonly exchange: Exchange;
+  readonly fared: Fared;
+}
+
+/**
+ * Creates the `shrink` of a suite's context: for each cause (rule, path, kind of wrong value) among the failures of a
+ * property's examples, fast-check replays the first failing example from its seed and index and shrinks it with the
+ * arbitrary's own shrinker, each candidate sent to the target through the group's `send` (so through the run's request
+ * gate, pacers and `--allow`), within DEFAULTS.shrinkRequestsPerCause per cause and DEFAULTS.shrinkRequestsPerRun per run
+ * (with `--max-requests`, no more than the plan leaves). The result is attached to the cause's kept finding.
+ */
+export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => Promise<void> {
+  const { session, ledger, rules } = setup;
+  const { config, gate, shrinkBudget: budget } = session;
+  const runCap = Math.min(DEFAULTS.shrinkRequestsPerRun, config.maxRequests === undefined ? Infinity : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)));
+  const runCapWords =
+    config.maxRequests !== undefined && runCap < DEFAULTS.shrinkRequestsPerRun
+      ? `--max-requests ${config.maxRequests} leaves ${runCap} request(s) beyond the ${setup.planned ?? 'unknown number'} the plan needs`
+      : `the run's shrink budget of ${runCap} requests`;
+  const done = new Set<string>();
+
+  const judged = (exchange: Exchange): ReturnType<typeof judge> =>
+    judge(exchange, rules, {
+      operation: session.operation(exchange.operationId),
+      validators: session.validators,
+      secrets: session.sentSecrets,
+      // Judged again only to compare with the failure: a requestId is not new to a second look at the same answer.
+      seenRequestIds: new Set(),
+    });
+  const faredOf = (exchange: Exchange, rule: string, key: string): Fared => {
+    const judgement = judged(exchange).find((j) => j.rule === rule);
+    if (!judgement) return 'other';
+    if (judgement.violations.some((v) => keyOf(rule, v, exchange) === key)) return 'fails';
+    return judgement.violations.length === 0 && exchange.response ? 'passes' : 'other';
+  };
+  /** Why no further shrink request may go out, or undefined when one may. */
+  const refusal = (spent: number): string | undefined => {
+    if (gate.interrupted.aborted) return 'the run was interrupted';
+    if (budget.spent >= runCap) return `${runCapWords} is spent`;
+    if (spent >= DEFAULTS.shrinkRequestsPerCause) return `the shrink budget of ${DEFAULTS.shrinkRequestsPerCause} requests per failure is spent`;
+    if (gate.remaining() <= 0) return `the run reached --max-requests ${config.maxRequests}`;
+    return undefined;
+  };
+
+  return async function shrink<T>(target: ShrinkTarget<T>): Promise<void> {
+    const examples = target.sent.filter((exchange) => exchange.probe.example !== undefined);
+    const causes = new Map<string, { rule: string; first: Exchange }>();
+    for (const exchange of examples) {
+      for (const { rule, violations } of judged(exchange)) {
+        for (const violation of violations) {
+          const key = keyOf(rule, violation, exchange);
+          if (!causes.has(key)) causes.set(key, { rule, first: exchange });
+        }
+      }
+    }
+    for (const [key, { rule, first }] of causes) {
+      const once = `${first.operation}\u0000${key}`;
+      const put = findingSlot(ledger, first, rule, key);
+      // A cause whose finding was not kept has nowhere to show its minimal example: no request is spent on it.
+      if (done.has(once) || !put) continue;
+      done.add(once);
+      const fared = examples.map((exchange) => ({ exchange, fared: exchange === first ? ('fails' as const) : faredOf(exchange, rule, key) }));
+      put(await shrinkCause(target, rule, key, first, fared));
+    }
+  };
+
+  async function shrinkCause<T>(target: ShrinkTarget<T>, rule: string, key: string, first: Exchange, examples: readonly Tried[]): Promise<MinimalExample> {
+    if (!examples.some((e) => e.fared === 'passes')) {
+      return { outcome: 'skipped', reason: 'every example of the property failed it, so no example tells what makes the difference', requests: 0, complete: false };
+    }
+    const before = refusal(0);
+    if (before) return { outcome: 'skipped', reason: before, requests: 0, complete: false };
+    const example = first.probe.example!;
+    const tried: Tried[] = [];
+    let replayed = false;
+    let stopped: string | undefined;
+    let thrown: { error: unknown } | undefined;
+    const details = await fc.check(
+      fc.asyncProperty(target.arbitrary, async (value) => {
+        // fast-check replays the example first, from its seed and index: it failed when it was sent.
+        if (!replayed) {
+          replayed = true;
+          return false;
+        }
+        if (thrown || stopped) return true;
+        stopped = refusal(tried.length);
+        if (stopped) return true;
+        budget.spent += 1;
+        try {
+          const exchange = await target.send(value, { evidence: false });
+          const fared = faredOf(exchange, rule, key);
+          tried.push({ exchange, fared });
+          return fared !== 'fails';
+        } catch (error) {
+          thrown = { error };
+          return true;
+        }
+      }),
+      { seed: example.seed, path: String(example.index), numRuns: 1 },
+    );
+    if (thrown) throw thrown.error;
+    const failing = tried.filter((t) => t.fared === 'fails').at(-1)?.exchange ?? first;
+    const failingBody = redacted(failing);
+    const passing = nearest(
+      failingBody,
+      tried.filter((t) => t.fared === 'passes').map((t) => t.exchange),
+      redacted,
+    );
+    const all = [...examples, ...tried];
+    const failed = all.filter((t) => t.fared === 'fails').map((t) => redacted(t.exchange));
+    const passed = all.filter((t) => t.fared === 'passes').map((t) => redacted(t.exchange));
+    const shared = passed.length > 0 ? sharedValues(failed, passed) : [];
+    return {
+      outcome: 'shrunk',
+      ...(stopped ? { reason: stopped } : {}),
+      requests: tried.length,
+      complete: stopped === undefined,
+      ...(details.counterexamplePath ? { replay: { property: example.property, seed: example.seed, path: details.counterexamplePath } } : {}),
+      failing: { ...requestOf(failing, failingBody), curl: reproduction(session, failing) },
+      ...(passing ? { passing: requestOf(passing.exchange, passing.body), difference: differences(failingBody, passing.body) } : {}),
+      ...(shared.length > 0 ? { shared, compared: { failing: failed.length, passing: passed.length } } : {}),
+    };
+  }
+
+  function redacted(exchange: Exchange): unknown {
+    return session.redactor.value(exchange.request.json ?? exchange.request.body);
+  }
+}
+
+/** The cause a violation of an exchange belongs to (the key reports group findings by). */
+function keyOf(rule: string, violation: Violation, exchange: Exchange): string {
+  return causeKey(rule, evidenceOf(violation, exchange.failure?.code, exchange.response?.status));
+}
+
+function evidenceOf(violation: Pick<Violation, 'path' | 'actual'>, failure: string | undefined, status: number | undefined): KindEvidence {
+  return { path: violation.path, ...(violation.actual === undefined ? {} : { actual: violation.actual }), ...(failure ? { failure } : {}), ...(status === undefined ? {} : { status }) };
+}
+
+/** The passing request whose body differs from the failing one in the fewest fields; the latest of equals (fast-check tries smaller ones later). */
+function nearest(failingBody: unknown, passing: readonly Exchange[], redact: (exchange: Exchange) => unknown): { exchange: Exchange; body: unknown } | undefined {
+  let best: { exchange: Exchange; body: unknown; distance: number } | undefined;
+  for (const exchange of passing) {
+    const body = redact(exchange);
+    const distance = differences(failingBody, body).length;
+    if (!best || distance <= best.distance) best = { exchange, body, distance };
+  }
+  return best && { exchange: best.exchange, body: best.body };
+}
+
+function requestOf(exchange: Exchange, body: unknown): ShrinkRequest {
+  return { body, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
+}
+
+/** Where the minimal example goes: the kept finding of the failing example, or else the cause's first kept finding without one; undefined when none is kept. */
+function findingSlot(ledger: Ledger, first: Exchange, rule: string, key: string): ((minimal: MinimalExample) => void) | undefined {
+  const findings = ledger.tallies[first.operation]?.[rule]?.findings;
+  if (!findings) return undefined;
+  const example = first.probe.example;
+  const sameCause = (f: Finding): boolean => causeKey(rule, evidenceOf(f, f.evidence.failure?.code, f.evidence.response?.status)) === key;
+  let at = findings.findIndex((f) => sameCause(f) && f.reproduce.example?.property === example?.property && f.reproduce.example?.index === example?.index);
+  if (at < 0) at = findings.findIndex((f) => sameCause(f) && f.minimal === undefined);
+  const finding = findings[at];
+  if (!finding) return undefined;
+  return (minimal) => {
+    findings[at] = { ...finding, minimal };
+  };
+}
