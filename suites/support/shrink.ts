@@ -29,6 +29,8 @@ export interface ShrinkerSetup {
   readonly rules: readonly Rule[];
   /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
   readonly planned?: number;
+  /** Shrink requests per failure and per run; DEFAULTS.shrinkRequestsPerCause and DEFAULTS.shrinkRequestsPerRun unless given. */
+  readonly limits?: { readonly perCause: number; readonly perRun: number };
 }
 
 /** How one request of a shrink fared against the failure being shrunk. */
@@ -43,15 +45,16 @@ interface Tried {
  * Creates the `shrink` of a suite's context: for each cause (rule, path, kind of wrong value) among the failures of a
  * property's examples, fast-check replays the first failing example from its seed and index and shrinks it with the
  * arbitrary's own shrinker, each candidate sent to the target through the group's `send` (so through the run's request
- * gate, pacers and `--allow`), within DEFAULTS.shrinkRequestsPerCause per cause and DEFAULTS.shrinkRequestsPerRun per run
- * (with `--max-requests`, no more than the plan leaves). The result is attached to the cause's kept finding.
+ * gate, pacers and `--allow`), within a budget per cause and per run (with `--max-requests`, no more than the plan leaves).
+ * The result is attached to the cause's kept finding.
  */
 export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => Promise<void> {
   const { session, ledger, rules } = setup;
   const { config, gate, shrinkBudget: budget } = session;
-  const runCap = Math.min(DEFAULTS.shrinkRequestsPerRun, config.maxRequests === undefined ? Infinity : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)));
+  const { perCause, perRun } = setup.limits ?? { perCause: DEFAULTS.shrinkRequestsPerCause, perRun: DEFAULTS.shrinkRequestsPerRun };
+  const runCap = Math.min(perRun, config.maxRequests === undefined ? Infinity : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)));
   const runCapWords =
-    config.maxRequests !== undefined && runCap < DEFAULTS.shrinkRequestsPerRun
+    config.maxRequests !== undefined && runCap < perRun
       ? `--max-requests ${config.maxRequests} leaves ${runCap} request(s) beyond the ${setup.planned ?? 'unknown number'} the plan needs`
       : `the run's shrink budget of ${runCap} requests`;
   const done = new Set<string>();
@@ -74,7 +77,7 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
   const refusal = (spent: number): string | undefined => {
     if (gate.interrupted.aborted) return 'the run was interrupted';
     if (budget.spent >= runCap) return `${runCapWords} is spent`;
-    if (spent >= DEFAULTS.shrinkRequestsPerCause) return `the shrink budget of ${DEFAULTS.shrinkRequestsPerCause} requests per failure is spent`;
+    if (spent >= perCause) return `the shrink budget of ${perCause} requests per failure is spent`;
     if (gate.remaining() <= 0) return `the run reached --max-requests ${config.maxRequests}`;
     return undefined;
   };
