@@ -109,7 +109,13 @@ describe(`shrinking against the target (${FAULT})`, () => {
     expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`)).toEqual(['request.valid-accepted on updateAlert']);
     const [minimal, ...others] = minimals(report);
     expect(others).toEqual([]);
-    expect(minimal).toMatchObject({ outcome: 'shrunk', complete: true, failing: { status: 400, body: { source: 'search', threshold: 0 } }, passing: { status: 200, body: { source: 'tile' } } });
+    expect(minimal).toMatchObject({
+      outcome: 'shrunk',
+      complete: true,
+      confirmed: true,
+      failing: { status: 400, body: { source: 'search', threshold: 0 } },
+      passing: { status: 200, body: { source: 'tile' } },
+    });
     expect(minimal?.difference).toEqual([{ path: '/source', failing: 'search', passing: 'tile' }]);
     expect(minimal?.shared).toEqual([{ path: '/source', value: 'search' }]);
     expect(minimal?.failing?.curl).toMatch(/^curl .*"source":"search"/);
@@ -134,6 +140,17 @@ describe(`shrinking against the target (${FAULT})`, () => {
     expect(created.filter((c) => c.operation === 'updateAlert')).toHaveLength(accepted);
   });
 
+  it("names no field when the failure hangs on the target's state: sent again, the pair fares differently", async () => {
+    // alerts-dashboard-ignored answers with the dashboard the alert had: whether an update fails depends on the one before it.
+    const { run } = await alertsRun(['alerts-dashboard-ignored']);
+    const shrunk = minimals(run.report).filter((m) => m.outcome === 'shrunk');
+    expect(shrunk.length).toBeGreaterThan(0);
+    for (const minimal of shrunk) expect(minimal.confirmed).toBe(false);
+    const text = run.output.replace(/\s+/g, ' ');
+    expect(text).toContain("the failure depends on the target's state as well as on the request, so no field is named");
+    expect(text).not.toMatch(/accepted but failing \(HTTP 200\) when/);
+  }, 30_000);
+
   it('spends only what --max-requests leaves beyond the plan, and skips with the reason when nothing is left', async () => {
     const planned = await plannedTotal();
     const spare = await alertsRun([FAULT], ['--max-requests', String(planned + 3)]);
@@ -146,7 +163,10 @@ describe(`shrinking against the target (${FAULT})`, () => {
     expect(outcomes(spare.run.report)).toEqual(outcomes(faulty.run.report));
 
     const none = await alertsRun([FAULT], ['--max-requests', String(planned)]);
-    expect(minimals(none.run.report)).toEqual([expect.objectContaining({ outcome: 'skipped', requests: 0, reason: expect.stringMatching(/leaves 0 request\(s\)/) })]);
+    // No request to spare: the examples alone still name the value the rejections share.
+    expect(minimals(none.run.report)).toEqual([
+      expect.objectContaining({ outcome: 'skipped', requests: 0, reason: expect.stringMatching(/leaves 0 request\(s\)/), shared: [{ path: '/source', value: 'search' }] }),
+    ]);
     expect(none.run.report.stats.requests).toBeLessThanOrEqual(planned);
     expect(none.run.output.replace(/\s+/g, ' ')).toContain('not shrunk: --max-requests');
   }, 60_000);
@@ -209,6 +229,8 @@ describe('the shrink budget', () => {
       reason: "the run's shrink budget of 7 requests is spent",
       requests: 0,
       complete: false,
+      shared: [{ path: '/source', value: 'search' }],
+      compared: { failing: 6, passing: 2 },
     });
     expect(session.gate.sent() - before).toBe(7);
   }, 30_000);

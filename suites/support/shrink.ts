@@ -33,6 +33,9 @@ export interface ShrinkerSetup {
   readonly limits?: { readonly perCause: number; readonly perRun: number };
 }
 
+/** Requests of a failure's budget kept back while shrinking, to send the failing and the passing request again. */
+const CONFIRMING = 2;
+
 /** How one request of a shrink fared against the failure being shrunk. */
 type Fared = 'fails' | 'passes' | 'other';
 
@@ -106,64 +109,81 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
 
   async function shrinkCause<T>(target: ShrinkTarget<T>, rule: string, key: string, first: Exchange, examples: readonly Tried[]): Promise<MinimalExample> {
     if (!examples.some((e) => e.fared === 'passes')) {
-      return { outcome: 'skipped', reason: 'every example of the property failed it, so no example tells what makes the difference', requests: 0, complete: false };
+      return { outcome: 'skipped', reason: 'every example of the property failed it, whatever its values, so none tells what makes the difference', requests: 0, complete: false };
     }
     const before = refusal(0);
-    if (before) return { outcome: 'skipped', reason: before, requests: 0, complete: false };
+    // Without a request to spare, what the examples share still narrows the cause down.
+    if (before) return { outcome: 'skipped', reason: before, requests: 0, complete: false, ...inCommon(examples) };
     const example = first.probe.example!;
-    const tried: Tried[] = [];
-    let replayed = false;
+    const tried: (Tried & { readonly value: T })[] = [];
+    let original: { value: T } | undefined;
     let stopped: string | undefined;
     let thrown: { error: unknown } | undefined;
+    /** Sends one candidate, counted against both budgets; undefined when a budget or the gate says no more. */
+    const attempt = async (value: T, reserve: number): Promise<Fared | undefined> => {
+      stopped ??= refusal(tried.length + reserve);
+      if (stopped || thrown) return undefined;
+      budget.spent += 1;
+      try {
+        const exchange = await target.send(value, { evidence: false });
+        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') stopped = `the run's request gate refused it (${exchange.failure.code})`;
+        const fared = faredOf(exchange, rule, key);
+        tried.push({ exchange, fared, value });
+        return fared;
+      } catch (error) {
+        thrown = { error };
+        return undefined;
+      }
+    };
     const details = await fc.check(
       fc.asyncProperty(target.arbitrary, async (value) => {
         // fast-check replays the example first, from its seed and index: it failed when it was sent.
-        if (!replayed) {
-          replayed = true;
+        if (!original) {
+          original = { value };
           return false;
         }
-        if (thrown || stopped) return true;
-        stopped = refusal(tried.length);
-        if (stopped) return true;
-        budget.spent += 1;
-        try {
-          const exchange = await target.send(value, { evidence: false });
-          const fared = faredOf(exchange, rule, key);
-          tried.push({ exchange, fared });
-          return fared !== 'fails';
-        } catch (error) {
-          thrown = { error };
-          return true;
-        }
+        return (await attempt(value, CONFIRMING)) !== 'fails';
       }),
       { seed: example.seed, path: String(example.index), numRuns: 1 },
     );
     if (thrown) throw thrown.error;
-    const failing = tried.filter((t) => t.fared === 'fails').at(-1)?.exchange ?? first;
-    const failingBody = redacted(failing);
+    const lastFailing = tried.filter((t) => t.fared === 'fails').at(-1);
+    const failing = lastFailing ?? { exchange: first, fared: 'fails' as const, value: original!.value };
+    const failingBody = redacted(failing.exchange);
     const passing = nearest(
       failingBody,
-      tried.filter((t) => t.fared === 'passes').map((t) => t.exchange),
+      tried.filter((t) => t.fared === 'passes'),
       redacted,
     );
-    const all = [...examples, ...tried];
-    const failed = all.filter((t) => t.fared === 'fails').map((t) => redacted(t.exchange));
-    const passed = all.filter((t) => t.fared === 'passes').map((t) => redacted(t.exchange));
-    const shared = passed.length > 0 ? sharedValues(failed, passed) : [];
+    const shrunk = stopped;
+    stopped = undefined;
+    // Sent again, the two must fare the same: else the failure hangs on the target's state, not on the difference.
+    const confirmed = passing ? await confirm([failing, passing.tried], attempt) : undefined;
     return {
       outcome: 'shrunk',
-      ...(stopped ? { reason: stopped } : {}),
+      ...(shrunk ? { reason: shrunk } : {}),
       requests: tried.length,
-      complete: stopped === undefined,
+      complete: shrunk === undefined,
       ...(details.counterexamplePath ? { replay: { property: example.property, seed: example.seed, path: details.counterexamplePath } } : {}),
-      failing: { ...requestOf(failing, failingBody), curl: reproduction(session, failing) },
-      ...(passing ? { passing: requestOf(passing.exchange, passing.body), difference: differences(failingBody, passing.body) } : {}),
-      ...(shared.length > 0 ? { shared, compared: { failing: failed.length, passing: passed.length } } : {}),
+      failing: { ...requestOf(failing.exchange, failingBody), curl: reproduction(session, failing.exchange) },
+      ...(passing ? { passing: requestOf(passing.tried.exchange, passing.body), difference: differences(failingBody, passing.body) } : {}),
+      ...(confirmed === undefined ? {} : { confirmed }),
+      ...inCommon([...examples, ...tried]),
     };
   }
 
+  /** The field values every failing body shares with no passing one, and how many of each they were drawn from. */
+  function inCommon(all: readonly Tried[]): Pick<MinimalExample, 'shared' | 'compared'> {
+    const failed = all.filter((t) => t.fared === 'fails').map((t) => redacted(t.exchange));
+    const passed = all.filter((t) => t.fared === 'passes').map((t) => redacted(t.exchange));
+    const shared = passed.length > 0 ? sharedValues(failed, passed) : [];
+    return shared.length > 0 ? { shared, compared: { failing: failed.length, passing: passed.length } } : {};
+  }
+
+  /** What the request sent, redacted: its JSON body, else its body text, else its query (a GET's generated value). */
   function redacted(exchange: Exchange): unknown {
-    return session.redactor.value(exchange.request.json ?? exchange.request.body);
+    const { json, body, query } = exchange.request;
+    return session.redactor.value(json ?? body ?? query);
   }
 }
 
@@ -177,14 +197,24 @@ function evidenceOf(violation: Pick<Violation, 'path' | 'actual'>, failure: stri
 }
 
 /** The passing request whose body differs from the failing one in the fewest fields; the latest of equals (fast-check tries smaller ones later). */
-function nearest(failingBody: unknown, passing: readonly Exchange[], redact: (exchange: Exchange) => unknown): { exchange: Exchange; body: unknown } | undefined {
-  let best: { exchange: Exchange; body: unknown; distance: number } | undefined;
-  for (const exchange of passing) {
-    const body = redact(exchange);
+function nearest<E extends Tried>(failingBody: unknown, passing: readonly E[], redact: (exchange: Exchange) => unknown): { tried: E; body: unknown } | undefined {
+  let best: { tried: E; body: unknown; distance: number } | undefined;
+  for (const tried of passing) {
+    const body = redact(tried.exchange);
     const distance = differences(failingBody, body).length;
-    if (!best || distance <= best.distance) best = { exchange, body, distance };
+    if (!best || distance <= best.distance) best = { tried, body, distance };
   }
-  return best && { exchange: best.exchange, body: best.body };
+  return best && { tried: best.tried, body: best.body };
+}
+
+/** Sends the failing and the passing request again, in turn: true when each fares as before, false when one does not, undefined when the budget did not allow both. */
+async function confirm<T>(pair: readonly [Tried & { value: T }, Tried & { value: T }], attempt: (value: T, reserve: number) => Promise<Fared | undefined>): Promise<boolean | undefined> {
+  for (const { value, fared } of pair) {
+    const again = await attempt(value, 0);
+    if (again === undefined) return undefined;
+    if (again !== fared) return false;
+  }
+  return true;
 }
 
 function requestOf(exchange: Exchange, body: unknown): ShrinkRequest {
