@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../core/config.ts';
@@ -103,7 +105,7 @@ describe(`shrinking against the target (${FAULT})`, () => {
     clean = await alertsRun([]);
   }, 60_000);
 
-  it('reports the minimal example, the nearest accepted body, the field that makes the difference and the value the rejections share', () => {
+  it('reports the minimal example, the nearest accepted body, the field that makes the difference and the value the rejections share', async () => {
     const { report, output, code } = faulty.run;
     expect(code).toBe(1);
     expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`)).toEqual(['request.valid-accepted on updateAlert']);
@@ -123,6 +125,14 @@ describe(`shrinking against the target (${FAULT})`, () => {
     const text = output.replace(/\s+/g, ' ');
     expect(text).toContain('rejected (HTTP 400) when `source: "search"`; the same body with `source: "tile"` is accepted (HTTP 200)');
     expect(text).toContain('in common: every rejected body');
+    // The folded cause in report.html shows the difference; summary.md lists it under the cause.
+    const html = await readFile(join(faulty.run.reportDir, 'report.html'), 'utf8');
+    expect(html).toContain(
+      '<span class="line">rejected (HTTP 400) when <code>source: &quot;search&quot;</code>; the same body with <code>source: &quot;tile&quot;</code> is accepted (HTTP 200)</span>',
+    );
+    expect(html).toContain('<h3>Minimal example</h3>');
+    const markdown = await readFile(join(faulty.run.reportDir, 'summary.md'), 'utf8');
+    expect(markdown).toContain('  - rejected (HTTP 400) when \\`source: "search"\\`; the same body with \\`source: "tile"\\` is accepted (HTTP 200)');
   });
 
   it('sends every shrink request through the run: counted, recorded, and each accepted one listed under created', () => {
