@@ -54,7 +54,7 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> 
   );
   let config = withRuns(resolved, plan.runs);
   const knownFailures = baseline ? acceptedFailures(baseline, new Date()) : undefined;
-  const common = { specs, session: { channel: false }, ...(knownFailures ? { knownFailures } : {}) } as const;
+  const common = { specs, plannedRequests: plan.total, session: { channel: false }, ...(knownFailures ? { knownFailures } : {}) } as const;
   if (!config.reference) {
     const checked = await preflight(config, specs);
     return { config, ...common, preflightRequests: checked.requests };

@@ -102,14 +102,19 @@ export async function runCommand(
     const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, startedAt) : undefined;
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const collected = await runSuites({ config, specs, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) }, io.out, redactor.text, {
-      planned: plan.total,
-      stop: stop.signal,
-      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-      onStarted: (read) => {
-        run.soFar = read;
+    const collected = await runSuites(
+      { config, specs, plannedRequests: plan.total, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) },
+      io.out,
+      redactor.text,
+      {
+        planned: plan.total,
+        stop: stop.signal,
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+        onStarted: (read) => {
+          run.soFar = read;
+        },
       },
-    });
+    );
     run.finishing = true;
     if (collected.results.length === 0 && config.rules.length > 0) {
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');

@@ -13,6 +13,10 @@ export const DEFAULTS = Object.freeze({
   rateLimitMaxWaitMs: 60_000,
   rateLimitBackoffMs: 500,
   findingsPerResult: 5,
+  /** Requests that shrinking one failure may send against the target. */
+  shrinkRequestsPerCause: 40,
+  /** Requests that shrinking may send in a whole run (with `--max-requests`, at most what the plan leaves). */
+  shrinkRequestsPerRun: 120,
   /** Off a terminal, a progress line after this long without output. */
   heartbeatMs: 5_000,
 });

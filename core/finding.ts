@@ -1,4 +1,5 @@
 import type { RecordedRequest, RecordedResponse, TransportFailure } from './exchange.ts';
+import type { MinimalExample } from './minimal-example.ts';
 
 /** How to reproduce a finding from the report alone. */
 export interface Reproduction {
@@ -25,6 +26,8 @@ export interface Finding {
     readonly failure?: TransportFailure;
   };
   readonly reproduce: Reproduction;
+  /** For a failure found on a generated request: what shrinking it against the target found. */
+  readonly minimal?: MinimalExample;
 }
 
 /** Outcome of one rule on one operation. */

@@ -288,6 +288,12 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('alerts-source-unchecked', 'alert update accepts and stores a source outside tile/search', ['alerts.enums', 'response.schema'], ['updateAlert'], {
       review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'source') : problems),
     }),
+    fault('alerts-source-search-rejected', 'alert update answers 400 when `source` is "search", which the alerts document allows', ['request.valid-accepted'], ['updateAlert'], {
+      review: (ctx, problems) =>
+        ctx.operation === 'updateAlert' && field(ctx.input, 'source') === 'search'
+          ? [...problems, problem('source', 'invalid', 'source "search" is not supported for alert updates; use "tile"')]
+          : problems,
+    }),
   ].map((entry): Fault => Object.freeze(entry)),
 );
 

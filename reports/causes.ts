@@ -1,6 +1,10 @@
 import type { Finding, Reproduction, RuleResult } from '../core/finding.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
+import { kindOf as kindOfEvidence, normalisedPath } from '../core/cause-key.ts';
+import type { MinimalExample } from '../core/minimal-example.ts';
+
+export { normalisedPath };
 
 /** How bad a cause is, worst first: a leaked secret, accepted credentials, a server error or no answer, the rest. */
 export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
@@ -40,6 +44,8 @@ export interface Cause {
   readonly known: boolean;
   /** At most EVIDENCE_PER_CAUSE findings with their evidence, distinct operations first. */
   readonly evidence: readonly Finding[];
+  /** What shrinking found for the cause's first shrunk finding: the minimal example and what makes the difference. */
+  readonly minimal?: MinimalExample;
 }
 
 interface Group {
@@ -84,32 +90,10 @@ export function causesOf(report: RunReport & { readonly baseline?: { readonly kn
   );
 }
 
-/** A JSON pointer with its array indices as `*`; headers and the whole response as they are. */
-export function normalisedPath(path: string): string {
-  if (path === '' || path.startsWith('header:')) return path.toLowerCase();
-  return path
-    .split('/')
-    .map((segment) => (/^\d+$/.test(segment) ? '*' : segment))
-    .join('/');
-}
-
 /** The kind of wrong value a finding saw: the transport failure, the status class, a uuid's version, a secret, a JSON type, or `absent`. */
 export function kindOf(finding: Finding): string {
   const { failure, response } = finding.evidence;
-  if (failure) return failure.code;
-  const { actual } = finding;
-  if (actual === undefined) return 'absent';
-  if (finding.path === '' && typeof actual === 'number' && actual >= 100 && actual < 600) return `HTTP ${Math.floor(actual / 100)}xx`;
-  if (finding.path === '' && response) return `HTTP ${Math.floor(response.status / 100)}xx`;
-  if (typeof actual === 'string') {
-    if (actual === '[redacted]') return 'a secret';
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-([0-9a-f])[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(actual);
-    if (uuid) return `uuid v${uuid[1]!.toLowerCase()}`;
-    return 'string';
-  }
-  if (actual === null) return 'null';
-  if (Array.isArray(actual)) return 'array';
-  return typeof actual;
+  return kindOfEvidence({ path: finding.path, actual: finding.actual, ...(failure ? { failure: failure.code } : {}), ...(response ? { status: response.status } : {}) });
 }
 
 /** Splits a result's `total` violations over its `kept` findings: one each, the ones not kept shared out evenly in turn. */
@@ -145,6 +129,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
     reproduce: group.findings.find((f) => f.operation === result.operation)!.reproduce,
   }));
   const info = catalogue(group.rule);
+  const minimal = group.findings.find((f) => f.minimal?.outcome === 'shrunk')?.minimal ?? group.findings.find((f) => f.minimal)?.minimal;
   return {
     rule: group.rule,
     ...(info ? { info } : {}),
@@ -156,6 +141,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
     examples: operations.reduce((n, o) => n + o.examples, 0),
     known: operations.every((o) => o.known),
     evidence: boundedEvidence(group.findings),
+    ...(minimal ? { minimal } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Finding, Outcome, RuleResult } from '../core/finding.ts';
 import { renderFinding } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause, type Severity } from './causes.ts';
+import { renderMinimalExample, type MinimalExample } from '../core/minimal-example.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
@@ -116,7 +117,7 @@ function causeSection(cause: Cause, anchor: string): string {
   const [shown, ...more] = cause.evidence;
   const nameOf = (finding: Finding): string => operationName(cause.operations.find((o) => o.operation === finding.operation) ?? finding);
   return `<details class="cause${cause.known ? ' known' : ''}" data-rule="${esc(cause.rule)}" data-severity="${cause.severity}">
-<summary><span class="line"><code><strong>${esc(cause.rule)}</strong></code> <span class="tag ${cause.severity}">${SEVERITY[cause.severity]}</span>${cause.known ? ' <span class="tag known">known</span>' : ''} ${esc(count)}: ${esc(names.join(', '))}</span><span class="line">${inlineCode(cause.summary)}</span></summary>
+<summary><span class="line"><code><strong>${esc(cause.rule)}</strong></code> <span class="tag ${cause.severity}">${SEVERITY[cause.severity]}</span>${cause.known ? ' <span class="tag known">known</span>' : ''} ${esc(count)}: ${esc(names.join(', '))}</span><span class="line">${inlineCode(cause.summary)}</span>${minimalSummary(cause)}</summary>
 <div id="${anchor}">
 ${
   info
@@ -124,12 +125,34 @@ ${
 <p class="muted">${esc(info.title)}; ${info.basis === 'stated' ? 'stated by the contract' : 'inferred: the documents are silent, every user would expect it'}. See <code>${esc(info.doc)}</code> or <code>npx conformance rules ${esc(cause.rule)}</code>.</p>`
     : ''
 }
+${cause.minimal ? minimalSection(cause.minimal) : ''}
 <h3>Operations</h3>
 <ul class="ops">${cause.operations.map((o) => operationItem(anchor, cause, o)).join('')}</ul>
 ${shown ? `<h3>Evidence: ${esc(nameOf(shown))}</h3>\n${evidence(shown)}` : ''}
 ${more.length > 0 ? `<h3>Other examples</h3><ul class="ops">${more.map((f) => `<li><code>${esc(nameOf(f))}</code>: ${esc(renderFinding(f))}</li>`).join('')}</ul>` : ''}
 </div>
 </details>`;
+}
+
+/** The lines of a cause's minimal example that fit its folded summary: what makes the difference, and what the failures share. */
+function minimalSummary(cause: Cause): string {
+  if (cause.minimal?.outcome !== 'shrunk') return '';
+  return renderMinimalExample(cause.minimal)
+    .slice(1)
+    .map((line) => `<span class="line">${inlineCode(line)}</span>`)
+    .join('');
+}
+
+/** The minimal example in full: its words, the smallest failing and the nearest passing request, and how to regenerate it. */
+function minimalSection(minimal: MinimalExample): string {
+  const [first, ...rest] = renderMinimalExample(minimal);
+  const words = minimal.outcome === 'shrunk' ? [first ?? ''] : [first ?? '', ...rest];
+  const body = (value: unknown): string => esc(JSON.stringify(value, null, 2) ?? String(value));
+  return `<h3>Minimal example</h3>
+${words.map((line) => `<p>${inlineCode(line)}</p>`).join('\n')}
+${minimal.failing ? `<details><summary>Smallest failing request (${esc(String(minimal.failing.status))})</summary><pre>${body(minimal.failing.body)}</pre><pre class="curl">${esc(minimal.failing.curl)}</pre></details>` : ''}
+${minimal.passing ? `<details><summary>Nearest passing request (${esc(String(minimal.passing.status))})</summary><pre>${body(minimal.passing.body)}</pre></details>` : ''}
+${minimal.replay ? `<dl><dt>fast-check</dt><dd><code>${esc(minimal.replay.property)}</code>, seed <code>${minimal.replay.seed}</code>, path <code>${esc(minimal.replay.path)}</code></dd></dl>` : ''}`;
 }
 
 function operationItem(anchor: string, cause: Cause, operation: Cause['operations'][number]): string {

@@ -4,6 +4,7 @@ import { causesOf, type Cause } from './causes.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { verdictWords } from './verdict-words.ts';
+import { renderMinimalExample } from '../core/minimal-example.ts';
 import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './terminal-style.ts';
 
 const MAX_OPERATIONS_NAMED = 3;
@@ -46,6 +47,7 @@ function causeLines(cause: Cause, style: TerminalStyle, paint: (p: Paint, text: 
   const lines = wrap(`${head}: ${cause.summary}. ${count} (${where}).`, style.columns, 6);
   const colour: Paint = cause.known ? 'yellow' : 'red';
   lines[0] = `${paint(colour, `  ${mark}`)} ${paint('bold', cause.rule)}${lines[0]!.slice(head.length)}`;
+  if (cause.minimal) for (const line of renderMinimalExample(cause.minimal)) lines.push(...wrap(`      ${line}`, style.columns, 8));
   return lines;
 }
 

@@ -114,18 +114,28 @@ export function alertsSuite(): SuiteDefinition {
           const original = found.original;
           const params = { id: found.id };
           let changed = false;
-          const update = async (sent: Record<string, unknown>, label: string, more: Parameters<typeof accept>[1] = {}): Promise<void> => {
+          const update = async (sent: Record<string, unknown>, label: string, more: Parameters<typeof accept>[1] = {}): Promise<Exchange> => {
             const updated = await context.send('updateAlert', { params, json: sent, probe: accept(label, more) });
-            if (!isSuccess(updated)) return;
+            if (!isSuccess(updated)) return updated;
             changed = true;
             await context.send('listAlerts', { probe: accept(`list after ${label}`, { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
+            return updated;
           };
           // Must-accept: complete bodies, the alert's own interval, references the target lists.
           const own = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
           const references = found.references.length > 0 ? found.references : [own];
-          for (const ex of context.examples('alert update', alertUpdateBody({ interval: original.interval as string, references }))) {
-            await update(ex.value as Record<string, unknown>, 'a complete alert update', fromExample(ex));
-          }
+          const arbitrary = alertUpdateBody({ interval: original.interval as string, references });
+          const sent: Exchange[] = [];
+          for (const ex of context.examples('alert update', arbitrary)) sent.push(await update(ex.value, 'a complete alert update', fromExample(ex)));
+          await context.shrink({
+            arbitrary,
+            sent,
+            async send(value, more) {
+              const exchange = await context.send('updateAlert', { params, json: value, probe: accept('a complete alert update', more) });
+              changed ||= isSuccess(exchange);
+              return exchange;
+            },
+          });
           if (found.otherDashboard) await update({ ...original, ...found.otherDashboard }, 'an update to the dashboard and tile of another listed alert', { part: ANOTHER_DASHBOARD });
           else context.unable('no other listed alert has a dashboard and a tile to move the alert to', { feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`] });
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.

@@ -2,6 +2,8 @@ import { keyCreateBody, keyCreateBodyEmptyRoles, keyCreateBodyObserve, keyCreate
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Probe } from '../core/probe.ts';
 
 /** The keys suite: valid creates, keys that never expire, invalid roles and bodies, credentials. Keys are created disabled. */
 export function keysSuite(): SuiteDefinition {
@@ -15,10 +17,11 @@ export function keysSuite(): SuiteDefinition {
         feeds: ['keys.roles-minimum#one or more roles accepted'],
         estimate: (runs) => runs,
         async run(context) {
-          const examples = context.examples('valid key', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }));
-          await Promise.all(
-            examples.map((ex) => context.send('createKey', { json: ex.value, probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...fromExample(ex) }) })),
-          );
+          const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
+          const send = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
+            context.send('createKey', { json, probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }) });
+          const sent = await Promise.all(context.examples('valid key', arbitrary).map((ex) => send(ex.value, fromExample(ex))));
+          await context.shrink({ arbitrary, sent, send });
         },
       },
       {

@@ -3,6 +3,8 @@ import { pipeCreateBody, pipeCreateBodyObserve, pipeCreateBodyUnmappedColumn, pi
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { ProbeGroup, SuiteContext, SuiteDefinition } from './support/suite-types.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Probe } from '../core/probe.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
@@ -34,13 +36,14 @@ function updateBodyFor(kind: (typeof KINDS)[number], body: Body): ReturnType<typ
 
 /** Create a pipe, update it, then read its settings: every step is judged. */
 async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number], createdPipes: CreatedPipe[]): Promise<void> {
-  const creates = context.examples(`create ${kind}`, pipeCreateBody({ kind }));
-  await Promise.all(
-    creates.map(async (ex) => {
+  const arbitrary = pipeCreateBody({ kind });
+  const create = (json: unknown, more: Partial<Probe>): Promise<Exchange> => context.send('createPipe', { json, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...more }) });
+  const sent = await Promise.all(
+    context.examples(`create ${kind}`, arbitrary).map(async (ex) => {
       const body = ex.value as Body;
-      const created = await context.send('createPipe', { json: body, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...fromExample(ex) }) });
+      const created = await create(body, fromExample(ex));
       const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
-      if (!created.response || created.response.status >= 300 || typeof id !== 'string') return;
+      if (!created.response || created.response.status >= 300 || typeof id !== 'string') return created;
       createdPipes.push({ id, kind, body });
       const [update] = context.examples(`update ${kind} ${ex.example.index}`, updateBodyFor(kind, body), 1);
       const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
@@ -48,8 +51,10 @@ async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number], cr
       const settings = { ...body.settings, ...patch.settings };
       const sentSettings = Object.keys(settings).length > 0 && updated.response && updated.response.status < 300;
       await context.send('getPipeSettings', { params: pipeParams(id), probe: accept(`settings of an updated ${kind} pipe`, sentSettings ? { expect: { settings } } : {}) });
+      return created;
     }),
   );
+  await context.shrink({ arbitrary, sent, send: create });
 }
 
 /** The pipes suite: per source kind create, update, read settings; unmapped columns; invalid requests; credentials. */

@@ -4,6 +4,7 @@ import { costEntries } from '../rules/usage.ts';
 import { authGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
+import type { Probe } from '../core/probe.ts';
 
 const DAY = 86_400_000;
 const RULE = 'usage.period-limit';
@@ -53,14 +54,18 @@ export function usageSuite(): SuiteDefinition {
         estimate: (runs) => 2 * runs,
         async run(context) {
           const anchor = anchorOf(context.config.seed);
-          await Promise.all([
-            ...context
-              .examples('valid period', usagePeriod({ anchor }))
-              .map((ex) => context.send('getUsageCost', { query: ex.value, probe: accept('a period of at most 30 days', { rules: [RULE], ...fromExample(ex) }) })),
-            ...context
-              .examples('period too long', usagePeriodTooLong.arbitrary({ anchor }))
-              .map((ex) => context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
+          const arbitrary = usagePeriod({ anchor });
+          const send = (query: Record<string, string>, more: Partial<Probe>): Promise<Exchange> =>
+            context.send('getUsageCost', { query, probe: accept('a period of at most 30 days', { rules: [RULE], ...more }) });
+          const [sent] = await Promise.all([
+            Promise.all(context.examples('valid period', arbitrary).map((ex) => send(ex.value, fromExample(ex)))),
+            Promise.all(
+              context
+                .examples('period too long', usagePeriodTooLong.arbitrary({ anchor }))
+                .map((ex) => context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
+            ),
           ]);
+          await context.shrink({ arbitrary, sent, send });
         },
       },
       {

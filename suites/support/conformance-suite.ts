@@ -12,6 +12,7 @@ import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } fr
 import { writeRecord } from './write-record.ts';
 import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange } from './record.ts';
+import { createShrinker } from './shrink.ts';
 import { propertySeed } from './seeds.ts';
 import { createSession, type Session, type SessionOptions } from './session.ts';
 import { verdict } from './verdict.ts';
@@ -72,7 +73,9 @@ export function registerConformance(source: ProvidedRun | DeferredRun): void {
     run = 'prepare' in source ? await source.prepare() : source;
     const session = await createSession(run.config, run.specs, { ...run.session, ...(run.preflightRequests ? { spent: run.preflightRequests } : {}) });
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after the last group.
-    finished = runSuites(session, states).finally(() => session.close());
+    // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
+    const planned = run.plannedRequests === undefined ? undefined : run.plannedRequests + (run.preflightRequests ?? 0);
+    finished = runSuites(session, states, planned).finally(() => session.close());
   }, timeout);
 
   afterAll(async () => {
@@ -95,7 +98,7 @@ function suiteState(definition: SuiteDefinition): SuiteState {
 }
 
 /** Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as it is through, with its failure if any. */
-async function runSuites(session: Session, states: readonly SuiteState[]): Promise<void> {
+async function runSuites(session: Session, states: readonly SuiteState[], planned: number | undefined): Promise<void> {
   const interrupted = (state: SuiteState): void => {
     if (session.gate.interrupted.aborted) {
       state.skips.push({ group: 'every group', operations: state.definition.operations, feeds: RULES.map((rule) => rule.id), reason: 'the run was interrupted', byChoice: false });
@@ -104,7 +107,7 @@ async function runSuites(session: Session, states: readonly SuiteState[]): Promi
   const byName = new Map(states.map((state) => [state.definition.name, state]));
   try {
     await runSchedule(
-      states.map((state) => scheduledSuite(session, state)),
+      states.map((state) => scheduledSuite(session, state, planned)),
       {
         stopped: () => session.gate.interrupted.aborted,
         onDone(name, error) {
@@ -125,7 +128,7 @@ async function runSuites(session: Session, states: readonly SuiteState[]): Promi
 }
 
 /** A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their reason. */
-function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
+function scheduledSuite(s: Session, state: SuiteState, planned: number | undefined): ScheduledSuite {
   const { definition, ledger, credentials, skips, created, incidents } = state;
   const { config } = s;
   const { name } = definition;
@@ -147,6 +150,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       state.requests += 1;
     },
   );
+  const shrink = createShrinker({ session: s, ledger, rules, ...(planned === undefined ? {} : { planned }) });
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
     send(operationId, request) {
@@ -173,6 +177,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       });
     },
     incident: (message) => incidents.push(message),
+    shrink,
   });
   const selected = selectedGroups(config, definition, (id) => s.operation(id));
   const runnable = definition.groups.filter((group) => {

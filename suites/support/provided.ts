@@ -13,6 +13,8 @@ export interface ProvidedRun {
   readonly knownFailures?: KnownFailures;
   /** The GET requests the preflight sent before the run: `--max-requests` counts them too. */
   readonly preflightRequests?: number;
+  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
+  readonly plannedRequests?: number;
 }
 
 declare module 'vitest' {

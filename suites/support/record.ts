@@ -50,7 +50,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
 }
 
 /** The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent. */
-function reproduction(session: Session, exchange: Exchange): string {
+export function reproduction(session: Pick<Session, 'config' | 'redactor' | 'specs'>, exchange: Exchange): string {
   const generated = new Set(valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields));
   return curlCommand(exchange.api, exchange.request, {
     credentials: runCredentials(session.config),

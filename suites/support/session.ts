@@ -14,6 +14,7 @@ import type { CreatedResource } from '../../core/run-report.ts';
 import { APIS, API_LIST } from '../../apis/index.ts';
 import { runAuthorization, secretCredentials } from '../../core/api-descriptor.ts';
 import { redactedNames } from '../../rules/secrets.ts';
+import { createShrinkBudget, type ShrinkBudget } from './shrink.ts';
 
 /** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
 export interface Session {
@@ -25,6 +26,8 @@ export interface Session {
   /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
   readonly sentSecrets: SecretIndex;
   readonly seenRequestIds: Set<string>;
+  /** The shrink requests the run has sent, against its cap (`suites/support/shrink.ts`). */
+  readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
   countViolations(count: number): void;
   /** Tells the main thread what a suite left on the target, as it happens. */
@@ -73,6 +76,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     redactor,
     sentSecrets,
     seenRequestIds: new Set(),
+    shrinkBudget: createShrinkBudget(),
     countViolations(count) {
       counts.violations += count;
     },

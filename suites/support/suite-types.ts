@@ -27,6 +27,18 @@ export interface SuiteContext {
   unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
+  /** Shrinks the failures of a property's examples against the target (`suites/support/shrink.ts`), within the run's shrink budget. */
+  shrink<T>(target: ShrinkTarget<T>): Promise<void>;
+}
+
+/** A property's examples as sent, for `shrink`: the arbitrary they came from and how the group sends one more. */
+export interface ShrinkTarget<T> {
+  /** The arbitrary given to `examples` for the property (same constraints), which fast-check replays and shrinks. */
+  readonly arbitrary: fc.Arbitrary<T>;
+  /** The exchanges of the property's examples (their probes name the example). */
+  readonly sent: readonly Exchange[];
+  /** Sends one candidate as the group sends an example, merging `more` into its probe. */
+  send(value: T, more: Partial<Probe>): Promise<Exchange>;
 }
 
 /** A set of probes run together; its class is the riskiest class of the operations it sends to. */

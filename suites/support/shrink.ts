@@ -1,0 +1,238 @@
+import fc from 'fast-check';
+import { causeKey, type KindEvidence } from '../../core/cause-key.ts';
+import { DEFAULTS } from '../../core/defaults.ts';
+import { differences, sharedValues } from '../../core/difference.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Finding } from '../../core/finding.ts';
+import { judge } from '../../core/judge.ts';
+import type { Ledger } from '../../core/ledger.ts';
+import type { MinimalExample, ShrinkRequest } from '../../core/minimal-example.ts';
+import type { Rule, Violation } from '../../core/rule.ts';
+import { reproduction } from './record.ts';
+import type { Session } from './session.ts';
+import type { ShrinkTarget } from './suite-types.ts';
+
+/** The shrink requests the whole run has sent: one counter, shared by every suite of the run. */
+export interface ShrinkBudget {
+  spent: number;
+}
+
+/** Creates the run's shrink budget, with nothing spent. */
+export function createShrinkBudget(): ShrinkBudget {
+  return { spent: 0 };
+}
+
+/** What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example), the selected rules, the plan's size. */
+export interface ShrinkerSetup {
+  readonly session: Pick<Session, 'config' | 'specs' | 'gate' | 'redactor' | 'validators' | 'sentSecrets' | 'operation' | 'shrinkBudget'>;
+  readonly ledger: Ledger;
+  readonly rules: readonly Rule[];
+  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
+  readonly planned?: number;
+  /** Shrink requests per failure and per run; DEFAULTS.shrinkRequestsPerCause and DEFAULTS.shrinkRequestsPerRun unless given. */
+  readonly limits?: { readonly perCause: number; readonly perRun: number };
+}
+
+/** Requests of a failure's budget kept back while shrinking, to send the failing and the passing request again. */
+const CONFIRMING = 2;
+
+/** How one request of a shrink fared against the failure being shrunk. */
+type Fared = 'fails' | 'passes' | 'other';
+
+interface Tried {
+  readonly exchange: Exchange;
+  readonly fared: Fared;
+}
+
+/**
+ * Creates the `shrink` of a suite's context: for each cause (rule, path, kind of wrong value) among the failures of a
+ * property's examples, fast-check replays the first failing example from its seed and index and shrinks it with the
+ * arbitrary's own shrinker, each candidate sent to the target through the group's `send` (so through the run's request
+ * gate, pacers and `--allow`), within a budget per cause and per run (with `--max-requests`, no more than the plan leaves).
+ * The result is attached to the cause's kept finding.
+ */
+export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => Promise<void> {
+  const { session, ledger, rules } = setup;
+  const { config, gate, shrinkBudget: budget } = session;
+  const { perCause, perRun } = setup.limits ?? { perCause: DEFAULTS.shrinkRequestsPerCause, perRun: DEFAULTS.shrinkRequestsPerRun };
+  const runCap = Math.min(perRun, config.maxRequests === undefined ? Infinity : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)));
+  const runCapWords =
+    config.maxRequests !== undefined && runCap < perRun
+      ? `--max-requests ${config.maxRequests} leaves ${runCap} request(s) beyond the ${setup.planned ?? 'unknown number'} the plan needs`
+      : `the run's shrink budget of ${runCap} requests`;
+  const done = new Set<string>();
+
+  const judged = (exchange: Exchange): ReturnType<typeof judge> =>
+    judge(exchange, rules, {
+      operation: session.operation(exchange.operationId),
+      specs: session.specs,
+      validators: session.validators,
+      secrets: session.sentSecrets,
+      // Judged again only to compare with the failure: a requestId is not new to a second look at the same answer.
+      seenRequestIds: new Set(),
+    });
+  const faredOf = (exchange: Exchange, rule: string, key: string): Fared => {
+    const judgement = judged(exchange).find((j) => j.rule === rule);
+    if (!judgement) return 'other';
+    if (judgement.violations.some((v) => keyOf(rule, v, exchange) === key)) return 'fails';
+    return judgement.violations.length === 0 && exchange.response ? 'passes' : 'other';
+  };
+  /** Why no further shrink request may go out, or undefined when one may. */
+  const refusal = (spent: number): string | undefined => {
+    if (gate.interrupted.aborted) return 'the run was interrupted';
+    if (budget.spent >= runCap) return `${runCapWords} is spent`;
+    if (spent >= perCause) return `the shrink budget of ${perCause} requests per failure is spent`;
+    if (gate.remaining() <= 0) return `the run reached --max-requests ${config.maxRequests}`;
+    return undefined;
+  };
+
+  return async function shrink<T>(target: ShrinkTarget<T>): Promise<void> {
+    const examples = target.sent.filter((exchange) => exchange.probe.example !== undefined);
+    const causes = new Map<string, { rule: string; first: Exchange }>();
+    for (const exchange of examples) {
+      for (const { rule, violations } of judged(exchange)) {
+        for (const violation of violations) {
+          const key = keyOf(rule, violation, exchange);
+          if (!causes.has(key)) causes.set(key, { rule, first: exchange });
+        }
+      }
+    }
+    for (const [key, { rule, first }] of causes) {
+      const once = `${first.operation}\u0000${key}`;
+      const put = findingSlot(ledger, first, rule, key);
+      // A cause whose finding was not kept has nowhere to show its minimal example: no request is spent on it.
+      if (done.has(once) || !put) continue;
+      done.add(once);
+      const fared = examples.map((exchange) => ({ exchange, fared: exchange === first ? ('fails' as const) : faredOf(exchange, rule, key) }));
+      put(await shrinkCause(target, rule, key, first, fared));
+    }
+  };
+
+  async function shrinkCause<T>(target: ShrinkTarget<T>, rule: string, key: string, first: Exchange, examples: readonly Tried[]): Promise<MinimalExample> {
+    if (!examples.some((e) => e.fared === 'passes')) {
+      return { outcome: 'skipped', reason: 'every example of the property failed it, whatever its values, so none tells what makes the difference', requests: 0, complete: false };
+    }
+    const before = refusal(0);
+    // Without a request to spare, what the examples share still narrows the cause down.
+    if (before) return { outcome: 'skipped', reason: before, requests: 0, complete: false, ...inCommon(examples) };
+    const example = first.probe.example!;
+    const tried: (Tried & { readonly value: T })[] = [];
+    let original: { value: T } | undefined;
+    let stopped: string | undefined;
+    let thrown: { error: unknown } | undefined;
+    /** Sends one candidate, counted against both budgets; undefined when a budget or the gate says no more. */
+    const attempt = async (value: T, reserve: number): Promise<Fared | undefined> => {
+      stopped ??= refusal(tried.length + reserve);
+      if (stopped || thrown) return undefined;
+      budget.spent += 1;
+      try {
+        const exchange = await target.send(value, { evidence: false });
+        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') stopped = `the run's request gate refused it (${exchange.failure.code})`;
+        const fared = faredOf(exchange, rule, key);
+        tried.push({ exchange, fared, value });
+        return fared;
+      } catch (error) {
+        thrown = { error };
+        return undefined;
+      }
+    };
+    const details = await fc.check(
+      fc.asyncProperty(target.arbitrary, async (value) => {
+        // fast-check replays the example first, from its seed and index: it failed when it was sent.
+        if (!original) {
+          original = { value };
+          return false;
+        }
+        return (await attempt(value, CONFIRMING)) !== 'fails';
+      }),
+      { seed: example.seed, path: String(example.index), numRuns: 1 },
+    );
+    if (thrown) throw thrown.error;
+    const lastFailing = tried.filter((t) => t.fared === 'fails').at(-1);
+    const failing = lastFailing ?? { exchange: first, fared: 'fails' as const, value: original!.value };
+    const failingBody = redacted(failing.exchange);
+    const passing = nearest(
+      failingBody,
+      tried.filter((t) => t.fared === 'passes'),
+      redacted,
+    );
+    const shrunk = stopped;
+    stopped = undefined;
+    // Sent again, the two must fare the same: else the failure hangs on the target's state, not on the difference.
+    const confirmed = passing ? await confirm([failing, passing.tried], attempt) : undefined;
+    return {
+      outcome: 'shrunk',
+      ...(shrunk ? { reason: shrunk } : {}),
+      requests: tried.length,
+      complete: shrunk === undefined,
+      ...(details.counterexamplePath ? { replay: { property: example.property, seed: example.seed, path: details.counterexamplePath } } : {}),
+      failing: { ...requestOf(failing.exchange, failingBody), curl: reproduction(session, failing.exchange) },
+      ...(passing ? { passing: requestOf(passing.tried.exchange, passing.body), difference: differences(failingBody, passing.body) } : {}),
+      ...(confirmed === undefined ? {} : { confirmed }),
+      ...inCommon([...examples, ...tried]),
+    };
+  }
+
+  /** The field values every failing body shares with no passing one, and how many of each they were drawn from. */
+  function inCommon(all: readonly Tried[]): Pick<MinimalExample, 'shared' | 'compared'> {
+    const failed = all.filter((t) => t.fared === 'fails').map((t) => redacted(t.exchange));
+    const passed = all.filter((t) => t.fared === 'passes').map((t) => redacted(t.exchange));
+    const shared = passed.length > 0 ? sharedValues(failed, passed) : [];
+    return shared.length > 0 ? { shared, compared: { failing: failed.length, passing: passed.length } } : {};
+  }
+
+  /** What the request sent, redacted: its JSON body, else its body text, else its query (a GET's generated value). */
+  function redacted(exchange: Exchange): unknown {
+    const { json, body, query } = exchange.request;
+    return session.redactor.value(json ?? body ?? query);
+  }
+}
+
+/** The cause a violation of an exchange belongs to (the key reports group findings by). */
+function keyOf(rule: string, violation: Violation, exchange: Exchange): string {
+  return causeKey(rule, evidenceOf(violation, exchange.failure?.code, exchange.response?.status));
+}
+
+function evidenceOf(violation: Pick<Violation, 'path' | 'actual'>, failure: string | undefined, status: number | undefined): KindEvidence {
+  return { path: violation.path, ...(violation.actual === undefined ? {} : { actual: violation.actual }), ...(failure ? { failure } : {}), ...(status === undefined ? {} : { status }) };
+}
+
+/** The passing request whose body differs from the failing one in the fewest fields; the latest of equals (fast-check tries smaller ones later). */
+function nearest<E extends Tried>(failingBody: unknown, passing: readonly E[], redact: (exchange: Exchange) => unknown): { tried: E; body: unknown } | undefined {
+  let best: { tried: E; body: unknown; distance: number } | undefined;
+  for (const tried of passing) {
+    const body = redact(tried.exchange);
+    const distance = differences(failingBody, body).length;
+    if (!best || distance <= best.distance) best = { tried, body, distance };
+  }
+  return best && { tried: best.tried, body: best.body };
+}
+
+/** Sends the failing and the passing request again, in turn: true when each fares as before, false when one does not, undefined when the budget did not allow both. */
+async function confirm<T>(pair: readonly [Tried & { value: T }, Tried & { value: T }], attempt: (value: T, reserve: number) => Promise<Fared | undefined>): Promise<boolean | undefined> {
+  for (const { value, fared } of pair) {
+    const again = await attempt(value, 0);
+    if (again === undefined) return undefined;
+    if (again !== fared) return false;
+  }
+  return true;
+}
+
+function requestOf(exchange: Exchange, body: unknown): ShrinkRequest {
+  return { body, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
+}
+
+/** Where the minimal example goes: the kept finding of the failing example, or else the cause's first kept finding without one; undefined when none is kept. */
+function findingSlot(ledger: Ledger, first: Exchange, rule: string, key: string): ((minimal: MinimalExample) => void) | undefined {
+  const findings = ledger.tallies[first.operation]?.[rule]?.findings;
+  if (!findings) return undefined;
+  const example = first.probe.example;
+  const sameCause = (f: Finding): boolean => causeKey(rule, evidenceOf(f, f.evidence.failure?.code, f.evidence.response?.status)) === key;
+  let at = findings.findIndex((f) => sameCause(f) && f.reproduce.example?.property === example?.property && f.reproduce.example?.index === example?.index);
+  if (at < 0) at = findings.findIndex((f) => sameCause(f) && f.minimal === undefined);
+  const finding = findings[at];
+  if (!finding) return undefined;
+  return (minimal) => {
+    findings[at] = { ...finding, minimal };
+  };
+}
