@@ -28,7 +28,7 @@ function catalogue(): CatalogueRow[] {
         .slice(1, -1)
         .split(' | ')
         .map((cell) => cell.trim());
-      return { id: id.replaceAll('`', ''), basis, mustHold, probedBy };
+      return { id: (id ?? '').replaceAll('`', ''), basis: basis ?? '', mustHold: mustHold ?? '', probedBy: probedBy ?? '' };
     });
 }
 
@@ -109,7 +109,7 @@ describe('the fault table covers the rule table', () => {
 });
 
 describe('defineRules guards the table', () => {
-  const base: Rule = RULES[0];
+  const base: Rule = RULES[0]!;
 
   it('refuses a duplicate id', () => {
     expect(() => defineRules([base, { ...base, title: 'another title' }])).toThrow(`The rule table lists ${base.id} twice.`);
