@@ -42,6 +42,8 @@ export interface SendOptions {
   readonly contentType?: string;
   /** Replaces the API's own `Authorization` header; null sends none. */
   readonly authorization?: string | null;
+  /** A step of a chain of requests: the gate gives it the next free slot (see `AdmitOptions.urgent`). */
+  readonly urgent?: boolean;
 }
 
 /** Sends requests to one API and records each exchange. */
@@ -69,7 +71,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         claim = pacer.tryClaim();
         return claim !== undefined;
       };
-      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores, ready });
+      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores, ready, urgent: opts.urgent === true });
       if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value

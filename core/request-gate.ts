@@ -20,6 +20,8 @@ export interface AdmitOptions {
   readonly restores?: boolean;
   /** Asked last before the request counts; false turns it back as `held` (the caller waits and asks again). */
   readonly ready?: () => boolean;
+  /** The request is a step of a chain (each step waits for the one before): it takes a free slot before requests that are not. */
+  readonly urgent?: boolean;
 }
 
 /** Admits requests within the run's concurrency, rate, count and time limits, and counts them. */
@@ -43,15 +45,17 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   let active = 0;
   let count = 0;
   let nextStart = 0;
-  const waiting: Array<() => void> = [];
+  // Chain steps wait in their own queue, served first: a chain's time is its steps' waits added up, while
+  // independent requests only need the slots to stay busy.
+  const waiting = { urgent: [] as Array<() => void>, other: [] as Array<() => void> };
 
-  const acquire = async (): Promise<void> => {
-    if (active >= limits.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+  const acquire = async (urgent: boolean): Promise<void> => {
+    if (active >= limits.concurrency) await new Promise<void>((resolve) => (urgent ? waiting.urgent : waiting.other).push(resolve));
     active += 1;
   };
   const release = (): void => {
     active -= 1;
-    waiting.shift()?.();
+    (waiting.urgent.shift() ?? waiting.other.shift())?.();
   };
   /** Waits until `start`; false when an interrupt ended the wait of a request that does not restore. */
   const waitUntil = async (start: number, restores: boolean): Promise<boolean> => {
@@ -73,7 +77,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       const refused = (): GateRefusal | undefined => (stop.signal.aborted && !restores ? 'interrupted' : limits.maxRequests !== undefined && count >= limits.maxRequests ? 'budget' : undefined);
       const before = refused();
       if (before) return { ok: false, refusal: before };
-      await acquire();
+      await acquire(options.urgent === true);
       try {
         const queued = refused();
         if (queued) return { ok: false, refusal: queued };

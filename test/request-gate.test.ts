@@ -37,3 +37,23 @@ describe('request gate interrupt', () => {
     expect(Date.now() - started).toBeLessThan(900);
   });
 });
+
+describe('request gate order', () => {
+  it('gives a free slot to a chain step (urgent) before requests queued earlier that are not', async () => {
+    const gate = createRequestGate({ concurrency: 1, maxRps: 0, deadline: Date.now() + 60_000 });
+    const order: string[] = [];
+    let open = (): void => undefined;
+    const first = gate.admit(() => new Promise<void>((resolve) => (open = resolve)));
+    const queued = [
+      gate.admit(async () => order.push('bulk 1')),
+      gate.admit(async () => order.push('bulk 2')),
+      gate.admit(async () => order.push('chain step'), { urgent: true }),
+      gate.admit(async () => order.push('bulk 3')),
+    ];
+    await new Promise((resolve) => setImmediate(resolve));
+    open();
+    await Promise.all([first, ...queued]);
+    expect(order).toEqual(['chain step', 'bulk 1', 'bulk 2', 'bulk 3']);
+    expect(gate.sent()).toBe(5);
+  });
+});

@@ -158,7 +158,8 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       const client = clients[operation.api];
       if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
       if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
-      return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params } });
+      // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
+      return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params }, urgent: definition.sequential === true });
     },
     examples(property, arbitrary, cap = Infinity) {
       const seed = propertySeed(config.seed, `${name}/${property}`);
