@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runSchedule, type ScheduledSuite } from '../suites/support/group-schedule.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
+import { targetEnv } from './support/target-env.ts';
 
 /** One request as a proxy saw it: when it arrived and when its answer was passed on. */
 interface Timed {
@@ -61,14 +62,7 @@ describe('the suites of a run, concurrently under one gate', () => {
     const alerts = await timingProxy('alerts', reference.alertsUrl, 40, log);
     servers.push(management.server, alerts.server);
     run = await runInProcess(['--runs', '2', '--seed', '11', '--concurrency', '4'], {
-      MANAGEMENT_BASE_URL: management.url,
-      MANAGEMENT_KEY_ID: reference.managementKeyId,
-      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-      ORGANIZATION_ID: reference.organizationId,
-      SERVICE_ID: reference.serviceId,
-      BACKUP_ID: reference.backupId,
-      ALERTS_BASE_URL: alerts.url,
-      ALERTS_TOKEN: reference.alertsToken,
+      ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
     });
   }, 120_000);
 

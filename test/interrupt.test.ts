@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../core/run-report.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runCli } from './support/cli.ts';
+import { targetEnv } from './support/target-env.ts';
 
 /** One request as the target saw it, and when. */
 interface Arrival {
@@ -105,14 +106,7 @@ describe('an interrupted run', () => {
     const run = await runCli(
       ['--runs', '1', '--concurrency', '1', '--seed', '9', '--report-dir', dir],
       {
-        MANAGEMENT_BASE_URL: management.url,
-        MANAGEMENT_KEY_ID: reference.managementKeyId,
-        MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-        ORGANIZATION_ID: reference.organizationId,
-        SERVICE_ID: reference.serviceId,
-        BACKUP_ID: reference.backupId,
-        ALERTS_BASE_URL: alerts.url,
-        ALERTS_TOKEN: reference.alertsToken,
+        ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
       },
       120_000,
       (child) => {

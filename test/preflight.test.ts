@@ -15,6 +15,7 @@ import { MODE_NAMES } from '../reference/modes.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
+import { targetEnv } from './support/target-env.ts';
 
 const servers: Server[] = [];
 
@@ -29,14 +30,7 @@ async function serve(listener: RequestListener): Promise<string> {
 /** The settings of a correct run against a reference target: both APIs, the backup, a tile alert. */
 function envFor(target: ReferenceTarget): Record<string, string> {
   return {
-    MANAGEMENT_BASE_URL: target.managementUrl,
-    MANAGEMENT_KEY_ID: target.managementKeyId,
-    MANAGEMENT_KEY_SECRET: target.managementKeySecret,
-    ORGANIZATION_ID: target.organizationId,
-    SERVICE_ID: target.serviceId,
-    BACKUP_ID: target.backupId,
-    ALERTS_BASE_URL: target.alertsUrl,
-    ALERTS_TOKEN: target.alertsToken,
+    ...targetEnv(target),
     ALERT_ID: target.alertIds[0]!,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startReference } from '../reference/server.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
+import { targetEnv } from './support/target-env.ts';
 
 /** The requests of a run as comparable lines: ids the target or the clock chose are masked. */
 function requestLines(log: readonly WireExchange[]): string[] {
@@ -21,14 +22,7 @@ async function recordRun(seed: string): Promise<string[]> {
   const alerts = await recordingProxy(reference.alertsUrl, log);
   try {
     const run = await runInProcess(['--runs', '3', '--seed', seed], {
-      MANAGEMENT_BASE_URL: management.url,
-      MANAGEMENT_KEY_ID: reference.managementKeyId,
-      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-      ORGANIZATION_ID: reference.organizationId,
-      SERVICE_ID: reference.serviceId,
-      BACKUP_ID: reference.backupId,
-      ALERTS_BASE_URL: alerts.url,
-      ALERTS_TOKEN: reference.alertsToken,
+      ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
     });
     expect(run.code).toBe(0);
     return requestLines(log);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
+import { targetEnv } from './support/target-env.ts';
 
 /** Faults that echo secrets: a generated one in a header, generated ones in the body. */
 const FAULTS = ['secret-in-header', 'broker-credentials-echoed', 'relational-password-as-note'];
@@ -49,14 +50,7 @@ describe('no secret in anything a run writes or prints', () => {
     dir = await mkdtemp(join(tmpdir(), 'secrets-leak-'));
     await writeFile(join(dir, 'step-summary.md'), '');
     run = await runCli(['--report-dir', join(dir, 'out'), '--baseline', join(dir, 'out', 'baseline.json'), '--update-baseline'], {
-      MANAGEMENT_BASE_URL: management.url,
-      MANAGEMENT_KEY_ID: reference.managementKeyId,
-      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-      ORGANIZATION_ID: reference.organizationId,
-      SERVICE_ID: reference.serviceId,
-      BACKUP_ID: reference.backupId,
-      ALERTS_BASE_URL: alerts.url,
-      ALERTS_TOKEN: reference.alertsToken,
+      ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
       GITHUB_ACTIONS: 'true',
       GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
     });

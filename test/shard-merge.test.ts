@@ -7,6 +7,7 @@ import type { RunReport } from '../core/run-report.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { failedRules, runInProcess, type InProcessRun } from './support/in-process.ts';
+import { targetEnv } from './support/target-env.ts';
 
 /** Short runs: each shard starts its own embedded reference target. */
 const SEED = ['--seed', '20261121', '--runs', '3', '--timeout-ms', '1500'];
@@ -163,14 +164,7 @@ describe('shards and merge', () => {
 
     it('leaves no secret in anything a shard writes, its blob report included', async () => {
       const env = {
-        MANAGEMENT_BASE_URL: target.managementUrl,
-        MANAGEMENT_KEY_ID: target.managementKeyId,
-        MANAGEMENT_KEY_SECRET: target.managementKeySecret,
-        ORGANIZATION_ID: target.organizationId,
-        SERVICE_ID: target.serviceId,
-        BACKUP_ID: target.backupId,
-        ALERTS_BASE_URL: target.alertsUrl,
-        ALERTS_TOKEN: target.alertsToken,
+        ...targetEnv(target),
       };
       const [part] = await shards(SEED, 1, env);
       const files = [...(await readdir(part!.reportDir)).filter((f) => f !== 'blob'), 'blob/blob-1-1.json'];
