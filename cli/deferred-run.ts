@@ -1,14 +1,11 @@
-import { resolveConfig, withRuns, withTargets, type RunConfig } from '../core/config.ts';
+import { resolveConfig, withRuns, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
-import { loadSpecs, operationById, type Specs } from '../core/spec.ts';
-import { startReference } from '../reference/server.ts';
+import { loadSpecs, type Specs } from '../core/spec.ts';
 import { acceptedFailures, loadBaseline } from '../reports/baseline-run.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import { SUITES } from '../suites/index.ts';
 import type { DeferredRun, PreparedRun } from '../suites/support/conformance-suite.ts';
-import { planRun } from '../suites/support/plan.ts';
 import { preflight } from './preflight.ts';
-import { preflightRequestCount } from './preflight-plan.ts';
+import { planFor, startEmbedded } from './prepare-run.ts';
 import { commandInputs, type ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */
@@ -46,33 +43,14 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> 
         specs.operations.map((o) => o.key),
       )
     : undefined;
-  const plan = planRun(
-    resolved,
-    SUITES.map((suite) => suite()),
-    (operationId) => operationById(specs, operationId),
-    preflightRequestCount(resolved),
-  );
-  let config = withRuns(resolved, plan.runs);
+  const plan = await planFor(resolved, specs);
+  const config = withRuns(resolved, plan.runs);
   const knownFailures = baseline ? acceptedFailures(baseline, new Date()) : undefined;
   const common = { specs, plannedRequests: plan.total, session: { channel: false }, ...(knownFailures ? { knownFailures } : {}) } as const;
   if (!config.reference) {
     const checked = await preflight(config, specs);
     return { config, ...common, preflightRequests: checked.requests };
   }
-  const target = await startReference({ faults: config.reference.faults, modes: config.reference.modes }).catch((error: unknown) => {
-    throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
-  });
-  config = withTargets(
-    config,
-    {
-      baseUrl: target.managementUrl,
-      keyId: target.managementKeyId,
-      keySecret: target.managementKeySecret,
-      organizationId: target.organizationId,
-      serviceId: target.serviceId,
-      backupId: target.backupId,
-    },
-    { baseUrl: target.alertsUrl, token: target.alertsToken },
-  );
-  return { config, ...common, close: () => target.close() };
+  const target = await startEmbedded(config);
+  return { ...common, config: target.config, close: () => target.close() };
 }

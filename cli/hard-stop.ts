@@ -1,17 +1,13 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * After a run stopped at once, vitest has not written `junit.xml` (it leaves the file empty until the run ends):
- * writes one error test case that says so, unless vitest did write it.
+ * After a run stopped at once, before its end wrote `junit.xml` (vitest's reporter writes `junit.xml.partial` until then):
+ * writes one error test case that says so, in place of a previous run's file, and removes the partial one.
  */
 export async function writeInterruptedJunit(reportDir: string, signal: string): Promise<void> {
   const file = join(reportDir, 'junit.xml');
-  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
-  if (existing.trim() !== '') return;
+  await rm(`${file}.partial`, { force: true });
   const message = `the run was stopped at once by a second ${signal}: its verdicts are incomplete (findings.json holds those reached)`;
   await writeFile(
     file,

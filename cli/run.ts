@@ -1,11 +1,10 @@
 import { basename, resolve } from 'node:path';
-import { withRuns, withTargets, type RunConfig } from '../core/config.ts';
-import { HarnessError } from '../core/errors.ts';
+import { withRuns, type RunConfig } from '../core/config.ts';
 import { createRedactor } from '../core/redaction.ts';
-import { operationById } from '../core/spec.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { SUITES } from '../suites/index.ts';
-import { planRun } from '../suites/support/plan.ts';
+import type { HandedRun } from '../core/run-channel.ts';
+import { planFor, startEmbedded, type EmbeddedTarget } from './prepare-run.ts';
+import type { PreflightReport } from './preflight.ts';
 import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
 import { writeReports } from '../reports/write-reports.ts';
@@ -17,7 +16,6 @@ import { RULE_IDS } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
 import { API_LIST } from '../apis/index.ts';
 import { secretCredentials } from '../core/api-descriptor.ts';
-import { preflightRequestCount } from './preflight-plan.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
@@ -43,39 +41,30 @@ export async function runCommand(
   onReport?: (report: BaselinedRunReport) => void,
   options: RunOptions = {},
 ): Promise<number> {
-  let config = resolved;
   const specs = await loadShippedSpecs();
   // Modules that only some runs need load on use: the baseline's (Ajv for its schema), the preflight's, the reference target's.
-  const baselined = config.baseline ? await import('../reports/baseline-run.ts') : undefined;
+  const baselined = resolved.baseline ? await import('../reports/baseline-run.ts') : undefined;
   const baseline =
-    baselined && config.baseline
+    baselined && resolved.baseline
       ? await baselined.loadBaseline(
-          config.baseline,
-          config.updateBaseline,
+          resolved.baseline,
+          resolved.updateBaseline,
           RULE_IDS,
           specs.operations.map((o) => o.key),
         )
       : undefined;
-  const plan = planRun(
-    config,
-    SUITES.map((suite) => suite()),
-    (operationId) => operationById(specs, operationId),
-    preflightRequestCount(config),
-  );
-  if (config.dryRun) {
-    io.out(planText(plan, config));
+  if (resolved.dryRun) {
+    io.out(planText(await planFor(resolved, specs), resolved));
     return 0;
   }
-  await ensureReportDir(config.reportDir);
-  io.out(targetLine(config));
-  if (plan.warning) io.err(`conformance: ${plan.warning}`);
-  config = withRuns(config, plan.runs);
+  await ensureReportDir(resolved.reportDir);
+  io.out(targetLine(resolved));
   const stop = new AbortController();
-  const run: RunState = { config, redact: createRedactor(redactedNames(specs), secretsOf(config)).text, startedAt: new Date(), finishing: false };
+  const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), secretsOf(resolved)).text, startedAt: new Date(), finishing: false };
   const interrupts = watchInterrupts({
     first(signal) {
       io.err(
-        `conformance: ${signal} received: no new requests (only those that put back what the run changed), waiting for the ones in flight (at most --timeout-ms ${config.timeoutMs} ms), then writing every report. ${signal} again stops at once.`,
+        `conformance: ${signal} received: no new requests (only those that put back what the run changed), waiting for the ones in flight (at most --timeout-ms ${resolved.timeoutMs} ms), then writing every report. ${signal} again stops at once.`,
       );
       stop.abort();
     },
@@ -84,55 +73,70 @@ export async function runCommand(
       else void hardStop(run, signal, { out: io.out, env, redact: run.redact }, io);
     },
   });
-  let reference: Awaited<ReturnType<typeof startEmbedded>> | undefined;
+  let reference: EmbeddedTarget | undefined;
+  // vitest's worker starts first, and the plan, the target and the preflight are settled while it does (about 0.3 s of
+  // its own thread); its first group waits for them. When they fail, the worker is told, and the run says nothing more.
+  let settle: (handed: HandedRun | undefined) => void = () => undefined;
+  const handed = new Promise<HandedRun | undefined>((resolve) => (settle = resolve));
   try {
-    reference = config.reference ? await startEmbedded(config) : undefined;
-    if (reference) config = withTargets(config, reference.management, reference.alerts);
-    const checked = reference ? undefined : await (await import('./preflight.ts')).preflight(config, specs);
-    if (checked) io.out(checked.line);
-    const redactor = createRedactor(redactedNames(specs), secretsOf(config));
-    run.config = config;
-    run.redact = redactor.text;
-    const reportIo = { out: io.out, env, redact: redactor.text };
-    io.out(
-      `conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`,
-    );
-    const startedAt = new Date();
-    run.startedAt = startedAt;
-    const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, startedAt) : undefined;
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const collected = await runSuites(
-      { config, specs, plannedRequests: plan.total, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) },
-      io.out,
-      redactor.text,
-      {
-        planned: plan.total,
-        stop: stop.signal,
-        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-        onStarted: (read) => {
-          run.soFar = read;
-        },
+    const suites = runSuites({ config: resolved, specs }, handed, io.out, (text) => run.redact(text), {
+      stop: stop.signal,
+      planned: () => run.planned,
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      onStarted: (read) => {
+        run.soFar = read;
       },
-    );
+    });
+    let config: RunConfig;
+    let checked: PreflightReport | undefined;
+    let startedAt: Date;
+    try {
+      const plan = await planFor(resolved, specs);
+      if (plan.warning) io.err(`conformance: ${plan.warning}`);
+      run.planned = plan.total;
+      config = withRuns(resolved, plan.runs);
+      reference = config.reference ? await startEmbedded(config) : undefined;
+      if (reference) config = reference.config;
+      checked = reference ? undefined : await (await import('./preflight.ts')).preflight(config, specs);
+      if (checked) io.out(checked.line);
+      run.config = config;
+      run.redact = createRedactor(redactedNames(specs), secretsOf(config)).text;
+      io.out(
+        `conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`,
+      );
+      startedAt = new Date();
+      run.startedAt = startedAt;
+      const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, startedAt) : undefined;
+      settle({ config, plannedRequests: plan.total, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) });
+    } catch (error) {
+      settle(undefined);
+      await suites.catch(() => undefined);
+      throw error;
+    }
+    const collected = await suites;
     run.finishing = true;
     if (collected.results.length === 0 && config.rules.length > 0) {
       collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
     }
+    const redact = run.redact;
+    const reportIo = { out: io.out, env, redact };
     const signal = interrupts.received();
     const report = { ...buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime()), ...(signal ? { interrupted: signal } : {}) };
     const judged = applyJudgedGate(baselined && baseline ? await baselined.judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
     onReport?.(judged);
     const files = await writeReports(config.reportDir, judged, reportIo);
-    io.out(redactor.text(terminalSummary(judged, io.style)));
+    io.out(redact(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
-    for (const warning of leftChangedWarnings(judged.incidents)) io.err(redactor.text(warning));
+    for (const warning of leftChangedWarnings(judged.incidents)) io.err(redact(warning));
     if (signal) {
       io.err(`conformance: the run was interrupted (${signal}): the reports hold what was judged before it; rules left without evidence are skipped.`);
       return INTERRUPT_EXIT_CODES[signal];
     }
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {
+    settle(undefined);
     interrupts.dispose();
     await reference?.close();
   }
@@ -147,6 +151,8 @@ interface RunState {
   soFar?: () => Collected;
   /** Set once the suites are done: the reports are being written, and a second interrupt waits for them. */
   finishing: boolean;
+  /** Requests the plan sends, once planned (for the heartbeat). */
+  planned?: number;
 }
 
 function secretsOf(config: RunConfig): string[] {
@@ -168,25 +174,4 @@ async function hardStop(run: RunState, signal: InterruptSignal, reportIo: Report
     io.err(`conformance: could not write the reports after ${signal}: ${reportIo.redact((error as Error).message)}`);
   }
   return endProcess(INTERRUPT_EXIT_CODES[signal]);
-}
-
-async function startEmbedded(config: RunConfig) {
-  try {
-    const { startReference } = await import('../reference/server.ts');
-    const target = await startReference({ faults: config.reference?.faults ?? [], modes: config.reference?.modes ?? [] });
-    return {
-      management: {
-        baseUrl: target.managementUrl,
-        keyId: target.managementKeyId,
-        keySecret: target.managementKeySecret,
-        organizationId: target.organizationId,
-        serviceId: target.serviceId,
-        backupId: target.backupId,
-      },
-      alerts: { baseUrl: target.alertsUrl, token: target.alertsToken },
-      close: () => target.close(),
-    };
-  } catch (error) {
-    throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
-  }
 }

@@ -4,7 +4,7 @@ import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startVitest, type Reporter, type Vitest } from 'vitest/node';
 import { DEFAULTS } from '../core/defaults.ts';
-import { openRunChannel, type RunProgress } from '../core/run-channel.ts';
+import { openRunChannel, type HandedRun, type RunProgress } from '../core/run-channel.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import type { Shard } from '../core/config.ts';
 import type { CreatedResource } from '../core/run-report.ts';
@@ -29,8 +29,8 @@ export function blobFile(reportDir: string, shard: Shard): string {
 
 /** What a run of the suites may be given beside its settings. */
 export interface SuitesRunOptions {
-  /** Requests the plan sends, for the heartbeat. */
-  readonly planned?: number;
+  /** Requests the plan sends, for the heartbeat, once planned. */
+  readonly planned?: () => number | undefined;
   /** Off a terminal, a heartbeat line after this long without output (DEFAULTS.heartbeatMs). */
   readonly heartbeatMs?: number;
   /** Aborted when the run is interrupted: the worker then sends no new request but those that put back what the run changed. */
@@ -41,13 +41,32 @@ export interface SuitesRunOptions {
 
 /**
  * Runs the suite file with vitest in one worker, returning what it produced: it registers every suite and runs their probe
- * groups once, concurrently, under one session. A shard runs its part of the suites (`shardSuites`, the planner's split) and
- * also writes vitest's blob report for `conformance merge`.
+ * groups once, concurrently, under one session. The worker starts at once, with `run` (the settings as resolved, the specs);
+ * its first group waits for `handed` (the plan, the target, the preflight), which the caller settles meanwhile, or gives
+ * up on the run when `handed` settles to nothing. A shard runs its part of the suites (`shardSuites`, the planner's split)
+ * and also writes vitest's blob report for `conformance merge`.
  * Off a terminal, a heartbeat line reports progress after every few seconds of quiet.
  */
-export async function runSuites(run: ProvidedRun, write: (line: string) => void, redact: (text: string) => string, options: SuitesRunOptions = {}): Promise<Collected> {
+export async function runSuites(
+  run: ProvidedRun,
+  handed: Promise<HandedRun | undefined>,
+  write: (line: string) => void,
+  redact: (text: string) => string,
+  options: SuitesRunOptions = {},
+): Promise<Collected> {
   const { config } = run;
   const channel = openRunChannel(config);
+  channel.handOver(handed);
+  // A run given up before its first request (a setting or the preflight failed) says nothing and leaves no report.
+  let abandoned = false;
+  void handed.then(
+    (given) => (abandoned = given === undefined),
+    () => (abandoned = true),
+  );
+  const kept = (): boolean => !abandoned;
+  const say = (line: string): void => {
+    if (kept()) write(line);
+  };
   let progress: RunProgress = { sent: 0, rateLimited: 0, violations: 0 };
   channel.onProgress((latest) => {
     progress = latest;
@@ -58,8 +77,8 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
   const stopWorker = (): void => channel.stop();
   options.stop?.addEventListener('abort', stopWorker, { once: true });
   const started = Date.now();
-  const beat = process.stdout.isTTY ? undefined : heartbeat(write, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(progress, options.planned, started));
-  const collector = new CollectReporter(beat ? beat.line : write, redact);
+  const beat = process.stdout.isTTY ? undefined : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(progress, options.planned?.(), started));
+  const collector = new CollectReporter(beat ? beat.line : say, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
   try {
@@ -67,7 +86,12 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
       testTimeout: config.budgetMs + 60_000,
       hookTimeout: config.budgetMs + 60_000,
       provide: { conformance: run },
-      reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, junit(reportDir), ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
+      reporters: [
+        collector,
+        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
+        junit(reportDir, kept),
+        ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
+      ],
       // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name keeps its
       // file apart from the other shards' when `conformance merge` replays the blob reports.
       ...(config.shard ? { name: shardProject(config.shard) } : {}),
@@ -77,7 +101,8 @@ export async function runSuites(run: ProvidedRun, write: (line: string) => void,
     beat?.stop();
     channel.close();
   }
-  if (config.shard) await redactFile(blobFile(reportDir, config.shard), redact);
+  if (config.shard && abandoned) await rm(blobFile(reportDir, config.shard), { force: true });
+  else if (config.shard) await redactFile(blobFile(reportDir, config.shard), redact);
   return collector.collected;
 }
 
@@ -142,8 +167,8 @@ async function redactFile(file: string, redact: (text: string) => string): Promi
   if (redacted !== text) await writeFile(file, redacted);
 }
 
-function junit(reportDir: string): ConformanceJunitReporter {
-  return new ConformanceJunitReporter({ outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance' });
+function junit(reportDir: string, keep?: () => boolean): ConformanceJunitReporter {
+  return new ConformanceJunitReporter({ outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance', ...(keep ? { keep } : {}) });
 }
 
 function blob(outputFile: string): ['blob', { outputFile: string }] {

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BroadcastChannel } from 'node:worker_threads';
+import type { RunConfig } from './config.ts';
+import type { KnownFailures } from './known-failures.ts';
 import type { CreatedResource } from './run-report.ts';
 
 /** What the thread that sends requests has done so far. */
@@ -12,7 +14,24 @@ export interface RunProgress {
   readonly violations: number;
 }
 
+/**
+ * What the command settles while vitest's worker starts (the plan, the target, the preflight) and hands to it before its
+ * first request: the settings as planned, with the targets (the embedded reference target's once it listens).
+ */
+export interface HandedRun {
+  readonly config: RunConfig;
+  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
+  readonly plannedRequests: number;
+  /** The GET requests the preflight sent before the run: `--max-requests` counts them too. */
+  readonly preflightRequests?: number;
+  /** With `--baseline`: the failures it accepts (unexpired entries), which the tests report as skipped. */
+  readonly knownFailures?: KnownFailures;
+}
+
 type Message =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'run'; readonly run: HandedRun }
+  | { readonly kind: 'abandon' }
   | { readonly kind: 'hello' }
   | { readonly kind: 'state'; readonly stopped: boolean }
   | { readonly kind: 'stop' }
@@ -28,6 +47,10 @@ const HELLO_TIMEOUT_MS = 2_000;
  * of the process; a channel is named after the run's seed and report directory, so that two runs do not hear each other.
  */
 export interface RunChannel {
+  /** Main thread: answers the sending thread's `ready` with the run once `settled` gives it, or tells it the run will not start (`undefined`, or `settled` rejected). */
+  handOver(settled: Promise<HandedRun | undefined>): void;
+  /** Sending thread: waits for the run the main thread settles; rejects when the main thread gives it up (a setting or the preflight failed). */
+  awaitRun(): Promise<HandedRun>;
   /** Main thread: answers a sending thread's `hello` with whether the run is stopped. */
   serve(stopped: () => boolean): void;
   /** Main thread: tells the sending thread to stop sending (restores excepted). */
@@ -51,13 +74,25 @@ export interface RunChannel {
 export function openRunChannel(run: { readonly seed: number; readonly reportDir: string }): RunChannel {
   const channel = new BroadcastChannel(`conformance-run:${run.seed}:${run.reportDir}`);
   channel.unref();
-  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = { hello: [], state: [], stop: [], progress: [], created: [] };
+  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = { ready: [], run: [], abandon: [], hello: [], state: [], stop: [], progress: [], created: [] };
   channel.onmessage = (event) => {
     const message = (event as MessageEvent<Message>).data;
     for (const handler of handlers[message.kind] ?? []) (handler as (m: Message) => void)(message);
   };
   const post = (message: Message): void => channel.postMessage(message);
   return {
+    handOver(settled) {
+      const abandon = (): void => post({ kind: 'abandon' });
+      handlers.ready.push(() => void settled.then((run) => (run ? post({ kind: 'run', run }) : abandon()), abandon));
+    },
+    awaitRun() {
+      const answer = new Promise<HandedRun>((resolve, reject) => {
+        handlers.run.push(({ run }) => resolve(run));
+        handlers.abandon.push(() => reject(new Error('the command gave the run up before its first request (see its message)')));
+      });
+      post({ kind: 'ready' });
+      return answer;
+    },
     serve: (stopped) => void handlers.hello.push(() => post({ kind: 'state', stopped: stopped() })),
     stop: () => post({ kind: 'stop' }),
     onProgress: (handler) => void handlers.progress.push(({ sent, rateLimited, violations }) => handler({ sent, rateLimited, violations })),

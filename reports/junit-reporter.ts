@@ -1,21 +1,32 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { JUnitReporter, type TestModule } from 'vitest/node';
 import { operationName } from './operation-name.ts';
 
 /**
  * vitest's junit reporter, with the one rewrite of its file that CI viewers need: each operation named as in every
- * other report (`createKey (POST /v1/...)`), and each skipped case's reason as `<skipped message="...">`.
+ * other report (`createKey (POST /v1/...)`), and each skipped case's reason as `<skipped message="...">`. vitest's
+ * reporter opens its file as the run starts: it writes beside `outputFile` (`.partial`), and `outputFile` is written
+ * at the end, only when `keep()` (a run given up before its first request, on a setting, leaves no report).
  */
 export class ConformanceJunitReporter extends JUnitReporter {
   private readonly file: string;
+  private readonly partial: string;
+  private readonly keep: () => boolean;
 
-  constructor(options: { readonly outputFile: string; readonly suiteName: string }) {
-    super({ ...options });
+  constructor(options: { readonly outputFile: string; readonly suiteName: string; readonly keep?: () => boolean }) {
+    const { keep, ...junit } = options;
+    const partial = `${options.outputFile}.partial`;
+    super({ ...junit, outputFile: partial });
     this.file = options.outputFile;
+    this.partial = partial;
+    this.keep = keep ?? (() => true);
   }
 
   override async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     await super.onTestRunEnd(testModules);
+    const xml = await readFile(this.partial, 'utf8');
+    await rm(this.partial, { force: true });
+    if (!this.keep()) return;
     const names = new Map<string, string>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
@@ -23,7 +34,7 @@ export class ConformanceJunitReporter extends JUnitReporter {
         if (result?.operationId) names.set(result.operationId, operationName(result));
       }
     }
-    await writeFile(this.file, rewriteJunit(await readFile(this.file, 'utf8'), names));
+    await writeFile(this.file, rewriteJunit(xml, names));
   }
 }
 

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
 import { registerConformance } from './support/conformance-suite.ts';
-import './support/provided.ts';
+import { providedRun } from './support/provided.ts';
 
-registerConformance(inject('conformance'));
+registerConformance(providedRun(inject('conformance')));

@@ -270,3 +270,22 @@ describe('the preflight counts against --max-requests', () => {
     expect(run.output).not.toMatch(/reached --max-requests/);
   });
 });
+
+describe('vitest starts while the preflight runs', () => {
+  it('sends no probe when the preflight refuses the settings, and says nothing of the run it gave up', async () => {
+    const wire: WireExchange[] = [];
+    const management = await recordingProxy(reference.managementUrl, wire);
+    const alerts = await recordingProxy(reference.alertsUrl, wire);
+    servers.push(management.server, alerts.server);
+    const env = { ...envFor(reference), MANAGEMENT_BASE_URL: management.url, ALERTS_BASE_URL: alerts.url, ALERTS_TOKEN: 'not-the-token' };
+    const run = await command(env, ['--seed', '3']);
+    expect(run.code).toBe(2);
+    expect(run.output.split('\n').at(-1)).toMatch(/refused ALERTS_TOKEN.*\[CREDENTIALS_REFUSED\]$/);
+    expect(run.output).not.toMatch(/passed|failed|skipped|requests sent/);
+    expect(run.wroteReports).toBe(false);
+    // Only the preflight's GETs reached the target: the worker, started meanwhile, was told to give the run up.
+    expect(wire.length).toBeGreaterThan(0);
+    expect(wire.every((exchange) => exchange.method === 'GET')).toBe(true);
+    expect(wire.length).toBeLessThanOrEqual(3);
+  });
+});

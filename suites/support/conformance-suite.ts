@@ -19,6 +19,7 @@ import { verdict } from './verdict.ts';
 import { knownFailureReason } from '../../core/known-failures.ts';
 import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
 import type { ProvidedRun } from './provided.ts';
+import type { HandedRun } from '../../core/run-channel.ts';
 
 /** A run whose target, specs and examples per property are settled only when its groups are about to run (a team's own vitest run). */
 export interface DeferredRun {
@@ -31,7 +32,9 @@ export interface DeferredRun {
 }
 
 /** A settled run, with what its session needs and how to end what preparing it started. */
-export interface PreparedRun extends ProvidedRun {
+export interface PreparedRun extends ProvidedRun, Omit<HandedRun, 'plannedRequests'> {
+  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
+  readonly plannedRequests?: number;
   readonly session?: SessionOptions;
   close?(): Promise<void>;
 }
@@ -60,7 +63,7 @@ interface SuiteState {
  * gate, one pair of pacers, one secret and requestId ledger), concurrently (see `runSchedule`). Each suite's tests
  * decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold every suite done.
  */
-export function registerConformance(source: ProvidedRun | DeferredRun): void {
+export function registerConformance(source: DeferredRun): void {
   const states = shardSuites(
     SUITES.map((suite) => suite()),
     source.config.shard,
@@ -70,7 +73,7 @@ export function registerConformance(source: ProvidedRun | DeferredRun): void {
   let finished: Promise<unknown> | undefined;
 
   beforeAll(async () => {
-    run = 'prepare' in source ? await source.prepare() : source;
+    run = await source.prepare();
     const session = await createSession(run.config, run.specs, { ...run.session, ...(run.preflightRequests ? { spent: run.preflightRequests } : {}) });
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after the last group.
     // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.

@@ -1,0 +1,44 @@
+import { withTargets, type RunConfig } from '../core/config.ts';
+import { HarnessError } from '../core/errors.ts';
+import { operationById, type Specs } from '../core/spec.ts';
+import type { Plan } from '../suites/support/plan.ts';
+import { preflightRequestCount } from './preflight-plan.ts';
+
+/**
+ * The run's plan, the preflight's GETs reserved within `--max-requests`. The suites (and with them fast-check and the
+ * generators) load here, on use, so that a command can start vitest's worker before it plans.
+ */
+export async function planFor(config: RunConfig, specs: Specs): Promise<Plan> {
+  const [{ SUITES }, { planRun }] = await Promise.all([import('../suites/index.ts'), import('../suites/support/plan.ts')]);
+  return planRun(
+    config,
+    SUITES.map((suite) => suite()),
+    (operationId) => operationById(specs, operationId),
+    preflightRequestCount(config),
+  );
+}
+
+/** The embedded reference target, started in this thread, and the settings that point the run at it. */
+export interface EmbeddedTarget {
+  readonly config: RunConfig;
+  close(): Promise<void>;
+}
+
+/** Starts the embedded reference target with the run's faults and modes; REFERENCE_FAILED when it cannot listen. */
+export async function startEmbedded(config: RunConfig): Promise<EmbeddedTarget> {
+  try {
+    const { startReference } = await import('../reference/server.ts');
+    const target = await startReference({ faults: config.reference?.faults ?? [], modes: config.reference?.modes ?? [] });
+    const management = {
+      baseUrl: target.managementUrl,
+      keyId: target.managementKeyId,
+      keySecret: target.managementKeySecret,
+      organizationId: target.organizationId,
+      serviceId: target.serviceId,
+      backupId: target.backupId,
+    };
+    return { config: withTargets(config, management, { baseUrl: target.alertsUrl, token: target.alertsToken }), close: () => target.close() };
+  } catch (error) {
+    throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
+  }
+}
