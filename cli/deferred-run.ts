@@ -62,9 +62,8 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> 
   const target = await startReference({ faults: config.reference.faults, modes: config.reference.modes }).catch((error: unknown) => {
     throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
   });
-  config = withTargets(
-    config,
-    {
+  config = withTargets(config, {
+    management: {
       baseUrl: target.managementUrl,
       keyId: target.managementKeyId,
       keySecret: target.managementKeySecret,
@@ -72,7 +71,7 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> 
       serviceId: target.serviceId,
       backupId: target.backupId,
     },
-    { baseUrl: target.alertsUrl, token: target.alertsToken },
-  );
+    alerts: { baseUrl: target.alertsUrl, token: target.alertsToken },
+  });
   return { config, ...common, close: () => target.close() };
 }

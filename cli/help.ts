@@ -1,3 +1,6 @@
+import { API_LIST } from '../apis/index.ts';
+import { credentialSettings } from '../core/api-descriptor.ts';
+
 /** The subcommands of `conformance`, in the order the help lists them. */
 export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'docs', 'help'] as const;
 
@@ -14,16 +17,23 @@ export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly st
   help: [],
 });
 
+/** One line of the target settings' help: the flag, the variables, what they are, in columns. */
+const targetLine = (flag: string, variables: string, about: string): string => `  ${flag.padEnd(23)}${variables.padEnd(20)}  ${about}`;
+
+/** The help's lines for every API's target settings, from its descriptor: base URL, credentials, ids. */
+const TARGET_HELP = API_LIST.flatMap((api) => {
+  const { baseUrl, credentials, ids } = api.settings;
+  const credentialVariables = credentialSettings(api).map((setting) => setting.variable);
+  return [
+    targetLine(`--${baseUrl.flag} URL`, baseUrl.variable, `base URL of the ${api.name} API`),
+    targetLine('', credentialVariables.join(', '), credentials.about),
+    ...ids.map((id) => targetLine(id.flag ? `--${id.flag} ID` : '', id.variable, id.about)),
+  ];
+}).join('\n');
+
 const RUN_FLAGS_HELP = `Target (a flag wins over its environment variable; with neither URL set, the embedded
 reference target is started and used):
-  --management-url URL   MANAGEMENT_BASE_URL   base URL of the management API
-                         MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET  HTTP Basic credentials
-  --organization ID      ORGANIZATION_ID       organization to run against
-  --service ID           SERVICE_ID            service that owns the pipes the run creates
-  --backup ID            BACKUP_ID             a backup of that service (else the backup operation is skipped)
-  --alerts-url URL       ALERTS_BASE_URL       base URL of the alerts API
-                         ALERTS_TOKEN          Bearer token of the alerts API
-  --alert ID             ALERT_ID              alert the run may update and put back (else picked from the list)
+${TARGET_HELP}
 
 Run:
   --rules ID,...         run only these rules          --skip-rules ID,...  skip these rules

@@ -87,7 +87,7 @@ export async function runCommand(
   let reference: Awaited<ReturnType<typeof startEmbedded>> | undefined;
   try {
     reference = config.reference ? await startEmbedded(config) : undefined;
-    if (reference) config = withTargets(config, reference.management, reference.alerts);
+    if (reference) config = withTargets(config, reference);
     const checked = reference ? undefined : await (await import('./preflight.ts')).preflight(config, specs);
     if (checked) io.out(checked.line);
     const redactor = createRedactor(redactedNames(specs), secretsOf(config));
