@@ -12,7 +12,7 @@ export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly st
   reference: ['fault', 'mode', 'management-port', 'alerts-port', 'host', 'list'],
   rules: ['json'],
   diff: [],
-  merge: ['report-dir', 'baseline'],
+  merge: ['report-dir', 'baseline', 'require-judged'],
   docs: ['check'],
   help: [],
 });
@@ -68,7 +68,7 @@ Commands:
   rules [ID] [--json]    list the rule ids, or explain one rule: its contract, operations and breaking faults
   diff OLD.json NEW.json compare two findings files
   docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
-  merge DIR... [--report-dir OUT] [--baseline FILE]
+  merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
                          join the findings of shards into one report
   help [command]         this help, or a command's
 
@@ -107,12 +107,13 @@ break it (\`conformance --reference-fault NAME\` shows that failure).
 Compares two findings files rule by rule and operation by operation: new failures, fixed, still failing,
 newly skipped. Exits 1 when there are new failures, else 0.
 `,
-  merge: `Usage: conformance merge DIR... [--report-dir OUT] [--baseline FILE]
+  merge: `Usage: conformance merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
 
 Joins the report directories of the shards of one run (\`--shard i/n\`) into the whole run's reports, and exits
 like a run (0, 1 or 2).
   --report-dir OUT       where the merged reports go (default reports/out)
   --baseline FILE        known failures; the merge fails only on new ones
+  --require-judged       fail (exit 1) when a selected rule could not be judged in any shard; skips by choice do not count
 `,
   docs: `Usage: conformance docs [--check]
 
