@@ -1,16 +1,21 @@
-import type { ApiDescriptor } from '../core/api-descriptor.ts';
+import { describeApi, type TargetOf } from '../core/api-descriptor.ts';
 
 /** The alerts API: a Bearer token, and no envelope beyond `{ data }`. */
-export const ALERTS_API: ApiDescriptor = Object.freeze({
+export const ALERTS_API = describeApi({
   name: 'alerts',
   specFile: 'alerts.yaml',
-  auth: Object.freeze({ securityScheme: 'bearerAuth', scheme: 'bearer' }),
-  envelope: Object.freeze({ payload: 'data' }),
-  settings: Object.freeze({
-    baseUrl: Object.freeze({ variable: 'ALERTS_BASE_URL', flag: 'alerts-url' }),
+  auth: { securityScheme: 'bearerAuth', scheme: 'bearer' },
+  envelope: { payload: 'data' },
+  settings: {
+    baseUrl: { variable: 'ALERTS_BASE_URL', flag: 'alerts-url' },
     pathPrefix: '/api/v2',
-    credentials: Object.freeze({ token: 'ALERTS_TOKEN' }),
-    ids: Object.freeze([Object.freeze({ variable: 'ALERT_ID', flag: 'alert' })]),
-  }),
-  credentialsOf: (config) => config.alerts && { token: config.alerts.token },
-} satisfies ApiDescriptor);
+    credentials: {
+      about: 'Bearer token of the alerts API',
+      token: { variable: 'ALERTS_TOKEN', field: 'token', about: 'Bearer token of the alerts API' },
+    },
+    ids: [{ variable: 'ALERT_ID', flag: 'alert', field: 'alertId', required: false, about: 'alert the run may update and put back (else picked from the list)' }],
+  },
+});
+
+/** Where and as whom the alerts API is reached. */
+export type AlertsTarget = TargetOf<typeof ALERTS_API>;

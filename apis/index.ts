@@ -1,14 +1,24 @@
-import type { ApiDescriptor, Credentials } from '../core/api-descriptor.ts';
+import type { Credentials, TargetFlagOf, TargetOf } from '../core/api-descriptor.ts';
 import type { RunConfig } from '../core/config.ts';
-import type { ApiName } from '../core/spec.ts';
 import { ALERTS_API } from './alerts.ts';
 import { MANAGEMENT_API } from './management.ts';
 
-/** The descriptor of each API, in the order runs and reports list them. */
-export const APIS: Readonly<Record<ApiName, ApiDescriptor>> = Object.freeze({ management: MANAGEMENT_API, alerts: ALERTS_API });
+/** Every API's descriptor, in the order runs, reports and the help list them: the one list an API is added to. */
+export const API_LIST = Object.freeze([MANAGEMENT_API, ALERTS_API] as const);
 
-/** Every API's descriptor, in order. */
-export const API_LIST: readonly ApiDescriptor[] = Object.freeze(Object.values(APIS));
+type Api = (typeof API_LIST)[number];
+
+/** An API's name, as its descriptor gives it. */
+export type ApiName = Api['name'];
+
+/** The descriptor of each API, by name. */
+export const APIS = Object.freeze(Object.fromEntries(API_LIST.map((api) => [api.name, api]))) as { readonly [A in Api as A['name']]: A };
+
+/** Each API's target as the run's config holds it (fields named by its descriptor). */
+export type ApiTargets = { readonly [A in Api as A['name']]: TargetOf<A> };
+
+/** A flag of a target setting of any API (`--management-url`, `--alert`, ...), without its dashes. */
+export type TargetFlag = TargetFlagOf<Api>;
 
 /** The run's credentials of each API it targets. */
 export function runCredentials(config: RunConfig): Partial<Record<ApiName, Credentials>> {

@@ -1,20 +1,26 @@
-import type { ApiDescriptor } from '../core/api-descriptor.ts';
+import { describeApi, type TargetOf } from '../core/api-descriptor.ts';
 
 /** The management API: HTTP Basic with a key id and secret, and the `{status, requestId, result}` envelope. */
-export const MANAGEMENT_API: ApiDescriptor = Object.freeze({
+export const MANAGEMENT_API = describeApi({
   name: 'management',
   specFile: 'management.yaml',
-  auth: Object.freeze({ securityScheme: 'basicAuth', scheme: 'basic' }),
-  envelope: Object.freeze({ payload: 'result', status: 'status', requestId: 'requestId' }),
-  settings: Object.freeze({
-    baseUrl: Object.freeze({ variable: 'MANAGEMENT_BASE_URL', flag: 'management-url' }),
+  auth: { securityScheme: 'basicAuth', scheme: 'basic' },
+  envelope: { payload: 'result', status: 'status', requestId: 'requestId' },
+  settings: {
+    baseUrl: { variable: 'MANAGEMENT_BASE_URL', flag: 'management-url' },
     pathPrefix: '/v1',
-    credentials: Object.freeze({ user: 'MANAGEMENT_KEY_ID', password: 'MANAGEMENT_KEY_SECRET' }),
-    ids: Object.freeze([
-      Object.freeze({ variable: 'ORGANIZATION_ID', flag: 'organization' }),
-      Object.freeze({ variable: 'SERVICE_ID', flag: 'service' }),
-      Object.freeze({ variable: 'BACKUP_ID', flag: 'backup' }),
-    ]),
-  }),
-  credentialsOf: (config) => config.management && { user: config.management.keyId, password: config.management.keySecret },
-} satisfies ApiDescriptor);
+    credentials: {
+      about: 'HTTP Basic credentials',
+      user: { variable: 'MANAGEMENT_KEY_ID', field: 'keyId', about: 'management API key id (HTTP Basic user)' },
+      password: { variable: 'MANAGEMENT_KEY_SECRET', field: 'keySecret', about: 'management API key secret (HTTP Basic password)' },
+    },
+    ids: [
+      { variable: 'ORGANIZATION_ID', flag: 'organization', field: 'organizationId', required: true, about: 'organization to run against' },
+      { variable: 'SERVICE_ID', flag: 'service', field: 'serviceId', required: true, about: 'service that owns the pipes the run creates' },
+      { variable: 'BACKUP_ID', flag: 'backup', field: 'backupId', required: false, about: 'a backup of that service (else the backup operation is skipped)' },
+    ],
+  },
+});
+
+/** Where and as whom the management API is reached. */
+export type ManagementTarget = TargetOf<typeof MANAGEMENT_API>;

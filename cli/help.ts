@@ -1,3 +1,6 @@
+import { API_LIST } from '../apis/index.ts';
+import { credentialSettings } from '../core/api-descriptor.ts';
+
 /** The subcommands of `conformance`, in the order the help lists them. */
 export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'docs', 'help'] as const;
 
@@ -9,21 +12,28 @@ export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly st
   reference: ['fault', 'mode', 'management-port', 'alerts-port', 'host', 'list'],
   rules: ['json'],
   diff: [],
-  merge: ['report-dir', 'baseline'],
+  merge: ['report-dir', 'baseline', 'require-judged'],
   docs: ['check'],
   help: [],
 });
 
+/** One line of the target settings' help: the flag, the variables, what they are, in columns. */
+const targetLine = (flag: string, variables: string, about: string): string => `  ${flag.padEnd(23)}${variables.padEnd(20)}  ${about}`;
+
+/** The help's lines for every API's target settings, from its descriptor: base URL, credentials, ids. */
+const TARGET_HELP = API_LIST.flatMap((api) => {
+  const { baseUrl, credentials, ids } = api.settings;
+  const credentialVariables = credentialSettings(api).map((setting) => setting.variable);
+  return [
+    targetLine(`--${baseUrl.flag} URL`, baseUrl.variable, `base URL of the ${api.name} API`),
+    targetLine('', credentialVariables.join(', '), credentials.about),
+    ...ids.map((id) => targetLine(id.flag ? `--${id.flag} ID` : '', id.variable, id.about)),
+  ];
+}).join('\n');
+
 const RUN_FLAGS_HELP = `Target (a flag wins over its environment variable; with neither URL set, the embedded
 reference target is started and used):
-  --management-url URL   MANAGEMENT_BASE_URL   base URL of the management API
-                         MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET  HTTP Basic credentials
-  --organization ID      ORGANIZATION_ID       organization to run against
-  --service ID           SERVICE_ID            service that owns the pipes the run creates
-  --backup ID            BACKUP_ID             a backup of that service (else the backup operation is skipped)
-  --alerts-url URL       ALERTS_BASE_URL       base URL of the alerts API
-                         ALERTS_TOKEN          Bearer token of the alerts API
-  --alert ID             ALERT_ID              alert the run may update and put back (else picked from the list)
+${TARGET_HELP}
 
 Run:
   --rules ID,...         run only these rules          --skip-rules ID,...  skip these rules
@@ -58,7 +68,7 @@ Commands:
   rules [ID] [--json]    list the rule ids, or explain one rule: its contract, operations and breaking faults
   diff OLD.json NEW.json compare two findings files
   docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
-  merge DIR... [--report-dir OUT] [--baseline FILE]
+  merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
                          join the findings of shards into one report
   help [command]         this help, or a command's
 
@@ -97,12 +107,13 @@ break it (\`conformance --reference-fault NAME\` shows that failure).
 Compares two findings files rule by rule and operation by operation: new failures, fixed, still failing,
 newly skipped. Exits 1 when there are new failures, else 0.
 `,
-  merge: `Usage: conformance merge DIR... [--report-dir OUT] [--baseline FILE]
+  merge: `Usage: conformance merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
 
 Joins the report directories of the shards of one run (\`--shard i/n\`) into the whole run's reports, and exits
 like a run (0, 1 or 2).
   --report-dir OUT       where the merged reports go (default reports/out)
   --baseline FILE        known failures; the merge fails only on new ones
+  --require-judged       fail (exit 1) when a selected rule could not be judged in any shard; skips by choice do not count
 `,
   docs: `Usage: conformance docs [--check]
 

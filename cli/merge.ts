@@ -9,6 +9,7 @@ import { createRedactor } from '../core/redaction.ts';
 import { loadSpecs } from '../core/spec.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { type FileValidator, fileValidator } from '../reports/file-schemas.ts';
+import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { readFindingsDocument } from '../reports/findings-file.ts';
 import { assembleRunReport, type RunHeader } from '../reports/run-report.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
@@ -31,11 +32,12 @@ interface ShardOutput {
 const SAME_SETTINGS: readonly string[] = ['rules', 'allow', 'runs'];
 
 /**
- * `conformance merge DIR... [--report-dir OUT] [--baseline FILE]`: joins the report directories of the shards of one
- * run (vitest's blob reports, replayed by vitest's own merge) into the whole run's reports; exits like a run.
+ * `conformance merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]`: joins the report directories of
+ * the shards of one run (vitest's blob reports, replayed by vitest's own merge) into the whole run's reports; exits
+ * like a run, `--require-judged` included.
  */
 export async function runMerge(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
-  const { dirs, reportDir, baselineFile } = mergeArgs(argv);
+  const { dirs, reportDir, baselineFile, requireJudged } = mergeArgs(argv);
   const validate = fileValidator('findings');
   const shards = await Promise.all(dirs.map((dir) => readShard(dir, validate)));
   checkShards(shards);
@@ -71,7 +73,7 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
       );
     }
     const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
-    const judged = baseline ? await judgeWithBaseline(report, baseline, new Date()) : report;
+    const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, new Date()) : report, requireJudged);
     const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
     io.out(redact(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
@@ -81,14 +83,23 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
   }
 }
 
-function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string; baselineFile?: string } {
+function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string; baselineFile?: string; requireJudged: boolean } {
   const parsed = (() => {
     try {
-      return parseArgs({ args: [...argv], options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' } }, strict: true, allowPositionals: true });
-    } catch (error) {
-      throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE]\`.`, {
-        cause: error,
+      return parseArgs({
+        args: [...argv],
+        options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' }, 'require-judged': { type: 'boolean' } },
+        strict: true,
+        allowPositionals: true,
       });
+    } catch (error) {
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]\`.`,
+        {
+          cause: error,
+        },
+      );
     }
   })();
   if (parsed.positionals.length === 0) {
@@ -98,7 +109,12 @@ function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string
   if (parsed.positionals.some((dir) => resolve(dir) === resolve(reportDir))) {
     throw new HarnessError('CONFIG_INVALID', `--report-dir ${reportDir} is also a shard's directory: give the merged report its own directory.`);
   }
-  return { dirs: parsed.positionals, reportDir, ...(parsed.values.baseline ? { baselineFile: parsed.values.baseline } : {}) };
+  return {
+    dirs: parsed.positionals,
+    reportDir,
+    ...(parsed.values.baseline ? { baselineFile: parsed.values.baseline } : {}),
+    requireJudged: parsed.values['require-judged'] === true,
+  };
 }
 
 async function readShard(dir: string, validate: FileValidator): Promise<ShardOutput> {

@@ -4,7 +4,7 @@ import type { RunConfig } from '../core/config.ts';
 /** The credential variables of an API, comma-separated. */
 const credentials = (api: keyof typeof APIS): string => {
   const variables = APIS[api].settings.credentials;
-  return 'token' in variables ? variables.token : `${variables.user}, ${variables.password}`;
+  return 'token' in variables ? variables.token.variable : `${variables.user.variable}, ${variables.password.variable}`;
 };
 
 /** The most GET requests the preflight sends before a run that goes on (a 429 it waits out adds one); none for the embedded target. */

@@ -37,7 +37,7 @@ export async function startEmbedded(config: RunConfig): Promise<EmbeddedTarget> 
       serviceId: target.serviceId,
       backupId: target.backupId,
     };
-    return { config: withTargets(config, management, { baseUrl: target.alertsUrl, token: target.alertsToken }), close: () => target.close() };
+    return { config: withTargets(config, { management, alerts: { baseUrl: target.alertsUrl, token: target.alertsToken } }), close: () => target.close() };
   } catch (error) {
     throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
   }

@@ -1,5 +1,5 @@
 import type { RunConfig } from './config.ts';
-import type { ApiName } from './spec.ts';
+import { deepFreeze } from './deep-freeze.ts';
 
 /** The HTTP authentication schemes an API's spec may name (`type: http`, `scheme: basic` or `bearer`). */
 export type AuthScheme = 'basic' | 'bearer';
@@ -23,9 +23,26 @@ export interface SettingName {
   readonly flag?: string;
 }
 
-/** What the harness knows of one API beside its spec: the spec's file, its security scheme, its envelope and its target settings. */
-export interface ApiDescriptor {
-  readonly name: ApiName;
+/**
+ * A setting of an API's target beside its base URL: the field of the target (in the run's config) that it fills, and
+ * `about`, what it is, which the help prints and which a missing required setting's error words as "it is the <about>".
+ */
+export interface TargetField extends SettingName {
+  readonly field: string;
+  readonly about: string;
+}
+
+/** An id of a resource the run works on: a required one is a CONFIG_MISSING error when its API is under test without it. */
+export interface IdSetting extends TargetField {
+  readonly required: boolean;
+}
+
+/** The credential settings of an API, as its scheme takes them, and `about`, what they are together (the help's line for them). */
+export type CredentialSettings = { readonly about: string; readonly user: TargetField; readonly password: TargetField } | { readonly about: string; readonly token: TargetField };
+
+/** What the harness knows of one API beside its spec, as plain data: the spec's file, its security scheme, its envelope and its target settings. */
+export interface ApiDescription {
+  readonly name: string;
   /** Its spec, a file of `openapi/`. */
   readonly specFile: string;
   /** The spec's security scheme (`components.securitySchemes`) that its operations require; loading checks that the spec names it with this HTTP scheme. */
@@ -35,12 +52,42 @@ export interface ApiDescriptor {
   readonly settings: {
     readonly baseUrl: Required<SettingName>;
     readonly pathPrefix: string;
-    /** The variables of the credentials: a user and a password for `basic`, a token for `bearer`. */
-    readonly credentials: { readonly user: string; readonly password: string } | { readonly token: string };
-    readonly ids: readonly SettingName[];
+    readonly credentials: CredentialSettings;
+    readonly ids: readonly IdSetting[];
   };
+}
+
+/** An API's description with what it reads of a run's config. */
+export interface ApiDescriptor extends ApiDescription {
   /** The run's credentials for this API, when the run targets it. */
   credentialsOf(config: RunConfig): Credentials | undefined;
+}
+
+type FieldOf<S> = S extends { readonly field: infer F extends string } ? F : never;
+type CredentialFieldOf<C> = C extends { readonly token: infer T } ? FieldOf<T> : C extends { readonly user: infer U; readonly password: infer P } ? FieldOf<U> | FieldOf<P> : never;
+type IdOf<D extends ApiDescription> = D['settings']['ids'][number];
+
+/** An API's target as the run's config holds it, typed from its description: the base URL, and each credential and id under the field it names (optional ids optional). */
+export type TargetOf<D extends ApiDescription> = { readonly baseUrl: string } & { readonly [F in CredentialFieldOf<D['settings']['credentials']>]: string } & {
+  readonly [S in IdOf<D> as S extends { readonly required: true } ? S['field'] : never]: string;
+} & { readonly [S in IdOf<D> as S extends { readonly required: true } ? never : S['field']]?: string };
+
+/** The flags of an API's target settings, typed from its description. */
+export type TargetFlagOf<D extends ApiDescription> = D['settings']['baseUrl']['flag'] | NonNullable<IdOf<D>['flag']>;
+
+/** An API's descriptor from its description (frozen, literal types kept, so that its target's type and flags follow from it). */
+export function describeApi<const D extends ApiDescription>(description: D): D & ApiDescriptor {
+  return deepFreeze({ ...description, credentialsOf: (config: RunConfig) => credentialsIn(description, config) });
+}
+
+/** The credentials of an API in a run's config, read from the fields its description names. */
+function credentialsIn(description: ApiDescription, config: RunConfig): Credentials | undefined {
+  // RunConfig holds each API's target under its name, with the fields its description names (see TargetOf).
+  const target = (config as unknown as Readonly<Record<string, Readonly<Record<string, string>> | undefined>>)[description.name];
+  if (!target) return undefined;
+  const credentials = description.settings.credentials;
+  const value = (setting: TargetField): string => target[setting.field] ?? '';
+  return 'token' in credentials ? { token: value(credentials.token) } : { user: value(credentials.user), password: value(credentials.password) };
 }
 
 /** The `Authorization` header that carries credentials in a scheme. */
@@ -64,14 +111,20 @@ export function secretCredentials(descriptor: ApiDescriptor, config: RunConfig):
 }
 
 /** Every target setting of an API: its base URL, its credentials, its ids. */
-export function settingsOf(descriptor: ApiDescriptor): SettingName[] {
-  const { baseUrl, credentials, ids } = descriptor.settings;
-  const credentialVariables = 'token' in credentials ? [credentials.token] : [credentials.user, credentials.password];
-  return [baseUrl, ...credentialVariables.map((variable) => ({ variable })), ...ids];
+export function settingsOf(descriptor: ApiDescription): SettingName[] {
+  const { baseUrl, ids } = descriptor.settings;
+  return [baseUrl, ...credentialSettings(descriptor), ...ids];
+}
+
+/** The settings of an API's credentials, in order: the user and the password for `basic`, the token for `bearer`. */
+export function credentialSettings(descriptor: ApiDescription): TargetField[] {
+  const credentials = descriptor.settings.credentials;
+  return 'token' in credentials ? [credentials.token] : [credentials.user, credentials.password];
 }
 
 /** The variables of an API's credentials, as a message names them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`, `ALERTS_TOKEN`. */
-export function credentialVariables(descriptor: ApiDescriptor): string {
-  const variables = descriptor.settings.credentials;
-  return 'token' in variables ? variables.token : `${variables.user} and ${variables.password}`;
+export function credentialVariables(descriptor: ApiDescription): string {
+  return credentialSettings(descriptor)
+    .map((setting) => setting.variable)
+    .join(' and ');
 }

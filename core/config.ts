@@ -2,29 +2,22 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
+import { credentialSettings, type SettingName } from './api-descriptor.ts';
+import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { HarnessError } from './errors.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
-import { BASE_URL_SETTING, givenTargetSettings, type GivenSetting } from './target-settings.ts';
+import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
 
-/** Where and as whom the management API is reached. */
-export interface ManagementTarget {
-  readonly baseUrl: string;
-  readonly keyId: string;
-  readonly keySecret: string;
-  readonly organizationId: string;
-  readonly serviceId: string;
-  readonly backupId?: string;
-}
+/** Where and as whom an API is reached: the types its descriptor gives (`apis/`). */
+export type { AlertsTarget } from '../apis/alerts.ts';
+export type { ManagementTarget } from '../apis/management.ts';
 
-/** Where and as whom the alerts API is reached. */
-export interface AlertsTarget {
-  readonly baseUrl: string;
-  readonly token: string;
-  readonly alertId?: string;
-}
+/** The target of each API under test, under the API's name. */
+type Targets = { readonly [A in ApiName]?: ApiTargets[A] };
 
 /** One shard of a run split across machines: `index` of `count`, both from 1. */
 export interface Shard {
@@ -33,11 +26,9 @@ export interface Shard {
 }
 
 /** The complete, frozen settings of one run. */
-export interface RunConfig {
-  readonly management?: ManagementTarget;
-  readonly alerts?: AlertsTarget;
+export interface RunConfig extends Targets {
   /** Why an API is not under test, when it is not. */
-  readonly unconfigured: { readonly management?: string; readonly alerts?: string };
+  readonly unconfigured: { readonly [A in ApiName]?: string };
   /** Set when no target is configured: the embedded reference target is started with these. */
   readonly reference?: { readonly faults: readonly string[]; readonly modes: readonly string[] };
   readonly rules: readonly string[];
@@ -65,12 +56,7 @@ export interface RunConfig {
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
 export const RUN_FLAGS = Object.freeze({
-  'management-url': { type: 'string' },
-  organization: { type: 'string' },
-  service: { type: 'string' },
-  backup: { type: 'string' },
-  'alerts-url': { type: 'string' },
-  alert: { type: 'string' },
+  ...(Object.fromEntries(TARGET_SETTINGS.flatMap(({ flag }) => (flag ? [[flag, { type: 'string' }]] : []))) as Record<TargetFlag, { readonly type: 'string' }>),
   rules: { type: 'string' },
   'skip-rules': { type: 'string' },
   allow: { type: 'string' },
@@ -127,7 +113,7 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
       `--reference-fault and --reference-mode apply to the embedded reference target only, which runs when no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the flags).`,
     );
   }
-  const { management, alerts } = resolveTargets(given);
+  const targets = resolveTargets(given);
 
   const known = new Set(knownRules);
   const chosen = ruleList(str('rules'), '--rules', known);
@@ -136,12 +122,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   const skipped = new Set(skippedIds ?? []);
 
   const config: RunConfig = {
-    ...optional('management', management),
-    ...optional('alerts', alerts),
-    unconfigured: {
-      ...optional('management', useReference || management ? undefined : 'MANAGEMENT_BASE_URL (--management-url) is not set'),
-      ...optional('alerts', useReference || alerts ? undefined : 'ALERTS_BASE_URL (--alerts-url) is not set'),
-    },
+    ...targets,
+    unconfigured: Object.fromEntries(
+      API_LIST.filter((api) => !useReference && !targets[api.name]).map(({ name, settings: { baseUrl } }) => [name, `${baseUrl.variable} (--${baseUrl.flag}) is not set`]),
+    ),
     ...optional('reference', useReference ? { faults, modes } : undefined),
     rules: selected.filter((id) => !skipped.has(id)),
     selection: { ...optional('rules', chosen), ...optional('skipRules', skippedIds) },
@@ -177,9 +161,9 @@ export function cacheDirectory(env: Env): string {
   return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'contract-conformance', installation);
 }
 
-/** Returns a copy of a config with the embedded reference target's addresses and credentials filled in. */
-export function withTargets(config: RunConfig, management: ManagementTarget, alerts: AlertsTarget): RunConfig {
-  return deepFreeze({ ...config, management, alerts, unconfigured: {} });
+/** Returns a copy of a config with the embedded reference target's addresses and credentials filled in: every API's, from `targets`. */
+export function withTargets(config: RunConfig, targets: ApiTargets): RunConfig {
+  return deepFreeze({ ...config, ...Object.fromEntries(API_LIST.map((api) => [api.name, targets[api.name]])), unconfigured: {} });
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -187,10 +171,11 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 }
 
 /**
- * The target of each API from the target settings given: a setting given empty, or credentials and ids without
- * their API's base URL, is a CONFIG_MISSING error naming the variable to set.
+ * The target of each API from the target settings given, as its descriptor names the fields: a setting given empty,
+ * credentials and ids without their API's base URL, or a required one missing, is a CONFIG_MISSING error naming the
+ * variable to set.
  */
-function resolveTargets(given: ReadonlyMap<string, GivenSetting>): { management?: ManagementTarget; alerts?: AlertsTarget } {
+function resolveTargets(given: ReadonlyMap<string, GivenSetting>): Targets {
   for (const { name, value, setting } of given.values()) {
     if (value.trim() === '') {
       throw new HarnessError(
@@ -199,7 +184,7 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>): { management?
       );
     }
   }
-  for (const api of ['management', 'alerts'] as const) {
+  for (const { name: api } of API_LIST) {
     const base = BASE_URL_SETTING[api];
     const without = [...given.values()].filter((g) => g.setting.api === api && g.setting.variable !== base.variable).map((g) => g.name);
     if (!given.has(base.variable) && without.length > 0) {
@@ -209,32 +194,29 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>): { management?
       );
     }
   }
-  const value = (variable: string): string | undefined => given.get(variable)?.value;
-  const id = (variable: string): string | undefined => value(variable)?.trim();
-  const nameOf = (variable: string, flag: string): string => given.get(variable)?.name ?? `${variable} (or --${flag})`;
-  const management: ManagementTarget | undefined = given.has('MANAGEMENT_BASE_URL')
-    ? {
-        baseUrl: baseUrl(value('MANAGEMENT_BASE_URL')!, given.get('MANAGEMENT_BASE_URL')!.name, BASE_URL_SETTING.management.prefix),
-        keyId: required(value('MANAGEMENT_KEY_ID'), 'MANAGEMENT_KEY_ID', 'the management API key id (HTTP Basic user)'),
-        keySecret: required(value('MANAGEMENT_KEY_SECRET'), 'MANAGEMENT_KEY_SECRET', 'the management API key secret (HTTP Basic password)'),
-        organizationId: required(id('ORGANIZATION_ID'), nameOf('ORGANIZATION_ID', 'organization'), 'the organization to run against'),
-        serviceId: required(id('SERVICE_ID'), nameOf('SERVICE_ID', 'service'), 'the service that owns the pipes the run creates'),
-        ...optional('backupId', id('BACKUP_ID')),
-      }
-    : undefined;
-  const alerts: AlertsTarget | undefined = given.has('ALERTS_BASE_URL')
-    ? {
-        baseUrl: baseUrl(value('ALERTS_BASE_URL')!, given.get('ALERTS_BASE_URL')!.name, BASE_URL_SETTING.alerts.prefix),
-        token: required(value('ALERTS_TOKEN'), 'ALERTS_TOKEN', 'the Bearer token of the alerts API'),
-        ...optional('alertId', id('ALERT_ID')),
-      }
-    : undefined;
-  return { ...optional('management', management), ...optional('alerts', alerts) };
+  const nameOf = ({ variable, flag }: SettingName): string => given.get(variable)?.name ?? (flag ? `${variable} (or --${flag})` : variable);
+  const targets: Partial<Record<ApiName, Readonly<Record<string, string>>>> = {};
+  for (const api of API_LIST) {
+    const url = given.get(api.settings.baseUrl.variable);
+    if (!url) continue;
+    const target: Record<string, string> = { baseUrl: baseUrl(url.value, url.name, api.settings.pathPrefix) };
+    for (const setting of credentialSettings(api)) {
+      target[setting.field] = required(given.get(setting.variable)?.value, nameOf(setting), setting.about);
+    }
+    for (const setting of api.settings.ids) {
+      const id = given.get(setting.variable)?.value.trim();
+      if (setting.required) target[setting.field] = required(id, nameOf(setting), setting.about);
+      else if (id !== undefined) target[setting.field] = id;
+    }
+    targets[api.name] = target;
+  }
+  // Each target has the fields its descriptor names, which is what TargetOf types.
+  return targets as Targets;
 }
 
-function required(value: string | undefined, name: string, what: string): string {
+function required(value: string | undefined, name: string, about: string): string {
   if (value === undefined || value.trim() === '') {
-    throw new HarnessError('CONFIG_MISSING', `${name} is not set: it is ${what}, needed for this target. Set it and run again.`);
+    throw new HarnessError('CONFIG_MISSING', `${name} is not set: it is the ${about}, needed for this target. Set it and run again.`);
   }
   return value;
 }
@@ -310,14 +292,6 @@ function shard(value: string | undefined): Shard | undefined {
 
 function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /** Returns a copy of a config with the planner's choice of examples per property. */

@@ -16,7 +16,7 @@ export interface CurlOptions {
 /** The curl arguments that send an API's own credentials as references to their environment variables. */
 function credentialArguments({ settings }: ApiDescriptor): string {
   const variables = settings.credentials;
-  return 'token' in variables ? `-H "Authorization: Bearer $${variables.token}"` : `-u "$${variables.user}:$${variables.password}"`;
+  return 'token' in variables ? `-H "Authorization: Bearer $${variables.token.variable}"` : `-u "$${variables.user.variable}:$${variables.password.variable}"`;
 }
 
 /** Headers curl sets on its own, or that do not change what the target sees. */
@@ -52,7 +52,7 @@ function authorization(header: string, { credentials, redact }: CurlOptions): st
       for (const api of API_LIST) {
         const real = credentials[api.name];
         const variables = api.settings.credentials;
-        if (real && 'user' in real && 'user' in variables && value === real[role]) return `$${variables[role]}`;
+        if (real && 'user' in real && 'user' in variables && value === real[role]) return `$${variables[role].variable}`;
       }
       return doubleQuoted(redact(value));
     };

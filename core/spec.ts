@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { API_LIST, APIS } from '../apis/index.ts';
+import { API_LIST, APIS, type ApiName } from '../apis/index.ts';
 import type { Envelope } from './api-descriptor.ts';
 import { HarnessError, isHarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 
-/** Which of the two APIs a spec or an operation belongs to. */
-export type ApiName = 'management' | 'alerts';
+/** Which API a spec or an operation belongs to (the names of the descriptors in `apis/`). */
+export type { ApiName } from '../apis/index.ts';
 
 /** The spec files, one per API (its descriptor names it), in the package's `openapi/` folder. */
 export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze(

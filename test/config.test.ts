@@ -99,6 +99,35 @@ describe('resolveConfig', () => {
     expect(error.message).toMatch(pattern);
   });
 
+  it.each([
+    ['MANAGEMENT_KEY_ID', 'MANAGEMENT_KEY_ID is not set: it is the management API key id (HTTP Basic user), needed for this target. Set it and run again.'],
+    ['MANAGEMENT_KEY_SECRET', 'MANAGEMENT_KEY_SECRET is not set: it is the management API key secret (HTTP Basic password), needed for this target. Set it and run again.'],
+    ['ORGANIZATION_ID', 'ORGANIZATION_ID (or --organization) is not set: it is the organization to run against, needed for this target. Set it and run again.'],
+    ['SERVICE_ID', 'SERVICE_ID (or --service) is not set: it is the service that owns the pipes the run creates, needed for this target. Set it and run again.'],
+  ] as const)('a required setting left unset is CONFIG_MISSING saying what it is: %s', (variable, message) => {
+    const { [variable]: _left, ...env } = full;
+    expect(failure([], env)).toEqual({ code: 'CONFIG_MISSING', message });
+  });
+
+  it('names the alerts token when only its base URL is set, and why each API is not under test', () => {
+    expect(failure([], { ALERTS_BASE_URL: 'https://alerts.example.test' })).toEqual({
+      code: 'CONFIG_MISSING',
+      message: 'ALERTS_TOKEN is not set: it is the Bearer token of the alerts API, needed for this target. Set it and run again.',
+    });
+    expect(resolveConfig([], full, RULE_IDS).unconfigured).toEqual({ alerts: 'ALERTS_BASE_URL (--alerts-url) is not set' });
+    expect(resolveConfig([], { ALERTS_BASE_URL: 'https://a.test', ALERTS_TOKEN: 't' }, RULE_IDS).unconfigured).toEqual({
+      management: 'MANAGEMENT_BASE_URL (--management-url) is not set',
+    });
+    expect(resolveConfig([], {}, RULE_IDS).unconfigured).toEqual({});
+  });
+
+  it('fills every field of a target its descriptor names, optional ids included', () => {
+    const config = resolveConfig(['--backup', ' b1 ', '--alerts-url', 'https://alerts.example.test/', '--alert', 'a1'], { ...full, ALERTS_TOKEN: ' tok ' }, RULE_IDS);
+    expect(config.management).toEqual({ baseUrl: 'https://api.example.test', keyId: 'kid', keySecret: 'ksecret', organizationId: 'org', serviceId: 'svc', backupId: 'b1' });
+    expect(config.alerts).toEqual({ baseUrl: 'https://alerts.example.test', token: ' tok ', alertId: 'a1' });
+    expect(config.unconfigured).toEqual({});
+  });
+
   it('tests the embedded reference target only when no target setting at all is present', () => {
     expect(resolveConfig([], { PATH: '/usr/bin', GITHUB_ACTIONS: 'true' }, RULE_IDS).reference).toEqual({ faults: [], modes: [] });
     const alertsOnly = resolveConfig([], { ALERTS_BASE_URL: 'https://alerts.example.test/', ALERTS_TOKEN: 'tok', ALERT_ID: ' a1 ' }, RULE_IDS);

@@ -20,8 +20,9 @@ interface Arrival {
 
 /**
  * A proxy in front of one API of the reference target that signals the run when it receives the service's `stop`,
- * then holds every answer for `holdMs` (so that no request slot frees while the signal travels), and answers a
- * `start` received after the signal with `startStatus` when given.
+ * then holds every answer for `holdMs` (so that no request slot frees while the signal travels), answers a
+ * `start` received after the signal with `startStatus` when given, and the `stop` with a 429 that asks to retry after
+ * `stopRetryAfter` seconds when given (the target does not stop).
  */
 interface Trap {
   readonly arrivals: Arrival[];
@@ -43,6 +44,7 @@ interface TrapOptions {
   readonly signals: NodeJS.Signals[];
   readonly holdMs: number;
   readonly startStatus?: number;
+  readonly stopRetryAfter?: number;
   readonly when: (arrival: Arrival, arrivals: readonly Arrival[]) => boolean;
 }
 
@@ -63,6 +65,11 @@ async function trapProxy(upstream: string, trap: Trap, options: TrapOptions): Pr
         for (const [i, signal] of later.entries()) setTimeout(() => trap.child!.kill(signal), 300 * (i + 1));
       }
       const answer = (): void => {
+        if (options.stopRetryAfter !== undefined && body === '{"command":"stop"}') {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(options.stopRetryAfter) });
+          res.end('{"status":429,"error":"too many requests"}');
+          return;
+        }
         if (options.startStatus && trap.signalledAt !== undefined && body === '{"command":"start"}') {
           res.writeHead(options.startStatus, { 'content-type': 'application/json' });
           res.end('{"status":503,"error":"unavailable"}');
@@ -134,6 +141,17 @@ describe('an interrupted run', () => {
     expect(run.stderr).toMatch(/^conformance: SIGINT received: no new requests/m);
     expect(run.stderr).toMatch(/^conformance: WARNING: The service \S+ was sent stop, then start \(stop got 200, start got 503\): it may be left stopped/m);
     expect(run.stderr).not.toMatch(/Error|at .*\.ts:\d+/);
+  }, 150_000);
+
+  it('SIGINT while the service stop waits out a 429: the stop never took effect, so no start is sent and no incident raised', async () => {
+    const { run, report, after, trap } = await interruptRun({ signals: ['SIGINT'], holdMs: 300, stopRetryAfter: 2, when: AT_STOP });
+    expect(trap.signalledAt).toBeDefined();
+    expect(run.code).toBe(130);
+    expect(after).toEqual([]);
+    expect(trap.arrivals.filter((a) => a.path.endsWith('/state') && a.body === '{"command":"start"}')).toEqual([]);
+    expect(report.interrupted).toBe('SIGINT');
+    expect(report.incidents).toEqual([]);
+    expect(run.stderr).not.toMatch(/may be left stopped/);
   }, 150_000);
 
   it('a second SIGTERM ends at once, with exit 143, the verdicts reached so far, what was created, and a warning', async () => {

@@ -22,11 +22,11 @@ interface MergeRun {
   readonly report?: RunReport;
 }
 
-async function merge(dirs: readonly string[]): Promise<MergeRun> {
+async function merge(dirs: readonly string[], flags: readonly string[] = []): Promise<MergeRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'conformance-merged-'));
   const lines: string[] = [];
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-  const code = await main(['merge', ...dirs, '--report-dir', reportDir], {}, io);
+  const code = await main(['merge', ...dirs, '--report-dir', reportDir, ...flags], {}, io);
   const findings = await readFile(join(reportDir, 'findings.json'), 'utf8').catch(() => undefined);
   return { code, output: lines.join('\n'), ...(findings ? { report: JSON.parse(findings) as RunReport } : {}) };
 }
@@ -104,6 +104,32 @@ describe('shards and merge', () => {
     expect(verdicts(merged.report!)).toEqual(verdicts(faulty.report));
     const declared = FAULTS.filter((f) => FAULT_NAMES.includes(f.name)).flatMap((f) => f.breaks);
     expect(failedRules(merged.report!)).toEqual([...new Set(declared)].sort());
+  });
+
+  it('with --require-judged, fails the merged run (exit 1, the gate said) when a shard could not judge a selected rule, as a run would', async () => {
+    const cut = await shards([...SEED, '--max-requests', '40'], 3);
+    const dirs = cut.map((p) => p.reportDir);
+    expect(cut.map((p) => p.code)).toEqual([0, 0, 0]);
+    const lenient = await merge(dirs);
+    expect(lenient.code).toBe(0);
+    expect(lenient.report!.stats.failed).toBe(0);
+    expect(lenient.report!.stats.notJudged).toBeGreaterThan(0);
+    expect(lenient.report!.gate).toBeUndefined();
+
+    const strict = await merge(dirs, ['--require-judged']);
+    expect(strict.code).toBe(1);
+    expect(strict.report!.outcome).toBe('failed');
+    expect(strict.report!.stats.notJudged).toBe(lenient.report!.stats.notJudged);
+    expect(strict.report!.gate).toMatch(/^--require-judged: \d+ selected rule × operation verdict\(s\) could not be judged/);
+    expect(strict.output).toContain('! --require-judged:');
+
+    // Judged everywhere, the flag changes nothing.
+    const whole = await merge(
+      parts.map((p) => p.reportDir),
+      ['--require-judged'],
+    );
+    expect(whole.code).toBe(0);
+    expect(whole.report!.gate).toBeUndefined();
   });
 
   it('refuses, with exit code 2 and the problem named, shards that are missing, repeated, or not of one run', async () => {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { API_LIST } from '../apis/index.ts';
+import { settingsOf } from '../core/api-descriptor.ts';
+import { COMMAND_HELP, HELP } from '../cli/help.ts';
+
+const TARGET = `Target (a flag wins over its environment variable; with neither URL set, the embedded
+reference target is started and used):
+  --management-url URL   MANAGEMENT_BASE_URL   base URL of the management API
+                         MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET  HTTP Basic credentials
+  --organization ID      ORGANIZATION_ID       organization to run against
+  --service ID           SERVICE_ID            service that owns the pipes the run creates
+  --backup ID            BACKUP_ID             a backup of that service (else the backup operation is skipped)
+  --alerts-url URL       ALERTS_BASE_URL       base URL of the alerts API
+                         ALERTS_TOKEN          Bearer token of the alerts API
+  --alert ID             ALERT_ID              alert the run may update and put back (else picked from the list)
+
+Run:`;
+
+describe('help', () => {
+  it('lists the target settings of every API, from its descriptor, in columns', () => {
+    expect(HELP).toContain(TARGET);
+    expect(COMMAND_HELP.run).toContain(TARGET);
+  });
+
+  it('names every variable and flag of every descriptor once', () => {
+    for (const api of API_LIST) {
+      for (const { variable, flag } of settingsOf(api)) {
+        expect(HELP.split(variable).length - 1, variable).toBe(1);
+        if (flag) expect(HELP).toMatch(new RegExp(`^ {2}--${flag} (URL|ID) +${variable} `, 'm'));
+      }
+    }
+  });
+});
