@@ -30,7 +30,8 @@ export async function forEachExample<T, R>(
   const lane = async (): Promise<void> => {
     for (let next = examples.next(); !next.done && !failed; next = examples.next()) {
       try {
-        onDone?.(await probe(next.value), next.value);
+        const result = await probe(next.value);
+        onDone?.(result, next.value);
       } catch (error) {
         failed ??= { error };
       }
