@@ -300,13 +300,14 @@ function printGrowth(growth: readonly Growth[], out: (line: string) => void): vo
   out('Growth with --runs (fresh reference target each, no proxy); targets: time per request flat or falling, peak memory flat');
   out(
     table(
-      ['--runs', 'requests', 'wall', 'per request', 'run time per request', 'peak RSS', 'exit'],
+      ['--runs', 'requests', 'wall', 'per request', 'run time per request', 'CPU per request', 'peak RSS', 'exit'],
       growth.map((g) => [
         String(g.runs),
         String(g.requests),
         s(g.run.wallMs),
         `${(g.run.wallMs / g.requests).toFixed(2)} ms`,
         g.run.report ? `${(g.run.report.durationMs / g.requests).toFixed(2)} ms` : 'n/a',
+        `${(g.run.cpuMs / g.requests).toFixed(2)} ms`,
         `${(g.run.peakRss / 2 ** 20).toFixed(0)} MiB`,
         String(g.run.code),
       ]),

@@ -17,6 +17,8 @@ export interface ProcessRun {
   readonly wallMs: number;
   /** Its peak resident set size, worker threads included, in bytes. */
   readonly peakRss: number;
+  /** The CPU time it used, user and system, all threads, in milliseconds: unlike wall time, not stretched by other processes on the machine. */
+  readonly cpuMs: number;
   readonly output: string;
 }
 
@@ -79,8 +81,8 @@ async function runNode(args: readonly string[], env: Readonly<Record<string, str
     child.on('close', (exitCode) => resolve(exitCode ?? 1));
   });
   const wallMs = performance.now() - startedAt;
-  const peakRss = Number(await readFile(rssFile, 'utf8'));
-  return { code, startedAt, startedEpoch, wallMs, peakRss, output: Buffer.concat(chunks).toString('utf8') };
+  const [peakRss = 0, cpuMicros = 0] = (await readFile(rssFile, 'utf8')).split(' ').map(Number);
+  return { code, startedAt, startedEpoch, wallMs, peakRss, cpuMs: cpuMicros / 1000, output: Buffer.concat(chunks).toString('utf8') };
 }
 
 /** The few variables of this process a child needs; none that could point a run at a target or change its reports. */

@@ -36,6 +36,8 @@ export interface RequestGate {
   sent(): number;
   /** Requests still allowed, or Infinity. */
   remaining(): number;
+  /** Requests waiting for a free slot now, and the most that ever waited at once: what a run holds beside what is in flight. */
+  waiting(): { readonly now: number; readonly peak: number };
 }
 
 /** Creates a request gate: a counting semaphore with a minimum interval between request starts. */
@@ -45,12 +47,18 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   let active = 0;
   let count = 0;
   let nextStart = 0;
+  let peakWaiting = 0;
   // Chain steps wait in their own queue, served first: a chain's time is its steps' waits added up, while
   // independent requests only need the slots to stay busy.
   const waiting = { urgent: [] as Array<() => void>, other: [] as Array<() => void> };
 
   const acquire = async (urgent: boolean): Promise<void> => {
-    if (active >= limits.concurrency) await new Promise<void>((resolve) => (urgent ? waiting.urgent : waiting.other).push(resolve));
+    if (active >= limits.concurrency) {
+      await new Promise<void>((resolve) => {
+        (urgent ? waiting.urgent : waiting.other).push(resolve);
+        peakWaiting = Math.max(peakWaiting, waiting.urgent.length + waiting.other.length);
+      });
+    }
     active += 1;
   };
   const release = (): void => {
@@ -98,5 +106,6 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     interrupted: stop.signal,
     sent: () => count,
     remaining: () => (limits.maxRequests === undefined ? Infinity : Math.max(0, limits.maxRequests - count)),
+    waiting: () => ({ now: waiting.urgent.length + waiting.other.length, peak: peakWaiting }),
   };
 }

@@ -85,22 +85,22 @@ export function alertsSuite(): SuiteDefinition {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const params = { id: found.id };
           const body = (change: Record<string, unknown>): Record<string, unknown> => ({ ...found.original, ...change });
-          const sent = await Promise.all([
-            context.send('updateAlert', { params, json: body({ thresholdType: 'sideways' }), probe: reject('thresholdType "sideways"', 'alerts.enums') }),
-            context.send('updateAlert', { params, json: body({ source: 'dashboard' }), probe: reject('source "dashboard"', 'alerts.enums') }),
-            ...context
-              .examples('bad enum', alertUpdateBodyBadEnum.arbitrary())
-              .map((ex) =>
-                context.send('updateAlert', { params, json: body(ex.value as Record<string, unknown>), probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) }),
-              ),
-            context.send('updateAlert', { params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
-            context.send('updateAlert', { params: { id: `conformance-unknown-${Date.now()}` }, json: found.original, probe: reject('an unknown alert id') }),
+          let changed = false;
+          const send = async (request: Parameters<SuiteContext['send']>[1]): Promise<Exchange> => {
+            const exchange = await context.send('updateAlert', request);
+            changed ||= isSuccess(exchange) && exchange.request.params.id === found.id;
+            return exchange;
+          };
+          await Promise.all([
+            send({ params, json: body({ thresholdType: 'sideways' }), probe: reject('thresholdType "sideways"', 'alerts.enums') }),
+            send({ params, json: body({ source: 'dashboard' }), probe: reject('source "dashboard"', 'alerts.enums') }),
+            context.eachExample('bad enum', alertUpdateBodyBadEnum.arbitrary(), (ex) =>
+              send({ params, json: body(ex.value as Record<string, unknown>), probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) }),
+            ),
+            send({ params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
+            send({ params: { id: `conformance-unknown-${Date.now()}` }, json: found.original, probe: reject('an unknown alert id') }),
           ]);
-          await putBack(
-            context,
-            found,
-            sent.some((exchange) => isSuccess(exchange) && exchange.request.params.id === found.id),
-          );
+          await putBack(context, found, changed);
         },
       },
       {
@@ -125,12 +125,9 @@ export function alertsSuite(): SuiteDefinition {
           const own = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
           const references = found.references.length > 0 ? found.references : [own];
           const arbitrary = alertUpdateBody({ interval: original.interval as string, references });
-          const sent: Exchange[] = [];
-          for (const ex of context.examples('alert update', arbitrary)) sent.push(await update(ex.value, 'a complete alert update', fromExample(ex)));
-          await context.shrink({
-            arbitrary,
-            sent,
-            async send(value, more) {
+          await context.eachExample('alert update', arbitrary, (ex) => update(ex.value, 'a complete alert update', fromExample(ex)), {
+            inOrder: true,
+            async shrink(value, more) {
               const exchange = await context.send('updateAlert', { params, json: value, probe: accept('a complete alert update', more) });
               changed ||= isSuccess(exchange);
               return exchange;

@@ -20,8 +20,7 @@ export function keysSuite(): SuiteDefinition {
           const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
           const send = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
             context.send('createKey', { json, probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }) });
-          const sent = await Promise.all(context.examples('valid key', arbitrary).map((ex) => send(ex.value, fromExample(ex))));
-          await context.shrink({ arbitrary, sent, send });
+          await context.eachExample('valid key', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send });
         },
       },
       {
@@ -63,9 +62,9 @@ export function keysSuite(): SuiteDefinition {
             ...context
               .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
               .map((ex) => context.send('createKey', { json: ex.value, probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)) })),
-            ...context
-              .examples('unknown role', keyCreateBodyUnknownRole.arbitrary())
-              .map((ex) => context.send('createKey', { json: ex.value, probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)) })),
+            context.eachExample('unknown role', keyCreateBodyUnknownRole.arbitrary(), (ex) =>
+              context.send('createKey', { json: ex.value, probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)) }),
+            ),
             context.send('createKey', { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
             context.send('createKey', { json: { ...base, roles: ['admin'], name: 42 }, probe: reject('name as a number') }),
             context.send('createKey', { json: { ...base, roles: ['admin'], expireAt: 'tomorrow' }, probe: reject('expireAt that is not a date-time') }),

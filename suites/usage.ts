@@ -57,15 +57,12 @@ export function usageSuite(): SuiteDefinition {
           const arbitrary = usagePeriod({ anchor });
           const send = (query: Record<string, string>, more: Partial<Probe>): Promise<Exchange> =>
             context.send('getUsageCost', { query, probe: accept('a period of at most 30 days', { rules: [RULE], ...more }) });
-          const [sent] = await Promise.all([
-            Promise.all(context.examples('valid period', arbitrary).map((ex) => send(ex.value, fromExample(ex)))),
-            Promise.all(
-              context
-                .examples('period too long', usagePeriodTooLong.arbitrary({ anchor }))
-                .map((ex) => context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) })),
+          await Promise.all([
+            context.eachExample('valid period', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send }),
+            context.eachExample('period too long', usagePeriodTooLong.arbitrary({ anchor }), (ex) =>
+              context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) }),
             ),
           ]);
-          await context.shrink({ arbitrary, sent, send });
         },
       },
       {

@@ -18,7 +18,7 @@ import { RULE_IDS, RULES } from '../rules/index.ts';
 import { accept } from '../suites/support/probe.ts';
 import { recordExchange } from '../suites/support/record.ts';
 import { createSession } from '../suites/support/session.ts';
-import { createShrinker } from '../suites/support/shrink.ts';
+import { createShrinker, type PropertyShrink } from '../suites/support/shrink.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
@@ -26,6 +26,12 @@ const FAULT = 'alerts-source-search-rejected';
 const UPDATE = 'PUT /api/v2/alerts/{id}';
 /** Alerts-only runs (management not under test), so that every request of the run crosses the recording proxy. */
 const ARGS = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '1500'];
+
+/** Adds a property's exchanges to its shrink, as the run does when each comes back (the value drawn is the body sent), then shrinks. */
+async function shrinkAll(shrink: PropertyShrink<unknown>, sent: readonly Exchange[]): Promise<void> {
+  for (const exchange of sent) shrink.add(exchange, exchange.request.json);
+  await shrink.shrink();
+}
 
 /** The minimal examples a run's findings carry. */
 function minimals(report: RunReport): MinimalExample[] {
@@ -216,7 +222,10 @@ describe('the shrink budget', () => {
     expect(sent.some((e) => e.response?.status === 400) && sent.some((e) => e.response?.status === 200)).toBe(true);
 
     const before = session.gate.sent();
-    await createShrinker({ session, ledger, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, sent, send });
+    const property = createShrinker({ session, ledger, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send });
+    await shrinkAll(property, sent);
+    // Of the eight exchanges it keeps only the first failing one of each cause.
+    expect(property.held()).toBe(1);
     const findings = (): Finding[] => ledger.tallies[UPDATE]?.['request.valid-accepted']?.findings ?? [];
     const first = findings().find((f) => f.minimal)?.minimal;
     expect(first).toMatchObject({ outcome: 'shrunk', complete: false, requests: 5, reason: 'the shrink budget of 5 requests per failure is spent' });
@@ -227,14 +236,14 @@ describe('the shrink budget', () => {
     const again = sent.map((exchange) => ({ ...exchange, probe: { ...exchange.probe, example: { ...exchange.probe.example!, property: 'test/again' } } }));
     const ledgerAgain = createLedger();
     for (const exchange of again) recordExchange(session, ledgerAgain, rules, exchange);
-    await createShrinker({ session, ledger: ledgerAgain, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, sent: again, send });
+    await shrinkAll(createShrinker({ session, ledger: ledgerAgain, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }), again);
     const second = ledgerAgain.tallies[UPDATE]?.['request.valid-accepted']?.findings.find((f) => f.minimal)?.minimal;
     expect(second).toMatchObject({ outcome: 'shrunk', complete: false, requests: 2, reason: "the run's shrink budget of 7 requests is spent" });
     expect(session.gate.sent() - before).toBe(7);
 
     const third = createLedger();
     for (const exchange of again) recordExchange(session, third, rules, exchange);
-    await createShrinker({ session, ledger: third, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, sent: again, send });
+    await shrinkAll(createShrinker({ session, ledger: third, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }), again);
     expect(third.tallies[UPDATE]?.['request.valid-accepted']?.findings.find((f) => f.minimal)?.minimal).toEqual({
       outcome: 'skipped',
       reason: "the run's shrink budget of 7 requests is spent",

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
 import { concerns } from '../../core/rule.ts';
@@ -14,6 +13,7 @@ import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts
 import { recordExchange } from './record.ts';
 import { createShrinker } from './shrink.ts';
 import { propertySeed } from './seeds.ts';
+import { forEachExample, propertyExamples } from './property-examples.ts';
 import { createSession, type Session, type SessionOptions } from './session.ts';
 import { verdict } from './verdict.ts';
 import { knownFailureReason } from '../../core/known-failures.ts';
@@ -165,8 +165,15 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params }, urgent: definition.sequential === true });
     },
     examples(property, arbitrary, cap = Infinity) {
-      const seed = propertySeed(config.seed, `${name}/${property}`);
-      return fc.sample(arbitrary, { seed, numRuns: Math.min(cap, config.runs) }).map((value, index) => ({ value, example: { property: `${name}/${property}`, seed, index } }));
+      return [...propertyExamples(`${name}/${property}`, arbitrary, propertySeed(config.seed, `${name}/${property}`), Math.min(cap, config.runs))];
+    },
+    async eachExample(property, arbitrary, probe, options = {}) {
+      const examples = propertyExamples(`${name}/${property}`, arbitrary, propertySeed(config.seed, `${name}/${property}`), Math.min(options.cap ?? Infinity, config.runs));
+      const shrinking = options.shrink ? shrink({ arbitrary, send: options.shrink }) : undefined;
+      await forEachExample(examples, options.inOrder ? 1 : config.concurrency, probe, (exchange, { value }) => {
+        if (exchange) shrinking?.add(exchange, value);
+      });
+      await shrinking?.shrink();
     },
     unable(reason, which = {}) {
       // When a group it runs after was left out by the user's choice, that choice is why.
@@ -181,7 +188,6 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       });
     },
     incident: (message) => incidents.push(message),
-    shrink,
   });
   const selected = selectedGroups(config, definition, (id) => s.operation(id));
   const runnable = definition.groups.filter((group) => {

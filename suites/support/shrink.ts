@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { causeKey, type KindEvidence } from '../../core/cause-key.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
-import { differences, sharedValues } from '../../core/difference.ts';
+import { differences, leaves, type SharedValue } from '../../core/difference.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge } from '../../core/judge.ts';
@@ -10,6 +10,7 @@ import type { MinimalExample, ShrinkRequest } from '../../core/minimal-example.t
 import type { Rule, Violation } from '../../core/rule.ts';
 import { reproduction } from './record.ts';
 import type { Session } from './session.ts';
+import { propertyExamples } from './property-examples.ts';
 import type { ShrinkTarget } from './suite-types.ts';
 
 /** The shrink requests the whole run has sent: one counter, shared by every suite of the run. */
@@ -44,14 +45,39 @@ interface Tried {
   readonly fared: Fared;
 }
 
+/** One cause of failure among a property's examples: the rule, its first failing example (the lowest index) and every failing index. */
+interface Cause {
+  readonly rule: string;
+  first: Exchange;
+  firstIndex: number;
+  /** Its place among the causes of its first example's violations: causes are shrunk in the order the examples show them. */
+  order: number;
+  readonly failing: number[];
+}
+
 /**
- * Creates the `shrink` of a suite's context: for each cause (rule, path, kind of wrong value) among the failures of a
- * property's examples, fast-check replays the first failing example from its seed and index and shrinks it with the
- * arbitrary's own shrinker, each candidate sent to the target through the group's `send` (so through the run's request
- * gate, pacers and `--allow`), within a budget per cause and per run (with `--max-requests`, no more than the plan leaves).
- * The result is attached to the cause's kept finding.
+ * A property's examples as they come back, kept only as what shrinking their failures needs: how each fared, by index,
+ * and the first failing exchange of each cause; never every exchange, so that what a property holds does not grow with
+ * `--runs` beyond a number per example.
  */
-export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => Promise<void> {
+export interface PropertyShrink<T> {
+  /** Notes how one example fared: the exchange its probe returned, and the value it was drawn as. */
+  add(exchange: Exchange, value: T): void;
+  /** The exchanges held: one per cause of failure, however many examples were added. */
+  held(): number;
+  /** Shrinks each cause of failure among the examples added (see `createShrinker`). */
+  shrink(): Promise<void>;
+}
+
+/**
+ * Creates the shrinker of a suite: for each property, a `PropertyShrink` that the property's examples are added to as
+ * they come back. Then, for each cause (rule, path, kind of wrong value) among their failures, fast-check replays the
+ * first failing example from its seed and index and shrinks it with the arbitrary's own shrinker, each candidate sent
+ * to the target through the group's `send` (so through the run's request gate, pacers and `--allow`), within a budget
+ * per cause and per run (with `--max-requests`, no more than the plan leaves). The result is attached to the cause's
+ * kept finding.
+ */
+export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => PropertyShrink<T> {
   const { session, ledger, rules } = setup;
   const { config, gate, shrinkBudget: budget } = session;
   const { perCause, perRun } = setup.limits ?? { perCause: DEFAULTS.shrinkRequestsPerCause, perRun: DEFAULTS.shrinkRequestsPerRun };
@@ -86,35 +112,81 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
     return undefined;
   };
 
-  return async function shrink<T>(target: ShrinkTarget<T>): Promise<void> {
-    const examples = target.sent.filter((exchange) => exchange.probe.example !== undefined);
-    const causes = new Map<string, { rule: string; first: Exchange }>();
-    for (const exchange of examples) {
-      for (const { rule, violations } of judged(exchange)) {
-        for (const violation of violations) {
-          const key = keyOf(rule, violation, exchange);
-          if (!causes.has(key)) causes.set(key, { rule, first: exchange });
-        }
+  return function property<T>(target: ShrinkTarget<T>): PropertyShrink<T> {
+    const causes = new Map<string, Cause>();
+    /** Per rule, the indices of the examples it judged with no violation. */
+    const passing = new Map<string, number[]>();
+    /** The request values of examples whose request is not the value drawn (most are: then it is drawn again when needed). */
+    const sentValues = new Map<number, unknown>();
+    let drawn: { property: string; seed: number } | undefined;
+
+    /** The redacted request bodies of the examples at `indices` (ascending), drawn again from the property's seed. */
+    function* bodiesAt(indices: readonly number[]): Generator<unknown> {
+      if (!drawn || indices.length === 0) return;
+      let at = 0;
+      for (const { value, example } of propertyExamples(drawn.property, target.arbitrary, drawn.seed, indices.at(-1)! + 1)) {
+        if (example.index !== indices[at]) continue;
+        yield session.redactor.value(sentValues.has(example.index) ? sentValues.get(example.index) : value);
+        at += 1;
       }
     }
-    for (const [key, { rule, first }] of causes) {
-      const once = `${first.operation}\u0000${key}`;
-      const put = findingSlot(ledger, first, rule, key);
-      // A cause whose finding was not kept has nowhere to show its minimal example: no request is spent on it.
-      if (done.has(once) || !put) continue;
-      done.add(once);
-      const fared = examples.map((exchange) => ({ exchange, fared: exchange === first ? ('fails' as const) : faredOf(exchange, rule, key) }));
-      put(await shrinkCause(target, rule, key, first, fared));
-    }
+
+    return {
+      add(exchange, value) {
+        const example = exchange.probe.example;
+        if (!example) return;
+        const { index } = example;
+        drawn ??= { property: example.property, seed: example.seed };
+        if (requestValue(exchange) !== value) sentValues.set(index, requestValue(exchange));
+        /** The causes this example fails, in the order its violations show them. */
+        const here = new Map<string, string>();
+        for (const { rule, violations } of judged(exchange)) {
+          if (violations.length === 0 && exchange.response) {
+            const indices = passing.get(rule) ?? [];
+            indices.push(index);
+            passing.set(rule, indices);
+          }
+          for (const violation of violations) {
+            const key = keyOf(rule, violation, exchange);
+            if (!here.has(key)) here.set(key, rule);
+          }
+        }
+        let order = 0;
+        for (const [key, rule] of here) {
+          const cause = causes.get(key);
+          if (!cause) causes.set(key, { rule, first: exchange, firstIndex: index, order, failing: [index] });
+          else {
+            cause.failing.push(index);
+            if (index < cause.firstIndex) Object.assign(cause, { first: exchange, firstIndex: index, order });
+          }
+          order += 1;
+        }
+      },
+      held: () => causes.size,
+      async shrink() {
+        const ordered = [...causes].sort(([, a], [, b]) => a.firstIndex - b.firstIndex || a.order - b.order);
+        for (const [key, cause] of ordered) {
+          const { rule, first } = cause;
+          const once = `${first.operation}\u0000${key}`;
+          const put = findingSlot(ledger, first, rule, key);
+          // A cause whose finding was not kept has nowhere to show its minimal example: no request is spent on it.
+          if (done.has(once) || !put) continue;
+          done.add(once);
+          const failing = [...cause.failing].sort((a, b) => a - b);
+          const passed = [...(passing.get(rule) ?? [])].sort((a, b) => a - b);
+          put(await shrinkCause(target, rule, key, first, { failing, passing: passed, bodiesAt }));
+        }
+      },
+    };
   };
 
-  async function shrinkCause<T>(target: ShrinkTarget<T>, rule: string, key: string, first: Exchange, examples: readonly Tried[]): Promise<MinimalExample> {
-    if (!examples.some((e) => e.fared === 'passes')) {
+  async function shrinkCause<T>(target: ShrinkTarget<T>, rule: string, key: string, first: Exchange, examples: Examples): Promise<MinimalExample> {
+    if (examples.passing.length === 0) {
       return { outcome: 'skipped', reason: 'every example of the property failed it, whatever its values, so none tells what makes the difference', requests: 0, complete: false };
     }
     const before = refusal(0);
     // Without a request to spare, what the examples share still narrows the cause down.
-    if (before) return { outcome: 'skipped', reason: before, requests: 0, complete: false, ...inCommon(examples) };
+    if (before) return { outcome: 'skipped', reason: before, requests: 0, complete: false, ...inCommon(examples, []) };
     const example = first.probe.example!;
     const tried: (Tried & { readonly value: T })[] = [];
     let original: { value: T } | undefined;
@@ -169,23 +241,58 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
       failing: { ...requestOf(failing.exchange, failingBody), curl: reproduction(session, failing.exchange) },
       ...(passing ? { passing: requestOf(passing.tried.exchange, passing.body), difference: differences(failingBody, passing.body) } : {}),
       ...(confirmed === undefined ? {} : { confirmed }),
-      ...inCommon([...examples, ...tried]),
+      ...inCommon(examples, tried),
     };
   }
 
-  /** The field values every failing body shares with no passing one, and how many of each they were drawn from. */
-  function inCommon(all: readonly Tried[]): Pick<MinimalExample, 'shared' | 'compared'> {
-    const failed = all.filter((t) => t.fared === 'fails').map((t) => redacted(t.exchange));
-    const passed = all.filter((t) => t.fared === 'passes').map((t) => redacted(t.exchange));
-    const shared = passed.length > 0 ? sharedValues(failed, passed) : [];
-    return shared.length > 0 ? { shared, compared: { failing: failed.length, passing: passed.length } } : {};
+  /** The field values every failing body (the examples', then the shrink's) shares with no passing one, and how many of each they were drawn from. */
+  function inCommon(examples: Examples, tried: readonly Tried[]): Pick<MinimalExample, 'shared' | 'compared'> {
+    const bodiesOf = (fared: Fared): unknown[] => tried.filter((t) => t.fared === fared).map((t) => redacted(t.exchange));
+    const failed = { count: examples.failing.length + tried.filter((t) => t.fared === 'fails').length, bodies: concat(examples.bodiesAt(examples.failing), bodiesOf('fails')) };
+    const passed = { count: examples.passing.length + tried.filter((t) => t.fared === 'passes').length, bodies: concat(examples.bodiesAt(examples.passing), bodiesOf('passes')) };
+    const shared = passed.count > 0 ? sharedAcross(failed.bodies, passed.bodies) : [];
+    return shared.length > 0 ? { shared, compared: { failing: failed.count, passing: passed.count } } : {};
   }
 
   /** What the request sent, redacted: its JSON body, else its body text, else its query (a GET's generated value). */
   function redacted(exchange: Exchange): unknown {
-    const { json, body, query } = exchange.request;
-    return session.redactor.value(json ?? body ?? query);
+    return session.redactor.value(requestValue(exchange));
   }
+}
+
+/** A cause's examples, by index: those that failed it and those that passed its rule, and their bodies drawn again. */
+interface Examples {
+  readonly failing: readonly number[];
+  readonly passing: readonly number[];
+  bodiesAt(indices: readonly number[]): Iterable<unknown>;
+}
+
+/** What a request carried that its example was drawn as: its JSON body, else its body text, else its query. */
+function requestValue(exchange: Exchange): unknown {
+  const { json, body, query } = exchange.request;
+  return json ?? body ?? query;
+}
+
+function* concat<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
+/** As `sharedValues`, body by body: the leaf values the first failing body has that every other failing body has too and no passing one has. */
+function sharedAcross(failing: Iterable<unknown>, passing: Iterable<unknown>): SharedValue[] {
+  let candidates: Map<string, string> | undefined;
+  for (const body of failing) {
+    const here = leaves(body);
+    if (!candidates) candidates = here;
+    else for (const [path, text] of candidates) if (here.get(path) !== text) candidates.delete(path);
+    if (candidates.size === 0) return [];
+  }
+  if (!candidates) return [];
+  for (const body of passing) {
+    const here = leaves(body);
+    for (const [path, text] of candidates) if (here.get(path) === text) candidates.delete(path);
+    if (candidates.size === 0) return [];
+  }
+  return [...candidates].map(([path, text]) => ({ path, value: JSON.parse(text) as unknown }));
 }
 
 /** The cause a violation of an exchange belongs to (the key reports group findings by). */

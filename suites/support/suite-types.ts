@@ -21,22 +21,36 @@ export interface SuiteContext {
   readonly config: RunConfig;
   /** Sends a request to an operation of either API; ids in the path default to the configured ones. */
   send(operationId: string, request: ProbeRequest): Promise<Exchange>;
-  /** `--runs` examples (at most `cap`) of an arbitrary, from a seed derived from the run's seed and the property name. */
+  /** `--runs` examples (at most `cap`) of an arbitrary, from a seed derived from the run's seed and the property name; all at once, so for a few (a base body, say): `eachExample` sends `--runs` of them. */
   examples<T>(property: string, arbitrary: fc.Arbitrary<T>, cap?: number): Example<T>[];
+  /**
+   * Runs `probe` on each of `--runs` examples (at most `cap`) of an arbitrary, the same examples as `examples` gives,
+   * `--concurrency` at a time (one at a time `inOrder`): each is drawn when a probe before it is done, so that what
+   * waits for the request gate does not grow with `--runs`. With `shrink`, the exchanges the probes return are noted
+   * as they come, and the failures among them shrunk once all are back (`suites/support/shrink.ts`), within the run's
+   * shrink budget.
+   */
+  eachExample<T>(property: string, arbitrary: fc.Arbitrary<T>, probe: (example: Example<T>) => Promise<Exchange | undefined>, options?: EachExampleOptions<T>): Promise<void>;
   /** Says that part of the group could not run (no resource to send it to, say): the rules it feeds there are not judged, with this reason. */
   unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
-  /** Shrinks the failures of a property's examples against the target (`suites/support/shrink.ts`), within the run's shrink budget. */
-  shrink<T>(target: ShrinkTarget<T>): Promise<void>;
 }
 
-/** A property's examples as sent, for `shrink`: the arbitrary they came from and how the group sends one more. */
+/** How `eachExample` runs a property's examples. */
+export interface EachExampleOptions<T> {
+  /** Examples at most, below `--runs`. */
+  readonly cap?: number;
+  /** One example at a time, in order (the steps of a chain on one resource). */
+  readonly inOrder?: boolean;
+  /** How the group sends one more candidate, merging `more` into its probe: given, the failures among the probes' exchanges are shrunk. */
+  readonly shrink?: ShrinkTarget<T>['send'];
+}
+
+/** What shrinking a property's failures needs beside its examples: the arbitrary they came from and how the group sends one more. */
 export interface ShrinkTarget<T> {
-  /** The arbitrary given to `examples` for the property (same constraints), which fast-check replays and shrinks. */
+  /** The arbitrary the examples were drawn from (same constraints), which fast-check replays and shrinks. */
   readonly arbitrary: fc.Arbitrary<T>;
-  /** The exchanges of the property's examples (their probes name the example). */
-  readonly sent: readonly Exchange[];
   /** Sends one candidate as the group sends an example, merging `more` into its probe. */
   send(value: T, more: Partial<Probe>): Promise<Exchange>;
 }
