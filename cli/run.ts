@@ -89,6 +89,9 @@ export async function runCommand(
         run.soFar = read;
       },
     });
+    // Its failure (vitest not starting) is read where it is awaited; while the plan and the preflight run it must not
+    // count as an unhandled rejection, which would end the process before the command could report it.
+    suites.catch(() => undefined);
     let config: RunConfig;
     let checked: PreflightReport | undefined;
     let startedAt: Date;
