@@ -1,5 +1,5 @@
+import { undici } from '../core/undici.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
 import { API_LIST, APIS } from '../apis/index.ts';
 import { credentialVariables, runAuthorization, secretCredentials } from '../core/api-descriptor.ts';
 import type { AlertsTarget, ManagementTarget, RunConfig } from '../core/config.ts';
@@ -44,7 +44,7 @@ interface Checker {
  * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
-  const dispatcher = new Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
+  const dispatcher = new undici.Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
   const deadline = Date.now() + config.budgetMs;
   const redact = createRedactor(
     [],

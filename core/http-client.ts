@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse, TransportFailure, TransportFailureCode } from './exchange.ts';
 import type { Probe } from './probe.ts';
 import { createPacers, type PacerClaim, type Pacers } from './credential-pacer.ts';
 import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
+import { undici } from './undici.ts';
 
 /** How one API is reached: its base URL, its credentials, and the run's shared limits. */
 export interface HttpClientOptions {
@@ -144,11 +145,13 @@ async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Pr
   const signal = AbortSignal.timeout(client.timeoutMs);
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
-    const res = await request(req.url, {
+    const url = new URL(req.url);
+    const res = await undici.request(client.dispatcher, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body ?? null,
-      dispatcher: client.dispatcher,
       signal,
       headersTimeout: client.timeoutMs,
       bodyTimeout: client.timeoutMs,

@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { undici } from '../../core/undici.ts';
 import type { RunConfig } from '../../core/config.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { createPacers } from '../../core/credential-pacer.ts';
@@ -62,7 +62,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.progress({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
-  const dispatcher = new Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
+  const dispatcher = new undici.Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = API_LIST.flatMap((api) => secretCredentials(api, config));
   const redactor = createRedactor(redactedNames(specs), configSecrets);
   const sentSecrets = createSecretIndex(configSecrets);
