@@ -39,9 +39,9 @@ export function serviceSuite(): SuiteDefinition {
           await Promise.all([
             ...fixed.map((command) => context.send('changeServiceState', { json: { command }, probe: reject(`command ${JSON.stringify(command)}`, RULE) })),
             context.send('changeServiceState', { json: {}, probe: reject('no command', RULE) }),
-            ...context
-              .examples('invalid command', serviceCommandInvalid.arbitrary())
-              .map((ex) => context.send('changeServiceState', { json: { command: ex.value }, probe: reject(`command ${JSON.stringify(ex.value)}`, RULE, fromExample(ex)) })),
+            context.eachExample('invalid command', serviceCommandInvalid.arbitrary(), (ex) =>
+              context.send('changeServiceState', { json: { command: ex.value }, probe: reject(`command ${JSON.stringify(ex.value)}`, RULE, fromExample(ex)) }),
+            ),
           ]);
         },
       },
