@@ -60,7 +60,6 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
     const collected = await mergeSuites(
       blobDir,
       ordered.map((s) => s.shard),
-      reportDir,
       cacheDirectory(env),
       io.out,
       redact,
@@ -76,7 +75,7 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
     const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, new Date()) : report, requireJudged);
     const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
     io.out(redact(terminalSummary(judged, io.style)));
-    io.out(`Reports in ${resolve(reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
+    io.out(`Reports in ${resolve(reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {
     await rm(blobDir, { recursive: true, force: true });

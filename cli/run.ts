@@ -19,7 +19,7 @@ import { secretCredentials } from '../core/api-descriptor.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
-import { endProcess, writeInterruptedJunit } from './hard-stop.ts';
+import { endProcess } from './hard-stop.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
 import type { Collected } from '../reports/collect-reporter.ts';
 import type { ReportIo } from '../reports/write-reports.ts';
@@ -131,7 +131,7 @@ export async function runCommand(
     onReport?.(judged);
     const files = await writeReports(config.reportDir, judged, reportIo);
     io.out(redact(terminalSummary(judged, io.style)));
-    io.out(`Reports in ${resolve(config.reportDir)}: ${[...files.map((f) => basename(f)), 'junit.xml'].join(', ')}`);
+    io.out(`Reports in ${resolve(config.reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
     for (const warning of leftChangedWarnings(judged.incidents)) io.err(redact(warning));
     if (signal) {
       io.err(`conformance: the run was interrupted (${signal}): the reports hold what was judged before it; rules left without evidence are skipped.`);
@@ -170,7 +170,6 @@ async function hardStop(run: RunState, signal: InterruptSignal, reportIo: Report
     const collected = run.soFar?.() ?? { results: [], suites: [], errors: ['the run was stopped at once, before any verdict'] };
     const report = { ...buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()), interrupted: signal };
     await writeReports(config.reportDir, report, reportIo);
-    await writeInterruptedJunit(config.reportDir, signal);
     for (const warning of [...leftChangedWarnings(report.incidents), ...unknownStateWarnings(config)]) io.err(reportIo.redact(warning));
     io.err(`conformance: reports in ${resolve(config.reportDir)} hold the ${report.results.length} verdict(s) reached before the stop.`);
   } catch (error) {

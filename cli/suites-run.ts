@@ -10,7 +10,6 @@ import type { Shard } from '../core/config.ts';
 import type { CreatedResource } from '../core/run-report.ts';
 import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
-import { ConformanceJunitReporter } from '../reports/junit-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
 
 // The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
@@ -86,12 +85,7 @@ export async function runSuites(
       testTimeout: config.budgetMs + 60_000,
       hookTimeout: config.budgetMs + 60_000,
       provide: { conformance: run },
-      reporters: [
-        collector,
-        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
-        junit(reportDir, kept),
-        ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
-      ],
+      reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
       // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name keeps its
       // file apart from the other shards' when `conformance merge` replays the blob reports.
       ...(config.shard ? { name: shardProject(config.shard) } : {}),
@@ -146,12 +140,12 @@ function shardProject(shard: Shard): string {
  * Replays the blob reports in `blobDir` (of `shards`) through vitest's own merge, so that our reporters see the whole run's
  * test tree: one project per shard, named as the shard's run named it, to which vitest's merge gives back its file.
  */
-export async function mergeSuites(blobDir: string, shards: readonly Shard[], reportDir: string, cacheDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+export async function mergeSuites(blobDir: string, shards: readonly Shard[], cacheDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
   const collector = new CollectReporter(write, redact);
   await runVitest(cacheDir, {
     mergeReports: resolve(blobDir),
     projects: shards.map((shard) => ({ extends: true, test: { name: shardProject(shard) } })),
-    reporters: [collector, junit(resolve(reportDir))],
+    reporters: [collector],
   });
   return collector.collected;
 }
@@ -165,10 +159,6 @@ async function redactFile(file: string, redact: (text: string) => string): Promi
   if (text === undefined) return;
   const redacted = redact(text);
   if (redacted !== text) await writeFile(file, redacted);
-}
-
-function junit(reportDir: string, keep?: () => boolean): ConformanceJunitReporter {
-  return new ConformanceJunitReporter({ outputFile: join(reportDir, 'junit.xml'), suiteName: 'conformance', ...(keep ? { keep } : {}) });
 }
 
 function blob(outputFile: string): ['blob', { outputFile: string }] {

@@ -4,6 +4,7 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { findingsJson } from './findings-json.ts';
 import { githubAnnotations } from './github-annotations.ts';
 import { htmlReport } from './html-report.ts';
+import { junitXml } from './junit-xml.ts';
 import { markdownSummary } from './markdown-summary.ts';
 
 /** Where report writers print, which environment they read (CI summary files, annotations), and a last redaction of all they emit. */
@@ -17,6 +18,7 @@ const FILES: readonly (readonly [string, (report: BaselinedRunReport) => string]
   ['findings.json', findingsJson],
   ['report.html', htmlReport],
   ['summary.md', markdownSummary],
+  ['junit.xml', junitXml],
 ];
 
 /**

@@ -136,7 +136,9 @@ describe('an interrupted run', () => {
     expect(report.results.filter((r) => r.outcome === 'skipped' && r.message.includes('the run was interrupted')).length).toBeGreaterThan(0);
     expect(report.results.filter((r) => r.message.includes('reached --max-requests') || r.message.includes('(budget)'))).toEqual([]);
     expect(report.incidents.join('\n')).toMatch(/start got 503/);
-    expect(junit).toMatch(/<testsuites[^>]*tests="116"/);
+    // Every verdict, and the interrupt as an error case of its own, so that CI does not read the run as clean.
+    expect(junit).toMatch(/<testsuites[^>]*tests="117" failures="\d+" errors="1"/);
+    expect(junit).toContain('<testcase classname="conformance.harness" name="interrupted">');
     for (const file of ['report.html', 'summary.md']) expect((await stat(join(dir, file))).size).toBeGreaterThan(0);
     expect(run.stderr).toMatch(/^conformance: SIGINT received: no new requests/m);
     expect(run.stderr).toMatch(/^conformance: WARNING: The service \S+ was sent stop, then start \(stop got 200, start got 503\): it may be left stopped/m);
@@ -166,7 +168,8 @@ describe('an interrupted run', () => {
     // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts the rest.
     expect(report.errors.join('\n')).toMatch(/^the run was stopped at once: \d+ verdict\(s\) were not reached$/m);
     expect(report.results.every((r) => ['passed', 'failed', 'skipped'].includes(r.outcome))).toBe(true);
-    expect(junit).toMatch(/<testsuites/);
+    expect(junit).toMatch(/<error message="the run was stopped at once: \d+ verdict\(s\) were not reached" type="HarnessError"\/>/);
+    expect(junit.match(/<testcase /g)?.length).toBe(report.results.length + 2);
     expect(run.stderr).toMatch(/^conformance: SIGTERM again: stopping at once\./m);
     expect(run.stderr).toMatch(/^conformance: WARNING: the run was stopped at once: service \S+ may have been sent `stop` and not `start`/m);
   }, 150_000);

@@ -148,7 +148,7 @@ describe('a run against a faulty target', () => {
     const failed = cases.filter(([, , body]) => body!.includes('<failure'));
     expect(failed).toHaveLength(failures.length);
     for (const failure of failures) expect(xml).toContain(`message="${failure.rule} on ${failure.operation.replace(/&/g, '&amp;')}: `);
-    for (const failure of failures) expect(failed.some(([, name]) => name!.endsWith(` &gt; ${failure.operationId} (${failure.operation}) &gt; ${failure.rule}`))).toBe(true);
+    for (const failure of failures) expect(failed.some(([, name]) => name === `${failure.operationId} (${failure.operation.replace(/&/g, '&amp;')}) &gt; ${failure.rule}`)).toBe(true);
     const skipped = cases.filter(([, , body]) => body!.includes('<skipped'));
     expect(skipped.length).toBe(doc.stats.skipped);
     const reasons = new Map<string, string>(

@@ -6,7 +6,7 @@ import { applyBaseline, compareWithBaseline } from '../reports/baseline-comparis
 import { findingsJson } from '../reports/findings-json.ts';
 import { githubAnnotations } from '../reports/github-annotations.ts';
 import { htmlReport } from '../reports/html-report.ts';
-import { rewriteJunit } from '../reports/junit-reporter.ts';
+import { junitXml } from '../reports/junit-xml.ts';
 import { settingsInWords } from '../reports/settings-words.ts';
 import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
@@ -130,35 +130,68 @@ describe('report.html', () => {
   });
 });
 
-describe('junit.xml rewrite', () => {
-  it('names operations as every report does and gives a skipped case its reason as the message', () => {
-    const xml = [
-      '<testsuites>',
-      '<testcase classname="suites/keys.suite.ts" name="keys &gt; createKey &gt; auth.required" time="0.1">',
-      '    <skipped/>',
-      '    <properties>',
-      '        <property name="reproduce" value="curl">',
-      '        </property>',
-      '        <property name="skip-reason" value="known failure, accepted by the baseline: &quot;r&quot; &amp; co">',
-      '        </property>',
-      '    </properties>',
-      '</testcase>',
-      '<testcase classname="suites/keys.suite.ts" name="keys &gt; otherOp &gt; createKey" time="0.1">',
-      '</testcase>',
-      '</testsuites>',
-    ].join('\n');
-    const out = rewriteJunit(
-      xml,
-      new Map([
-        ['createKey', 'createKey (POST /v1/k)'],
-        ['otherOp', 'otherOp (GET /a&b)'],
-      ]),
-    );
-    expect(out).toContain('name="keys &gt; createKey (POST /v1/k) &gt; auth.required"');
-    expect(out).toContain('<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>');
-    expect(out).toContain('name="keys &gt; otherOp (GET /a&amp;b) &gt; createKey"');
-    expect(out.split('\n')).toHaveLength(xml.split('\n').length);
-    expect(rewriteJunit(xml, new Map())).toBe(xml.replace('<skipped/>', '<skipped message="known failure, accepted by the baseline: &quot;r&quot; &amp; co"/>'));
+describe('junit.xml', () => {
+  const cases = (xml: string) =>
+    [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"(?:\/>|>([\s\S]*?)<\/testcase>)/g)].map(([, classname, name, body]) => ({ classname, name, body: body ?? '' }));
+
+  it('groups the cases by operation, names each case by operation and rule, and counts what CI counts', () => {
+    const results = [
+      { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', HOSTILE), operationId: 'createKey' },
+      { ...fixtureResult('keys.roles-enum', OPERATIONS.CREATE_KEY, 'passed'), operationId: 'createKey' },
+      fixtureResult('envelope.request-id-v4', OPERATIONS.GET_BACKUP, 'skipped'),
+    ];
+    const xml = junitXml(fixtureReport(results));
+    expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="conformance" tests="3" failures="1" errors="0" skipped="1" time="1\.234"/);
+    expect([...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)">/g)].map((m) => m.slice(1))).toEqual([
+      [`createKey (${OPERATIONS.CREATE_KEY})`, '2', '1', '0'],
+      [OPERATIONS.GET_BACKUP, '1', '0', '1'],
+    ]);
+    const [failed, passed, skipped] = cases(xml);
+    expect(failed!.name).toBe(`createKey (${OPERATIONS.CREATE_KEY}) &gt; auth.required`);
+    expect(failed!.classname).toBe('conformance.createKey');
+    expect(failed!.body).toContain(`<failure message="auth.required on ${OPERATIONS.CREATE_KEY}: got &quot;&lt;script&gt;`);
+    expect(failed!.body).toContain('type="ContractViolation"');
+    expect(passed!.body).toBe('');
+    expect(skipped!.body).toContain('<skipped message="probes of class write are not allowed (--allow read)"/>');
+  });
+
+  it("gives a failure's body its violations, the exchange and how to reproduce it, in text XML can carry", () => {
+    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', HOSTILE), operationId: 'createKey' };
+    const xml = junitXml(fixtureReport([result]));
+    const body = cases(xml)[0]!.body;
+    const finding = result.findings[0]!;
+    expect(body).toContain('1 violation(s) in 4 check(s) of auth.required');
+    expect(body).toContain(`${finding.evidence.request.method} ${finding.evidence.request.url.replace(/&/g, '&amp;')} -&gt; HTTP 200`);
+    expect(body).toContain('Reproduce:');
+    expect(body).toContain('curl ');
+    expect(body).toContain('# seed 42; replay: ');
+    expect(xml).not.toContain('<script');
+    const controls = (text: string) => [...text].filter((ch) => ch.charCodeAt(0) < 0x20 && !'\t\n\r'.includes(ch));
+    expect(controls(xml)).toEqual([]);
+    const control = junitXml(fixtureReport([{ ...result, message: 'a\u0000b\u001bc' }]));
+    expect(control).toContain('message="auth.required on');
+    expect(controls(control)).toEqual([]);
+  });
+
+  it('skips a failure the baseline accepts, saying so, and lists harness errors, an interrupt and a failed gate as errors', () => {
+    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'), operationId: 'createKey' };
+    const report = {
+      ...fixtureReport([result]),
+      errors: ['pipes: the suite crashed'],
+      interrupted: 'SIGINT' as const,
+      gate: '1 selected rule(s) could not be judged',
+      baseline: { file: 'b.json', known: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket "r" & co' }], new: [], expired: [], unexpectedPasses: [] },
+    };
+    const xml = junitXml(report);
+    const [known, ...harness] = cases(xml);
+    expect(known!.body).toContain('<skipped message="known failure, accepted by the baseline: ticket &quot;r&quot; &amp; co. failed message"/>');
+    expect(harness.map((c) => c.name)).toEqual(['error 1', 'interrupted', 'require-judged']);
+    expect(harness.map((c) => /<error message="([^"]*)"/.exec(c.body)?.[1])).toEqual([
+      'pipes: the suite crashed',
+      'the run was interrupted by SIGINT: rules left without evidence are skipped',
+      '1 selected rule(s) could not be judged',
+    ]);
+    expect(xml).toMatch(/<testsuites name="conformance" tests="4" failures="0" errors="3" skipped="1"/);
   });
 });
 
@@ -280,7 +313,7 @@ describe('terminal summary', () => {
 });
 
 describe('writeReports', () => {
-  it('writes findings.json, report.html and summary.md, appends the step summary, annotates only on GitHub Actions', async () => {
+  it('writes findings.json, report.html, summary.md and junit.xml, appends the step summary, annotates only on GitHub Actions', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reports-'));
     const stepSummary = join(dir, 'step-summary.md');
     await writeFile(stepSummary, 'previous step\n');
@@ -288,8 +321,8 @@ describe('writeReports', () => {
     const report = fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', 'echoed hunter2-secret')]);
     const redact = (text: string): string => text.split('hunter2-secret').join('[redacted]');
     const files = await writeReports(join(dir, 'out'), report, { out: (l) => printed.push(l), env: { GITHUB_STEP_SUMMARY: stepSummary, GITHUB_ACTIONS: 'true' }, redact });
-    expect(files.map((f) => f.slice(dir.length))).toEqual(['/out/findings.json', '/out/report.html', '/out/summary.md']);
-    expect((await readdir(join(dir, 'out'))).sort()).toEqual(['findings.json', 'report.html', 'summary.md']);
+    expect(files.map((f) => f.slice(dir.length))).toEqual(['/out/findings.json', '/out/report.html', '/out/summary.md', '/out/junit.xml']);
+    expect((await readdir(join(dir, 'out'))).sort()).toEqual(['findings.json', 'junit.xml', 'report.html', 'summary.md']);
     const summary = await readFile(stepSummary, 'utf8');
     expect(summary).toMatch(/^previous step\n## Conformance: ❌ FAILED/);
     expect(printed).toHaveLength(1);
