@@ -31,7 +31,7 @@ const TARGET_HELP = API_LIST.flatMap((api) => {
   ];
 }).join('\n');
 
-const RUN_FLAGS_HELP = `Target (a flag wins over its environment variable; with neither URL set, the embedded
+const RUN_FLAGS_HELP = `Target (a flag wins over its environment variable; with no API's URL set, the embedded
 reference target is started and used):
 ${TARGET_HELP}
 

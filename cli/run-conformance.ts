@@ -7,7 +7,7 @@ import { RULE_IDS } from '../rules/index.ts';
 /**
  * The settings of a run given from code: each flag of `conformance run` in camelCase (`--management-url` is
  * `managementUrl`), plus the credentials that the command takes from environment variables only. Omitted settings
- * take the command's defaults; with neither URL, the embedded reference target is started and used.
+ * take the command's defaults; with no API's URL, the embedded reference target is started and used.
  */
 export interface ConformanceSettings {
   readonly managementUrl?: string;

@@ -3,7 +3,7 @@ import { API_LIST } from '../apis/index.ts';
 import { settingsOf } from '../core/api-descriptor.ts';
 import { COMMAND_HELP, HELP } from '../cli/help.ts';
 
-const TARGET = `Target (a flag wins over its environment variable; with neither URL set, the embedded
+const TARGET = `Target (a flag wins over its environment variable; with no API's URL set, the embedded
 reference target is started and used):
   --management-url URL   MANAGEMENT_BASE_URL   base URL of the management API
                          MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET  HTTP Basic credentials
