@@ -1,3 +1,4 @@
+import { limitHeapGrowth } from './heap-limits.ts';
 import { main } from './main.ts';
 
 // The body of the `conformance` executable (bin/conformance.js runs its compiled form from dist/).
@@ -9,4 +10,5 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+limitHeapGrowth();
 process.exitCode = await main(process.argv.slice(2), process.env);

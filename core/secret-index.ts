@@ -19,9 +19,11 @@ export interface SecretIndex extends SecretLookup {
  * Creates an index of secret values. A run sends hundreds of secrets and judges every response against all of
  * them; looking each one up with `includes` made that quadratic (0.7 s of a 1,400-request run). Here each
  * position of the text that starts like a secret is one map lookup on the MIN_SECRET_LENGTH characters there.
+ * A run keeps every secret it sent, so each costs little beside its own string: a prefix that one secret starts
+ * (nearly all of them) maps to that secret itself, and only a prefix shared by several maps to a list.
  */
 export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
-  const byPrefix = new Map<string, string[]>();
+  const byPrefix = new Map<string, string | string[]>();
   /** The first characters of the secrets: most positions of a text are passed over on this alone. */
   const firstChars = new Set<number>();
   let size = 0;
@@ -29,9 +31,10 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return;
     const prefix = secret.slice(0, MIN_SECRET_LENGTH);
     const bucket = byPrefix.get(prefix);
-    if (bucket?.includes(secret)) return;
-    if (bucket) bucket.push(secret);
-    else byPrefix.set(prefix, [secret]);
+    if (bucket === secret || (Array.isArray(bucket) && bucket.includes(secret))) return;
+    if (bucket === undefined) byPrefix.set(prefix, secret);
+    else if (Array.isArray(bucket)) bucket.push(secret);
+    else byPrefix.set(prefix, [bucket, secret]);
     firstChars.add(secret.charCodeAt(0));
     size += 1;
   };
@@ -47,8 +50,10 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
       for (let at = 0; at + MIN_SECRET_LENGTH <= text.length; at++) {
         if (!firstChars.has(text.charCodeAt(at))) continue;
         const bucket = byPrefix.get(text.slice(at, at + MIN_SECRET_LENGTH));
-        if (!bucket) continue;
-        for (const secret of bucket) if (text.startsWith(secret, at)) found.add(secret);
+        if (bucket === undefined) continue;
+        if (typeof bucket === 'string') {
+          if (text.startsWith(bucket, at)) found.add(bucket);
+        } else for (const secret of bucket) if (text.startsWith(secret, at)) found.add(secret);
       }
       return [...found];
     },

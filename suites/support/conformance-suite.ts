@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Judgement } from '../../core/judge.ts';
 import { concerns } from '../../core/rule.ts';
 import { operationById, type Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
@@ -137,10 +139,12 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
   const { name } = definition;
   for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
+  /** What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it again. */
+  const judgedWhenRecorded = new WeakMap<Exchange, readonly Judgement[]>();
   const clients = s.clients(
     (exchange) => {
       if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') state.requests += 1;
-      recordExchange(s, ledger, rules, exchange);
+      judgedWhenRecorded.set(exchange, recordExchange(s, ledger, rules, exchange));
       countCredentialUse(credentials, exchange);
       const write = writeRecord(exchange);
       if (write) {
@@ -153,7 +157,7 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       state.requests += 1;
     },
   );
-  const shrink = createShrinker({ session: s, ledger, rules, ...(planned === undefined ? {} : { planned }) });
+  const shrink = createShrinker({ session: s, ledger, rules, recorded: (exchange) => judgedWhenRecorded.get(exchange), ...(planned === undefined ? {} : { planned }) });
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
     send(operationId, request) {

@@ -2,7 +2,7 @@ import { curlCommand } from '../../core/curl.ts';
 import { replayCommand } from '../../core/replay.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
-import { judge } from '../../core/judge.ts';
+import { judge, type Judgement } from '../../core/judge.ts';
 import { requestIdOf } from '../../rules/envelope.ts';
 import { cover, tally, type Ledger } from '../../core/ledger.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
@@ -12,8 +12,8 @@ import type { Session } from './session.ts';
 
 const MAX_EVIDENCE_CHARS = 4_000;
 
-/** Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence. */
-export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): void {
+/** Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence; returns the judgements. */
+export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): Judgement[] {
   for (const secret of valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields)) {
     session.redactor.addSecret(secret);
     session.sentSecrets.add(secret);
@@ -47,6 +47,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
       violations.map((v) => finding(session, redacted!, curl!, rule, v)),
     );
   }
+  return judgements;
 }
 
 /** The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent. */

@@ -4,7 +4,7 @@ import { DEFAULTS } from '../../core/defaults.ts';
 import { differences, leaves, type SharedValue } from '../../core/difference.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
-import { judge } from '../../core/judge.ts';
+import { judge, type Judgement } from '../../core/judge.ts';
 import type { Ledger } from '../../core/ledger.ts';
 import type { MinimalExample, ShrinkRequest } from '../../core/minimal-example.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
@@ -32,6 +32,8 @@ export interface ShrinkerSetup {
   readonly planned?: number;
   /** Shrink requests per failure and per run; DEFAULTS.shrinkRequestsPerCause and DEFAULTS.shrinkRequestsPerRun unless given. */
   readonly limits?: { readonly perCause: number; readonly perRun: number };
+  /** The judgements an exchange got when it was recorded, if it was: an example that passed every rule is not judged again. */
+  readonly recorded?: (exchange: Exchange) => readonly Judgement[] | undefined;
 }
 
 /** Requests of a failure's budget kept back while shrinking, to send the failing and the passing request again. */
@@ -97,6 +99,15 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
       // Judged again only to compare with the failure: a requestId is not new to a second look at the same answer.
       seenRequestIds: new Set(),
     });
+  /**
+   * How an example's exchange fares, rule by rule: judged again only when a rule found a violation in it as it was
+   * recorded (judging every example twice was a tenth of what a run's worker allocated), since a second look can differ
+   * from the first only where a violation depends on the run so far (a requestId seen before), not a cause to shrink.
+   */
+  const judgedForShrinking = (exchange: Exchange): readonly Judgement[] => {
+    const recorded = setup.recorded?.(exchange);
+    return recorded?.every((j) => j.violations.length === 0) ? recorded : judged(exchange);
+  };
   const faredOf = (exchange: Exchange, rule: string, key: string): Fared => {
     const judgement = judged(exchange).find((j) => j.rule === rule);
     if (!judgement) return 'other';
@@ -140,7 +151,7 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
         if (requestValue(exchange) !== value) sentValues.set(index, requestValue(exchange));
         /** The causes this example fails, in the order its violations show them. */
         const here = new Map<string, string>();
-        for (const { rule, violations } of judged(exchange)) {
+        for (const { rule, violations } of judgedForShrinking(exchange)) {
           if (violations.length === 0 && exchange.response) {
             const indices = passing.get(rule) ?? [];
             indices.push(index);
