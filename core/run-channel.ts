@@ -36,7 +36,13 @@ type Message =
   | { readonly kind: 'state'; readonly stopped: boolean }
   | { readonly kind: 'stop' }
   | { readonly kind: 'progress'; readonly counters: SharedArrayBuffer }
-  | { readonly kind: 'created'; readonly suite: string; readonly resource: CreatedResource };
+  | { readonly kind: 'created'; readonly resources: readonly Announced[] };
+
+/** A resource a suite left on the target, as the sending thread announces it. */
+interface Announced {
+  readonly suite: string;
+  readonly resource: CreatedResource;
+}
 
 /** How long a sending thread waits for the main thread to say whether the run was interrupted before it opened. */
 const HELLO_TIMEOUT_MS = 2_000;
@@ -68,7 +74,10 @@ export interface RunChannel {
   onStop(handler: () => void): void;
   /** Sending thread: tells the main thread how far the run is (one message, the first time; then shared memory). */
   report(progress: RunProgress): void;
-  /** Sending thread: tells the main thread what a suite left on the target, as it happens (so that a run stopped at once still lists it). */
+  /**
+   * Sending thread: tells the main thread what a suite left on the target, as it happens (so that a run stopped at once
+   * still lists it): the resources announced in one turn of the event loop go in one message at its end.
+   */
   created(suite: string, resource: CreatedResource): void;
   /** Main thread: calls `handler` with every resource a suite left on the target. */
   onCreated(handler: (suite: string, resource: CreatedResource) => void): void;
@@ -87,6 +96,8 @@ export function openRunChannel(run: { readonly seed: number; readonly reportDir:
   const post = (message: Message): void => channel.postMessage(message);
   /** This thread's counters once it reports; the sending thread's, on the main thread, once it has shared them. */
   let counters: Int32Array | undefined;
+  /** The resources announced in this turn of the sending thread's event loop, not sent yet. */
+  let announced: Announced[] = [];
   handlers.progress.push((message) => {
     counters = new Int32Array(message.counters);
   });
@@ -123,8 +134,19 @@ export function openRunChannel(run: { readonly seed: number; readonly reportDir:
       const shared = counters;
       for (const [slot, field] of PROGRESS_FIELDS.entries()) Atomics.store(shared, slot, progress[field]);
     },
-    created: (suite, resource) => post({ kind: 'created', suite, resource }),
-    onCreated: (handler) => void handlers.created.push(({ suite, resource }) => handler(suite, resource)),
+    created(suite, resource) {
+      if (announced.length === 0) {
+        setImmediate(() => {
+          post({ kind: 'created', resources: announced });
+          announced = [];
+        });
+      }
+      announced.push({ suite, resource });
+    },
+    onCreated: (handler) =>
+      void handlers.created.push(({ resources }) => {
+        for (const { suite, resource } of resources) handler(suite, resource);
+      }),
     close: () => channel.close(),
   };
 }
