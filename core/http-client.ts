@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse, TransportFailure, TransportFailureCode } from './exchange.ts';
@@ -155,39 +153,22 @@ async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Pr
       headersTimeout: client.timeoutMs,
       bodyTimeout: client.timeoutMs,
     });
-    const text = await readBody(res.body, client.maxResponseBytes);
-    if (text === undefined) return { failure: { code: 'too-large', message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`, durationMs: elapsed() } };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > client.maxResponseBytes) {
+        res.body.destroy();
+        return { failure: { code: 'too-large', message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`, durationMs: elapsed() } };
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
     const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
     return { response: { status: res.statusCode, headers, text, ...parseJson(text), durationMs: elapsed() } };
   } catch (error) {
     return { failure: { code: failureCode(error, signal), message: failureMessage(error, client.timeoutMs), durationMs: elapsed() } };
   }
-}
-
-/**
- * A response body as text, or undefined once it grows past `maxBytes` (the body is then destroyed); rejects as the body
- * fails. Read with `data` events: an async iterator over the body cost a few promises per response.
- */
-async function readBody(body: Readable, maxBytes: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  body.on('data', (chunk: Buffer) => {
-    if (tooLarge) return;
-    size += chunk.length;
-    if (size <= maxBytes) chunks.push(chunk);
-    else {
-      tooLarge = true;
-      body.destroy();
-    }
-  });
-  try {
-    await finished(body);
-  } catch (error) {
-    // Destroyed for its size, the body ends early on purpose.
-    if (!tooLarge) throw error;
-  }
-  return tooLarge ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): { json?: unknown; jsonError?: string } {
