@@ -66,10 +66,6 @@ export async function runSuites(
   const say = (line: string): void => {
     if (kept()) write(line);
   };
-  let progress: RunProgress = { sent: 0, rateLimited: 0, violations: 0 };
-  channel.onProgress((latest) => {
-    progress = latest;
-  });
   channel.serve(() => options.stop?.aborted === true);
   const created = new Map<string, CreatedResource[]>();
   // Appended in place: a copy per announcement made the main thread's share of a run quadratic in what it created.
@@ -81,7 +77,7 @@ export async function runSuites(
   const stopWorker = (): void => channel.stop();
   options.stop?.addEventListener('abort', stopWorker, { once: true });
   const started = Date.now();
-  const beat = process.stdout.isTTY ? undefined : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(progress, options.planned?.(), started));
+  const beat = process.stdout.isTTY ? undefined : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(channel.progress(), options.planned?.(), started));
   const collector = new CollectReporter(beat ? beat.line : say, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });

@@ -24,8 +24,8 @@ export interface SecretIndex extends SecretLookup {
  */
 export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
   const byPrefix = new Map<string, string | string[]>();
-  /** The first characters of the secrets: most positions of a text are passed over on this alone. */
-  const firstChars = new Set<number>();
+  /** Marks the character codes the secrets start with (a table, cheaper to read than a set): most positions of a text are passed over on this alone. */
+  const firstChars = new Uint8Array(65_536);
   let size = 0;
   const add = (secret: string): void => {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return;
@@ -35,7 +35,7 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
     if (bucket === undefined) byPrefix.set(prefix, secret);
     else if (Array.isArray(bucket)) bucket.push(secret);
     else byPrefix.set(prefix, [bucket, secret]);
-    firstChars.add(secret.charCodeAt(0));
+    firstChars[secret.charCodeAt(0)] = 1;
     size += 1;
   };
   for (const secret of initial) add(secret);
@@ -48,7 +48,7 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
       const found = new Set<string>();
       if (size === 0) return [];
       for (let at = 0; at + MIN_SECRET_LENGTH <= text.length; at++) {
-        if (!firstChars.has(text.charCodeAt(at))) continue;
+        if (firstChars[text.charCodeAt(at)] === 0) continue;
         const bucket = byPrefix.get(text.slice(at, at + MIN_SECRET_LENGTH));
         if (bucket === undefined) continue;
         if (typeof bucket === 'string') {

@@ -1,6 +1,5 @@
 import { EVERY_OPERATION, type Rule, type Violation } from '../core/rule.ts';
 import type { Specs } from '../core/spec.ts';
-import { asObject } from './body.ts';
 
 /** Header and field names that carry credentials in any HTTP API, beside the fields the specs mark secret. */
 const CREDENTIAL_NAMES = Object.freeze(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'token']);
@@ -13,14 +12,22 @@ export function redactedNames(specs: Pick<Specs, 'secretFields'>): readonly stri
 /** Every string under a property named in `names` (compared case-insensitively), at any depth of a JSON value. */
 export function valuesUnder(json: unknown, names: readonly string[]): string[] {
   const lower = new Set(names.map((name) => name.toLowerCase()));
-  const walk = (value: unknown, inside: boolean): string[] => {
-    if (typeof value === 'string') return inside ? [value] : [];
-    if (Array.isArray(value)) return value.flatMap((item) => walk(item, inside));
-    if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, child]) => walk(child, inside || lower.has(key.toLowerCase())));
-    return [];
+  const found: string[] = [];
+  const walk = (value: unknown, inside: boolean): void => {
+    if (typeof value === 'string') {
+      if (inside) found.push(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) walk(item, inside);
+    } else if (isContainer(value)) {
+      for (const key in value) walk(value[key], inside || lower.has(key.toLowerCase()));
+    }
   };
-  return walk(json, false);
+  walk(json, false);
+  return found;
 }
+
+/** A JSON object or array. Walks go over an object's keys with `for...in` (a parsed body's own keys, in order), which allocates nothing per key. */
+const isContainer = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 const where = (json: unknown, secret: string, path: string): string | undefined => {
   if (typeof json === 'string') return json.includes(secret) ? path : undefined;
@@ -34,15 +41,19 @@ const where = (json: unknown, secret: string, path: string): string | undefined 
   return undefined;
 };
 
-const secretFields = (json: unknown, fields: readonly string[], path: string, out: Violation[]): void => {
+/** Every request-only field in a JSON value; a path is built only for an object or array, which may hold one. */
+const secretFields = (json: Record<string, unknown>, fields: readonly string[], path: string, out: Violation[]): void => {
   if (Array.isArray(json)) {
-    for (const [i, item] of json.entries()) secretFields(item, fields, `${path}/${i}`, out);
+    for (let i = 0; i < json.length; i++) {
+      const item: unknown = json[i];
+      if (isContainer(item)) secretFields(item, fields, `${path}/${i}`, out);
+    }
+    return;
   }
-  const object = asObject(json);
-  if (!object) return;
-  for (const [key, value] of Object.entries(object)) {
+  for (const key in json) {
+    const value = json[key];
     if (fields.includes(key)) out.push({ path: `${path}/${key}`, expected: `no \`${key}\` field: it is request-only`, actual: '[redacted]' });
-    else secretFields(value, fields, `${path}/${key}`, out);
+    else if (isContainer(value)) secretFields(value, fields, `${path}/${key}`, out);
   }
 };
 
@@ -60,7 +71,7 @@ export const secretRules: Rule[] = [
     check: (ex, ctx) => {
       const response = ex.response!;
       const violations: Violation[] = [];
-      secretFields(response.json, ctx.specs.requestOnlySecretFields, '', violations);
+      if (isContainer(response.json)) secretFields(response.json, ctx.specs.requestOnlySecretFields, '', violations);
       for (const [name, value] of Object.entries(response.headers)) {
         violations.push(...ctx.secrets.foundIn(value).map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })));
       }

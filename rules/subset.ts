@@ -12,7 +12,8 @@ export function subsetViolations(expected: unknown, actual: unknown, path: strin
     if (!Array.isArray(actual)) return [{ path, expected: `an array like ${JSON.stringify(expected)}`, actual }];
     if (actual.length !== expected.length) return [{ path, expected: `${expected.length} elements: ${JSON.stringify(expected)}`, actual }];
     const unused = [...actual];
-    for (const [index, item] of expected.entries()) {
+    for (let index = 0; index < expected.length; index++) {
+      const item: unknown = expected[index];
       const match = unused.findIndex((candidate) => subsetViolations(item, candidate, '').length === 0);
       if (match === -1) return [{ path: `${path}/${index}`, expected: `an element ${JSON.stringify(item)}`, actual }];
       unused.splice(match, 1);
@@ -23,7 +24,12 @@ export function subsetViolations(expected: unknown, actual: unknown, path: strin
   if (expectedObject) {
     const actualObject = asObject(actual);
     if (!actualObject) return [{ path, expected: 'an object', actual }];
-    return Object.entries(expectedObject).flatMap(([key, value]) => (value === undefined ? [] : subsetViolations(value, actualObject[key], `${path}/${key}`)));
+    const violations: Violation[] = [];
+    for (const key in expectedObject) {
+      const value = expectedObject[key];
+      if (value !== undefined) violations.push(...subsetViolations(value, actualObject[key], `${path}/${key}`));
+    }
+    return violations;
   }
   if (typeof expected === 'string' && typeof actual === 'string' && UUID.test(expected)) {
     return expected.toLowerCase() === actual.toLowerCase() ? [] : [{ path, expected: JSON.stringify(expected), actual }];
@@ -36,9 +42,7 @@ export function omitKeys(value: unknown, keys: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((item) => omitKeys(item, keys));
   const object = asObject(value);
   if (!object) return value;
-  return Object.fromEntries(
-    Object.entries(object)
-      .filter(([k]) => !keys.has(k))
-      .map(([k, v]) => [k, omitKeys(v, keys)]),
-  );
+  const kept: [string, unknown][] = [];
+  for (const key in object) if (!keys.has(key)) kept.push([key, omitKeys(object[key], keys)]);
+  return Object.fromEntries(kept);
 }

@@ -60,7 +60,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   channel?.onStop(() => gate.interrupt());
   if (await channel?.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
-  const report = (): void => channel?.progress({ sent: gate.sent(), ...counts });
+  const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new undici.Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = API_LIST.flatMap((api) => secretCredentials(api, config));
