@@ -142,7 +142,10 @@ function buildRequest(client: HttpClientOptions, opts: SendOptions): RecordedReq
 
 async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(client.timeoutMs);
+  // A timer of its own, cleared with the exchange: AbortSignal.timeout's would outlive it by --timeout-ms, thousands at once in a long run.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException(`no complete response within ${client.timeoutMs} ms`, 'TimeoutError')), client.timeoutMs);
+  const signal = timeout.signal;
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
     const url = new URL(req.url);
@@ -171,6 +174,8 @@ async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Pr
     return { response: { status: res.statusCode, headers, text, ...parseJson(text), durationMs: elapsed() } };
   } catch (error) {
     return { failure: { code: failureCode(error, signal), message: failureMessage(error, client.timeoutMs), durationMs: elapsed() } };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
