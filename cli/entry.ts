@@ -10,5 +10,4 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-limitHeapGrowth();
-process.exitCode = await main(process.argv.slice(2), process.env);
+process.exitCode = await main(process.argv.slice(2), process.env, undefined, { beforeRun: (config) => void limitHeapGrowth(config.runs) });

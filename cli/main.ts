@@ -1,12 +1,18 @@
 import { isHarnessError } from '../core/errors.ts';
 import { COMMAND_FLAGS, COMMAND_HELP, COMMANDS, HELP, type Command } from './help.ts';
 import type { Io } from './io.ts';
-import { parseRunArgs, resolveConfig, RUN_FLAGS } from '../core/config.ts';
+import { parseRunArgs, resolveConfig, RUN_FLAGS, type RunConfig } from '../core/config.ts';
 import { assertKnownFlags } from './known-flags.ts';
 import { PLAIN_STYLE, terminalStyle } from '../reports/terminal-style.ts';
 import { TOOL_VERSION } from '../core/package-root.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
 import { didYouMean } from '../core/did-you-mean.ts';
+
+/** What the executable does beside what `main` does everywhere (tests call `main` in their own process). */
+export interface MainHooks {
+  /** Called with a run's resolved settings before its modules load and vitest's worker starts. */
+  readonly beforeRun?: (config: RunConfig) => void;
+}
 
 /** Standard output and error, the summary drawn for standard output's terminal (colour, width) as `env` allows. */
 function stdIo(env: Readonly<Record<string, string | undefined>>): Io {
@@ -17,9 +23,10 @@ function stdIo(env: Readonly<Record<string, string | undefined>>): Io {
  * `conformance run`: settings are resolved before the run's modules (vitest among them) load, so that a bad
  * setting is reported at once; like every subcommand, it is loaded on use so that `--help` and `rules` start fast.
  */
-async function run(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+async function run(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io, hooks: MainHooks): Promise<number> {
   assertKnownFlags('run', argv, Object.keys(RUN_FLAGS));
   const config = resolveConfig(argv, env, RULE_IDS);
+  hooks.beforeRun?.(config);
   const verbose = parseRunArgs(argv).verbose === true;
   const { runCommand } = await import('./run.ts');
   return runCommand(config, env, { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } });
@@ -59,7 +66,7 @@ function unknownCommand(word: string, io: Io): number {
 }
 
 /** The `conformance` command: dispatches to a subcommand and turns harness errors into exit code 2. */
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = stdIo(env)): Promise<number> {
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = stdIo(env), hooks: MainHooks = {}): Promise<number> {
   const [first, ...rest] = argv;
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   try {
@@ -100,10 +107,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
         return await runDocs(rest, io);
       }
       case 'run':
-        return await run(rest, env, io);
+        return await run(rest, env, io, hooks);
       default:
         if (first !== undefined && !first.startsWith('-')) return unknownCommand(first, io);
-        return await run(argv, env, io);
+        return await run(argv, env, io, hooks);
     }
   } catch (error) {
     if (isHarnessError(error)) {
