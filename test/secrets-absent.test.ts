@@ -1,0 +1,50 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Exchange } from '../core/exchange.ts';
+import { loadShippedSpecs } from '../core/prepared-specs.ts';
+import { createSecretIndex } from '../core/secret-index.ts';
+import { operationById, type Specs } from '../core/spec.ts';
+import { createValidators } from '../core/validators.ts';
+import { RULES } from '../rules/index.ts';
+
+const RULE = RULES.find((rule) => rule.id === 'secrets.absent')!;
+const SENT = 'sv_Zq3kP9wLmN2xR7tY5uB8cV1dF4gH6jK0';
+
+let specs: Specs;
+beforeAll(async () => {
+  specs = await loadShippedSpecs();
+});
+
+/** The rule's violations (path and expectation) for a createPipe answer with this JSON body and these headers, after SENT was sent. */
+function violations(body: unknown, headers: Record<string, string> = {}): { path: string; expected: string }[] {
+  const text = JSON.stringify(body);
+  const exchange: Exchange = {
+    api: 'management',
+    operation: operationById(specs, 'createPipe').key,
+    operationId: 'createPipe',
+    probe: { intent: 'accept', label: 'a valid pipe' },
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, auth: 'default', params: {}, query: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json', ...headers }, text, json: body, durationMs: 1 },
+  };
+  const context = { operation: operationById(specs, 'createPipe'), specs, validators: createValidators(), secrets: createSecretIndex([SENT]), seenRequestIds: new Set<string>() };
+  return RULE.check(exchange, context).map(({ path, expected }) => ({ path, expected }));
+}
+
+describe('secrets.absent on one answer', () => {
+  it('finds a request-only field at any depth, inside objects and arrays, and names its path', () => {
+    const found = violations({
+      status: 200,
+      result: { source: { broker: { schemaRegistry: { credentials: { username: 'u' } } } }, sinks: [{ name: 'a' }, { accessKey: { id: 'k' } }] },
+    });
+    expect(found.map((v) => v.path).sort()).toEqual(['/result/sinks/1/accessKey', '/result/source/broker/schemaRegistry/credentials']);
+    for (const v of found) expect(v.expected).toMatch(/^no `(credentials|accessKey)` field: it is request-only$/);
+  });
+
+  it('finds a value sent earlier under any name, in the body and in a header, and passes an answer without either', () => {
+    const found = violations({ status: 200, result: { notes: [`copied ${SENT} here`] } }, { 'x-debug': SENT });
+    expect(found).toEqual([
+      { path: 'header:x-debug', expected: 'no secret value sent earlier' },
+      { path: '/result/notes/0', expected: 'no secret value sent earlier' },
+    ]);
+    expect(violations({ status: 200, result: { source: { broker: { brokers: 'b-1:9092' } }, sinks: [{ name: 'a' }] } })).toEqual([]);
+  });
+});
