@@ -1,16 +1,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PREPARED_SPECS_FILE, prepareSpecs } from '../core/prepared-specs.ts';
 import { specsOf } from '../core/spec.ts';
 import { PREPARED_VALIDATORS_FILE, preparedValidatorsCode } from '../core/validators.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
+import { bundleSuites } from './suite-bundle.ts';
 
 // The last step of `npm run build`: prepares what every run would otherwise redo at start-up. It writes both specs
 // dereferenced (dist/prepared/specs.json) and the Ajv validation code of every schema in them, generated with the same
-// settings as at run time (dist/prepared/validators.cjs, filed by each schema's fingerprint).
+// settings as at run time (dist/prepared/validators.cjs, filed by each schema's fingerprint), and bundles the modules
+// vitest's worker loads (dist/suites/bundle.js, see suite-bundle.ts).
 const prepared = await prepareSpecs();
 const { operations } = specsOf({ ...prepared.documents });
 const validators = preparedValidatorsCode(operations);
 await mkdir(dirname(PREPARED_SPECS_FILE), { recursive: true });
 await writeFile(PREPARED_SPECS_FILE, JSON.stringify(prepared));
 await writeFile(PREPARED_VALIDATORS_FILE, validators.code);
-process.stdout.write(`prepared ${operations.length} operations and ${validators.count} validators in ${dirname(PREPARED_SPECS_FILE)}\n`);
+await bundleSuites(join(PACKAGE_ROOT, 'dist'));
+process.stdout.write(`prepared ${operations.length} operations and ${validators.count} validators in ${dirname(PREPARED_SPECS_FILE)}, and bundled the suites\n`);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startVitest, type Reporter, type Vitest } from 'vitest/node';
@@ -11,11 +11,13 @@ import type { CreatedResource } from '../core/run-report.ts';
 import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
+import { BUNDLED_SUITE_FILE } from '../build/suite-bundle.ts';
 
 // The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// The one suite file, which registers every suite (a dist/ built before the suites were one file may still hold others).
-const SUITE_FILES = import.meta.url.endsWith('.ts') ? 'conformance.suite.ts' : 'conformance.suite.js';
+// The one suite file, which registers every suite (a dist/ built before the suites were one file may still hold others):
+// from the build, the one that loads the harness bundled (build/suite-bundle.ts), where the build wrote it.
+const SUITE_FILES = import.meta.url.endsWith('.ts') ? 'conformance.suite.ts' : existsSync(join(ROOT, 'suites', BUNDLED_SUITE_FILE)) ? BUNDLED_SUITE_FILE : 'conformance.suite.js';
 
 type VitestOptions = NonNullable<Parameters<typeof startVitest>[2]>;
 /** vitest's reporters as a list: names, instances, or a name with its options. */

@@ -68,6 +68,9 @@ describe('the published package', () => {
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/suites/conformance.suite.js');
+    // What vitest's worker loads, bundled by the build into one module, and the suite file that imports it.
+    expect(files).toContain('dist/suites/bundle.js');
+    expect(files).toContain('dist/suites/conformance.bundled.suite.js');
     expect(files).toContain('dist/vitest.js');
     expect(files).toContain('dist/vitest.d.ts');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
