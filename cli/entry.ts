@@ -10,4 +10,4 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env, undefined, { beforeRun: (config) => void limitHeapGrowth(config.runs) });
+process.exitCode = await main(process.argv.slice(2), process.env, undefined, { beforeRun: (config) => limitHeapGrowth(config.runs) });

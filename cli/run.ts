@@ -19,7 +19,7 @@ import { secretCredentials } from '../core/api-descriptor.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
-import { endProcess } from './hard-stop.ts';
+import { endProcess } from './end-process.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
 import type { Collected } from '../reports/collect-reporter.ts';
 import type { ReportIo } from '../reports/write-reports.ts';

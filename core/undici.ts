@@ -41,5 +41,5 @@ function leanParts(): UndiciParts | undefined {
   return { Agent, request: (dispatcher, options) => request.call(dispatcher, options), lean: true };
 }
 
-/** The parts this thread sends with, loaded once on first use. */
+/** The parts this thread sends with, loaded once, when this module is. */
 export const undici: UndiciParts = loadUndici();
