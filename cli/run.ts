@@ -20,6 +20,7 @@ import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
 import { endProcess } from './end-process.ts';
+import { EarlyWorker } from './early-worker.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
 import type { Collected } from '../reports/collect-reporter.ts';
 import type { ReportIo } from '../reports/write-reports.ts';
@@ -78,10 +79,13 @@ export async function runCommand(
   // its own thread); its first group waits for them. When they fail, the worker is told, and the run says nothing more.
   let settle: (handed: HandedRun | undefined) => void = () => undefined;
   const handed = new Promise<HandedRun | undefined>((resolve) => (settle = resolve));
+  // vitest's worker thread starts before vitest loads, and loads the harness's modules while vitest does (cli/early-worker.ts).
+  const early = EarlyWorker.start((why) => io.err(`conformance: ${why}`));
   try {
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
     const suites = runSuites({ config: resolved, specs }, handed, io.out, (text) => run.redact(text), {
+      ...(early ? { early } : {}),
       stop: stop.signal,
       planned: () => run.planned,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
@@ -141,6 +145,7 @@ export async function runCommand(
   } finally {
     settle(undefined);
     interrupts.dispose();
+    await early?.dispose();
     await reference?.close();
   }
 }

@@ -12,6 +12,8 @@ import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
 import { BUNDLED_SUITE_FILE } from '../build/suite-bundle.ts';
+import type { EarlyWorker } from './early-worker.ts';
+import { harnessPool } from './harness-pool.ts';
 
 // The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +40,8 @@ export interface SuitesRunOptions {
   readonly stop?: AbortSignal;
   /** Called once the run has started, with a function that reads what it has produced so far (for a hard stop). */
   readonly onStarted?: (soFar: () => Collected) => void;
+  /** The worker thread the command spawned as it started, for vitest's pool to adopt (a run of the build). */
+  readonly early?: EarlyWorker;
 }
 
 /**
@@ -88,6 +92,7 @@ export async function runSuites(
       testTimeout: config.budgetMs + 60_000,
       hookTimeout: config.budgetMs + 60_000,
       provide: { conformance: run },
+      ...(options.early ? { pool: harnessPool(options.early) } : {}),
       reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
       // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name keeps its
       // file apart from the other shards' when `conformance merge` replays the blob reports.

@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { isatty } from 'node:tty';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** What a thread is started with: vitest gives its pool's threads the same, which is how the pool knows it may adopt one. */
+export interface ThreadStart {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly execArgv: readonly string[];
+}
+
+/**
+ * vitest's worker thread, spawned as a run starts, before vitest loads (`suites/vitest-worker.ts`): it loads vitest's
+ * runtime and the harness's bundle while the main thread loads vitest and vite (about 0.25 s of each thread), and
+ * vitest's pool (`harnessPool` in cli/suites-run.ts) adopts it when vitest asks for a thread started exactly so.
+ * Only a run of the build has one: the sources' worker side goes through vite's transform.
+ */
+export class EarlyWorker {
+  /** The worker's file, which the pool also starts when it cannot adopt this one. */
+  static readonly entry = fileURLToPath(new URL('../suites/vitest-worker.js', import.meta.url));
+  private thread: Worker | undefined;
+
+  private constructor(
+    private readonly started: ThreadStart,
+    preload: string,
+    private readonly onRefused: (why: string) => void,
+  ) {
+    this.thread = new Worker(EarlyWorker.entry, { env: { ...started.env }, execArgv: [...started.execArgv], stdout: true, stderr: true, workerData: { preload } });
+    // Until it is adopted, nothing of its own may keep the process alive or end it: an error shows when vitest uses it.
+    this.thread.unref();
+    this.thread.on('error', () => undefined);
+  }
+
+  /**
+   * Spawns the worker for a run of the build; undefined for a run of the sources, or a build without the bundle.
+   * `onRefused` hears why vitest's pool could not adopt it (vitest asked for a thread started otherwise).
+   */
+  static start(onRefused: (why: string) => void): EarlyWorker | undefined {
+    const bundle = new URL('../suites/bundle.js', import.meta.url);
+    if (!import.meta.url.endsWith('.js') || !existsSync(EarlyWorker.entry) || !existsSync(bundle)) return undefined;
+    try {
+      return new EarlyWorker(vitestThreadStart(), bundle.href, onRefused);
+    } catch {
+      // Not lost: vitest's pool then starts the same file with its own settings, and reports what goes wrong.
+      return undefined;
+    }
+  }
+
+  /** The thread, when vitest's pool asks for one started as this one was (and only once); else undefined, and it ends. */
+  take(wanted: ThreadStart): Worker | undefined {
+    const thread = this.thread;
+    this.thread = undefined;
+    if (!thread) return undefined;
+    const differences = startDifferences(this.started, wanted);
+    if (differences.length === 0) {
+      thread.ref();
+      thread.removeAllListeners('error');
+      return thread;
+    }
+    void thread.terminate();
+    this.onRefused(
+      `vitest wanted its worker thread started otherwise than the one the command started (${differences.join('; ')}), so it started another, about 0.1 s later. Is this a vitest release the harness does not know yet?`,
+    );
+    return undefined;
+  }
+
+  /** Ends the thread if no pool adopted it (a run given up before vitest started, or one that started its own). */
+  async dispose(): Promise<void> {
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.terminate();
+  }
+}
+
+/**
+ * The environment and Node flags vitest 4.1 gives its pool's threads in a run like the harness's (no config file, no
+ * `env`, vite's defaults): the process's environment with vitest's variables and vite's `import.meta.env` for mode
+ * `test`; the profiling flags the process has, vitest's own, and vite's SSR resolve conditions.
+ */
+export function vitestThreadStart(): ThreadStart {
+  const vitestRoot = dirname(createRequire(import.meta.url).resolve('vitest/package.json'));
+  return {
+    env: {
+      ...process.env,
+      TEST: 'true',
+      VITEST: 'true',
+      NODE_ENV: process.env.NODE_ENV || 'test',
+      VITEST_MODE: 'RUN',
+      FORCE_TTY: isatty(1) ? 'true' : '',
+      BASE_URL: '/',
+      MODE: 'test',
+      DEV: '1',
+      PROD: '',
+    },
+    execArgv: [
+      ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--heap-prof') || arg.startsWith('--diagnostic-dir')),
+      '--experimental-import-meta-resolve',
+      '--require',
+      join(vitestRoot, 'suppress-warnings.cjs'),
+      '--conditions',
+      'node',
+      '--conditions',
+      'development',
+    ],
+  };
+}
+
+/** How `wanted` differs from `started`: the environment variables by name only (their values may be credentials), the flags whole. */
+function startDifferences(started: ThreadStart, wanted: ThreadStart): string[] {
+  const names = [...new Set([...Object.keys(started.env), ...Object.keys(wanted.env)])].filter((name) => started.env[name] !== wanted.env[name]);
+  const flags = wanted.execArgv.length !== started.execArgv.length || wanted.execArgv.some((flag, i) => flag !== started.execArgv[i]);
+  return [
+    ...(names.length > 0 ? [`environment variables ${names.sort().join(', ')}`] : []),
+    ...(flags ? [`Node flags ${JSON.stringify(wanted.execArgv)}, not ${JSON.stringify(started.execArgv)}`] : []),
+  ];
+}
