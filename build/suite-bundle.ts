@@ -15,11 +15,7 @@ export async function bundleSuites(distDir: string): Promise<void> {
   const { build } = await import('esbuild');
   const suites = join(distDir, 'suites');
   await build({
-    stdin: {
-      contents: "export { registerConformance } from './support/conformance-suite.js';\nexport { providedRun } from './support/provided.js';\n",
-      resolveDir: suites,
-      sourcefile: 'bundle-entry.js',
-    },
+    entryPoints: [join(suites, 'bundle-entry.js')],
     bundle: true,
     format: 'esm',
     platform: 'node',

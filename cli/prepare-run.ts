@@ -1,21 +1,14 @@
 import { withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
-import { operationById, type Specs } from '../core/spec.ts';
+import type { Specs } from '../core/spec.ts';
 import type { Plan } from '../suites/support/plan.ts';
-import { preflightRequestCount } from './preflight-plan.ts';
 
 /**
- * The run's plan, the preflight's GETs reserved within `--max-requests`. The suites (and with them fast-check and the
- * generators) load here, on use, so that a command can start vitest's worker before it plans.
+ * The run's plan (cli/run-plan.ts). The suites (and with them fast-check and the generators) load here, on use, so that
+ * a command can start vitest's worker before it plans.
  */
 export async function planFor(config: RunConfig, specs: Specs): Promise<Plan> {
-  const [{ SUITES }, { planRun }] = await Promise.all([import('../suites/index.ts'), import('../suites/support/plan.ts')]);
-  return planRun(
-    config,
-    SUITES.map((suite) => suite()),
-    (operationId) => operationById(specs, operationId),
-    preflightRequestCount(config),
-  );
+  return (await import('./run-plan.ts')).runPlan(config, specs);
 }
 
 /** The embedded reference target, started in this thread, and the settings that point the run at it. */

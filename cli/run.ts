@@ -81,6 +81,9 @@ export async function runCommand(
   const handed = new Promise<HandedRun | undefined>((resolve) => (settle = resolve));
   // vitest's worker thread starts before vitest loads, and loads the harness's modules while vitest does (cli/early-worker.ts).
   const early = EarlyWorker.start((why) => io.err(`conformance: ${why}`));
+  // It plans the run and runs the preflight as soon as it has loaded, while this thread loads vitest; undefined when it
+  // cannot plan, and then this thread plans (and raises a bad setting) and runs the preflight, as it does without it.
+  const preparedThere = early?.prepare(resolved).catch(() => undefined);
   try {
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
@@ -100,13 +103,14 @@ export async function runCommand(
     let checked: PreflightReport | undefined;
     let startedAt: Date;
     try {
-      const plan = await planFor(resolved, specs);
+      const there = await preparedThere;
+      const plan = there?.plan ?? (await planFor(resolved, specs));
       if (plan.warning) io.err(`conformance: ${plan.warning}`);
       run.planned = plan.total;
       config = withRuns(resolved, plan.runs);
       reference = config.reference ? await startEmbedded(config) : undefined;
       if (reference) config = reference.config;
-      checked = reference ? undefined : await (await import('./preflight.ts')).preflight(config, specs);
+      checked = reference ? undefined : there?.preflight ? there.preflight() : await (await import('./preflight.ts')).preflight(config, specs);
       if (checked) io.out(checked.line);
       run.config = config;
       run.redact = createRedactor(redactedNames(specs), secretsOf(config)).text;

@@ -1,10 +1,16 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
+import type { PreflightAnswer, PrepareAnswer } from '../cli/early-worker.ts';
+import type { RunConfig } from '../core/config.ts';
+import type { Specs } from '../core/spec.ts';
+import { isHarnessError } from '../core/errors.ts';
 
 // The thread vitest runs the suites in, from the build (cli/early-worker.ts): vitest's own thread worker, built from
 // vitest's worker API, which the command spawns as it starts, before vitest itself has loaded. While the main thread
-// loads vitest and vite, this thread loads vitest's runtime and, given `preload`, the harness's bundled worker side, so
-// that when vitest hands it the suite file, the modules that file imports are already loaded.
+// loads vitest and vite, this thread loads vitest's runtime and, given `preload`, the harness's bundled worker side
+// (suites/bundle-entry.ts), so that when vitest hands it the suite file, the modules that file imports are already
+// loaded; given `plans`, it answers there with the run's plan for the settings it is sent, and for a configured target
+// with the preflight's report (cli/early-worker.ts `prepare`).
 const port = parentPort;
 if (!port) throw new Error('suites/vitest-worker.js runs as a worker thread, spawned by the conformance command');
 
@@ -18,6 +24,38 @@ init({
   setup: setupEnvironment,
 });
 
-const { preload } = (workerData ?? {}) as { preload?: string };
-// A failure here is not lost: the suite file imports the same module, and vitest reports the failure as that file's.
-if (preload) import(preload).catch(() => undefined);
+const { preload, plans } = (workerData ?? {}) as { preload?: string; plans?: MessagePort };
+type Harness = typeof import('./bundle-entry.ts');
+const harness = preload ? (import(preload) as Promise<Harness>) : undefined;
+// A failure here is not lost: the suite file imports the same module, and vitest reports it as that file's.
+harness?.catch(() => undefined);
+
+plans?.on('message', (config: RunConfig) => {
+  void prepared(config).then((answer) => plans.postMessage(answer));
+});
+// vitest ends this thread when its run is done; the port must not be what keeps it alive.
+plans?.unref();
+
+async function prepared(config: RunConfig): Promise<PrepareAnswer> {
+  let planned: { plan: ReturnType<Harness['runPlan']>; specs: Specs; harness: Harness };
+  try {
+    if (!harness) throw new Error('the worker thread was started without the harness bundle to plan with');
+    const loaded = await harness;
+    const specs = await loaded.loadShippedSpecs();
+    planned = { plan: loaded.runPlan(config, specs), specs, harness: loaded };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const { plan, specs, harness: loaded } = planned;
+  if (config.reference) return { plan };
+  return { plan, preflight: await preflighted(() => loaded.preflight(loaded.withRuns(config, plan.runs), specs)) };
+}
+
+async function preflighted(run: () => ReturnType<Harness['preflight']>): Promise<PreflightAnswer> {
+  try {
+    return { report: await run() };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { failed: { message, ...(isHarnessError(error) ? { code: error.code } : {}) } };
+  }
+}

@@ -92,6 +92,8 @@ export function groupSkip(config: RunConfig, group: ProbeGroup, operationOf: Ope
  * and the most examples per property with which every part fits in `--max-requests`, so that every shard picks the same.
  */
 export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], operationOf: OperationOf, reserved = 0): Plan {
+  // The run's own part first: a refused --shard is named as given.
+  const own = shardSuites(suites, config.shard);
   const parts = config.shard ? Array.from({ length: config.shard.count }, (_, i) => shardSuites(suites, { index: i + 1, count: config.shard!.count })) : [suites];
   const planFor = (part: readonly SuiteDefinition[], runs: number): PlannedGroup[] =>
     part.flatMap((suite) => {
@@ -113,7 +115,7 @@ export function planRun(config: RunConfig, suites: readonly SuiteDefinition[], o
   const limit = config.maxRequests === undefined ? undefined : Math.max(0, config.maxRequests - reserved);
   let runs = config.runs;
   while (limit !== undefined && largest(runs) > limit && runs > 1) runs -= 1;
-  const groups = planFor(config.shard ? shardSuites(suites, config.shard) : suites, runs);
+  const groups = planFor(own, runs);
   const preflight = reserved > 0 ? ` (and the preflight's ${reserved} GET${reserved === 1 ? '' : 's'})` : '';
   const warning =
     limit !== undefined && total(groups) > limit
