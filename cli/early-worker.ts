@@ -151,23 +151,27 @@ function preflightOf(answer: PreflightAnswer): () => PreflightReport {
 
 /**
  * The environment and Node flags vitest 4.1 gives its pool's threads in a run like the harness's (no config file, no
- * `env`, vite's defaults): the process's environment with vitest's variables and vite's `import.meta.env` for mode
- * `test`; the profiling flags the process has, vitest's own, and vite's SSR resolve conditions.
+ * `env`, vite's defaults): the process's environment, with vite's `import.meta.env` for mode `test` where it has none
+ * of its own (vitest copies them into it so), and vitest's variables; the profiling flags the process has, vitest's
+ * own, and vite's SSR resolve conditions. Like vite, it reads production from `NODE_ENV` (which vitest sets to `test`
+ * when it is unset).
  */
 export function vitestThreadStart(): ThreadStart {
   const vitestRoot = dirname(createRequire(import.meta.url).resolve('vitest/package.json'));
+  const { env } = process;
+  const production = env.NODE_ENV === 'production';
   return {
     env: {
-      ...process.env,
+      ...env,
+      BASE_URL: env.BASE_URL ?? '/',
+      MODE: env.MODE ?? 'test',
+      DEV: env.DEV ?? (production ? '' : '1'),
+      PROD: env.PROD ?? (production ? '1' : ''),
       TEST: 'true',
       VITEST: 'true',
-      NODE_ENV: process.env.NODE_ENV || 'test',
+      NODE_ENV: env.NODE_ENV || 'test',
       VITEST_MODE: 'RUN',
       FORCE_TTY: isatty(1) ? 'true' : '',
-      BASE_URL: '/',
-      MODE: 'test',
-      DEV: '1',
-      PROD: '',
     },
     execArgv: [
       ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--heap-prof') || arg.startsWith('--diagnostic-dir')),
@@ -177,7 +181,7 @@ export function vitestThreadStart(): ThreadStart {
       '--conditions',
       'node',
       '--conditions',
-      'development',
+      production ? 'production' : 'development',
     ],
   };
 }

@@ -24,11 +24,16 @@ describe("vitest's worker thread, started with the command", () => {
   const scratch = mkdtemp(join(tmpdir(), 'early-worker-'));
   afterAll(async () => rm(await scratch, { recursive: true, force: true }));
 
-  it('is adopted by vitest in a run of the build: vitest asks for a thread started exactly as the command started it', async () => {
-    const reportDir = join(await scratch, 'report');
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, '--runs', '1', '--report-dir', reportDir], { env: cleanEnv() });
+  it.each([
+    ['unset', undefined],
+    ['production', 'production'],
+    ['development', 'development'],
+  ])('is adopted by vitest in a run of the build, NODE_ENV %s: vitest asks for a thread started exactly as the command started it', async (_, nodeEnv) => {
+    const reportDir = join(await scratch, `report-${nodeEnv}`);
+    const { NODE_ENV: _vitests, ...env } = cleanEnv();
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, '--runs', '1', '--report-dir', reportDir], { env: nodeEnv ? { ...env, NODE_ENV: nodeEnv } : env });
     expect(stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
-    expect(stderr).not.toMatch(REFUSED);
+    expect(stderr, stderr).not.toMatch(REFUSED);
   });
 
   it('leaves a bad setting that only planning finds to the command, which exits 2 naming it as given', async () => {
