@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/temporary-folder.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 120_000,
