@@ -44,6 +44,23 @@ export class EarlyWorker {
   private ended: Error | undefined;
   /** Settled once the worker has answered what it was asked, or ended: a refused thread is ended only then. */
   private answered: Promise<unknown> = Promise.resolve();
+  /** Rejects the preparation asked for and not yet answered. */
+  private unanswered: ((error: Error) => void) | undefined;
+
+  /**
+   * Spawns the worker for a run of the build; undefined for a run of the sources, or a build without the bundle.
+   * `onRefused` hears why vitest's pool could not adopt it (vitest asked for a thread started otherwise).
+   */
+  static start(onRefused: (why: string) => void): EarlyWorker | undefined {
+    const bundle = new URL('../suites/bundle.js', import.meta.url);
+    if (!import.meta.url.endsWith('.js') || !existsSync(EarlyWorker.entry) || !existsSync(bundle)) return undefined;
+    try {
+      return new EarlyWorker(vitestThreadStart(), bundle.href, onRefused);
+    } catch {
+      // Not lost: vitest's pool then starts the same file with its own settings, and reports what goes wrong.
+      return undefined;
+    }
+  }
 
   private constructor(
     private readonly started: ThreadStart,
@@ -70,9 +87,6 @@ export class EarlyWorker {
     });
   }
 
-  /** Rejects the preparation asked for and not yet answered. */
-  private unanswered: ((error: Error) => void) | undefined;
-
   /**
    * The run's plan (cli/run-plan.ts) and, for a configured target, its preflight (cli/preflight.ts), both made in the
    * worker thread from the settings as resolved. When the plan cannot be had there (the thread failed or ended), the
@@ -94,21 +108,6 @@ export class EarlyWorker {
     });
     this.answered = prepared.catch(() => undefined);
     return prepared;
-  }
-
-  /**
-   * Spawns the worker for a run of the build; undefined for a run of the sources, or a build without the bundle.
-   * `onRefused` hears why vitest's pool could not adopt it (vitest asked for a thread started otherwise).
-   */
-  static start(onRefused: (why: string) => void): EarlyWorker | undefined {
-    const bundle = new URL('../suites/bundle.js', import.meta.url);
-    if (!import.meta.url.endsWith('.js') || !existsSync(EarlyWorker.entry) || !existsSync(bundle)) return undefined;
-    try {
-      return new EarlyWorker(vitestThreadStart(), bundle.href, onRefused);
-    } catch {
-      // Not lost: vitest's pool then starts the same file with its own settings, and reports what goes wrong.
-      return undefined;
-    }
   }
 
   /** The thread, when vitest's pool asks for one started as this one was (and only once); else undefined, and it ends. */
