@@ -229,7 +229,7 @@ function baseUrl(value: string, name: string, prefix: string): string {
     throw new HarnessError('CONFIG_INVALID', `${name} is not a URL (${JSON.stringify(value)}): give an absolute http(s) URL such as https://api.example.com.`, { cause: error });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new HarnessError('CONFIG_INVALID', `${name} must use http or https, not ${url.protocol}`);
+    throw new HarnessError('CONFIG_INVALID', `${name} must use http or https, not ${url.protocol.slice(0, -1)}: give an absolute http(s) URL such as https://api.example.com.`);
   }
   if (url.username || url.password) {
     throw new HarnessError('CONFIG_INVALID', `${name} must not carry credentials: put them in the credential variables instead.`);

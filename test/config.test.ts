@@ -41,7 +41,7 @@ describe('resolveConfig', () => {
     [{ ...full, MANAGEMENT_KEY_SECRET: '' }, [], 'CONFIG_MISSING', /MANAGEMENT_KEY_SECRET/],
     [{ ...full, SERVICE_ID: '' }, [], 'CONFIG_MISSING', /SERVICE_ID/],
     [{ ALERTS_BASE_URL: 'http://127.0.0.1:9' }, [], 'CONFIG_MISSING', /ALERTS_TOKEN/],
-    [{ ...full, MANAGEMENT_BASE_URL: 'ftp://x' }, [], 'CONFIG_INVALID', /MANAGEMENT_BASE_URL.*http/],
+    [{ ...full, MANAGEMENT_BASE_URL: 'ftp://x' }, [], 'CONFIG_INVALID', /MANAGEMENT_BASE_URL must use http or https, not ftp: give an absolute http\(s\) URL/],
     [{ ...full, MANAGEMENT_BASE_URL: 'not a url' }, [], 'CONFIG_INVALID', /not a URL/],
     [full, ['--runs', 'many'], 'CONFIG_INVALID', /--runs/],
     [full, ['--rules', 'envelope.shape,no.such-rule'], 'CONFIG_INVALID', /no\.such-rule/],
