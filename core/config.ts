@@ -87,7 +87,9 @@ export function parseRunArgs(argv: readonly string[]): Record<string, string | s
   try {
     return parseArgs({ args: [...argv], options: RUN_FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. Run \`conformance --help\` for the flags.`, { cause: error });
+    // Node's own message, on one line and with one full stop (its ambiguity message spans three lines and ends with one).
+    const said = (error as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
+    throw new HarnessError('CONFIG_INVALID', `${said}. Run \`conformance --help\` for the flags.`, { cause: error });
   }
 }
 

@@ -48,6 +48,8 @@ describe('resolveConfig', () => {
     [full, ['--allow', 'read,delete'], 'CONFIG_INVALID', /--allow/],
     [full, ['--shard', '3/2'], 'CONFIG_INVALID', /--shard/],
     [full, ['--bogus'], 'CONFIG_INVALID', /bogus/],
+    // Node's three-line message for a value that starts with a dash, as one sentence after another.
+    [full, ['--max-rps', '-1'], 'CONFIG_INVALID', /^Option '--max-rps' argument is ambiguous\. Did you forget [^\n]*'--max-rps=-XYZ'\. Run `conformance --help` for the flags\.$/],
     [full, ['--update-baseline'], 'CONFIG_INVALID', /--baseline/],
     [full, ['--reference-fault', 'x'], 'CONFIG_INVALID', /reference/],
   ] as const)('rejects bad settings with a message naming the setting (%#)', (env, argv, code, pattern) => {
