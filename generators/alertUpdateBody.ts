@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { lazy } from './lazy.ts';
 import type { AlertReference } from './alertReference.ts';
 
 /** An alert update (PUT) body; which fields are required is not shown, so every field is optional here. */
@@ -26,9 +27,9 @@ export type AlertUpdateConstraints = {
 };
 
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
-const OBJECT_ID = fc.stringMatching(/^[0-9a-f]{24}$/);
-const ASCII_TEXT = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.:_-]{0,38}[A-Za-z0-9.]$/);
-const WORLD_TEXT = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== '');
+const OBJECT_ID = lazy(() => fc.stringMatching(/^[0-9a-f]{24}$/));
+const ASCII_TEXT = lazy(() => fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.:_-]{0,38}[A-Za-z0-9.]$/));
+const WORLD_TEXT = lazy(() => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })).filter((text) => text.trim() !== '');
 const PHRASES = fc.constantFrom('Taux d’erreur élevé', 'エラー率が高い', 'Fehlerquote über Schwelle ✓', 'Ошибка платежей 🚨', 'Latência > 5 s');
 
 /** Non-empty alert names and messages: plain ASCII, and text in other scripts and with symbols. */

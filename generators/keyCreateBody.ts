@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { lazy } from './lazy.ts';
 import { dateTime } from './dateTime.ts';
 import { ipAccessList, type IpAccessEntry } from './ipAccessList.ts';
 
@@ -25,7 +26,7 @@ const HOUR = 3_600_000;
 const NEVER = Symbol('never');
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const HEX_DIGIT = fc.constantFrom(...'0123456789abcdef');
-const NAME_SUFFIX = fc.stringMatching(/^[a-z0-9]{4,12}$/);
+const NAME_SUFFIX = lazy(() => fc.stringMatching(/^[a-z0-9]{4,12}$/));
 
 const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
 

@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { lazy } from './lazy.ts';
 import { accessKey, type AccessKey } from './accessKey.ts';
 import { identifier } from './identifier.ts';
 import { iamRole } from './iamRole.ts';
@@ -18,7 +19,7 @@ export type ObjectStorageSourceCreate = {
 };
 
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
-const ACCOUNT = fc.stringMatching(/^[0-9]{12}$/);
+const ACCOUNT = lazy(() => fc.stringMatching(/^[0-9]{12}$/));
 const PATTERN = fc.constantFrom('*.json', '*.csv', '*.parquet', 'data.ndjson', '**/*.json', 'part-?.csv');
 
 /** Complete object storage sources for create (`{ objectStorage, validateSamples }`): every documented field, the URL style (url, queue, iamRole, secret accessKey) and the connection-string style (connectionString, containerName, path) together; compression is only ever `auto`, the one value shown. */
