@@ -71,6 +71,8 @@ describe('the published package', () => {
     // What vitest's worker loads, bundled by the build into one module, and the suite file that imports it.
     expect(files).toContain('dist/suites/bundle.js');
     expect(files).toContain('dist/suites/conformance.bundled.suite.js');
+    // vitest's worker thread, which the command starts before vitest (cli/early-worker.ts).
+    expect(files).toContain('dist/suites/vitest-worker.js');
     expect(files).toContain('dist/vitest.js');
     expect(files).toContain('dist/vitest.d.ts');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
