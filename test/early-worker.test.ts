@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,10 +30,15 @@ describe("vitest's worker thread, started with the command", () => {
     ['development', 'development'],
   ])('is adopted by vitest in a run of the build, NODE_ENV %s: vitest asks for a thread started exactly as the command started it', async (_, nodeEnv) => {
     const reportDir = join(await scratch, `report-${nodeEnv}`);
+    // Each thread writes a CPU profile as it ends: two when vitest ran the suites in the thread the command started.
+    const profiles = join(await scratch, `profiles-${nodeEnv}`);
     const { NODE_ENV: _vitests, ...env } = cleanEnv();
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, '--runs', '1', '--report-dir', reportDir], { env: nodeEnv ? { ...env, NODE_ENV: nodeEnv } : env });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, '--runs', '1', '--report-dir', reportDir], {
+      env: nodeEnv ? { ...env, NODE_ENV: nodeEnv } : env,
+    });
     expect(stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
     expect(stderr, stderr).not.toMatch(REFUSED);
+    expect(await readdir(profiles)).toHaveLength(2);
   });
 
   it('leaves a bad setting that only planning finds to the command, which exits 2 naming it as given', async () => {
