@@ -1,8 +1,9 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
-import type { PreflightAnswer, PrepareAnswer } from '../cli/early-worker.ts';
+import type { PrepareAnswer } from '../cli/early-worker.ts';
 import type { RunConfig } from '../core/config.ts';
 import type { Specs } from '../core/spec.ts';
+import type { Plan } from './support/plan.ts';
 import { isHarnessError } from '../core/errors.ts';
 
 // The thread vitest runs the suites in, from the build (cli/early-worker.ts): vitest's own thread worker, built from
@@ -36,26 +37,27 @@ plans?.on('message', (config: RunConfig) => {
 // vitest ends this thread when its run is done; the port must not be what keeps it alive.
 plans?.unref();
 
+/** The plan, or why there is none (the command then plans itself); for a configured target, the preflight's report or the error that stops the run. */
 async function prepared(config: RunConfig): Promise<PrepareAnswer> {
-  let planned: { plan: ReturnType<Harness['runPlan']>; specs: Specs; harness: Harness };
+  let loaded: Harness;
+  let specs: Specs;
+  let plan: Plan;
   try {
     if (!harness) throw new Error('the worker thread was started without the harness bundle to plan with');
-    const loaded = await harness;
-    const specs = await loaded.loadShippedSpecs();
-    planned = { plan: loaded.runPlan(config, specs), specs, harness: loaded };
+    loaded = await harness;
+    specs = await loaded.loadShippedSpecs();
+    plan = loaded.runPlan(config, specs);
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: messageOf(error) };
   }
-  const { plan, specs, harness: loaded } = planned;
   if (config.reference) return { plan };
-  return { plan, preflight: await preflighted(() => loaded.preflight(loaded.withRuns(config, plan.runs), specs)) };
+  try {
+    return { plan, preflight: { report: await loaded.preflight(loaded.withRuns(config, plan.runs), specs) } };
+  } catch (error) {
+    return { plan, preflight: { failed: { message: messageOf(error), ...(isHarnessError(error) ? { code: error.code } : {}) } } };
+  }
 }
 
-async function preflighted(run: () => ReturnType<Harness['preflight']>): Promise<PreflightAnswer> {
-  try {
-    return { report: await run() };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { failed: { message, ...(isHarnessError(error) ? { code: error.code } : {}) } };
-  }
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
