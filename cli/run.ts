@@ -75,14 +75,14 @@ export async function runCommand(
     },
   });
   let reference: EmbeddedTarget | undefined;
-  // vitest's worker starts first, and the plan, the target and the preflight are settled while it does (about 0.3 s of
-  // its own thread); its first group waits for them. When they fail, the worker is told, and the run says nothing more.
+  // The plan, the target and the preflight are settled while vitest starts; the worker's first group waits for them
+  // (`handed`). When they fail, the worker is told, and the run says nothing more.
   let settle: (handed: HandedRun | undefined) => void = () => undefined;
   const handed = new Promise<HandedRun | undefined>((resolve) => (settle = resolve));
-  // vitest's worker thread starts before vitest loads, and loads the harness's modules while vitest does (cli/early-worker.ts).
+  // vitest's worker thread starts before vitest loads (cli/early-worker.ts), and plans the run and runs the preflight as
+  // soon as it has loaded the harness; undefined when it cannot plan, and then this thread plans (and raises a bad
+  // setting) and runs the preflight, as it does without it.
   const early = EarlyWorker.start((why) => io.err(`conformance: ${why}`));
-  // It plans the run and runs the preflight as soon as it has loaded, while this thread loads vitest; undefined when it
-  // cannot plan, and then this thread plans (and raises a bad setting) and runs the preflight, as it does without it.
   const preparedThere = early?.prepare(resolved).catch(() => undefined);
   try {
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.

@@ -93,9 +93,12 @@ describe("vitest's worker thread, started with the command", () => {
     expect(said).toEqual([]);
   });
 
-  it('is refused and ended when vitest asks otherwise, naming what differs but never an environment value', async () => {
+  it('is refused when vitest asks otherwise, naming what differs but never an environment value, and ended only once it has answered', async () => {
     const said: string[] = [];
     const early = EarlyWorker.start((why) => said.push(why));
+    // Asked before vitest's pool refuses it: what it began (a preflight, for a configured target) is answered, not cut off.
+    const config = resolveConfig([], {}, RULE_IDS);
+    const asked = early?.prepare(config);
     const wanted = vitestThreadStart();
     expect(early?.take({ env: { ...wanted.env, SOME_TOKEN: 'value-not-to-print' }, execArgv: [...wanted.execArgv, '--no-warnings'] })).toBeUndefined();
     expect(said).toHaveLength(1);
@@ -103,6 +106,7 @@ describe("vitest's worker thread, started with the command", () => {
     expect(said[0]).toContain('SOME_TOKEN');
     expect(said[0]).toContain('--no-warnings');
     expect(said[0]).not.toContain('value-not-to-print');
+    expect((await asked)?.plan).toEqual(await planFor(config, await loadShippedSpecs()));
     await early?.dispose();
   });
 });
