@@ -234,6 +234,14 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     }),
 
+    fault('usage-grand-total-double-counts', "usage's grandTotalCredits counts the period's last entry twice", ['usage.grand-total'], ['getUsageCost'], {
+      result: (ctx, r) => {
+        if (ctx.operation !== 'getUsageCost' || !Array.isArray(r.costs)) return r;
+        const last = r.costs.filter(isObject).at(-1);
+        return last === undefined ? r : { ...r, grandTotalCredits: totalOf([...r.costs.filter(isObject), last]) };
+      },
+    }),
+
     // Backups.
     fault('backup-id-mismatch', 'the backup read returns a backup whose id is not the path backupId', ['backups.identity'], ['getBackup'], {
       result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, id: randomUUID() } : r),

@@ -55,6 +55,15 @@ export const MODES: readonly Mode[] = Object.freeze(
     mode('costs-object', 'usage `costs` is a single object (not a list) when the period covers one day', {
       result: (ctx, r) => (ctx.operation === 'getUsageCost' && Array.isArray(r.costs) && r.costs.length === 1 ? { ...r, costs: r.costs[0] } : r),
     }),
+    mode('usage-fine-credits', "usage entries' totalCredits carry four decimals, and grandTotalCredits is the sum of them rounded each to cents", {
+      result: (ctx, r) =>
+        ctx.operation === 'getUsageCost' && Array.isArray(r.costs)
+          ? {
+              ...r,
+              costs: r.costs.map((entry) => (isObject(entry) && typeof entry.totalCredits === 'number' ? { ...entry, totalCredits: Math.round(entry.totalCredits * 10000 + 49) / 10000 } : entry)),
+            }
+          : r,
+    }),
     mode('conditional-absent', 'conditional fields are absent: key expireAt without expiry, usedAt, optional service fields', {
       result: (ctx, r) => {
         if (ctx.operation === 'createKey' && isObject(r.key)) {

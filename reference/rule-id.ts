@@ -11,6 +11,7 @@ export const RULE_IDS = Object.freeze([
   'pipes.service-id',
   'pipes.reflects-request',
   'pipes.update-applies',
+  'pipes.state-consistent',
   'pipes.settings-keys',
   'service.command',
   'service.result-identity',
@@ -20,6 +21,7 @@ export const RULE_IDS = Object.freeze([
   'keys.never-expires',
   'usage.period-limit',
   'usage.required-params',
+  'usage.grand-total',
   'usage.to-date-inclusive',
   'backups.identity',
   'auth.required',
@@ -30,6 +32,7 @@ export const RULE_IDS = Object.freeze([
   'alerts.update-fields',
   'alerts.list-omits',
   'alerts.update-applies',
+  'alerts.update-isolated',
   'alerts.enums',
   'transport.answers',
 ] as const);

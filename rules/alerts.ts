@@ -3,6 +3,7 @@ import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
+import { SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
 /** The probe part of an update that moves the alert to another listed alert's dashboard. */
@@ -113,6 +114,18 @@ export const alertRules: Rule[] = [
       if (index === -1) return [{ path: payloadPath(ex), expected: `an entry with id ${String(expected.id)}` }];
       return subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], `${payloadPath(ex)}/${index}`);
     },
+  },
+  {
+    id: 'alerts.update-isolated',
+    title: 'An alert update changes only the alert it names',
+    basis: 'inferred',
+    sentence: 'An update changes only the alert it names: every other listed alert reads the same before and after it.',
+    probedBy: 'the list before the first update and after every update of a sequence',
+    operations: ['updateAlert', 'listAlerts'],
+    parts: [{ name: SEQUENCE_PART }],
+    partOf: () => undefined,
+    applies: () => false,
+    check: () => [],
   },
   {
     id: 'alerts.enums',

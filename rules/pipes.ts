@@ -3,6 +3,7 @@ import type { Rule, Violation } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
 import { asObject, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
+import { SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
 /** What a pipe response must carry of a create or update body: all but the fields the spec marks `writeOnly`. */
@@ -97,6 +98,20 @@ export const pipeRules: Rule[] = [
       const body = requestBody(ex)!;
       return [...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)), ...tableMappingViolations(body, result, payloadPath(ex))];
     },
+  },
+  {
+    id: 'pipes.state-consistent',
+    title: 'Every pipe reads as its own writes left it',
+    basis: 'inferred',
+    sentence:
+      'Over any sequence of creates and updates, every pipe reads as its own writes left it: its settings read and its update answers show the latest value of each setting it was sent, the fields a PATCH did not send keep their values, every table mapping added is there and every one removed is gone (adding one already there may keep one copy), and nothing written to another pipe shows on it.',
+    probedBy:
+      'model-based sequences: creates, updates and settings reads of several pipes, interleaved, each answer checked against a model of every write before it; a failure is shrunk to the shortest sequence',
+    operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
+    parts: [{ name: SEQUENCE_PART }],
+    partOf: () => undefined,
+    applies: () => false,
+    check: () => [],
   },
   {
     id: 'pipes.settings-keys',

@@ -49,6 +49,29 @@ function lastDayMissing(ex: Exchange): Violation[] {
       ];
 }
 
+/** Rounding RULES.md allows between a total and the sum of its parts: a hundredth of a credit per entry summed. */
+export const CREDIT_ROUNDING = 0.01;
+
+/** `grandTotalCredits` against the sum of the entries' `totalCredits`, when every entry carries a number (else the schema rule speaks). */
+function grandTotalViolations(ex: Exchange): Violation[] {
+  const result = payload(ex)!;
+  const totals = costEntries(result).map((entry) => asObject(entry)?.totalCredits);
+  if (!totals.every((total): total is number => typeof total === 'number')) return [];
+  const sum = totals.reduce((a, b) => a + b, 0);
+  const grand = result.grandTotalCredits as number;
+  // The tolerance is RULES.md's per-entry rounding, plus a binary floating-point margin far below a cent.
+  const tolerance = CREDIT_ROUNDING * Math.max(1, totals.length) + 1e-9 * Math.max(1, Math.abs(sum));
+  return Math.abs(grand - sum) <= tolerance
+    ? []
+    : [
+        {
+          path: `${payloadPath(ex)}/grandTotalCredits`,
+          expected: `the sum of the ${totals.length} listed entries' totalCredits, ${Number(sum.toFixed(6))} (within ${Number((CREDIT_ROUNDING * Math.max(1, totals.length)).toFixed(6))} for rounding)`,
+          actual: grand,
+        },
+      ];
+}
+
 /** Rules of the usage cost operation. */
 export const usageRules: Rule[] = [
   {
@@ -74,6 +97,16 @@ export const usageRules: Rule[] = [
       ex.probe.intent !== 'reject' ? undefined : ex.request.query.from_date === undefined ? 'no from_date rejected' : ex.request.query.to_date === undefined ? 'no to_date rejected' : undefined,
     applies: (ex) => probes(ex, 'usage.required-params') && ex.response !== undefined,
     check: intentViolations,
+  },
+  {
+    id: 'usage.grand-total',
+    title: 'grandTotalCredits is the sum of the listed entries',
+    basis: 'stated',
+    sentence: '`grandTotalCredits` is the total over the period: it equals the sum of the `totalCredits` of the cost entries the answer lists (one entry or a list), up to rounding.',
+    probedBy: 'every accepted period',
+    operations: ['getUsageCost'],
+    applies: (ex) => isSuccess(ex) && typeof payload(ex)?.grandTotalCredits === 'number',
+    check: grandTotalViolations,
   },
   {
     id: 'usage.to-date-inclusive',

@@ -2,6 +2,7 @@ import { alertUpdateBody, alertUpdateBodyBadEnum, alertUpdateBodyObserve, type A
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
 import { alertNotUpdatable, putBackBody } from './support/alert-restore.ts';
+import { unsequenced } from './support/unsequenced.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteContext, SuiteDefinition } from './support/suite-types.ts';
@@ -74,6 +75,7 @@ export function alertsSuite(): SuiteDefinition {
     sequential: true,
     groups: [
       { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
+      unsequenced('alerts.update-isolated', ['updateAlert', 'listAlerts']),
       {
         name: 'invalid enums',
         operations: ['updateAlert'],

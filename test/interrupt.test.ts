@@ -132,12 +132,12 @@ describe('an interrupted run', () => {
     expect(run.code).toBe(130);
     expect(after).toEqual(['PATCH …/state {"command":"start"}']);
     expect(report.interrupted).toBe('SIGINT');
-    expect(report.results.length).toBe(116);
+    expect(report.results.length).toBe(122);
     expect(report.results.filter((r) => r.outcome === 'skipped' && r.message.includes('the run was interrupted')).length).toBeGreaterThan(0);
     expect(report.results.filter((r) => r.message.includes('reached --max-requests') || r.message.includes('(budget)'))).toEqual([]);
     expect(report.incidents.join('\n')).toMatch(/start got 503/);
     // Every verdict, and the interrupt as an error case of its own, so that CI does not read the run as clean.
-    expect(junit).toMatch(/<testsuites[^>]*tests="117" failures="\d+" errors="1"/);
+    expect(junit).toMatch(/<testsuites[^>]*tests="123" failures="\d+" errors="1"/);
     expect(junit).toContain('<testcase classname="conformance.harness" name="interrupted">');
     for (const file of ['report.html', 'summary.md']) expect((await stat(join(dir, file))).size).toBeGreaterThan(0);
     expect(run.stderr).toMatch(/^conformance: SIGINT received: no new requests/m);

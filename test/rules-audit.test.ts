@@ -9,6 +9,7 @@ import { FAULTS } from '../reference/faults.ts';
 import { RULE_IDS as REFERENCE_RULE_IDS } from '../reference/rule-id.ts';
 import { RULES, RULE_IDS } from '../rules/index.ts';
 import { ROOT } from './support/cli.ts';
+import { UNSEQUENCED } from './support/unsequenced.ts';
 
 /** One row of the catalogue's table in ../shared/RULES.md. */
 interface CatalogueRow {
@@ -84,9 +85,9 @@ describe('the rule table is the catalogue of RULES.md', () => {
 });
 
 describe('the fault table covers the rule table', () => {
-  it('every rule is broken by at least one fault', () => {
+  it('every rule is broken by at least one fault, but the sequence rules, which no probe judges yet', () => {
     const broken = new Set<string>(FAULTS.flatMap((fault) => fault.breaks));
-    expect(RULE_IDS.filter((id) => !broken.has(id))).toEqual([]);
+    expect(RULE_IDS.filter((id) => !broken.has(id))).toEqual(UNSEQUENCED);
   });
 
   it('every fault breaks at least one rule, each named once, and only known ones', () => {
