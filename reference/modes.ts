@@ -5,6 +5,7 @@ import { isUuid } from './scope.ts';
 import { selectNamed } from './named.ts';
 import type { Store } from './store.ts';
 import { strictBodies } from './strict-bodies.ts';
+import { echoOnly } from './echo-only.ts';
 
 /** A named unusual but correct behaviour the target can be started with, and its hooks. */
 export interface Mode {
@@ -88,6 +89,12 @@ export const MODES: readonly Mode[] = Object.freeze(
     mode('slow', 'every response is delayed by 200 ms', {
       response: (_ctx, o) => ({ ...o, delayMs: o.delayMs + 200 }),
     }),
+    {
+      name: 'echo-only',
+      description:
+        'pipe and key creates accept partial bodies (no documented field required) and answer with only the fields they were sent, beside the ids, state, times and pipe settings the target assigns',
+      install: echoOnly,
+    },
     {
       name: 'strict-bodies',
       description:

@@ -1,0 +1,98 @@
+import { fork } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { main } from '../cli/main.ts';
+import type { RunReport } from '../core/run-report.ts';
+import { MODE_NAMES } from '../reference/modes.ts';
+
+/**
+ * The seed sweep: every reference mode (the clean target among them) on many seeds, each a default run of the command
+ * in a worker process; prints the runs that failed and the rule × operation of each failure. A correct mode must
+ * pass on every seed, so the count it prints must be 0. `npm run seeds -- --seeds 100 --workers 2`.
+ */
+
+/** One run of the sweep: a mode (or the clean target) at a seed. */
+interface Job {
+  readonly mode: string;
+  readonly seed: number;
+}
+
+/** What a worker sends back for each run. */
+interface Outcome extends Job {
+  readonly code: number;
+  readonly failed: readonly string[];
+  readonly ms: number;
+}
+
+const CLEAN = 'clean';
+const FIRST_SEED = 1;
+
+async function runOne(job: Job): Promise<Outcome> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'seed-sweep-'));
+  const started = performance.now();
+  const io = { out: () => {}, err: () => {} };
+  const modeArgs = job.mode === CLEAN ? [] : ['--reference-mode', job.mode];
+  try {
+    const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io);
+    const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
+    const failed = report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`);
+    return { ...job, code, failed, ms: performance.now() - started };
+  } finally {
+    await rm(reportDir, { recursive: true, force: true });
+  }
+}
+
+async function worker(): Promise<void> {
+  process.on('message', (jobs: Job[]) => {
+    void (async () => {
+      for (const job of jobs) process.send?.(await runOne(job));
+      process.exit(0);
+    })();
+  });
+}
+
+async function sweep(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({ args: [...args], options: { seeds: { type: 'string', default: '100' }, workers: { type: 'string', default: '2' }, modes: { type: 'string' } } });
+  const seeds = Number(values.seeds);
+  const workers = Number(values.workers);
+  if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(workers) || workers < 1) {
+    console.error('seed-sweep: --seeds and --workers take positive integers (e.g. --seeds 100 --workers 2)');
+    return 2;
+  }
+  const modes = values.modes ? values.modes.split(',') : [CLEAN, ...MODE_NAMES];
+  const jobs = modes.flatMap((mode) => Array.from({ length: seeds }, (_, i) => ({ mode, seed: FIRST_SEED + i })));
+  console.log(`seed sweep: ${modes.length} modes × ${seeds} seeds = ${jobs.length} default runs, ${workers} worker(s)`);
+  const started = performance.now();
+  const outcomes: Outcome[] = [];
+  const self = fileURLToPath(import.meta.url);
+  await Promise.all(
+    Array.from({ length: workers }, (_, w) => {
+      const child = fork(self, ['--worker'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      child.on('message', (outcome: Outcome) => {
+        outcomes.push(outcome);
+        if (outcome.code !== 0) console.log(`  ✗ ${outcome.mode} --seed ${outcome.seed}: exit ${outcome.code}${outcome.failed.length ? `: ${outcome.failed.join(', ')}` : ''}`);
+        if (outcomes.length % 50 === 0) console.log(`  … ${outcomes.length}/${jobs.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      });
+      child.send(jobs.filter((_, i) => i % workers === w));
+      return new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    }),
+  );
+  const failedRuns = outcomes.filter((o) => o.code !== 0);
+  console.log('\nmode                      runs  failed  rule × operation (seeds)');
+  for (const mode of modes) {
+    const mine = outcomes.filter((o) => o.mode === mode);
+    const byPair = new Map<string, number[]>();
+    for (const o of mine) for (const pair of o.failed) byPair.set(pair, [...(byPair.get(pair) ?? []), o.seed]);
+    const pairs = [...byPair].map(([pair, at]) => `${pair} (${at.sort((a, b) => a - b).join(' ')})`).join('; ');
+    console.log(`${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(mine.filter((o) => o.code !== 0).length).padStart(6)}  ${pairs}`);
+  }
+  const lost = jobs.length - outcomes.length;
+  console.log(`\n${failedRuns.length} of ${outcomes.length} runs failed${lost ? `, ${lost} did not report` : ''} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  return failedRuns.length === 0 && lost === 0 ? 0 : 1;
+}
+
+if (process.argv.includes('--worker')) await worker();
+else process.exitCode = await sweep(process.argv.slice(2));
