@@ -36,6 +36,8 @@ export interface Operation {
   readonly envelope: Envelope;
   /** Names of the request body's properties, at any depth, that the spec marks `writeOnly`: sent, never returned. */
   readonly writeOnlyFields: readonly string[];
+  /** Where in the payload the request body comes back (`x-conformance-echo`, a JSON pointer; `''` for the whole payload), when it does. */
+  readonly echo?: string;
 }
 
 /** Both specs, dereferenced, their operations, and the fields their schemas mark. */
@@ -157,11 +159,21 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
           responseSchemas,
           envelope: APIS[api].envelope,
           writeOnlyFields: Object.freeze(body ? markedProperties([body], (schema) => schema.writeOnly === true) : []),
+          ...echoOf(op),
         }),
       );
     }
   }
   return operations;
+}
+
+/** Where the operation's answer carries back its request body, from `x-conformance-echo`. */
+function echoOf(op: OpenAPIV3_1.OperationObject): { echo?: string } {
+  const marked = (op as { 'x-conformance-echo'?: unknown })['x-conformance-echo'];
+  if (marked === undefined) return {};
+  if (typeof marked !== 'string' || (marked !== '' && !marked.startsWith('/')))
+    throw new HarnessError('SPEC_INVALID', `${op.operationId}: x-conformance-echo must be a JSON pointer into the payload ('' or /field), not ${JSON.stringify(marked)}.`);
+  return { echo: marked };
 }
 
 /** A GET is `read`, any other method `write`, unless the spec marks the operation with `x-conformance-class`. */

@@ -4,14 +4,19 @@ import type { Violation } from './rule.ts';
 /** Turns Ajv errors into violations, with paths prefixed by where the validated value sits in the body. */
 export function violationsFromAjv(errors: readonly ErrorObject[], basePath: string, value: unknown): Violation[] {
   return errors.map((error) => {
-    const path = `${basePath}${error.instancePath}`;
-    const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+    const missing = error.keyword === 'required';
     return {
-      path: `${path}${missing}`,
+      path: `${basePath}${missing ? missingPointer(error) : error.instancePath}`,
       expected: expectation(error),
       actual: missing ? undefined : pointer(value, error.instancePath),
     };
   });
+}
+
+/** The JSON pointer of the property a `required` error says is missing, relative to the validated value. */
+export function missingPointer(error: ErrorObject): string {
+  const name = String((error.params as { missingProperty?: unknown }).missingProperty ?? '');
+  return `${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 function expectation(error: ErrorObject): string {

@@ -5,7 +5,11 @@ import { FAULTS } from '../../reference/faults.ts';
 import { runInProcess } from './in-process.ts';
 
 /** Fault runs are short: few examples, a short timeout for the faults that hang. */
-const FAST = ['--runs', '4', '--timeout-ms', '1500', '--seed', '20261121'];
+const FAST = ['--runs', '4', '--timeout-ms', '1500'];
+
+/** The matrix's fixed seed, and a second seed of each fault's own, so that the matrix spans as many seeds as faults. */
+const SEED = 20261121;
+const secondSeed = (index: number): number => 1 + ((index * 7919) % 100_000);
 
 /** The failed verdicts of a run, as sorted `rule on operationId`. */
 async function failedPairs(report: RunReport): Promise<string[]> {
@@ -26,19 +30,25 @@ const verdicts = (report: RunReport): Map<string, RunReport['results'][number]> 
  */
 export function describeFaultMatrix(part: number, parts: number): void {
   describe(`faults, part ${part} of ${parts}: each fails exactly the rule × operation verdicts it declares`, () => {
-    FAULTS.filter((_, index) => index % parts === part - 1).forEach((fault) => {
-      it(`${fault.name} → ${fault.breaks.join(', ')} on ${fault.on.join(', ')}`, async () => {
-        const run = await runInProcess([...FAST, '--reference-fault', fault.name]);
-        expect(run.report.errors).toEqual([]);
-        expect(await failedPairs(run.report)).toEqual(fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)).sort());
-        expect(run.code).toBe(1);
-        const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
-        expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
-        expect(finding?.reproduce.seed).toBe(20261121);
+    FAULTS.forEach((fault, index) => {
+      if (index % parts !== part - 1) return;
+      const seeds = [SEED, secondSeed(index)];
+      it(`${fault.name} → ${fault.breaks.join(', ')} on ${fault.on.join(', ')} (seeds ${seeds.join(', ')})`, async () => {
+        const declared = fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)).sort();
+        const runs = [];
+        for (const seed of seeds) runs.push(await runInProcess([...FAST, '--seed', String(seed), '--reference-fault', fault.name]));
+        for (const [i, run] of runs.entries()) {
+          expect(run.report.errors).toEqual([]);
+          expect(await failedPairs(run.report), `--seed ${seeds[i]}`).toEqual(declared);
+          expect(run.code).toBe(1);
+          const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
+          expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
+          expect(finding?.reproduce.seed).toBe(seeds[i]);
+        }
 
-        const full = verdicts(run.report);
+        const full = verdicts(runs[0]!.report);
         for (const allow of ['read,write', 'read']) {
-          const restricted = await runInProcess([...FAST, '--allow', allow, '--reference-fault', fault.name]);
+          const restricted = await runInProcess([...FAST, '--seed', String(SEED), '--allow', allow, '--reference-fault', fault.name]);
           expect(restricted.report.errors).toEqual([]);
           const changed = restricted.report.results.filter((r) => {
             const before = full.get(`${r.rule} on ${r.operation}`);
