@@ -24,6 +24,8 @@ interface Job {
 interface Outcome extends Job {
   readonly code: number;
   readonly failed: readonly string[];
+  /** For a failed run, the lines of its output that name a failure. */
+  readonly why: readonly string[];
   readonly ms: number;
 }
 
@@ -33,13 +35,15 @@ const FIRST_SEED = 1;
 async function runOne(job: Job): Promise<Outcome> {
   const reportDir = await mkdtemp(join(tmpdir(), 'seed-sweep-'));
   const started = performance.now();
-  const io = { out: () => {}, err: () => {} };
+  const lines: string[] = [];
+  const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
   const modeArgs = job.mode === CLEAN ? [] : ['--reference-mode', job.mode];
   try {
     const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io);
     const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
     const failed = report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`);
-    return { ...job, code, failed, ms: performance.now() - started };
+    const why = code === 0 ? [] : lines.flatMap((text) => text.split('\n')).filter((line) => /^\s*[✗!]/.test(line));
+    return { ...job, code, failed, why, ms: performance.now() - started };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }
@@ -73,7 +77,10 @@ async function sweep(args: readonly string[]): Promise<number> {
       const child = fork(self, ['--worker'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
       child.on('message', (outcome: Outcome) => {
         outcomes.push(outcome);
-        if (outcome.code !== 0) console.log(`  ✗ ${outcome.mode} --seed ${outcome.seed}: exit ${outcome.code}${outcome.failed.length ? `: ${outcome.failed.join(', ')}` : ''}`);
+        if (outcome.code !== 0) {
+          console.log(`  ✗ ${outcome.mode} --seed ${outcome.seed}: exit ${outcome.code}${outcome.failed.length ? `: ${outcome.failed.join(', ')}` : ''}`);
+          for (const line of outcome.why) console.log(`      ${line.trim()}`);
+        }
         if (outcomes.length % 50 === 0) console.log(`  … ${outcomes.length}/${jobs.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`);
       });
       child.send(jobs.filter((_, i) => i % workers === w));
