@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,20 +75,16 @@ function outputsOf(text: string): Record<string, string> {
   );
 }
 
-function bash(script: string, env: Readonly<Record<string, string>>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], { cwd, env: { ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+/** Runs a step's script as the runner's `shell: bash` does (`bash --noprofile --norc -eo pipefail`). */
+function bash(script: string, env: Readonly<Record<string, string>>, cwd: string): { code: number; stdout: string } {
+  const run = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
+    cwd,
+    env: { ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return { code: run.status ?? -1, stdout: run.stdout };
 }
 
 /**
@@ -126,7 +122,7 @@ async function runAction(dir: string, given: Readonly<Record<string, string>>): 
     const outputFile = join(dir, `output-${index}`);
     await writeFile(outputFile, '');
     const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)]));
-    const run = await bash(
+    const run = bash(
       evaluate(step.run!, inputs, steps),
       {
         ...CLEAN_ENV,
