@@ -31,10 +31,14 @@ export function actionArgs(inputs: Readonly<Record<string, string>>): string[] {
     if (name === 'args') return value === '' ? [] : value.split(/\s+/);
     if (ACTION_ONLY_INPUTS.has(name) || value === '') return [];
     const flag = flags[name];
-    if (!flag) throw new HarnessError('CONFIG_INVALID', `the action's input ${JSON.stringify(name)} is no flag of conformance.`);
+    if (!flag)
+      throw new HarnessError('CONFIG_INVALID', `the action's input ${JSON.stringify(name)} is no flag of conformance.`);
     if (flag.type !== 'boolean') return [`--${name}`, value];
     if (value !== 'true' && value !== 'false') {
-      throw new HarnessError('CONFIG_INVALID', `the action's input ${name} takes true or false, not ${JSON.stringify(value)}.`);
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `the action's input ${name} takes true or false, not ${JSON.stringify(value)}.`,
+      );
     }
     return value === 'true' ? [`--${name}`] : [];
   });
@@ -75,7 +79,8 @@ export async function runActionStep(env: Env, command: readonly string[], cwd: s
         .join(''),
     );
   if (!findings && env.GITHUB_STEP_SUMMARY) {
-    const said = `## Conformance: ⚠️ the run could not be made (exit ${code})\n\nNo request was judged: the step's log says why.\n`;
+    const heading = `## Conformance: ⚠️ the run could not be made (exit ${code})`;
+    const said = `${heading}\n\nNo request was judged: the step's log says why.\n`;
     await appendFile(env.GITHUB_STEP_SUMMARY, said);
   }
   return code;

@@ -3,7 +3,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { SPEC_FILES } from './spec.ts';
 
-/** Where an operation is written in its spec file: the file's path and the 1-based line and column of its method key. */
+/** Where an operation is written in its spec file: the file, and the 1-based line and column of its method key. */
 export interface SourceLocation {
   /** The spec file, relative to the folder it was located from (`/`-separated), or absolute when outside it. */
   readonly file: string;

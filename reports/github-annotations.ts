@@ -24,7 +24,10 @@ interface Annotation {
  * accepts) and per expired baseline entry, and a `::notice` per unexpected pass. A failure points at its operation in
  * the spec file when `locations` has it inside the checkout.
  */
-export function githubAnnotations(report: BaselinedRunReport, locations: ReadonlyMap<string, SourceLocation> = new Map()): string[] {
+export function githubAnnotations(
+  report: BaselinedRunReport,
+  locations: ReadonlyMap<string, SourceLocation> = new Map(),
+): string[] {
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
   const failures = failuresWorstFirst(report, ruleCatalogue).map(
     (r): Annotation => ({
@@ -34,19 +37,29 @@ export function githubAnnotations(report: BaselinedRunReport, locations: Readonl
       ...(locations.has(r.operation) ? { at: locations.get(r.operation)! } : {}),
     }),
   );
-  const errors = report.errors.map((e): Annotation => ({ level: 'error', title: 'conformance harness error', message: e }));
+  const errors = report.errors.map(
+    (e): Annotation => ({ level: 'error', title: 'conformance harness error', message: e }),
+  );
   const expired = (report.baseline?.expired ?? []).map(
     (e): Annotation => ({
       level: 'error',
       title: `baseline: ${e.rule}`,
-      message: `${operationName(e)}: the baseline entry expired on ${e.expires} (now ${e.now}); fix the failure, or renew or remove the entry in ${report.baseline!.file}`,
+      message:
+        `${operationName(e)}: the baseline entry expired on ${e.expires} (now ${e.now}); ` +
+        `fix the failure, or renew or remove the entry in ${report.baseline!.file}`,
     }),
   );
   const stale = (report.baseline?.unexpectedPasses ?? []).map(
-    (e): Annotation => ({ level: 'notice', title: `baseline: ${e.rule}`, message: `${operationName(e)}: passes now; remove its entry from ${report.baseline!.file}` }),
+    (e): Annotation => ({
+      level: 'notice',
+      title: `baseline: ${e.rule}`,
+      message: `${operationName(e)}: passes now; remove its entry from ${report.baseline!.file}`,
+    }),
   );
   const all = [...errors, ...failures, ...expired, ...stale];
-  return (['error', 'warning', 'notice'] as const).flatMap((level) => capped(all.filter((a) => a.level === level)).map(command));
+  return (['error', 'warning', 'notice'] as const).flatMap((level) =>
+    capped(all.filter((a) => a.level === level)).map(command),
+  );
 }
 
 /** The first annotations of a kind, within GitHub's cap; the last one says how many more the summary and SARIF hold. */
@@ -60,14 +73,19 @@ function capped(annotations: readonly Annotation[]): Annotation[] {
     {
       level,
       title: `conformance: ${rest} more`,
-      message: `${rest} more ${level === 'notice' ? 'notice' : level}s than GitHub shows as annotations: the job summary, summary.md and results.sarif list every one.`,
+      message:
+        `${rest} more ${level}s than GitHub shows as annotations: ` +
+        'the job summary, summary.md and results.sarif list every one.',
     },
   ];
 }
 
 function failureText(result: RuleResult): string {
   const reproduce = result.findings[0]?.reproduce;
-  return [`${operationName(result)}: ${result.message}`, ...(reproduce ? [`Reproduce (seed ${reproduce.seed}): ${reproduce.curl}`] : [])].join('\n');
+  return [
+    `${operationName(result)}: ${result.message}`,
+    ...(reproduce ? [`Reproduce (seed ${reproduce.seed}): ${reproduce.curl}`] : []),
+  ].join('\n');
 }
 
 function command({ level, title, message, at }: Annotation): string {

@@ -1,7 +1,7 @@
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { markdownSummary } from './markdown-summary.ts';
 
-/** GitHub's limit on what one step appends to `$GITHUB_STEP_SUMMARY` (1 MiB): past it, the step's summary is dropped. */
+/** GitHub's limit on what a step appends to `$GITHUB_STEP_SUMMARY` (1 MiB): past it, the step's summary is dropped. */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
 /** What the job summary may take of that limit, leaving room for what other commands of the same step append. */
@@ -33,8 +33,10 @@ export function jobSummary(report: BaselinedRunReport, env: Readonly<Record<stri
 function reportLinks(env: Readonly<Record<string, string | undefined>>): string[] {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: runId } = env;
   if (!server || !repository || !runId) return [];
+  const run = `${server}/${repository}/actions/runs/${runId}#artifacts`;
+  const alerts = `${server}/${repository}/security/code-scanning?query=tool%3Acontract-conformance`;
   return [
-    `Reports (findings.json, report.html, results.sarif, junit.xml): [this run's artifacts](${server}/${repository}/actions/runs/${runId}#artifacts); ` +
-      `the failures as code-scanning alerts, once results.sarif is uploaded: [code scanning](${server}/${repository}/security/code-scanning?query=tool%3Acontract-conformance).`,
+    `Reports (findings.json, report.html, results.sarif, junit.xml): [this run's artifacts](${run}); ` +
+      `the failures as code-scanning alerts, once results.sarif is uploaded: [code scanning](${alerts}).`,
   ];
 }

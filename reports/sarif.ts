@@ -21,7 +21,11 @@ export const FINGERPRINT_KEY = 'ruleOperation/v1';
  * Renders a run as SARIF 2.1.0 (`results.sarif`): one result per failed rule × operation, worst first, located at the
  * operation in its spec file, with the rule's title, contract sentence and probe from the rule table.
  */
-export function sarifLog(report: BaselinedRunReport, locations: ReadonlyMap<string, SourceLocation>, catalogue: RuleCatalogue = ruleCatalogue): string {
+export function sarifLog(
+  report: BaselinedRunReport,
+  locations: ReadonlyMap<string, SourceLocation>,
+  catalogue: RuleCatalogue = ruleCatalogue,
+): string {
   const failed = failuresWorstFirst(report, catalogue);
   const ruleIds = [...new Set(failed.map((r) => r.rule))];
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
@@ -43,7 +47,14 @@ export function sarifLog(report: BaselinedRunReport, locations: ReadonlyMap<stri
             executionSuccessful: report.outcome !== 'error',
             startTimeUtc: report.startedAt,
             commandLine: report.replay,
-            ...(report.errors.length > 0 ? { toolExecutionNotifications: report.errors.map((e) => ({ level: 'error' as const, message: { text: e } })) } : {}),
+            ...(report.errors.length > 0
+              ? {
+                  toolExecutionNotifications: report.errors.map((e) => ({
+                    level: 'error' as const,
+                    message: { text: e },
+                  })),
+                }
+              : {}),
           },
         ],
         results: failed.map((result) => {
@@ -66,13 +77,21 @@ function ruleDescriptor(id: string, catalogue: RuleCatalogue): ReportingDescript
     name: info.title,
     shortDescription: { text: info.title },
     fullDescription: { text: info.sentence },
-    help: { text: help, markdown: `> ${info.sentence}\n\n**How it is probed:** ${info.probedBy}\n\nSee \`${info.doc}\`.` },
+    help: {
+      text: help,
+      markdown: `> ${info.sentence}\n\n**How it is probed:** ${info.probedBy}\n\nSee \`${info.doc}\`.`,
+    },
     defaultConfiguration: { level: 'error' },
     properties: { basis: info.basis, tags: ['api-contract', info.basis] },
   };
 }
 
-function sarifResult(result: RuleResult, ruleIndex: number, at: SourceLocation | undefined, known: boolean | undefined): Result {
+function sarifResult(
+  result: RuleResult,
+  ruleIndex: number,
+  at: SourceLocation | undefined,
+  known: boolean | undefined,
+): Result {
   const finding = result.findings[0];
   const minimal = result.findings.find((f) => f.minimal)?.minimal;
   const lines = [
@@ -98,7 +117,9 @@ function sarifResult(result: RuleResult, ruleIndex: number, at: SourceLocation |
 }
 
 function location(result: RuleResult, at: SourceLocation | undefined): Location {
-  const logical = [{ name: result.operationId ?? result.operation, fullyQualifiedName: result.operation, kind: 'function' }];
+  const logical = [
+    { name: result.operationId ?? result.operation, fullyQualifiedName: result.operation, kind: 'function' },
+  ];
   if (!at) return { logicalLocations: logical };
   const uri = isAbsolute(at.file) ? pathToFileURL(at.file).href : at.file;
   return {

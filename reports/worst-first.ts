@@ -3,7 +3,10 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf } from './causes.ts';
 import type { RuleCatalogue } from './rule-catalogue.ts';
 
-/** A run's failed results in the order of their worst cause (a leaked secret first, as `causesOf` ranks), then as the run listed them. */
+/**
+ * A run's failed results in the order of their worst cause (a leaked secret first, as `causesOf` ranks them), then
+ * as the run listed them.
+ */
 export function failuresWorstFirst(report: BaselinedRunReport, catalogue: RuleCatalogue): RuleResult[] {
   const rank = new Map<string, number>();
   causesOf(report, catalogue).forEach((cause, index) => {

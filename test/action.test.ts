@@ -41,17 +41,31 @@ const ACTION_TEXT = await readFile(join(ROOT, 'action.yml'), 'utf8');
 const ACTION = parse(ACTION_TEXT) as ActionFile;
 
 /** This process's environment without target settings or GitHub's variables, as on a fresh runner. */
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_|RUNNER_|INPUT_)/.test(k)));
+const CLEAN_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_|RUNNER_|INPUT_)/.test(k),
+  ),
+);
 
 /**
  * Evaluates the expressions action.yml uses, as the runner does (and nothing else, so that a new kind of expression
  * fails here first): inputs with their defaults, `toJSON(inputs)`, step outputs, `!cancelled()`, `!= ''`.
  */
-function evaluate(text: string, inputs: Readonly<Record<string, string>>, steps: Readonly<Record<string, Readonly<Record<string, string>>>>): string {
-  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => String(expressionValue(expression, inputs, steps)));
+function evaluate(
+  text: string,
+  inputs: Readonly<Record<string, string>>,
+  steps: Readonly<Record<string, Readonly<Record<string, string>>>>,
+): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) =>
+    String(expressionValue(expression, inputs, steps)),
+  );
 }
 
-function expressionValue(expression: string, inputs: Readonly<Record<string, string>>, steps: Readonly<Record<string, Readonly<Record<string, string>>>>): string | boolean {
+function expressionValue(
+  expression: string,
+  inputs: Readonly<Record<string, string>>,
+  steps: Readonly<Record<string, Readonly<Record<string, string>>>>,
+): string | boolean {
   const and = expression.split(/\s*&&\s*/);
   if (and.length > 1) return and.every((part) => expressionValue(part, inputs, steps) === true);
   if (expression === '!cancelled()') return true;
@@ -92,8 +106,13 @@ function bash(script: string, env: Readonly<Record<string, string>>, cwd: string
  * GITHUB_STEP_SUMMARY and GITHUB_ENV pointing at files of `dir`, a failed step skipping every later step whose `if`
  * does not allow it; `uses:` steps are not run (their `with` is returned evaluated).
  */
-async function runAction(dir: string, given: Readonly<Record<string, string>>): Promise<ActionRun & { uploads: Record<string, string>[] }> {
-  const inputs = Object.fromEntries(Object.entries(ACTION.inputs).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']));
+async function runAction(
+  dir: string,
+  given: Readonly<Record<string, string>>,
+): Promise<ActionRun & { uploads: Record<string, string>[] }> {
+  const inputs = Object.fromEntries(
+    Object.entries(ACTION.inputs).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']),
+  );
   const workspace = join(dir, 'workspace');
   await mkdir(join(dir, 'runner-temp'), { recursive: true });
   await mkdir(workspace, { recursive: true });
@@ -115,13 +134,17 @@ async function runAction(dir: string, given: Readonly<Record<string, string>>): 
       continue;
     }
     if (step.uses) {
-      uploads.push(Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)])));
+      uploads.push(
+        Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)])),
+      );
       continue;
     }
     expect(step.shell).toBe('bash');
     const outputFile = join(dir, `output-${index}`);
     await writeFile(outputFile, '');
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)]));
+    const env = Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)]),
+    );
     const run = bash(
       evaluate(step.run!, inputs, steps),
       {
@@ -145,8 +168,17 @@ async function runAction(dir: string, given: Readonly<Record<string, string>>): 
     if (step.id) steps[step.id] = outputsOf(await readFile(outputFile, 'utf8'));
     if (run.code !== 0) failed = true;
   }
-  const outputs = Object.fromEntries(Object.entries(ACTION.outputs).map(([name, spec]) => [name, evaluate(spec.value, inputs, steps)]));
-  return { outputs, stdout, summary: await readFile(files.summary, 'utf8'), githubEnv: await readFile(files.env, 'utf8'), skipped, uploads };
+  const outputs = Object.fromEntries(
+    Object.entries(ACTION.outputs).map(([name, spec]) => [name, evaluate(spec.value, inputs, steps)]),
+  );
+  return {
+    outputs,
+    stdout,
+    summary: await readFile(files.summary, 'utf8'),
+    githubEnv: await readFile(files.env, 'utf8'),
+    skipped,
+    uploads,
+  };
 }
 
 function readmeWorkflows(readme: string): string[] {
@@ -164,8 +196,10 @@ describe('action.yml and the README workflows', () => {
     expect(validateWorkflow('on: push\njobs:\n  a:\n    steps:\n      - run: "true"\n').errors).not.toEqual([]);
   });
 
-  it("the README's workflow uses the action, passes credentials only through env and uploads results.sarif", async () => {
-    const [workflow] = readmeWorkflows(await readFile(join(ROOT, 'README.md'), 'utf8')).filter((w) => w.includes('contract-conformance@'));
+  it("the README's workflow uses the action, takes credentials only through env, uploads results.sarif", async () => {
+    const [workflow] = readmeWorkflows(await readFile(join(ROOT, 'README.md'), 'utf8')).filter((w) =>
+      w.includes('contract-conformance@'),
+    );
     const steps = (parse(workflow!) as { jobs: Record<string, { steps: Step[] }> }).jobs.conformance!.steps;
     const action = steps.find((s) => s.id === 'conformance')!;
     expect(Object.keys(action.with ?? {}).every((name) => name in ACTION.inputs)).toBe(true);
@@ -181,14 +215,15 @@ describe('action.yml and the README workflows', () => {
       expect(name).not.toMatch(/secret|token|password|key-id/i);
       expect(own.includes(name) || name in RUN_FLAGS, name).toBe(true);
     }
-    expect(actionArgs({ 'management-url': ' https://x.test ', 'require-judged': 'true', runs: '', args: ' --seed 3\n--verbose ', version: '1' })).toEqual([
-      '--management-url',
-      'https://x.test',
-      '--require-judged',
-      '--seed',
-      '3',
-      '--verbose',
-    ]);
+    expect(
+      actionArgs({
+        'management-url': ' https://x.test ',
+        'require-judged': 'true',
+        runs: '',
+        args: ' --seed 3\n--verbose ',
+        version: '1',
+      }),
+    ).toEqual(['--management-url', 'https://x.test', '--require-judged', '--seed', '3', '--verbose']);
     expect(() => actionArgs({ 'require-judged': 'yes' })).toThrow(/require-judged takes true or false/);
   });
 });
@@ -206,7 +241,9 @@ describe("the action's steps, run as the runner would", () => {
     faulty = await runAction(join(scratch, 'faulty'), {
       runs: '3',
       'report-dir': 'out/faulty',
-      args: '--reference-fault auth-missing-accepted --reference-fault keys-default-expiry --reference-fault request-id-v1',
+      args: ['auth-missing-accepted', 'keys-default-expiry', 'request-id-v1']
+        .map((f) => `--reference-fault ${f}`)
+        .join(' '),
     });
     broken = await runAction(join(scratch, 'broken'), { runs: 'many' });
   }, 300_000);
@@ -229,14 +266,18 @@ describe("the action's steps, run as the runner would", () => {
     const sarif = JSON.parse(await readFile(clean.outputs.sarif!, 'utf8')) as Log;
     expect(sarif.runs[0]!.results).toEqual([]);
     expect(clean.summary).toMatch(/^## Conformance: ✅ PASSED/);
-    expect(clean.summary).toContain("[this run's artifacts](https://github.example/team/service/actions/runs/4242#artifacts)");
+    expect(clean.summary).toContain(
+      "[this run's artifacts](https://github.example/team/service/actions/runs/4242#artifacts)",
+    );
     expect(clean.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
     expect(clean.skipped).toEqual([]);
-    expect(clean.uploads).toEqual([{ name: 'conformance-reports', path: clean.outputs['report-dir'], 'if-no-files-found': 'ignore' }]);
+    expect(clean.uploads).toEqual([
+      { name: 'conformance-reports', path: clean.outputs['report-dir'], 'if-no-files-found': 'ignore' },
+    ]);
     expect(clean.githubEnv).toBe('');
   });
 
-  it('against a faulty target: exit 1, the failures counted, SARIF results, capped annotations worst first, still uploaded', async () => {
+  it('against a faulty target: exit 1, failures counted, SARIF results, capped annotations, uploaded', async () => {
     const findings = JSON.parse(await readFile(join(faulty.outputs['report-dir']!, 'findings.json'), 'utf8'));
     expect(faulty.outputs).toEqual({
       'exit-code': '1',
@@ -252,7 +293,9 @@ describe("the action's steps, run as the runner would", () => {
     const errors = faulty.stdout.split('\n').filter((l) => l.startsWith('::error'));
     expect(errors).toHaveLength(ANNOTATIONS_PER_KIND);
     expect(errors[0]).toMatch(/title=auth\.required::/);
-    expect(errors.at(-1)).toMatch(new RegExp(`title=conformance%3A ${findings.stats.failed - ANNOTATIONS_PER_KIND + 1} more::`));
+    expect(errors.at(-1)).toMatch(
+      new RegExp(`title=conformance%3A ${findings.stats.failed - ANNOTATIONS_PER_KIND + 1} more::`),
+    );
     expect(faulty.summary).toMatch(/^## Conformance: ❌ FAILED/);
     expect(faulty.summary).toContain('### Causes of failure, worst first');
     expect(faulty.uploads).toHaveLength(1);

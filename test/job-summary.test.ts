@@ -7,7 +7,10 @@ import { fixtureFinding, fixtureReport } from './support/run-report-fixture.ts';
 
 const GITHUB = { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'team/service', GITHUB_RUN_ID: '7' };
 
-/** Every rule failing on each of `operations` operations, each with `paths` findings at distinct places and a body of `bodyBytes`. */
+/**
+ * Every rule failing on each of `operations` operations, each with `paths` findings at distinct places and a body of
+ * `bodyBytes`.
+ */
 function everyRuleFailing(operations: number, paths: number, bodyBytes: number): RuleResult[] {
   const body = JSON.stringify({ name: 'x'.repeat(bodyBytes) });
   return RULES.flatMap((rule) =>
@@ -17,16 +20,28 @@ function everyRuleFailing(operations: number, paths: number, bodyBytes: number):
         fixtureFinding(rule.id, operation, {
           path: `/result/field${p}`,
           expected: `a value that the contract allows at field ${p} ${'and more words '.repeat(20)}`,
-          reproduce: { ...fixtureFinding(rule.id, operation).reproduce, curl: `curl -sS -X POST 'http://t.test/r${o}' --data-raw '${body}'` },
+          reproduce: {
+            ...fixtureFinding(rule.id, operation).reproduce,
+            curl: `curl -sS -X POST 'http://t.test/r${o}' --data-raw '${body}'`,
+          },
         }),
       );
-      return { rule: rule.id, operation, operationId: `op${o}`, outcome: 'failed' as const, message: `failed: ${'m'.repeat(600)}`, checks: 9, violations: 40, findings };
+      return {
+        rule: rule.id,
+        operation,
+        operationId: `op${o}`,
+        outcome: 'failed' as const,
+        message: `failed: ${'m'.repeat(600)}`,
+        checks: 9,
+        violations: 40,
+        findings,
+      };
     }),
   );
 }
 
 describe('the job summary', () => {
-  it('stays within its budget, half of GitHub’s 1 MiB, when every rule fails everywhere with long evidence, worst first', () => {
+  it('stays within half of GitHub’s 1 MiB when every rule fails everywhere with long evidence, worst first', () => {
     const results = everyRuleFailing(9, 4, 4000);
     const report = { ...fixtureReport(results), outcome: 'failed' as const };
     const summary = jobSummary(report, GITHUB);
@@ -45,7 +60,9 @@ describe('the job summary', () => {
     const errors = Array.from({ length: 4000 }, (_, i) => `harness error ${i}: ${'e'.repeat(300)}`);
     const summary = jobSummary({ ...fixtureReport(), outcome: 'error', errors }, GITHUB);
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(JOB_SUMMARY_BUDGET);
-    expect(summary).toMatch(/cut to fit the job summary: findings\.json and summary\.md in the reports hold all of it\.\n$/);
+    expect(summary).toMatch(
+      /cut to fit the job summary: findings\.json and summary\.md in the reports hold all of it\.\n$/,
+    );
   });
 
   it('has no links when GitHub’s variables do not say where the run is', () => {
@@ -62,16 +79,23 @@ describe('GitHub annotations', () => {
     expect(lines[1]).toMatch(/^::error title=secrets\.absent::/);
     expect(lines[2]).toMatch(/^::error title=auth\.required::/);
     expect(lines[9]).toBe(
-      `::error title=conformance%3A ${results.length - 9} more::${results.length - 9} more errors than GitHub shows as annotations: the job summary, summary.md and results.sarif list every one.`,
+      `::error title=conformance%3A ${results.length - 9} more::${results.length - 9} more errors than GitHub shows ` +
+        'as annotations: the job summary, summary.md and results.sarif list every one.',
     );
   });
 
   it('point at the operation in the spec when it is inside the checkout', () => {
     const results = everyRuleFailing(1, 1, 10).slice(0, 1);
     const operation = results[0]!.operation;
-    const lines = githubAnnotations({ ...fixtureReport(results), outcome: 'failed' }, new Map([[operation, { file: 'openapi/management.yaml', line: 12, column: 5 }]]));
+    const lines = githubAnnotations(
+      { ...fixtureReport(results), outcome: 'failed' },
+      new Map([[operation, { file: 'openapi/management.yaml', line: 12, column: 5 }]]),
+    );
     expect(lines[0]).toMatch(/^::error file=openapi\/management\.yaml,line=12,col=5,title=/);
-    const outside = githubAnnotations({ ...fixtureReport(results), outcome: 'failed' }, new Map([[operation, { file: '/opt/x/openapi/management.yaml', line: 12, column: 5 }]]));
+    const outside = githubAnnotations(
+      { ...fixtureReport(results), outcome: 'failed' },
+      new Map([[operation, { file: '/opt/x/openapi/management.yaml', line: 12, column: 5 }]]),
+    );
     expect(outside[0]).toMatch(/^::error title=/);
   });
 });

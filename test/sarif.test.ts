@@ -22,11 +22,17 @@ const MULTITOOL = join(ROOT, 'node_modules', '@microsoft', 'sarif-multitool', 'b
 const FAULTS = ['--reference-fault', 'auth-missing-accepted', '--reference-fault', 'keys-default-expiry'];
 const RULES = ['--rules', 'auth.required,keys.never-expires,response.schema', '--runs', '3'];
 
-async function sarifOf(dir: string, seed: number): Promise<{ log: Log; findings: { results: { rule: string; operation: string; outcome: string }[] } }> {
+async function sarifOf(
+  dir: string,
+  seed: number,
+): Promise<{ log: Log; findings: { results: { rule: string; operation: string; outcome: string }[] } }> {
   const run = await runCli([...FAULTS, ...RULES, '--seed', String(seed), '--report-dir', dir]);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(1);
-  return { log: JSON.parse(await readFile(join(dir, 'results.sarif'), 'utf8')) as Log, findings: JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')) };
+  return {
+    log: JSON.parse(await readFile(join(dir, 'results.sarif'), 'utf8')) as Log,
+    findings: JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')),
+  };
 }
 
 describe('results.sarif of a run against a faulty target', () => {
@@ -44,8 +50,8 @@ describe('results.sarif of a run against a faulty target', () => {
   });
 
   it('is valid against the SARIF 2.1.0 JSON Schema (Ajv)', async () => {
-    // The schema is draft-04; strict mode would refuse its `default`s beside `$ref`, and one of its patterns is no valid
-    // Unicode regular expression (a stray `]`), so patterns are compiled as the schema's authors did.
+    // The schema is draft-04; strict mode would refuse its `default`s beside `$ref`, and one of its patterns is not
+    // a valid Unicode regular expression (a stray `]`), so patterns are compiled as the schema's authors did.
     const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
     addFormats.default(ajv);
     const validate = ajv.compile(JSON.parse(await readFile(SCHEMA_FILE, 'utf8')));
@@ -55,10 +61,14 @@ describe('results.sarif of a run against a faulty target', () => {
 
   it("passes Microsoft's multitool `validate` with no error", async () => {
     const out = join(scratch, 'validation.sarif');
-    const run = spawnSync(process.execPath, [MULTITOOL, 'validate', join(scratch, 'a', 'results.sarif'), '--output', out], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [MULTITOOL, 'validate', join(scratch, 'a', 'results.sarif'), '--output', out],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const validation = JSON.parse(await readFile(out, 'utf8')) as Log;
     const problems = (validation.runs[0]?.results ?? []).filter((r) => r.level === 'error');
@@ -69,7 +79,9 @@ describe('results.sarif of a run against a faulty target', () => {
     const failed = first.findings.results.filter((r) => r.outcome === 'failed');
     const run = first.log.runs[0]!;
     const results = run.results ?? [];
-    expect(results.map((r) => `${r.ruleId} ${operationOf(r)}`).sort()).toEqual(failed.map((r) => `${r.rule} ${r.operation}`).sort());
+    expect(results.map((r) => `${r.ruleId} ${operationOf(r)}`).sort()).toEqual(
+      failed.map((r) => `${r.rule} ${r.operation}`).sort(),
+    );
     expect(new Set(results.map((r) => r.ruleId))).toEqual(new Set(['auth.required', 'keys.never-expires']));
     for (const result of results) {
       const rule = run.tool.driver.rules![result.ruleIndex!]!;
@@ -98,8 +110,14 @@ describe('results.sarif of a run against a faulty target', () => {
     }
   });
 
-  it('gives the same failure the same fingerprint in another run (another seed), and distinct failures distinct ones', () => {
-    const prints = (log: Log): Map<string, string> => new Map((log.runs[0]!.results ?? []).map((r) => [`${r.ruleId} ${operationOf(r)}`, r.partialFingerprints![FINGERPRINT_KEY]!]));
+  it('gives a failure the same fingerprint in another run (another seed), and distinct failures distinct ones', () => {
+    const prints = (log: Log): Map<string, string> =>
+      new Map(
+        (log.runs[0]!.results ?? []).map((r) => [
+          `${r.ruleId} ${operationOf(r)}`,
+          r.partialFingerprints![FINGERPRINT_KEY]!,
+        ]),
+      );
     const a = prints(first.log);
     const b = prints(second.log);
     expect([...b.keys()].sort()).toEqual([...a.keys()].sort());

@@ -97,7 +97,7 @@ describe('no secret in anything a run writes or prints', () => {
     ]);
     const files = await filesUnder(dir);
     expect(files.map((f) => f.slice(dir.length))).toEqual(
-      expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/baseline.json']),
+      expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/results.sarif', '/out/baseline.json']),
     );
     for (const file of files) outputs.set(file.slice(dir.length), await readFile(file, 'utf8'));
 
