@@ -61,7 +61,7 @@ export function sarifLog(
           const baselineState = !report.baseline ? undefined : known.has(`${result.rule}\u0000${result.operation}`);
           return sarifResult(result, ruleIds.indexOf(result.rule), locations.get(result.operation), baselineState);
         }),
-        columnKind: 'unicodeCodePoints',
+        columnKind: 'utf16CodeUnits',
       },
     ],
   };

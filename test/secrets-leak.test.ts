@@ -72,7 +72,7 @@ describe('no secret in anything a run writes or prints', () => {
     const generated = new RegExp(GENERATED_SECRET.source);
     expect(wire.some((e) => typeof e.headers['x-source-secret'] === 'string' && generated.test(e.headers['x-source-secret']))).toBe(true);
     expect(wire.some((e) => generated.test(e.responseBody))).toBe(true);
-    expect(run.stdout).toMatch(/^::warning title=secrets\.absent::/m);
+    expect(run.stdout).toMatch(/^::warning file=openapi\/management\.yaml,line=\d+,col=\d+,title=secrets\.absent::/m);
   });
 
   it('finds none of the credentials or returned key secrets in files, step summary or output, and generated secrets only in curl commands', async () => {
