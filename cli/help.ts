@@ -80,7 +80,7 @@ export const COMMAND_HELP: Readonly<Record<Command, string>> = Object.freeze({
   run: `Usage: conformance [run] [flags]
 
 Runs every suite against the target, prints a summary (the causes of failure first) and writes findings.json,
-report.html, summary.md and junit.xml to the report directory.
+report.html, summary.md, junit.xml and results.sarif to the report directory.
 
 ${RUN_FLAGS_HELP}
 `,

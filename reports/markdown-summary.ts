@@ -5,26 +5,37 @@ import { renderMinimalExample } from '../core/minimal-example.ts';
 import { verdictWords } from './verdict-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
+import { failuresWorstFirst } from './worst-first.ts';
 
-const MAX_ROWS = 100;
+const DEFAULT_ROWS = 100;
 const MAX_MESSAGE = 400;
 const ICON = { passed: '✅', failed: '❌', error: '⚠️' } as const;
 
-/** Renders the Markdown summary of a run, fit for a CI job summary. */
-export function markdownSummary(report: BaselinedRunReport): string {
+/** What a job summary adds to the summary: links (to the reports' artifact), and fewer rows to fit GitHub's limit. */
+export interface SummaryOptions {
+  /** Markdown lines said right after the outcome. */
+  readonly links?: readonly string[];
+  /** At most this many causes, failed rules and reproductions (100 unless told). */
+  readonly maxRows?: number;
+}
+
+/** Renders the Markdown summary of a run, fit for a CI job summary: the outcome, then failures worst first. */
+export function markdownSummary(report: BaselinedRunReport, options: SummaryOptions = {}): string {
   const { stats } = report;
-  const failed = report.results.filter((r) => r.outcome === 'failed');
+  const maxRows = options.maxRows ?? DEFAULT_ROWS;
+  const failed = failuresWorstFirst(report, ruleCatalogue);
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
   const lines = [
     `## Conformance: ${ICON[report.outcome]} ${verdictWords(report)}`,
     '',
-    `**${stats.failed} failed**, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed \`${report.seed}\`.`,
+    `**${stats.failed} failed**, ${stats.passed} passed, ${stats.skipped} skipped (${stats.notJudged} not judged, ${stats.skippedByChoice} by choice) (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed \`${report.seed}\`.`,
     '',
     `Target: ${target(report)}. Replay: \`${inline(report.replay)}\``,
     '',
-    ...baselineSection(report),
+    ...(options.links && options.links.length > 0 ? [...options.links, ''] : []),
+    ...baselineSection(report, maxRows),
     ...(report.errors.length > 0 ? ['### Harness errors', '', ...report.errors.map((e) => `- ${cell(e)}`), ''] : []),
-    ...causesSection(causesOf(report, ruleCatalogue)),
+    ...causesSection(causesOf(report, ruleCatalogue), maxRows),
     ...(failed.length > 0
       ? [
           '### Failed rules',
@@ -32,30 +43,30 @@ export function markdownSummary(report: BaselinedRunReport): string {
           `| Rule | Operation | Message |${report.baseline ? ' Baseline |' : ''}`,
           `|---|---|---|${report.baseline ? '---|' : ''}`,
           ...failed
-            .slice(0, MAX_ROWS)
+            .slice(0, maxRows)
             .map(
               (r) =>
                 `| \`${inline(r.rule)}\` | \`${inline(operationName(r))}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`,
             ),
-          ...(failed.length > MAX_ROWS ? [`| … | ${failed.length - MAX_ROWS} more in findings.json | |${report.baseline ? ' |' : ''}`] : []),
+          ...(failed.length > maxRows ? [`| … | ${failed.length - maxRows} more in findings.json | |${report.baseline ? ' |' : ''}`] : []),
           '',
           '#### Reproduce',
           '',
-          ...failed.slice(0, MAX_ROWS).flatMap(reproduction),
+          ...failed.slice(0, maxRows).flatMap(reproduction),
         ]
       : []),
     ...skippedSection(report),
-    ...createdSection(report),
+    ...createdSection(report, maxRows),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function causesSection(causes: readonly Cause[]): string[] {
+function causesSection(causes: readonly Cause[], maxRows: number): string[] {
   if (causes.length === 0) return [];
   return [
     '### Causes of failure, worst first',
     '',
-    ...causes.slice(0, MAX_ROWS).flatMap((c) => {
+    ...causes.slice(0, maxRows).flatMap((c) => {
       const names = c.operations.map((o) => `\`${inline(o.operationId ?? o.operation)}\``).join(', ');
       const basis = c.info ? `, ${c.info.basis}` : '';
       return [
@@ -75,10 +86,10 @@ function target(report: BaselinedRunReport): string {
   return `${parts.join(', ')}${reference ? ` (embedded reference target${faults})` : ''}`;
 }
 
-function baselineSection(report: BaselinedRunReport): string[] {
+function baselineSection(report: BaselinedRunReport, maxRows: number): string[] {
   const b = report.baseline;
   if (!b) return [];
-  const list = (title: string, items: readonly string[]): string[] => (items.length === 0 ? [] : [`**${title}**`, '', ...items.slice(0, MAX_ROWS).map((i) => `- ${i}`), '']);
+  const list = (title: string, items: readonly string[]): string[] => (items.length === 0 ? [] : [`**${title}**`, '', ...items.slice(0, maxRows).map((i) => `- ${i}`), '']);
   const at = (e: { rule: string; operation: string }): string => `\`${inline(e.rule)}\` on \`${inline(e.operation)}\``;
   return [
     `### Baseline \`${inline(b.file)}\``,
@@ -105,20 +116,28 @@ function reproduction(result: RuleResult): string[] {
   return [`<details><summary>${cell(result.rule)} on ${cell(operationName(result))}</summary>`, '', `${fence}sh`, body, fence, '', '</details>', ''];
 }
 
+/** What was not judged and why (no pass: the rule gathered no evidence), apart from what the settings left out. */
 function skippedSection(report: BaselinedRunReport): string[] {
-  const reasons = new Map<string, number>();
-  for (const r of report.results) if (r.outcome === 'skipped') reasons.set(r.message, (reasons.get(r.message) ?? 0) + 1);
-  if (reasons.size === 0 && report.skippedGroups.length === 0) return [];
-  return [
-    '### Skipped',
-    '',
-    ...(reasons.size > 0 ? ['| Reason | Rule × operation |', '|---|---|', ...[...reasons].map(([reason, n]) => `| ${cell(reason)} | ${n} |`), ''] : []),
-    ...report.skippedGroups.map((g) => `- probe group \`${inline(g.suite)}/${inline(g.group)}\`: ${cell(g.reason)}`),
-    '',
-  ];
+  const skipped = report.results.filter((r) => r.outcome === 'skipped');
+  const table = (title: string, results: readonly RuleResult[]): string[] => {
+    const reasons = new Map<string, number>();
+    for (const r of results) reasons.set(r.message, (reasons.get(r.message) ?? 0) + 1);
+    if (reasons.size === 0) return [];
+    return [`**${title}**`, '', '| Reason | Rule × operation |', '|---|---|', ...[...reasons].map(([reason, n]) => `| ${cell(reason)} | ${n} |`), ''];
+  };
+  const notJudged = table(
+    'Not judged (no evidence: not a pass)',
+    skipped.filter((r) => r.skipKind !== 'by-choice'),
+  );
+  const byChoice = table(
+    'Left out by the settings',
+    skipped.filter((r) => r.skipKind === 'by-choice'),
+  );
+  if (notJudged.length === 0 && byChoice.length === 0 && report.skippedGroups.length === 0) return [];
+  return ['### Skipped', '', ...notJudged, ...byChoice, ...report.skippedGroups.map((g) => `- probe group \`${inline(g.suite)}/${inline(g.group)}\`: ${cell(g.reason)}`), ''];
 }
 
-function createdSection(report: BaselinedRunReport): string[] {
+function createdSection(report: BaselinedRunReport, maxRows: number): string[] {
   if (report.created.length === 0) return [];
   const byKind = new Map<string, number>();
   for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
@@ -131,8 +150,8 @@ function createdSection(report: BaselinedRunReport): string[] {
     '',
     '| Kind | Id | Operation | Note |',
     '|---|---|---|---|',
-    ...report.created.slice(0, MAX_ROWS).map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(c.note)} |`),
-    ...(report.created.length > MAX_ROWS ? [`| … | ${report.created.length - MAX_ROWS} more in findings.json | | |`] : []),
+    ...report.created.slice(0, maxRows).map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(c.note)} |`),
+    ...(report.created.length > maxRows ? [`| … | ${report.created.length - maxRows} more in findings.json | | |`] : []),
     '',
     '</details>',
     '',

@@ -1,12 +1,14 @@
 import type { Basis } from '../core/rule.ts';
 import { RULES } from '../rules/index.ts';
 
-/** What a report says about a rule: its title, basis, contract sentence and its section of docs/rules.md. */
+/** What a report says about a rule: its title, basis, contract sentence, probe and its section of docs/rules.md. */
 export interface RuleInfo {
   readonly id: string;
   readonly title: string;
   readonly basis: Basis;
   readonly sentence: string;
+  /** How the harness probes the rule. */
+  readonly probedBy: string;
   /** `docs/rules.md#anchor`: the rule's section of the catalogue. */
   readonly doc: string;
 }
@@ -27,6 +29,7 @@ const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(
       title: rule.title,
       basis: rule.basis,
       sentence: rule.sentence,
+      probedBy: rule.probedBy,
       doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
     }),
   ]),

@@ -2,10 +2,13 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { findingsJson } from './findings-json.ts';
+import { operationLocations } from '../core/operation-locations.ts';
 import { githubAnnotations } from './github-annotations.ts';
 import { htmlReport } from './html-report.ts';
+import { jobSummary } from './job-summary.ts';
 import { junitXml } from './junit-xml.ts';
 import { markdownSummary } from './markdown-summary.ts';
+import { sarifLog } from './sarif.ts';
 
 /** Where report writers print, which environment they read (CI summary files, annotations), and a last redaction of all they emit. */
 export interface ReportIo {
@@ -22,21 +25,24 @@ const FILES: readonly (readonly [string, (report: BaselinedRunReport) => string]
 ];
 
 /**
- * Writes every report file of a run into the report directory and returns their paths; appends the
- * summary to `$GITHUB_STEP_SUMMARY` when set, and prints annotations when `GITHUB_ACTIONS` is `true`.
+ * Writes every report file of a run into the report directory (`results.sarif` located at the operations in the spec
+ * files, relative to the working directory) and returns their paths; appends the job summary to
+ * `$GITHUB_STEP_SUMMARY` when set, and prints annotations when `GITHUB_ACTIONS` is `true`.
  */
 export async function writeReports(reportDir: string, report: BaselinedRunReport, io: ReportIo): Promise<string[]> {
   const dir = resolve(reportDir);
   await mkdir(dir, { recursive: true });
+  const locations = await operationLocations(process.cwd());
+  const files: typeof FILES = [...FILES, ['results.sarif', (r) => sarifLog(r, locations)]];
   const written = await Promise.all(
-    FILES.map(async ([name, render]) => {
+    files.map(async ([name, render]) => {
       const file = join(dir, name);
       await writeFile(file, io.redact(render(report)));
       return file;
     }),
   );
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
-  if (stepSummary) await appendFile(stepSummary, `${io.redact(markdownSummary(report))}\n`);
-  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report)) io.out(io.redact(line));
+  if (stepSummary) await appendFile(stepSummary, `${io.redact(jobSummary(report, io.env))}\n`);
+  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report, locations)) io.out(io.redact(line));
   return written;
 }

@@ -47,7 +47,8 @@ describe('the published package', () => {
     scratch = await mkdtemp(join(tmpdir(), 'conformance-package-'));
     const pack = await exec('npm', ['pack', '--json', '--pack-destination', scratch], ROOT);
     expect(pack.code, pack.stderr).toBe(0);
-    const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as [{ filename: string }];
+    // The build that `prepare` runs writes to standard error: what `npm pack --json` prints parses as JSON whole.
+    const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
     const project = join(scratch, 'project');
     await mkdir(project);
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' })}\n`);

@@ -121,11 +121,12 @@ describe('a run against a faulty target', () => {
     }
   });
 
-  it('GitHub annotations: one ::error per failure with operation, message and curl', () => {
+  it('GitHub annotations: one ::error per failure at its operation in the spec, with operation, message and curl', () => {
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(failures.length);
     for (const failure of failures) {
-      const line = annotations.find((a) => a.startsWith(`::error title=${failure.rule}::${failure.operationId} (${failure.operation}): `));
+      const head = /^::error file=openapi\/(management|alerts)\.yaml,line=\d+,col=\d+,title=/;
+      const line = annotations.find((a) => a.replace(head, '::error title=').startsWith(`::error title=${failure.rule}::${failure.operationId} (${failure.operation}): `));
       expect(line).toBeDefined();
       const curl = unescapeCommand(line!.split('%0AReproduce (seed ')[1]!.replace(/^\d+\): /, ''));
       expectReproduces(curl, failure);

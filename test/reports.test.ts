@@ -313,7 +313,7 @@ describe('terminal summary', () => {
 });
 
 describe('writeReports', () => {
-  it('writes findings.json, report.html, summary.md and junit.xml, appends the step summary, annotates only on GitHub Actions', async () => {
+  it('writes findings.json, report.html, summary.md, junit.xml and results.sarif, appends the step summary, annotates only on GitHub Actions', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reports-'));
     const stepSummary = join(dir, 'step-summary.md');
     await writeFile(stepSummary, 'previous step\n');
@@ -321,8 +321,8 @@ describe('writeReports', () => {
     const report = fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', 'echoed hunter2-secret')]);
     const redact = (text: string): string => text.split('hunter2-secret').join('[redacted]');
     const files = await writeReports(join(dir, 'out'), report, { out: (l) => printed.push(l), env: { GITHUB_STEP_SUMMARY: stepSummary, GITHUB_ACTIONS: 'true' }, redact });
-    expect(files.map((f) => f.slice(dir.length))).toEqual(['/out/findings.json', '/out/report.html', '/out/summary.md', '/out/junit.xml']);
-    expect((await readdir(join(dir, 'out'))).sort()).toEqual(['findings.json', 'junit.xml', 'report.html', 'summary.md']);
+    expect(files.map((f) => f.slice(dir.length))).toEqual(['/out/findings.json', '/out/report.html', '/out/summary.md', '/out/junit.xml', '/out/results.sarif']);
+    expect((await readdir(join(dir, 'out'))).sort()).toEqual(['findings.json', 'junit.xml', 'report.html', 'results.sarif', 'summary.md']);
     const summary = await readFile(stepSummary, 'utf8');
     expect(summary).toMatch(/^previous step\n## Conformance: ❌ FAILED/);
     expect(printed).toHaveLength(1);

@@ -72,7 +72,7 @@ describe('no secret in anything a run writes or prints', () => {
     const generated = new RegExp(GENERATED_SECRET.source);
     expect(wire.some((e) => typeof e.headers['x-source-secret'] === 'string' && generated.test(e.headers['x-source-secret']))).toBe(true);
     expect(wire.some((e) => generated.test(e.responseBody))).toBe(true);
-    expect(run.stdout).toMatch(/^::warning title=secrets\.absent::/m);
+    expect(run.stdout).toMatch(/^::warning file=openapi\/management\.yaml,line=\d+,col=\d+,title=secrets\.absent::/m);
   });
 
   it('finds none of the credentials or returned key secrets in files, step summary or output, and generated secrets only in curl commands', async () => {
@@ -97,7 +97,7 @@ describe('no secret in anything a run writes or prints', () => {
     ]);
     const files = await filesUnder(dir);
     expect(files.map((f) => f.slice(dir.length))).toEqual(
-      expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/baseline.json']),
+      expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/results.sarif', '/out/baseline.json']),
     );
     for (const file of files) outputs.set(file.slice(dir.length), await readFile(file, 'utf8'));
 

@@ -1,4 +1,5 @@
 import { cp, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import type { Log, Result } from 'sarif';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,8 @@ interface MergeRun {
   readonly code: number;
   readonly output: string;
   readonly report?: RunReport;
+  /** The merged results.sarif's results, as `ruleId | operation`. */
+  readonly sarif?: readonly string[];
 }
 
 async function merge(dirs: readonly string[], flags: readonly string[] = []): Promise<MergeRun> {
@@ -29,7 +32,18 @@ async function merge(dirs: readonly string[], flags: readonly string[] = []): Pr
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
   const code = await main(['merge', ...dirs, '--report-dir', reportDir, ...flags], {}, io);
   const findings = await readFile(join(reportDir, 'findings.json'), 'utf8').catch(() => undefined);
-  return { code, output: lines.join('\n'), ...(findings ? { report: JSON.parse(findings) as RunReport } : {}) };
+  const sarif = await readFile(join(reportDir, 'results.sarif'), 'utf8').catch(() => undefined);
+  const sarifResults = (log: string): Result[] => (JSON.parse(log) as Log).runs[0]!.results!;
+  const results = (log: string): string[] =>
+    sarifResults(log)
+      .map((r) => `${r.ruleId} | ${r.properties?.operation}`)
+      .sort();
+  return {
+    code,
+    output: lines.join('\n'),
+    ...(findings ? { report: JSON.parse(findings) as RunReport } : {}),
+    ...(sarif ? { sarif: results(sarif) } : {}),
+  };
 }
 
 async function shards(args: readonly string[], count: number, env: Readonly<Record<string, string>> = {}): Promise<InProcessRun[]> {
@@ -105,6 +119,8 @@ describe('shards and merge', () => {
     expect(verdicts(merged.report!)).toEqual(verdicts(faulty.report));
     const declared = FAULTS.filter((f) => FAULT_NAMES.includes(f.name)).flatMap((f) => f.breaks);
     expect(failedRules(merged.report!)).toEqual([...new Set(declared)].sort());
+    const failed = merged.report!.results.filter((r) => r.outcome === 'failed');
+    expect(merged.sarif).toEqual(failed.map((r) => `${r.rule} | ${r.operation}`).sort());
   });
 
   it('with --require-judged, fails the merged run (exit 1, the gate said) when a shard could not judge a selected rule, as a run would', async () => {
