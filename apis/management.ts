@@ -1,4 +1,4 @@
-import { describeApi, type TargetOf } from '../core/api-descriptor.ts';
+import { describeApi, type TargetOf } from './descriptor.ts';
 
 /** The management API: HTTP Basic with a key id and secret, and the `{status, requestId, result}` envelope. */
 export const MANAGEMENT_API = describeApi({

@@ -14,8 +14,7 @@ import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
-import { API_LIST } from '../apis/index.ts';
-import { secretCredentials } from '../core/api-descriptor.ts';
+import { runSecrets } from '../apis/index.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
@@ -61,7 +60,7 @@ export async function runCommand(
   await ensureReportDir(resolved.reportDir);
   io.out(targetLine(resolved));
   const stop = new AbortController();
-  const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), secretsOf(resolved)).text, startedAt: new Date(), finishing: false };
+  const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), runSecrets(resolved)).text, startedAt: new Date(), finishing: false };
   const interrupts = watchInterrupts({
     first(signal) {
       io.err(
@@ -113,7 +112,7 @@ export async function runCommand(
       checked = reference ? undefined : there?.preflight ? there.preflight() : await (await import('./preflight.ts')).preflight(config, specs);
       if (checked) io.out(checked.line);
       run.config = config;
-      run.redact = createRedactor(redactedNames(specs), secretsOf(config)).text;
+      run.redact = createRedactor(redactedNames(specs), runSecrets(config)).text;
       io.out(
         `conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`,
       );
@@ -165,10 +164,6 @@ interface RunState {
   finishing: boolean;
   /** Requests the plan sends, once planned (for the heartbeat). */
   planned?: number;
-}
-
-function secretsOf(config: RunConfig): string[] {
-  return API_LIST.flatMap((api) => secretCredentials(api, config));
 }
 
 /** A second interrupt: writes the reports from the verdicts reached so far, warns about what may be left changed, and ends the process. */

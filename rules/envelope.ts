@@ -1,5 +1,5 @@
 import { APIS } from '../apis/index.ts';
-import type { Envelope } from '../core/api-descriptor.ts';
+import type { Envelope } from '../apis/descriptor.ts';
 import { type Exchange, isSuccess } from '../core/exchange.ts';
 import { EVERY_ENVELOPED_OPERATION, type Rule, type Violation } from '../core/rule.ts';
 import { asObject } from './body.ts';

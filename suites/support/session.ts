@@ -11,10 +11,10 @@ import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
-import { APIS, API_LIST } from '../../apis/index.ts';
-import { runAuthorization, secretCredentials } from '../../core/api-descriptor.ts';
+import { APIS, runSecrets } from '../../apis/index.ts';
+import { runAuthorization } from '../../apis/descriptor.ts';
 import { redactedNames } from '../../rules/secrets.ts';
-import { createShrinkBudget, type ShrinkBudget } from './shrink.ts';
+import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
 /** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
 export interface Session {
@@ -63,7 +63,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new undici.Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
-  const configSecrets = API_LIST.flatMap((api) => secretCredentials(api, config));
+  const configSecrets = runSecrets(config);
   const redactor = createRedactor(redactedNames(specs), configSecrets);
   const sentSecrets = createSecretIndex(configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));

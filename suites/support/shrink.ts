@@ -13,16 +13,6 @@ import type { Session } from './session.ts';
 import { propertyExamples } from './property-examples.ts';
 import type { ShrinkTarget } from './suite-types.ts';
 
-/** The shrink requests the whole run has sent: one counter, shared by every suite of the run. */
-export interface ShrinkBudget {
-  spent: number;
-}
-
-/** Creates the run's shrink budget, with nothing spent. */
-export function createShrinkBudget(): ShrinkBudget {
-  return { spent: 0 };
-}
-
 /** What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example), the selected rules, the plan's size. */
 export interface ShrinkerSetup {
   readonly session: Pick<Session, 'config' | 'specs' | 'gate' | 'redactor' | 'validators' | 'sentSecrets' | 'operation' | 'shrinkBudget'>;
