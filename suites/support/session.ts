@@ -41,8 +41,8 @@ export interface Session {
 
 /** How a session hears of interrupts and reports progress: over the run's channel to the command's thread, or not at all (a team's own vitest run). */
 export interface SessionOptions {
-  /** False: no channel (no command thread listens); Ctrl-C is then vitest's own. Default true. */
-  readonly channel?: boolean;
+  /** The run's channel (core/run-channel.ts `runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
+  readonly channel?: string;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
 }
@@ -56,7 +56,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     deadline,
     ...(config.maxRequests ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)) } : {}),
   });
-  const channel: RunChannel | undefined = options.channel === false ? undefined : openRunChannel(config);
+  const channel: RunChannel | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
   if (await channel?.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
