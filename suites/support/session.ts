@@ -6,14 +6,15 @@ import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
 import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
-import { createSecretIndex, type SecretIndex } from '../../core/secret-index.ts';
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
 import { APIS, runSecrets } from '../../apis/index.ts';
 import { runAuthorization } from '../../apis/descriptor.ts';
+import { RULES } from '../../rules/index.ts';
 import { redactedNames } from '../../rules/secrets.ts';
+import { createMemories, type RuleMemories } from '../../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
 /** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
@@ -23,9 +24,8 @@ export interface Session {
   readonly validators: Validators;
   readonly gate: RequestGate;
   readonly redactor: Redactor;
-  /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
-  readonly sentSecrets: SecretIndex;
-  readonly seenRequestIds: Set<string>;
+  /** Each rule's memory of the run (the secrets sent, the requestIds seen), for the rules that keep one. */
+  readonly memories: RuleMemories;
   /** The shrink requests the run has sent, against its cap (`suites/support/shrink.ts`). */
   readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
@@ -65,7 +65,6 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const dispatcher = new undici.Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
   const configSecrets = runSecrets(config);
   const redactor = createRedactor(redactedNames(specs), configSecrets);
-  const sentSecrets = createSecretIndex(configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
 
   return {
@@ -74,8 +73,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     validators: createValidators(),
     gate,
     redactor,
-    sentSecrets,
-    seenRequestIds: new Set(),
+    memories: createMemories(RULES, { config, specs }),
     shrinkBudget: createShrinkBudget(),
     countViolations(count) {
       counts.violations += count;
