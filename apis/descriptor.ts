@@ -38,6 +38,8 @@ export interface TargetField extends SettingName {
 /** An id of a resource the run works on: a required one is a CONFIG_MISSING error when its API is under test without it. */
 export interface IdSetting extends TargetField {
   readonly required: boolean;
+  /** True when it fills the path parameter named as its field in every request of its API that has one. */
+  readonly pathParameter?: boolean;
 }
 
 /** The credential settings of an API, as its scheme takes them, and `about`, what they are together (the help's line for them). */

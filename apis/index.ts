@@ -29,6 +29,19 @@ export function runCredentials(config: TargetsOf): Partial<Record<ApiName, Crede
   return credentials;
 }
 
+/** The values of every path parameter the run's targets fill (`organizationId`, ...), by the parameter's name. */
+export function runPathParameters(config: TargetsOf): Record<string, string> {
+  const targets = config as Readonly<Record<string, Readonly<Record<string, string | undefined>> | undefined>>;
+  const params: Record<string, string> = {};
+  for (const api of API_LIST) {
+    for (const { field, pathParameter } of api.settings.ids) {
+      const value = targets[api.name]?.[field];
+      if (pathParameter && value) params[field] = value;
+    }
+  }
+  return params;
+}
+
 /** The run's secret credential values of every API (passwords, tokens), which are redacted wherever they appear. */
 export function runSecrets(config: TargetsOf): string[] {
   return API_LIST.flatMap((api) => secretCredentials(api, config));

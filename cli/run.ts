@@ -14,7 +14,7 @@ import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
-import { runSecrets } from '../apis/index.ts';
+import { API_LIST, runSecrets } from '../apis/index.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
@@ -119,7 +119,7 @@ export async function runCommand(
       run.config = config;
       run.redact = createRedactor(redactedNames(specs), runSecrets(config)).text;
       io.out(
-        `conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`,
+        `conformance: seed ${config.seed}; ${API_LIST.map((api) => `${api.name} ${config[api.name]?.baseUrl ?? '(not under test)'}`).join('; ')}${reference ? ' (embedded reference target)' : ''}`,
       );
       startedAt = new Date();
       run.startedAt = startedAt;

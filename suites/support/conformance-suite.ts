@@ -7,6 +7,7 @@ import { concerns } from '../../core/rule.ts';
 import { operationById, type Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../../core/credential-tally.ts';
+import { runPathParameters } from '../../apis/index.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
 import { SUITES } from '../index.ts';
@@ -136,6 +137,7 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
   const { name } = definition;
   for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
+  const pathParameters = runPathParameters(config);
   /** What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it again. */
   const judgedWhenRecorded = new WeakMap<Exchange, readonly Judgement[]>();
   const clients = s.clients(
@@ -163,7 +165,7 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
       if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
       // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
-      return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params }, urgent: definition.sequential === true });
+      return client.send({ ...request, operation, params: { ...pathParameters, ...request.params }, urgent: definition.sequential === true });
     },
     examples(property, arbitrary, cap = Infinity) {
       return [...propertyExamples(`${name}/${property}`, arbitrary, propertySeed(config.seed, `${name}/${property}`), Math.min(cap, config.runs))];
@@ -264,13 +266,6 @@ function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRu
 /** A rule failed on an operation: the test error that vitest's reporters show. */
 class ContractViolation extends Error {
   override name = 'ContractViolation';
-}
-
-function defaultParams(config: RunConfig): Record<string, string> {
-  return {
-    ...(config.management ? { organizationId: config.management.organizationId, serviceId: config.management.serviceId } : {}),
-    ...(config.management?.backupId ? { backupId: config.management.backupId } : {}),
-  };
 }
 
 declare module 'vitest' {

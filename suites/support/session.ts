@@ -10,7 +10,7 @@ import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
-import { APIS, runSecrets } from '../../apis/index.ts';
+import { API_LIST, type ApiName, runSecrets } from '../../apis/index.ts';
 import { runAuthorization } from '../../apis/descriptor.ts';
 import { RULES } from '../../rules/index.ts';
 import { redactedNames } from '../../rules/secrets.ts';
@@ -33,7 +33,7 @@ export interface Session {
   /** Tells the main thread what a suite left on the target, as it happens. */
   announceCreated(suite: string, resource: CreatedResource): void;
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
-  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
+  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): Partial<Record<ApiName, HttpClient>>;
   operation(operationId: string): Operation;
   /** Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way arrive). */
   close(): Promise<void>;
@@ -104,11 +104,13 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           report();
         },
       };
-      const authorization = (api: keyof typeof APIS): string => runAuthorization(APIS[api], config) ?? '';
-      return {
-        ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: authorization('management') }) } : {}),
-        ...(config.alerts ? { alerts: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: authorization('alerts') }) } : {}),
-      };
+      const clients: Partial<Record<ApiName, HttpClient>> = {};
+      for (const api of API_LIST) {
+        const target = config[api.name];
+        if (!target) continue;
+        clients[api.name] = createHttpClient({ ...common, api: api.name, baseUrl: target.baseUrl, authorization: runAuthorization(api, config) ?? '' });
+      }
+      return clients;
     },
     async close() {
       await dispatcher.close();
