@@ -35,7 +35,7 @@ export async function deferredRun(settings: ConformanceSettings): Promise<Suites
   return { config, specs, prepare: () => prepare(config, specs) };
 }
 
-/** The run prepared as the command prepares it, with the embedded target started in this thread when no target is set. */
+/** The run prepared as the command prepares it; with no target set, the embedded one started in this thread. */
 async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: PreparedRun; close?(): Promise<void> }> {
   const baseline = resolved.baseline
     ? await loadBaseline(

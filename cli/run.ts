@@ -54,7 +54,7 @@ export async function runCommand(
         )
       : undefined;
   if (resolved.dryRun) {
-    // The suites (and with them fast-check and the generators) load on use, so that a run's worker starts before they do.
+    // The suites (with fast-check and the generators) load on use, so that a run's worker starts before they do.
     const { prepareRun } = await import('../engine/prepare-run.ts');
     io.out(planText((await prepareRun({ config: resolved }, specs)).plan, resolved));
     return 0;

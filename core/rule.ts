@@ -24,7 +24,7 @@ export interface CheckContext {
   readonly again?: boolean;
 }
 
-/** How severe a rule's violation is, worst first: a leaked secret, accepted credentials, a server error or no answer, the rest. */
+/** How severe a violation is, worst first: a leaked secret, accepted credentials, a 5xx or no answer, the rest. */
 export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
 
 /** The severities, worst first. */

@@ -86,7 +86,7 @@ export interface RunChannel {
   close(): void;
 }
 
-/** The name of a run's channel: after its seed and report directory, so that two runs of one process do not hear each other. */
+/** A run's channel's name, after its seed and report directory: two runs of one process do not hear each other. */
 export function runChannelName(config: { readonly seed: number; readonly reportDir: string }): string {
   return `conformance-run:${config.seed}:${config.reportDir}`;
 }
@@ -121,7 +121,7 @@ export function openRunChannel(name: string): RunChannel {
   });
   return {
     handOver(settled) {
-      // What every thread that asks is told once the run is settled: the run prepared, why not, or that it will not start.
+      // What a thread that asks is told once the run is settled: the run prepared, why not, or that it will not start.
       let answer: Message | undefined;
       let taken = false;
       const tell = (message: Message): void => {

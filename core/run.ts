@@ -13,7 +13,7 @@ export interface RunSettings {
 
 /**
  * A run ready to send (engine/prepare-run.ts): the settings with the examples per property the plan chose, what the
- * plan sends, and for a configured target the preflight's report. Plain data: the worker tells the command what it prepared.
+ * plan sends, and for a configured target the preflight's report. Plain data: the worker tells the command of it.
  */
 export interface PreparedRun extends RunSettings {
   readonly plan: { readonly runs: number; readonly total: number; readonly warning?: string };

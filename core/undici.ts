@@ -11,7 +11,7 @@ export interface UndiciParts {
 
 const require = createRequire(import.meta.url);
 
-// The one place that relies on undici's private files: test/undici-parts.test.ts fails, naming them, when a release moves them.
+// The one place that relies on undici's private files: test/undici-parts.test.ts names them when a release moves them.
 
 /** undici's files for the Agent and the request API; the package has no exports map, so they are reachable as they are. */
 export const LEAN_FILES = Object.freeze(['undici/lib/dispatcher/agent.js', 'undici/lib/api/api-request.js'] as const);

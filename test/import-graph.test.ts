@@ -27,7 +27,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   build: ['engine', 'suites', 'reports', 'rules', 'core', 'apis'],
 };
 
-/** The files vitest's worker loads first: they start the run there, so they stand above engine/, as the command does. */
+/** The files vitest's worker loads first: they start the run there, so they stand above engine/, as cli/ does. */
 const WORKER_ENTRIES: ReadonlySet<string> = new Set(['suites/conformance.suite.ts', 'suites/bundle-entry.ts', 'suites/vitest-worker.ts']);
 
 /** Packages that only the vitest glue may import: core/ knows nothing of vitest. */

@@ -41,7 +41,7 @@ export interface Session {
 
 /** How a session hears of interrupts and reports progress: over the run's channel to the command's thread, or not at all (a team's own vitest run). */
 export interface SessionOptions {
-  /** The run's channel (core/run-channel.ts `runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
+  /** The run's channel's name (`runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
   readonly channel?: string;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
