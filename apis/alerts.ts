@@ -1,4 +1,4 @@
-import { describeApi, type TargetOf } from '../core/api-descriptor.ts';
+import { describeApi, type TargetOf } from './descriptor.ts';
 
 /** The alerts API: a Bearer token, and no envelope beyond `{ data }`. */
 export const ALERTS_API = describeApi({

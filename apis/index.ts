@@ -1,5 +1,4 @@
-import type { Credentials, TargetFlagOf, TargetOf } from '../core/api-descriptor.ts';
-import type { RunConfig } from '../core/config.ts';
+import { type Credentials, secretCredentials, type TargetFlagOf, type TargetOf, type TargetsOf } from './descriptor.ts';
 import { ALERTS_API } from './alerts.ts';
 import { MANAGEMENT_API } from './management.ts';
 
@@ -21,11 +20,29 @@ export type ApiTargets = { readonly [A in Api as A['name']]: TargetOf<A> };
 export type TargetFlag = TargetFlagOf<Api>;
 
 /** The run's credentials of each API it targets. */
-export function runCredentials(config: RunConfig): Partial<Record<ApiName, Credentials>> {
+export function runCredentials(config: TargetsOf): Partial<Record<ApiName, Credentials>> {
   const credentials: Partial<Record<ApiName, Credentials>> = {};
   for (const api of API_LIST) {
     const given = api.credentialsOf(config);
     if (given) credentials[api.name] = given;
   }
   return credentials;
+}
+
+/** The values of every path parameter the run's targets fill (`organizationId`, ...), by the parameter's name. */
+export function runPathParameters(config: TargetsOf): Record<string, string> {
+  const targets = config as Readonly<Record<string, Readonly<Record<string, string | undefined>> | undefined>>;
+  const params: Record<string, string> = {};
+  for (const api of API_LIST) {
+    for (const { field, pathParameter } of api.settings.ids) {
+      const value = targets[api.name]?.[field];
+      if (pathParameter && value) params[field] = value;
+    }
+  }
+  return params;
+}
+
+/** The run's secret credential values of every API (passwords, tokens), which are redacted wherever they appear. */
+export function runSecrets(config: TargetsOf): string[] {
+  return API_LIST.flatMap((api) => secretCredentials(api, config));
 }

@@ -1,4 +1,4 @@
-import { describeApi, type TargetOf } from '../core/api-descriptor.ts';
+import { describeApi, type TargetOf } from './descriptor.ts';
 
 /** The management API: HTTP Basic with a key id and secret, and the `{status, requestId, result}` envelope. */
 export const MANAGEMENT_API = describeApi({
@@ -15,9 +15,9 @@ export const MANAGEMENT_API = describeApi({
       password: { variable: 'MANAGEMENT_KEY_SECRET', field: 'keySecret', about: 'management API key secret (HTTP Basic password)' },
     },
     ids: [
-      { variable: 'ORGANIZATION_ID', flag: 'organization', field: 'organizationId', required: true, about: 'organization to run against' },
-      { variable: 'SERVICE_ID', flag: 'service', field: 'serviceId', required: true, about: 'service that owns the pipes the run creates' },
-      { variable: 'BACKUP_ID', flag: 'backup', field: 'backupId', required: false, about: 'a backup of that service (else the backup operation is skipped)' },
+      { variable: 'ORGANIZATION_ID', flag: 'organization', field: 'organizationId', required: true, pathParameter: true, about: 'organization to run against' },
+      { variable: 'SERVICE_ID', flag: 'service', field: 'serviceId', required: true, pathParameter: true, about: 'service that owns the pipes the run creates' },
+      { variable: 'BACKUP_ID', flag: 'backup', field: 'backupId', required: false, pathParameter: true, about: 'a backup of that service (else the backup operation is skipped)' },
     ],
   },
 });

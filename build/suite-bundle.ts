@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The suite file vitest runs from the build: it loads the harness's worker side as one bundled module. */
-export const BUNDLED_SUITE_FILE = 'conformance.bundled.suite.js';
+import { BUNDLED_SUITE_FILE } from '../suites/bundled-suite-file.ts';
 
 /**
  * Bundles what vitest's worker loads for a run (the suites, the generators, the rules, the session: about 110 modules of
@@ -31,8 +30,8 @@ export async function bundleSuites(distDir: string): Promise<void> {
     [
       '// Written by the build (build/suite-bundle.ts): suites/conformance.suite.ts, with the harness bundled.',
       "import { inject } from 'vitest';",
-      "import { providedRun, registerConformance } from './bundle.js';",
-      "registerConformance(providedRun(inject('conformance')));",
+      "import { commandRun, registerConformance } from './bundle.js';",
+      "registerConformance(await commandRun(inject('conformance').channel));",
       '',
     ].join('\n'),
   );

@@ -1,11 +1,12 @@
-import { resolveConfig, withRuns, type RunConfig } from '../core/config.ts';
+import { resolveConfig, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
+import type { PreparedRun } from '../core/run.ts';
 import { loadSpecs, type Specs } from '../core/spec.ts';
 import { acceptedFailures, loadBaseline } from '../reports/baseline-run.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import type { DeferredRun, PreparedRun } from '../suites/support/conformance-suite.ts';
-import { preflight } from './preflight.ts';
-import { planFor, startEmbedded } from './prepare-run.ts';
+import type { SuitesSource } from '../suites/support/conformance-suite.ts';
+import { startEmbedded } from '../engine/embedded-target.ts';
+import { prepareRun } from '../engine/prepare-run.ts';
 import { commandInputs, type ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */
@@ -22,7 +23,7 @@ const NOT_UNDER_VITEST: Readonly<Partial<Record<keyof ConformanceSettings, strin
  * same HarnessError as `runConformance`), and, when the groups are about to run, the specs loaded, the plan made, and the
  * embedded reference target started (no target setting) or the preflight passed (a target of the team's).
  */
-export async function deferredRun(settings: ConformanceSettings): Promise<DeferredRun> {
+export async function deferredRun(settings: ConformanceSettings): Promise<SuitesSource> {
   for (const [key, why] of Object.entries(NOT_UNDER_VITEST)) {
     if (settings[key as keyof ConformanceSettings] !== undefined) {
       throw new HarnessError('CONFIG_INVALID', `conformanceSuites: the setting ${key} has no meaning in a vitest test file: ${why}. Leave it out.`);
@@ -34,7 +35,8 @@ export async function deferredRun(settings: ConformanceSettings): Promise<Deferr
   return { config, specs, prepare: () => prepare(config, specs) };
 }
 
-async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> {
+/** The run prepared as the command prepares it; with no target set, the embedded one started in this thread. */
+async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: PreparedRun; close?(): Promise<void> }> {
   const baseline = resolved.baseline
     ? await loadBaseline(
         resolved.baseline,
@@ -43,14 +45,13 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<PreparedRun> 
         specs.operations.map((o) => o.key),
       )
     : undefined;
-  const plan = await planFor(resolved, specs);
-  const config = withRuns(resolved, plan.runs);
+  const target = resolved.reference ? await startEmbedded(resolved) : undefined;
   const knownFailures = baseline ? acceptedFailures(baseline, new Date()) : undefined;
-  const common = { specs, plannedRequests: plan.total, session: { channel: false }, ...(knownFailures ? { knownFailures } : {}) } as const;
-  if (!config.reference) {
-    const checked = await preflight(config, specs);
-    return { config, ...common, preflightRequests: checked.requests };
+  try {
+    const run = await prepareRun({ config: target?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) }, specs);
+    return { run, ...(target ? { close: () => target.close() } : {}) };
+  } catch (error) {
+    await target?.close();
+    throw error;
   }
-  const target = await startEmbedded(config);
-  return { ...common, config: target.config, close: () => target.close() };
 }

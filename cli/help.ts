@@ -1,5 +1,5 @@
 import { API_LIST } from '../apis/index.ts';
-import { credentialSettings } from '../core/api-descriptor.ts';
+import { credentialSettings } from '../apis/descriptor.ts';
 
 /** The subcommands of `conformance`, in the order the help lists them. */
 export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'docs', 'help'] as const;

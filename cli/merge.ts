@@ -1,3 +1,4 @@
+import { API_LIST } from '../apis/index.ts';
 import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -166,8 +167,8 @@ function checkShards(shards: readonly ShardOutput[]): void {
 
 /** What names a target across shards: the embedded reference target by its faults and modes (each shard starts its own), any other by its addresses and ids. */
 function targetIdentity(header: RunHeader): string {
-  const { management, alerts, reference } = header.target;
-  return JSON.stringify(reference ? { reference } : { management, alerts });
+  const { reference } = header.target;
+  return JSON.stringify(reference ? { reference } : Object.fromEntries(API_LIST.map((api) => [api.name, header.target[api.name]])));
 }
 
 /** The whole run's header: shard 1's target and replay, the earliest start, and the wall time from the first start to the last end. */

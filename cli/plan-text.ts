@@ -1,6 +1,6 @@
 import type { RunConfig } from '../core/config.ts';
 import type { Plan } from '../suites/support/plan.ts';
-import { preflightPlan } from './preflight-plan.ts';
+import { preflightPlan } from '../engine/preflight-plan.ts';
 
 /** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */
 export function planText(plan: Plan, config: RunConfig): string {

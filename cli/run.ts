@@ -1,10 +1,10 @@
 import { basename, resolve } from 'node:path';
-import { withRuns, type RunConfig } from '../core/config.ts';
+import type { RunConfig } from '../core/config.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import type { HandedRun } from '../core/run-channel.ts';
-import { planFor, startEmbedded, type EmbeddedTarget } from './prepare-run.ts';
-import type { PreflightReport } from './preflight.ts';
+import { openRunChannel, runChannelName } from '../core/run-channel.ts';
+import type { RunSettings } from '../core/run.ts';
+import { startEmbedded, type EmbeddedTarget } from '../engine/embedded-target.ts';
 import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
 import { writeReports } from '../reports/write-reports.ts';
@@ -14,8 +14,7 @@ import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
-import { API_LIST } from '../apis/index.ts';
-import { secretCredentials } from '../core/api-descriptor.ts';
+import { API_LIST, runSecrets } from '../apis/index.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
@@ -55,13 +54,15 @@ export async function runCommand(
         )
       : undefined;
   if (resolved.dryRun) {
-    io.out(planText(await planFor(resolved, specs), resolved));
+    // The suites (with fast-check and the generators) load on use, so that a run's worker starts before they do.
+    const { prepareRun } = await import('../engine/prepare-run.ts');
+    io.out(planText((await prepareRun({ config: resolved }, specs)).plan, resolved));
     return 0;
   }
   await ensureReportDir(resolved.reportDir);
   io.out(targetLine(resolved));
   const stop = new AbortController();
-  const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), secretsOf(resolved)).text, startedAt: new Date(), finishing: false };
+  const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), runSecrets(resolved)).text, startedAt: new Date(), finishing: false };
   const interrupts = watchInterrupts({
     first(signal) {
       io.err(
@@ -75,19 +76,23 @@ export async function runCommand(
     },
   });
   let reference: EmbeddedTarget | undefined;
-  // The plan, the target and the preflight are settled while vitest starts; the worker's first group waits for them
-  // (`handed`). When they fail, the worker is told, and the run says nothing more.
-  let settle: (handed: HandedRun | undefined) => void = () => undefined;
-  const handed = new Promise<HandedRun | undefined>((resolve) => (settle = resolve));
-  // vitest's worker thread starts before vitest loads (cli/early-worker.ts), and plans the run and runs the preflight as
-  // soon as it has loaded the harness; undefined when it cannot plan, and then this thread plans (and raises a bad
-  // setting) and runs the preflight, as it does without it.
-  const early = EarlyWorker.start((why) => io.err(`conformance: ${why}`));
-  const preparedThere = early?.prepare(resolved).catch(() => undefined);
+  // The run is prepared (the plan, the preflight) in vitest's worker thread, from the settings this thread hands over
+  // once on the run's channel: the embedded target's address once it listens, the failures a baseline accepts. When
+  // the settings or the preparation fail, the worker is told, and the run says nothing more.
+  let settle: (settings: RunSettings | undefined) => void = () => undefined;
+  const settings = new Promise<RunSettings | undefined>((resolve) => (settle = resolve));
+  const channelName = runChannelName(resolved);
+  const channel = openRunChannel(channelName);
+  const prepared = channel.handOver(settings);
+  // Read where it is awaited; a run given up before must not count as an unhandled rejection.
+  prepared.catch(() => undefined);
+  // vitest's worker thread starts before vitest loads (cli/early-worker.ts), and prepares the run as soon as it has
+  // loaded the harness; without it (a run of the sources), the suite file prepares it when vitest runs it.
+  const early = EarlyWorker.start(channelName, prepared, (why) => io.err(`conformance: ${why}`));
   try {
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const suites = runSuites({ config: resolved, specs }, handed, io.out, (text) => run.redact(text), {
+    const suites = runSuites(resolved, { name: channelName, open: channel }, prepared, io.out, (text) => run.redact(text), {
       ...(early ? { early } : {}),
       stop: stop.signal,
       planned: () => run.planned,
@@ -96,31 +101,28 @@ export async function runCommand(
         run.soFar = read;
       },
     });
-    // Its failure (vitest not starting) is read where it is awaited; while the plan and the preflight run it must not
-    // count as an unhandled rejection, which would end the process before the command could report it.
+    // Its failure (vitest not starting) is read where it is awaited; while the run is prepared it must not count as an
+    // unhandled rejection, which would end the process before the command could report it.
     suites.catch(() => undefined);
     let config: RunConfig;
-    let checked: PreflightReport | undefined;
     let startedAt: Date;
     try {
-      const there = await preparedThere;
-      const plan = there?.plan ?? (await planFor(resolved, specs));
-      if (plan.warning) io.err(`conformance: ${plan.warning}`);
-      run.planned = plan.total;
-      config = withRuns(resolved, plan.runs);
-      reference = config.reference ? await startEmbedded(config) : undefined;
-      if (reference) config = reference.config;
-      checked = reference ? undefined : there?.preflight ? there.preflight() : await (await import('./preflight.ts')).preflight(config, specs);
-      if (checked) io.out(checked.line);
+      // The embedded target runs in this thread, so that it answers while the worker's thread sends.
+      reference = resolved.reference ? await startEmbedded(resolved) : undefined;
+      const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, new Date()) : undefined;
+      settle({ config: reference?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) });
+      const ready = await Promise.race([prepared, suites.then(() => Promise.reject(new Error('vitest ended before the run was prepared')))]);
+      if (ready.plan.warning) io.err(`conformance: ${ready.plan.warning}`);
+      run.planned = ready.plan.total;
+      if (ready.preflight) io.out(ready.preflight.line);
+      config = ready.config;
       run.config = config;
-      run.redact = createRedactor(redactedNames(specs), secretsOf(config)).text;
+      run.redact = createRedactor(redactedNames(specs), runSecrets(config)).text;
       io.out(
-        `conformance: seed ${config.seed}; management ${config.management?.baseUrl ?? '(not under test)'}; alerts ${config.alerts?.baseUrl ?? '(not under test)'}${reference ? ' (embedded reference target)' : ''}`,
+        `conformance: seed ${config.seed}; ${API_LIST.map((api) => `${api.name} ${config[api.name]?.baseUrl ?? '(not under test)'}`).join('; ')}${reference ? ' (embedded reference target)' : ''}`,
       );
       startedAt = new Date();
       run.startedAt = startedAt;
-      const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, startedAt) : undefined;
-      settle({ config, plannedRequests: plan.total, ...(knownFailures ? { knownFailures } : {}), ...(checked ? { preflightRequests: checked.requests } : {}) });
     } catch (error) {
       settle(undefined);
       await suites.catch(() => undefined);
@@ -149,6 +151,7 @@ export async function runCommand(
   } finally {
     settle(undefined);
     interrupts.dispose();
+    channel.close();
     await early?.dispose();
     await reference?.close();
   }
@@ -165,10 +168,6 @@ interface RunState {
   finishing: boolean;
   /** Requests the plan sends, once planned (for the heartbeat). */
   planned?: number;
-}
-
-function secretsOf(config: RunConfig): string[] {
-  return API_LIST.flatMap((api) => secretCredentials(api, config));
 }
 
 /** A second interrupt: writes the reports from the verdicts reached so far, warns about what may be left changed, and ends the process. */

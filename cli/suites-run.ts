@@ -4,14 +4,13 @@ import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startVitest, type Reporter, type Vitest } from 'vitest/node';
 import { DEFAULTS } from '../core/defaults.ts';
-import { openRunChannel, type HandedRun, type RunProgress } from '../core/run-channel.ts';
+import type { RunChannel, RunProgress } from '../core/run-channel.ts';
 import { heartbeat } from '../reports/progress-line.ts';
-import type { Shard } from '../core/config.ts';
+import type { RunConfig, Shard } from '../core/config.ts';
 import type { CreatedResource } from '../core/run-report.ts';
-import type { ProvidedRun } from '../suites/support/provided.ts';
 import { CollectReporter, type Collected } from '../reports/collect-reporter.ts';
 import { quietVitestOutput } from './vitest-output.ts';
-import { BUNDLED_SUITE_FILE } from '../build/suite-bundle.ts';
+import { BUNDLED_SUITE_FILE } from '../suites/bundled-suite-file.ts';
 import type { EarlyWorker } from './early-worker.ts';
 import { harnessPool } from './harness-pool.ts';
 
@@ -46,44 +45,40 @@ export interface SuitesRunOptions {
 
 /**
  * Runs the suite file with vitest in one worker, returning what it produced: it registers every suite and runs their probe
- * groups once, concurrently, under one session. The worker starts at once, with `run` (the settings as resolved, the specs);
- * its first group waits for `handed` (the plan, the target, the preflight), which the caller settles meanwhile, or gives
- * up on the run when `handed` settles to nothing. A shard runs its part of the suites (`shardSuites`, the planner's split)
- * and also writes vitest's blob report for `conformance merge`.
+ * groups once, concurrently, under one session. The worker starts at once, and asks for the run's settings over
+ * `channel` (the run's, which the caller opened and hands them over on); a run that is given up before it is prepared
+ * (`prepared` rejects: a setting or the preflight failed) says nothing more. A shard runs its part of the suites
+ * (`shardSuites`, the planner's split) and also writes vitest's blob report for `conformance merge`.
  * Off a terminal, a heartbeat line reports progress after every few seconds of quiet.
  */
 export async function runSuites(
-  run: ProvidedRun,
-  handed: Promise<HandedRun | undefined>,
+  config: RunConfig,
+  channel: { readonly name: string; readonly open: RunChannel },
+  prepared: Promise<unknown>,
   write: (line: string) => void,
   redact: (text: string) => string,
   options: SuitesRunOptions = {},
 ): Promise<Collected> {
-  const { config } = run;
-  const channel = openRunChannel(config);
-  channel.handOver(handed);
+  const open = channel.open;
   // A run given up before its first request (a setting or the preflight failed) says nothing and leaves no report.
   let abandoned = false;
-  void handed.then(
-    (given) => (abandoned = given === undefined),
-    () => (abandoned = true),
-  );
+  prepared.catch(() => (abandoned = true));
   const kept = (): boolean => !abandoned;
   const say = (line: string): void => {
     if (kept()) write(line);
   };
-  channel.serve(() => options.stop?.aborted === true);
+  open.serve(() => options.stop?.aborted === true);
   const created = new Map<string, CreatedResource[]>();
   // Appended in place: a copy per announcement made the main thread's share of a run quadratic in what it created.
-  channel.onCreated((suite, resource) => {
+  open.onCreated((suite, resource) => {
     const list = created.get(suite);
     if (list) list.push(resource);
     else created.set(suite, [resource]);
   });
-  const stopWorker = (): void => channel.stop();
+  const stopWorker = (): void => open.stop();
   options.stop?.addEventListener('abort', stopWorker, { once: true });
   const started = Date.now();
-  const beat = process.stdout.isTTY ? undefined : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(channel.progress(), options.planned?.(), started));
+  const beat = process.stdout.isTTY ? undefined : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(open.progress(), options.planned?.(), started));
   const collector = new CollectReporter(beat ? beat.line : say, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
@@ -91,7 +86,7 @@ export async function runSuites(
     await runVitest(config.cacheDir, {
       testTimeout: config.budgetMs + 60_000,
       hookTimeout: config.budgetMs + 60_000,
-      provide: { conformance: run },
+      provide: { conformance: { channel: channel.name } },
       ...(options.early ? { pool: harnessPool(options.early) } : {}),
       reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
       // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name keeps its
@@ -101,7 +96,6 @@ export async function runSuites(
   } finally {
     options.stop?.removeEventListener('abort', stopWorker);
     beat?.stop();
-    channel.close();
   }
   if (config.shard && abandoned) await rm(blobFile(reportDir, config.shard), { force: true });
   else if (config.shard) await redactFile(blobFile(reportDir, config.shard), redact);

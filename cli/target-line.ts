@@ -1,3 +1,4 @@
+import { API_LIST } from '../apis/index.ts';
 import type { RunConfig } from '../core/config.ts';
 
 /** The first line a run prints: which target it tests, plainly, and what it leaves out. */
@@ -6,7 +7,10 @@ export function targetLine(config: RunConfig): string {
     const { faults, modes } = config.reference;
     return `Testing the embedded reference target (faults: ${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})`;
   }
-  const tested = [...(config.management ? [`management API at ${config.management.baseUrl}`] : []), ...(config.alerts ? [`alerts API at ${config.alerts.baseUrl}`] : [])];
+  const tested = API_LIST.flatMap((api) => {
+    const target = config[api.name];
+    return target ? [`${api.name} API at ${target.baseUrl}`] : [];
+  });
   const left = Object.entries(config.unconfigured).map(([api, why]) => `${api} API, ${why}`);
   return `Testing ${tested.join(', ')}${left.length > 0 ? ` (not under test: ${left.join('; ')})` : ''}`;
 }

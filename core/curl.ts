@@ -1,5 +1,5 @@
 import { API_LIST, APIS } from '../apis/index.ts';
-import type { ApiDescriptor, Credentials } from './api-descriptor.ts';
+import type { ApiDescriptor, Credentials } from '../apis/descriptor.ts';
 import type { RecordedRequest } from './exchange.ts';
 import type { ApiName } from './spec.ts';
 

@@ -1,5 +1,5 @@
 import type { Exchange } from './exchange.ts';
-import { concerns, evidencePart, type CheckContext, type Rule, type Violation } from './rule.ts';
+import { concerns, evidencePart, type CheckContext, type Rule, type RuleMemories, type Violation } from './rule.ts';
 
 /** The violations one rule found in one exchange, and the part of the rule the exchange is evidence for. */
 export interface Judgement {
@@ -8,12 +8,15 @@ export interface Judgement {
   readonly violations: readonly Violation[];
 }
 
-/** Runs every rule that concerns the exchange's operation and applies to it; a throwing check is a harness bug and propagates. */
-export function judge(exchange: Exchange, rules: readonly Rule[], context: CheckContext): Judgement[] {
+/**
+ * Runs every rule that concerns the exchange's operation and applies to it, each with its memory of the run; a
+ * throwing check is a harness bug and propagates.
+ */
+export function judge(exchange: Exchange, rules: readonly Rule[], context: CheckContext, memories?: RuleMemories): Judgement[] {
   return rules
     .filter((rule) => concerns(rule, context.operation) && rule.applies(exchange))
     .map((rule) => {
       const part = evidencePart(rule, exchange);
-      return { rule: rule.id, ...(part === undefined ? {} : { part }), violations: rule.check(exchange, context) };
+      return { rule: rule.id, ...(part === undefined ? {} : { part }), violations: rule.check(exchange, context, memories?.get(rule.id)) };
     });
 }

@@ -1,5 +1,5 @@
+import type { RunConfig } from './config.ts';
 import type { Exchange } from './exchange.ts';
-import type { SecretLookup } from './secret-index.ts';
 import type { Operation, Specs } from './spec.ts';
 import type { Validators } from './validators.ts';
 
@@ -14,16 +14,30 @@ export interface Violation {
   readonly actual?: unknown;
 }
 
-/** What a check may consult beside the exchange itself. */
+/** What a check may consult beside the exchange itself and its rule's memory of the run. */
 export interface CheckContext {
   readonly operation: Operation;
   /** The loaded specs, for what their schemas mark (the secret fields, say). */
   readonly specs: Specs;
   readonly validators: Validators;
-  /** Every secret value sent so far in the run. */
-  readonly secrets: SecretLookup;
-  /** Every `requestId` seen before this exchange. */
-  readonly seenRequestIds: ReadonlySet<string>;
+  /** True for a second look at an exchange already recorded (the shrinker's): what it added to a memory is not news. */
+  readonly again?: boolean;
+}
+
+/** How severe a violation is, worst first: a leaked secret, accepted credentials, a 5xx or no answer, the rest. */
+export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
+
+/** The severities, worst first. */
+export const SEVERITY_ORDER: readonly Severity[] = Object.freeze(['secret', 'credentials', 'server', 'contract']);
+
+/**
+ * What a rule keeps of a run (the secrets sent, the requestIds seen), made once per run: `sent` adds what an exchange's
+ * request carries before the exchange is judged, `answered` what its response carries after.
+ */
+export interface RuleMemory<M> {
+  create(run: { readonly config: RunConfig; readonly specs: Specs }): M;
+  sent?(memory: M, exchange: Exchange, specs: Specs): void;
+  answered?(memory: M, exchange: Exchange): void;
 }
 
 /** One part of a rule that must run and give evidence before the rule can pass (each half of a paired rule, each form). */
@@ -81,10 +95,30 @@ export interface Rule {
   readonly parts?: readonly RulePart[];
   /** Which part an exchange is evidence for (required with `parts`); undefined when it is none. */
   partOf?(exchange: Exchange): string | undefined;
+  /**
+   * How severe its violations are: `secret`, `credentials`, `server`; else `contract`, or `server` for a violation
+   * seen on a 5xx or on no answer.
+   */
+  readonly severity?: Exclude<Severity, 'contract'>;
+  /** What it keeps of the run, which its check is handed (the run's session makes it). */
+  readonly memory?: RuleMemory<unknown>;
   /** Whether an exchange is evidence for this rule. */
   applies(exchange: Exchange): boolean;
-  /** Every violation of this rule in the exchange; empty when it holds. */
-  check(exchange: Exchange, context: CheckContext): Violation[];
+  /** Every violation of this rule in the exchange, given its memory of the run if it keeps one; empty when it holds. */
+  check(exchange: Exchange, context: CheckContext, memory?: unknown): Violation[];
+}
+
+/** A rule that keeps a memory of the run, with the memory's type and its check's kept together. */
+export function rememberingRule<M>(rule: Omit<Rule, 'memory' | 'check'> & { readonly memory: RuleMemory<M>; check(exchange: Exchange, context: CheckContext, memory: M): Violation[] }): Rule {
+  return rule as Rule;
+}
+
+/** Each rule's memory of a run, by rule id, for the rules that keep one. */
+export type RuleMemories = ReadonlyMap<string, unknown>;
+
+/** Fresh memories of a run for the rules that keep one. */
+export function createMemories(rules: readonly Rule[], run: { readonly config: RunConfig; readonly specs: Specs }): RuleMemories {
+  return new Map(rules.flatMap((rule) => (rule.memory ? [[rule.id, rule.memory.create(run)] as const] : [])));
 }
 
 /** The parts a rule needs on one operation: its declared parts there, or its one implicit part. */

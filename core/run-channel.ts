@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BroadcastChannel } from 'node:worker_threads';
-import type { RunConfig } from './config.ts';
-import type { KnownFailures } from './known-failures.ts';
+import { randomUUID } from 'node:crypto';
+import { HarnessError, type HarnessErrorCode, isHarnessError } from './errors.ts';
 import type { CreatedResource } from './run-report.ts';
+import type { PreparedRun, RunSettings } from './run.ts';
 
 /** What the thread that sends requests has done so far. */
 export interface RunProgress {
@@ -14,23 +15,17 @@ export interface RunProgress {
   readonly violations: number;
 }
 
-/**
- * What the command settles while vitest's worker starts (the plan, the target, the preflight) and hands to it before its
- * first request: the settings as planned, with the targets (the embedded reference target's once it listens).
- */
-export interface HandedRun {
-  readonly config: RunConfig;
-  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
-  readonly plannedRequests: number;
-  /** The GET requests the preflight sent before the run: `--max-requests` counts them too. */
-  readonly preflightRequests?: number;
-  /** With `--baseline`: the failures it accepts (unexpired entries), which the tests report as skipped. */
-  readonly knownFailures?: KnownFailures;
+/** Why a run could not be prepared, as it crosses threads: a HarnessError keeps its code. */
+interface Failure {
+  readonly message: string;
+  readonly code?: HarnessErrorCode;
 }
 
 type Message =
-  | { readonly kind: 'ready' }
-  | { readonly kind: 'run'; readonly run: HandedRun }
+  | { readonly kind: 'ready'; readonly asker: string }
+  | { readonly kind: 'settings'; readonly asker: string; readonly settings: RunSettings }
+  | { readonly kind: 'prepared'; readonly run: PreparedRun }
+  | { readonly kind: 'failed'; readonly failure: Failure }
   | { readonly kind: 'abandon' }
   | { readonly kind: 'hello' }
   | { readonly kind: 'state'; readonly stopped: boolean }
@@ -58,10 +53,17 @@ const PROGRESS_FIELDS = Object.freeze(['sent', 'rateLimited', 'violations'] as c
  * a message per exchange cost the sending thread a wake-up of the main thread each time (a tenth of its time).
  */
 export interface RunChannel {
-  /** Main thread: answers the sending thread's `ready` with the run once `settled` gives it, or tells it the run will not start (`undefined`, or `settled` rejected). */
-  handOver(settled: Promise<HandedRun | undefined>): void;
-  /** Sending thread: waits for the run the main thread settles; rejects when the main thread gives it up (a setting or the preflight failed). */
-  awaitRun(): Promise<HandedRun>;
+  /**
+   * Main thread: sends the settings, once `settled` gives them, to the first sending thread that asks, and resolves
+   * with the run that thread prepared (rejects with why it could not); a thread that asks later is told that run.
+   * Settled to nothing (or rejected), it tells every thread that asks that the run will not start.
+   */
+  handOver(settled: Promise<RunSettings | undefined>): Promise<PreparedRun>;
+  /**
+   * Sending thread: the run, prepared here by `prepare` when this thread is the first to ask for the settings (and
+   * then told to the main thread), else as the thread that was first prepared it; rejects when the run will not start.
+   */
+  preparedRun(prepare: (settings: RunSettings) => Promise<PreparedRun>): Promise<PreparedRun>;
   /** Main thread: answers a sending thread's `hello` with whether the run is stopped. */
   serve(stopped: () => boolean): void;
   /** Main thread: tells the sending thread to stop sending (restores excepted). */
@@ -84,11 +86,27 @@ export interface RunChannel {
   close(): void;
 }
 
-/** Opens a run's channel; it never keeps a thread alive. */
-export function openRunChannel(run: { readonly seed: number; readonly reportDir: string }): RunChannel {
-  const channel = new BroadcastChannel(`conformance-run:${run.seed}:${run.reportDir}`);
+/** A run's channel's name, after its seed and report directory: two runs of one process do not hear each other. */
+export function runChannelName(config: { readonly seed: number; readonly reportDir: string }): string {
+  return `conformance-run:${config.seed}:${config.reportDir}`;
+}
+
+/** Opens a run's channel (`runChannelName`); it never keeps a thread alive. */
+export function openRunChannel(name: string): RunChannel {
+  const channel = new BroadcastChannel(name);
   channel.unref();
-  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = { ready: [], run: [], abandon: [], hello: [], state: [], stop: [], progress: [], created: [] };
+  const handlers: { [K in Message['kind']]: Array<(message: Extract<Message, { kind: K }>) => void> } = {
+    ready: [],
+    settings: [],
+    prepared: [],
+    failed: [],
+    abandon: [],
+    hello: [],
+    state: [],
+    stop: [],
+    progress: [],
+    created: [],
+  };
   channel.onmessage = (event) => {
     const message = (event as MessageEvent<Message>).data;
     for (const handler of handlers[message.kind] ?? []) (handler as (m: Message) => void)(message);
@@ -103,15 +121,64 @@ export function openRunChannel(run: { readonly seed: number; readonly reportDir:
   });
   return {
     handOver(settled) {
-      const abandon = (): void => post({ kind: 'abandon' });
-      handlers.ready.push(() => void settled.then((run) => (run ? post({ kind: 'run', run }) : abandon()), abandon));
+      // What a thread that asks is told once the run is settled: the run prepared, why not, or that it will not start.
+      let answer: Message | undefined;
+      let taken = false;
+      const tell = (message: Message): void => {
+        answer ??= message;
+        post(answer);
+      };
+      let giveUp = (): void => undefined;
+      const prepared = new Promise<PreparedRun>((resolve, reject) => {
+        handlers.prepared.push((message) => {
+          answer ??= message;
+          resolve(message.run);
+        });
+        handlers.failed.push((message) => {
+          answer ??= message;
+          reject(errorOf(message.failure));
+        });
+        giveUp = () => reject(new Error('the run was given up before it was prepared'));
+      });
+      const abandon = (): void => {
+        tell({ kind: 'abandon' });
+        giveUp();
+      };
+      // Given up before any thread asked: a thread that asks later is told so at once.
+      void settled.then((settings) => settings ?? abandon(), abandon);
+      handlers.ready.push(({ asker }) => {
+        if (answer) post(answer);
+        else if (!taken) {
+          taken = true;
+          void settled.then(
+            (settings) => settings && post({ kind: 'settings', asker, settings }),
+            () => undefined,
+          );
+        }
+      });
+      return prepared;
     },
-    awaitRun() {
-      const answer = new Promise<HandedRun>((resolve, reject) => {
-        handlers.run.push(({ run }) => resolve(run));
+    preparedRun(prepare) {
+      const asker = randomUUID();
+      const answer = new Promise<PreparedRun>((resolve, reject) => {
+        handlers.settings.push((message) => {
+          if (message.asker !== asker) return;
+          prepare(message.settings).then(
+            (run) => {
+              post({ kind: 'prepared', run });
+              resolve(run);
+            },
+            (error: unknown) => {
+              post({ kind: 'failed', failure: failureOf(error) });
+              reject(error);
+            },
+          );
+        });
+        handlers.prepared.push(({ run }) => resolve(run));
+        handlers.failed.push(({ failure }) => reject(errorOf(failure)));
         handlers.abandon.push(() => reject(new Error('the command gave the run up before its first request (see its message)')));
       });
-      post({ kind: 'ready' });
+      post({ kind: 'ready', asker });
       return answer;
     },
     serve: (stopped) => void handlers.hello.push(() => post({ kind: 'state', stopped: stopped() })),
@@ -149,4 +216,13 @@ export function openRunChannel(run: { readonly seed: number; readonly reportDir:
       }),
     close: () => channel.close(),
   };
+}
+
+function failureOf(error: unknown): Failure {
+  const message = error instanceof Error ? error.message : String(error);
+  return isHarnessError(error) ? { message, code: error.code } : { message };
+}
+
+function errorOf(failure: Failure): Error {
+  return failure.code ? new HarnessError(failure.code, failure.message) : new Error(failure.message);
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { API_LIST, APIS, type ApiName } from '../apis/index.ts';
-import type { Envelope } from './api-descriptor.ts';
+import type { Envelope } from '../apis/descriptor.ts';
 import { HarnessError, isHarnessError } from './errors.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { PACKAGE_ROOT } from './package-root.ts';

@@ -1,6 +1,6 @@
 import { API_LIST } from '../apis/index.ts';
-import { settingsOf } from './api-descriptor.ts';
-import type { ApiName } from './spec.ts';
+import { settingsOf } from '../apis/descriptor.ts';
+import type { ApiName } from '../apis/index.ts';
 
 /** One setting that points the run at a target: its environment variable, its flag if any, and its API. */
 export interface TargetSetting {

@@ -2,15 +2,10 @@ import type { Finding, Reproduction, RuleResult } from '../core/finding.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
 import { kindOf as kindOfEvidence, normalisedPath } from '../core/cause-key.ts';
+import { SEVERITY_ORDER, type Severity } from '../core/rule.ts';
 import type { MinimalExample } from '../core/minimal-example.ts';
 
 export { normalisedPath };
-
-/** How bad a cause is, worst first: a leaked secret, accepted credentials, a server error or no answer, the rest. */
-export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
-
-const SEVERITY_ORDER: readonly Severity[] = ['secret', 'credentials', 'server', 'contract'];
-const SERVER_RULES: ReadonlySet<string> = new Set(['errors.client-not-server', 'transport.answers']);
 
 /** Examples with full evidence that a cause keeps, one per operation first. */
 export const EVIDENCE_PER_CAUSE = 3;
@@ -133,7 +128,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
   return {
     rule: group.rule,
     ...(info ? { info } : {}),
-    severity: severityOf(group),
+    severity: severityOf(group, info),
     path: group.path,
     kind: group.kind,
     summary: summaryOf(group),
@@ -145,11 +140,11 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
   };
 }
 
-function severityOf(group: Group): Severity {
-  if (group.rule === 'secrets.absent') return 'secret';
-  if (group.rule === 'auth.required') return 'credentials';
+/** The rule's own severity; else a violation seen on a 5xx or on no answer is a server's, the rest the contract's. */
+function severityOf(group: Group, info: RuleInfo | undefined): Severity {
+  if (info?.severity) return info.severity;
   const serverSide = group.findings.some((f) => f.evidence.failure !== undefined || (f.evidence.response?.status ?? 0) >= 500);
-  return SERVER_RULES.has(group.rule) || serverSide ? 'server' : 'contract';
+  return serverSide ? 'server' : 'contract';
 }
 
 function summaryOf(group: Group): string {

@@ -1,7 +1,8 @@
 import type { Finding, Outcome, RuleResult } from '../core/finding.ts';
 import { renderFinding } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
-import { causesOf, type Cause, type Severity } from './causes.ts';
+import type { Severity } from '../core/rule.ts';
+import { causesOf, type Cause } from './causes.ts';
 import { renderMinimalExample, type MinimalExample } from '../core/minimal-example.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';

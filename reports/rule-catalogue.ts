@@ -1,4 +1,4 @@
-import type { Basis } from '../core/rule.ts';
+import type { Basis, Rule } from '../core/rule.ts';
 import { RULES } from '../rules/index.ts';
 
 /** What a report says about a rule: its title, basis, contract sentence, probe and its section of docs/rules.md. */
@@ -11,6 +11,8 @@ export interface RuleInfo {
   readonly probedBy: string;
   /** `docs/rules.md#anchor`: the rule's section of the catalogue. */
   readonly doc: string;
+  /** How severe its violations are, when the rule says (`Rule.severity`). */
+  readonly severity?: Rule['severity'];
 }
 
 /** Looks a rule up by id; undefined for an id the table does not hold (a findings file of another version, say). */
@@ -31,6 +33,7 @@ const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(
       sentence: rule.sentence,
       probedBy: rule.probedBy,
       doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
+      ...(rule.severity ? { severity: rule.severity } : {}),
     }),
   ]),
 );

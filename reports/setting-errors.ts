@@ -1,5 +1,5 @@
 import { APIS } from '../apis/index.ts';
-import { credentialVariables } from '../core/api-descriptor.ts';
+import { credentialVariables } from '../apis/descriptor.ts';
 import { mergeCredentialTallies } from '../core/credential-tally.ts';
 import type { SuiteReport } from '../core/run-report.ts';
 

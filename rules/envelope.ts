@@ -1,7 +1,7 @@
 import { APIS } from '../apis/index.ts';
-import type { Envelope } from '../core/api-descriptor.ts';
+import type { Envelope } from '../apis/descriptor.ts';
 import { type Exchange, isSuccess } from '../core/exchange.ts';
-import { EVERY_ENVELOPED_OPERATION, type Rule, type Violation } from '../core/rule.ts';
+import { EVERY_ENVELOPED_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
 import { asObject } from './body.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -20,6 +20,15 @@ export function requestIdOf(ex: Exchange): string | undefined {
 }
 
 /** Rules of the `{status, requestId, result}` envelope (the management API's; its descriptor names the fields). */
+/** The requestIds of the run's responses so far, lower-cased. */
+const seenRequestIds: RuleMemory<Set<string>> = {
+  create: () => new Set(),
+  answered(seen, exchange) {
+    const id = requestIdOf(exchange);
+    if (id !== undefined) seen.add(id.toLowerCase());
+  },
+};
+
 export const envelopeRules: Rule[] = [
   {
     id: 'envelope.shape',
@@ -71,17 +80,21 @@ export const envelopeRules: Rule[] = [
       return id !== undefined && !UUID_V4.test(id) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected: 'a uuid v4 (version nibble 4, variant 8, 9, a or b)', actual: id }] : [];
     },
   },
-  {
+  rememberingRule({
     id: 'envelope.request-id-unique',
     title: 'No two responses share a requestId',
     basis: 'stated',
     sentence: 'No two responses of a run share a `requestId`.',
     probedBy: 'across the whole run',
     operations: EVERY_ENVELOPED_OPERATION,
+    memory: seenRequestIds,
     applies: (ex) => requestIdOf(ex) !== undefined,
-    check: (ex, ctx) => {
+    check: (ex, ctx, seen) => {
+      // A second look at an answer already recorded: its requestId is in the memory because of itself.
+      if (ctx.again) return [];
       const id = requestIdOf(ex);
-      return id !== undefined && ctx.seenRequestIds.has(id.toLowerCase()) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected: 'a requestId not seen before in this run', actual: id }] : [];
+      const expected = 'a requestId not seen before in this run';
+      return id !== undefined && seen.has(id.toLowerCase()) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected, actual: id }] : [];
     },
-  },
+  }),
 ];

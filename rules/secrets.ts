@@ -1,4 +1,6 @@
-import { EVERY_OPERATION, type Rule, type Violation } from '../core/rule.ts';
+import { runSecrets } from '../apis/index.ts';
+import { EVERY_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
+import { createSecretIndex, type SecretIndex } from '../core/secret-index.ts';
 import type { Specs } from '../core/spec.ts';
 
 /** Header and field names that carry credentials in any HTTP API, beside the fields the specs mark secret. */
@@ -57,9 +59,17 @@ const secretFields = (json: Record<string, unknown>, fields: readonly string[], 
   }
 };
 
+/** Every secret value the run has sent: its own credentials, and the request-only secrets of each request so far. */
+const sentSecrets: RuleMemory<SecretIndex> = {
+  create: ({ config }) => createSecretIndex(runSecrets(config)),
+  sent(secrets, exchange, specs) {
+    for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields)) secrets.add(secret);
+  },
+};
+
 /** The rule that secrets sent in requests never come back. */
 export const secretRules: Rule[] = [
-  {
+  rememberingRule({
     id: 'secrets.absent',
     title: 'Secrets sent never come back',
     basis: 'stated',
@@ -67,18 +77,20 @@ export const secretRules: Rule[] = [
       'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in any response: neither its field nor its value, under any name, anywhere in the body or headers.',
     probedBy: 'generate unique secret values; scan each response for them',
     operations: EVERY_OPERATION,
+    severity: 'secret',
+    memory: sentSecrets,
     applies: (ex) => ex.response !== undefined,
-    check: (ex, ctx) => {
+    check: (ex, ctx, secrets) => {
       const response = ex.response!;
       const violations: Violation[] = [];
       if (isContainer(response.json)) secretFields(response.json, ctx.specs.requestOnlySecretFields, '', violations);
       for (const [name, value] of Object.entries(response.headers)) {
-        violations.push(...ctx.secrets.foundIn(value).map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })));
+        violations.push(...secrets.foundIn(value).map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })));
       }
-      for (const secret of ctx.secrets.foundIn(response.text)) {
+      for (const secret of secrets.foundIn(response.text)) {
         violations.push({ path: where(response.json, secret, '') ?? '', expected: 'no secret value sent earlier', actual: '[redacted]' });
       }
       return violations;
     },
-  },
+  }),
 ];

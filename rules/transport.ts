@@ -11,6 +11,7 @@ export const transportRules: Rule[] = [
     sentence: 'Every operation answers within the configured timeout with a complete HTTP response.',
     probedBy: 'every request',
     operations: EVERY_OPERATION,
+    severity: 'server',
     applies: (ex) => !(ex.failure && NOT_THE_TARGETS_FAULT.has(ex.failure.code)),
     check: (ex) => (ex.failure ? [{ path: '', expected: 'a complete HTTP response within the timeout', actual: `${ex.failure.code}: ${ex.failure.message}` }] : []),
   },

@@ -1,8 +1,4 @@
 // What vitest's worker thread loads of the harness: the build bundles it, with all it imports but packages, into
 // dist/suites/bundle.js (build/suite-bundle.ts), which the suite file and the early worker (cli/early-worker.ts) import.
 export { registerConformance } from './support/conformance-suite.ts';
-export { providedRun } from './support/provided.ts';
-export { runPlan } from '../cli/run-plan.ts';
-export { preflight } from '../cli/preflight.ts';
-export { withRuns } from '../core/config.ts';
-export { loadShippedSpecs } from '../core/prepared-specs.ts';
+export { commandRun } from '../engine/command-run.ts';

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
+import { commandRun } from '../engine/command-run.ts';
 import { registerConformance } from './support/conformance-suite.ts';
-import { providedRun } from './support/provided.ts';
 
-registerConformance(providedRun(inject('conformance')));
+registerConformance(await commandRun(inject('conformance').channel));

@@ -160,10 +160,10 @@ describe("each failed finding's curl reproduces it", () => {
         operation,
         specs,
         validators: createValidators(),
-        secrets: createSecretIndex(generatedSecrets(exchange.request.json, specs)),
-        seenRequestIds: new Set<string>(),
       };
-      const paths = rule.applies(exchange) ? rule.check(exchange, context).map((v) => v.path) : [];
+      // The rule's memory of the run as far as this one request goes: the secrets it sent, no requestId seen before.
+      const memory = rule.id === 'secrets.absent' ? createSecretIndex(generatedSecrets(exchange.request.json, specs)) : new Set<string>();
+      const paths = rule.applies(exchange) ? rule.check(exchange, context, memory).map((v) => v.path) : [];
       reproduced.push({ finding, status: answer.status, wire: sent, paths, sentByHarness: harnessWire.some((e) => same(e, sent)) });
     }
     return { findings, reproduced, reference };

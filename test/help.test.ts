@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_LIST } from '../apis/index.ts';
-import { settingsOf } from '../core/api-descriptor.ts';
+import { settingsOf } from '../apis/descriptor.ts';
 import { COMMAND_HELP, HELP } from '../cli/help.ts';
 
 const TARGET = `Target (a flag wins over its environment variable; with no API's URL set, the embedded

@@ -5,7 +5,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preflight } from '../cli/preflight.ts';
+import { preflight } from '../engine/preflight.ts';
 import { main } from '../cli/main.ts';
 import { resolveConfig } from '../core/config.ts';
 import { isHarnessError } from '../core/errors.ts';

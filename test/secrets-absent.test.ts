@@ -25,8 +25,8 @@ function violations(body: unknown, headers: Record<string, string> = {}): { path
     request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, auth: 'default', params: {}, query: {} },
     response: { status: 200, headers: { 'content-type': 'application/json', ...headers }, text, json: body, durationMs: 1 },
   };
-  const context = { operation: operationById(specs, 'createPipe'), specs, validators: createValidators(), secrets: createSecretIndex([SENT]), seenRequestIds: new Set<string>() };
-  return RULE.check(exchange, context).map(({ path, expected }) => ({ path, expected }));
+  const context = { operation: operationById(specs, 'createPipe'), specs, validators: createValidators() };
+  return RULE.check(exchange, context, createSecretIndex([SENT])).map(({ path, expected }) => ({ path, expected }));
 }
 
 describe('secrets.absent on one answer', () => {

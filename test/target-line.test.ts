@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preflightPlan } from '../cli/preflight-plan.ts';
+import { preflightPlan } from '../engine/preflight-plan.ts';
 import { targetLine } from '../cli/target-line.ts';
 import { resolveConfig } from '../core/config.ts';
 import { RULE_IDS } from '../rules/index.ts';

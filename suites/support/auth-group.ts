@@ -1,5 +1,5 @@
 import { API_LIST, APIS } from '../../apis/index.ts';
-import { type AuthScheme, authorizationHeader } from '../../core/api-descriptor.ts';
+import { type AuthScheme, authorizationHeader } from '../../apis/descriptor.ts';
 import type { ApiName } from '../../core/spec.ts';
 import { CREDENTIAL_WAYS } from '../../rules/request.ts';
 import type { ProbeGroup, ProbeRequest, SuiteContext } from './suite-types.ts';

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RunConfig } from '../../core/config.ts';
+import type { RuleResult } from '../../core/finding.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Judgement } from '../../core/judge.ts';
 import { concerns } from '../../core/rule.ts';
 import { operationById, type Specs } from '../../core/spec.ts';
 import { createLedger, type Ledger } from '../../core/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../../core/credential-tally.ts';
+import { runPathParameters } from '../../apis/index.ts';
 import { RULES } from '../../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
 import { SUITES } from '../index.ts';
@@ -16,29 +18,22 @@ import { recordExchange } from './record.ts';
 import { createShrinker } from './shrink.ts';
 import { propertySeed } from './seeds.ts';
 import { forEachExample, propertyExamples } from './property-examples.ts';
-import { createSession, type Session, type SessionOptions } from './session.ts';
+import { createSession, type Session } from './session.ts';
 import { verdict } from './verdict.ts';
 import { knownFailureReason } from '../../core/known-failures.ts';
 import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
-import type { ProvidedRun } from './provided.ts';
-import type { HandedRun } from '../../core/run-channel.ts';
+import type { PreparedRun } from '../../core/run.ts';
 
-/** A run whose target, specs and examples per property are settled only when its groups are about to run (a team's own vitest run). */
-export interface DeferredRun {
-  /** The settings known when the tests are declared: the shard, and the time the run may take. */
+/** What the suites are registered with: the settings their tests are declared from, and how the run is prepared. */
+export interface SuitesSource {
+  /** The settings known when the tests are declared: the shard, the rules, the time the run may take. */
   readonly config: RunConfig;
-  /** Both specs, loaded before the tests are declared: which rules concern an operation comes from them. */
+  /** Both specs: which rules concern an operation comes from them. */
   readonly specs: Specs;
-  /** Settles the run once, before the first group sends: loads the specs, starts or checks the target, plans. */
-  prepare(): Promise<PreparedRun>;
-}
-
-/** A settled run, with what its session needs and how to end what preparing it started. */
-export interface PreparedRun extends ProvidedRun, Omit<HandedRun, 'plannedRequests'> {
-  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
-  readonly plannedRequests?: number;
-  readonly session?: SessionOptions;
-  close?(): Promise<void>;
+  /** The run's channel to the command's thread (interrupts, progress); none in a team's own vitest run. */
+  readonly channel?: string;
+  /** Prepares the run once, before the first group sends; `close` ends what preparing it started. */
+  prepare(): Promise<{ readonly run: PreparedRun; close?(): Promise<void> }>;
 }
 
 /** What one suite gathers while the run's groups send: its verdicts and its report are made of it. */
@@ -65,29 +60,32 @@ interface SuiteState {
  * gate, one pair of pacers, one secret and requestId ledger), concurrently (see `runSchedule`). Each suite's tests
  * decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold every suite done.
  */
-export function registerConformance(source: DeferredRun): void {
+export function registerConformance(source: SuitesSource): void {
   const states = shardSuites(
     SUITES.map((suite) => suite()),
     source.config.shard,
   ).map(suiteState);
   const timeout = source.config.budgetMs + 60_000;
   let run: PreparedRun | undefined;
+  let close: (() => Promise<void>) | undefined;
   let finished: Promise<unknown> | undefined;
 
   beforeAll(async () => {
-    run = await source.prepare();
-    const session = await createSession(run.config, run.specs, { ...run.session, ...(run.preflightRequests ? { spent: run.preflightRequests } : {}) });
+    const prepared = await source.prepare();
+    run = prepared.run;
+    close = prepared.close;
+    const spent = run.preflight?.requests ?? 0;
+    const session = await createSession(run.config, source.specs, { ...(source.channel ? { channel: source.channel } : {}), spent });
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after the last group.
     // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
-    const planned = run.plannedRequests === undefined ? undefined : run.plannedRequests + (run.preflightRequests ?? 0);
-    finished = runSuites(session, states, planned).finally(() => session.close());
+    finished = runSuites(session, states, run.plan.total + spent).finally(() => session.close());
   }, timeout);
 
   afterAll(async () => {
     try {
       await finished;
     } finally {
-      await run?.close?.();
+      await close?.();
     }
   }, timeout);
 
@@ -139,6 +137,7 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
   const { name } = definition;
   for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
+  const pathParameters = runPathParameters(config);
   /** What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it again. */
   const judgedWhenRecorded = new WeakMap<Exchange, readonly Judgement[]>();
   const clients = s.clients(
@@ -166,7 +165,7 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
       if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
       // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
-      return client.send({ ...request, operation, params: { ...defaultParams(config), ...request.params }, urgent: definition.sequential === true });
+      return client.send({ ...request, operation, params: { ...pathParameters, ...request.params }, urgent: definition.sequential === true });
     },
     examples(property, arbitrary, cap = Infinity) {
       return [...propertyExamples(`${name}/${property}`, arbitrary, propertySeed(config.seed, `${name}/${property}`), Math.min(cap, config.runs))];
@@ -269,9 +268,16 @@ class ContractViolation extends Error {
   override name = 'ContractViolation';
 }
 
-function defaultParams(config: RunConfig): Record<string, string> {
-  return {
-    ...(config.management ? { organizationId: config.management.organizationId, serviceId: config.management.serviceId } : {}),
-    ...(config.management?.backupId ? { backupId: config.management.backupId } : {}),
-  };
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** What the command gives its suite file: the name of the run's channel, over which the settings come. */
+    conformance: { readonly channel: string };
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    conformanceResult?: RuleResult;
+    conformanceSuite?: SuiteReport;
+  }
 }

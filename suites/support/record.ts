@@ -3,7 +3,6 @@ import { replayCommand } from '../../core/replay.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge, type Judgement } from '../../core/judge.ts';
-import { requestIdOf } from '../../rules/envelope.ts';
 import { cover, tally, type Ledger } from '../../core/ledger.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
 import { runCredentials } from '../../apis/index.ts';
@@ -14,21 +13,14 @@ const MAX_EVIDENCE_CHARS = 4_000;
 
 /** Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence; returns the judgements. */
 export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): Judgement[] {
-  for (const secret of valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields)) {
-    session.redactor.addSecret(secret);
-    session.sentSecrets.add(secret);
-  }
-  for (const value of valuesUnder(exchange.response?.json, redactedNames(session.specs))) session.redactor.addSecret(value);
+  const { specs, memories } = session;
+  for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields)) session.redactor.addSecret(secret);
+  for (const value of valuesUnder(exchange.response?.json, redactedNames(specs))) session.redactor.addSecret(value);
 
-  const judgements = judge(exchange, rules, {
-    operation: session.operation(exchange.operationId),
-    specs: session.specs,
-    validators: session.validators,
-    secrets: session.sentSecrets,
-    seenRequestIds: session.seenRequestIds,
-  });
-  const requestId = requestIdOf(exchange);
-  if (requestId !== undefined) session.seenRequestIds.add(requestId.toLowerCase());
+  for (const rule of rules) rule.memory?.sent?.(memories.get(rule.id), exchange, specs);
+  const context = { operation: session.operation(exchange.operationId), specs, validators: session.validators };
+  const judgements = judge(exchange, rules, context, memories);
+  for (const rule of rules) rule.memory?.answered?.(memories.get(rule.id), exchange);
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
   let redacted: Exchange | undefined;

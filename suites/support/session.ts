@@ -6,15 +6,16 @@ import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
 import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
-import { createSecretIndex, type SecretIndex } from '../../core/secret-index.ts';
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CreatedResource } from '../../core/run-report.ts';
-import { APIS, API_LIST } from '../../apis/index.ts';
-import { runAuthorization, secretCredentials } from '../../core/api-descriptor.ts';
+import { API_LIST, type ApiName, runSecrets } from '../../apis/index.ts';
+import { runAuthorization } from '../../apis/descriptor.ts';
+import { RULES } from '../../rules/index.ts';
 import { redactedNames } from '../../rules/secrets.ts';
-import { createShrinkBudget, type ShrinkBudget } from './shrink.ts';
+import { createMemories, type RuleMemories } from '../../core/rule.ts';
+import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
 /** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
 export interface Session {
@@ -23,9 +24,8 @@ export interface Session {
   readonly validators: Validators;
   readonly gate: RequestGate;
   readonly redactor: Redactor;
-  /** Secret values sent in requests so far: what `secrets.absent` scans responses for. */
-  readonly sentSecrets: SecretIndex;
-  readonly seenRequestIds: Set<string>;
+  /** Each rule's memory of the run (the secrets sent, the requestIds seen), for the rules that keep one. */
+  readonly memories: RuleMemories;
   /** The shrink requests the run has sent, against its cap (`suites/support/shrink.ts`). */
   readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
@@ -33,7 +33,7 @@ export interface Session {
   /** Tells the main thread what a suite left on the target, as it happens. */
   announceCreated(suite: string, resource: CreatedResource): void;
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
-  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): { management?: HttpClient; alerts?: HttpClient };
+  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): Partial<Record<ApiName, HttpClient>>;
   operation(operationId: string): Operation;
   /** Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way arrive). */
   close(): Promise<void>;
@@ -41,8 +41,8 @@ export interface Session {
 
 /** How a session hears of interrupts and reports progress: over the run's channel to the command's thread, or not at all (a team's own vitest run). */
 export interface SessionOptions {
-  /** False: no channel (no command thread listens); Ctrl-C is then vitest's own. Default true. */
-  readonly channel?: boolean;
+  /** The run's channel's name (`runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
+  readonly channel?: string;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
 }
@@ -56,16 +56,15 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     deadline,
     ...(config.maxRequests ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)) } : {}),
   });
-  const channel: RunChannel | undefined = options.channel === false ? undefined : openRunChannel(config);
+  const channel: RunChannel | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
   if (await channel?.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
   const dispatcher = new undici.Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
-  const configSecrets = API_LIST.flatMap((api) => secretCredentials(api, config));
+  const configSecrets = runSecrets(config);
   const redactor = createRedactor(redactedNames(specs), configSecrets);
-  const sentSecrets = createSecretIndex(configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
 
   return {
@@ -74,8 +73,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     validators: createValidators(),
     gate,
     redactor,
-    sentSecrets,
-    seenRequestIds: new Set(),
+    memories: createMemories(RULES, { config, specs }),
     shrinkBudget: createShrinkBudget(),
     countViolations(count) {
       counts.violations += count;
@@ -106,11 +104,13 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           report();
         },
       };
-      const authorization = (api: keyof typeof APIS): string => runAuthorization(APIS[api], config) ?? '';
-      return {
-        ...(config.management ? { management: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: authorization('management') }) } : {}),
-        ...(config.alerts ? { alerts: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: authorization('alerts') }) } : {}),
-      };
+      const clients: Partial<Record<ApiName, HttpClient>> = {};
+      for (const api of API_LIST) {
+        const target = config[api.name];
+        if (!target) continue;
+        clients[api.name] = createHttpClient({ ...common, api: api.name, baseUrl: target.baseUrl, authorization: runAuthorization(api, config) ?? '' });
+      }
+      return clients;
     },
     async close() {
       await dispatcher.close();

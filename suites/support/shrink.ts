@@ -13,19 +13,9 @@ import type { Session } from './session.ts';
 import { propertyExamples } from './property-examples.ts';
 import type { ShrinkTarget } from './suite-types.ts';
 
-/** The shrink requests the whole run has sent: one counter, shared by every suite of the run. */
-export interface ShrinkBudget {
-  spent: number;
-}
-
-/** Creates the run's shrink budget, with nothing spent. */
-export function createShrinkBudget(): ShrinkBudget {
-  return { spent: 0 };
-}
-
 /** What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example), the selected rules, the plan's size. */
 export interface ShrinkerSetup {
-  readonly session: Pick<Session, 'config' | 'specs' | 'gate' | 'redactor' | 'validators' | 'sentSecrets' | 'operation' | 'shrinkBudget'>;
+  readonly session: Pick<Session, 'config' | 'specs' | 'gate' | 'redactor' | 'validators' | 'memories' | 'operation' | 'shrinkBudget'>;
   readonly ledger: Ledger;
   readonly rules: readonly Rule[];
   /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
@@ -91,14 +81,17 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
   const done = new Set<string>();
 
   const judged = (exchange: Exchange): ReturnType<typeof judge> =>
-    judge(exchange, rules, {
-      operation: session.operation(exchange.operationId),
-      specs: session.specs,
-      validators: session.validators,
-      secrets: session.sentSecrets,
-      // Judged again only to compare with the failure: a requestId is not new to a second look at the same answer.
-      seenRequestIds: new Set(),
-    });
+    judge(
+      exchange,
+      rules,
+      {
+        operation: session.operation(exchange.operationId),
+        specs: session.specs,
+        validators: session.validators,
+        again: true,
+      },
+      session.memories,
+    );
   /**
    * How an example's exchange fares, rule by rule: judged again only when a rule found a violation in it as it was
    * recorded (judging every example twice was a tenth of what a run's worker allocated), since a second look can differ

@@ -1,5 +1,8 @@
-import type { RunConfig } from './config.ts';
-import { deepFreeze } from './deep-freeze.ts';
+/**
+ * A run's config as the descriptors read it (core/config.ts `RunConfig`): each API's target under the API's name, with
+ * the fields its description names (`TargetOf`); typed loosely here so that apis/ imports nothing of core/.
+ */
+export type TargetsOf = object;
 
 /** The HTTP authentication schemes an API's spec may name (`type: http`, `scheme: basic` or `bearer`). */
 export type AuthScheme = 'basic' | 'bearer';
@@ -35,6 +38,8 @@ export interface TargetField extends SettingName {
 /** An id of a resource the run works on: a required one is a CONFIG_MISSING error when its API is under test without it. */
 export interface IdSetting extends TargetField {
   readonly required: boolean;
+  /** True when it fills the path parameter named as its field in every request of its API that has one. */
+  readonly pathParameter?: boolean;
 }
 
 /** The credential settings of an API, as its scheme takes them, and `about`, what they are together (the help's line for them). */
@@ -60,7 +65,7 @@ export interface ApiDescription {
 /** An API's description with what it reads of a run's config. */
 export interface ApiDescriptor extends ApiDescription {
   /** The run's credentials for this API, when the run targets it. */
-  credentialsOf(config: RunConfig): Credentials | undefined;
+  credentialsOf(config: TargetsOf): Credentials | undefined;
 }
 
 type FieldOf<S> = S extends { readonly field: infer F extends string } ? F : never;
@@ -77,11 +82,19 @@ export type TargetFlagOf<D extends ApiDescription> = D['settings']['baseUrl']['f
 
 /** An API's descriptor from its description (frozen, literal types kept, so that its target's type and flags follow from it). */
 export function describeApi<const D extends ApiDescription>(description: D): D & ApiDescriptor {
-  return deepFreeze({ ...description, credentialsOf: (config: RunConfig) => credentialsIn(description, config) });
+  return frozen({ ...description, credentialsOf: (config: TargetsOf) => credentialsIn(description, config) });
+}
+
+/** A value frozen with everything in it: a descriptor is data no run may change. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(Object.freeze(value))) frozen(inner);
+  }
+  return value;
 }
 
 /** The credentials of an API in a run's config, read from the fields its description names. */
-function credentialsIn(description: ApiDescription, config: RunConfig): Credentials | undefined {
+function credentialsIn(description: ApiDescription, config: TargetsOf): Credentials | undefined {
   // RunConfig holds each API's target under its name, with the fields its description names (see TargetOf).
   const target = (config as unknown as Readonly<Record<string, Readonly<Record<string, string>> | undefined>>)[description.name];
   if (!target) return undefined;
@@ -98,13 +111,13 @@ export function authorizationHeader(scheme: AuthScheme, credentials: Credentials
 }
 
 /** The run's own `Authorization` header for an API, or undefined when the run does not target it. */
-export function runAuthorization(descriptor: ApiDescriptor, config: RunConfig): string | undefined {
+export function runAuthorization(descriptor: ApiDescriptor, config: TargetsOf): string | undefined {
   const credentials = descriptor.credentialsOf(config);
   return credentials && authorizationHeader(descriptor.auth.scheme, credentials);
 }
 
 /** The run's secret credential values (passwords, tokens) for an API, which are redacted wherever they appear. */
-export function secretCredentials(descriptor: ApiDescriptor, config: RunConfig): string[] {
+export function secretCredentials(descriptor: ApiDescriptor, config: TargetsOf): string[] {
   const credentials = descriptor.credentialsOf(config);
   if (!credentials) return [];
   return ['token' in credentials ? credentials.token : credentials.password].filter((value) => value !== '');

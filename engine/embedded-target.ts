@@ -1,15 +1,5 @@
 import { withTargets, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
-import type { Specs } from '../core/spec.ts';
-import type { Plan } from '../suites/support/plan.ts';
-
-/**
- * The run's plan (cli/run-plan.ts). The suites (and with them fast-check and the generators) load here, on use, so that
- * a command can start vitest's worker before it plans.
- */
-export async function planFor(config: RunConfig, specs: Specs): Promise<Plan> {
-  return (await import('./run-plan.ts')).runPlan(config, specs);
-}
 
 /** The embedded reference target, started in this thread, and the settings that point the run at it. */
 export interface EmbeddedTarget {

@@ -1,7 +1,7 @@
 import { undici } from '../core/undici.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_LIST, APIS } from '../apis/index.ts';
-import { credentialVariables, runAuthorization, secretCredentials } from '../core/api-descriptor.ts';
+import { APIS, runSecrets } from '../apis/index.ts';
+import { credentialVariables, runAuthorization } from '../apis/descriptor.ts';
 import type { AlertsTarget, ManagementTarget, RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
@@ -46,10 +46,7 @@ interface Checker {
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
   const dispatcher = new undici.Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
   const deadline = Date.now() + config.budgetMs;
-  const redact = createRedactor(
-    [],
-    API_LIST.flatMap((api) => secretCredentials(api, config)),
-  ).text;
+  const redact = createRedactor([], runSecrets(config)).text;
   let requests = 0;
   const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization'> = {
     timeoutMs: config.timeoutMs,

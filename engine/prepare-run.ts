@@ -1,0 +1,20 @@
+import { withRuns } from '../core/config.ts';
+import type { Specs } from '../core/spec.ts';
+import type { Plan } from '../suites/support/plan.ts';
+import { runPlan } from './plan.ts';
+import type { PreparedRun, RunSettings } from '../core/run.ts';
+
+/**
+ * Prepares a run, the one way for the command, its worker thread, `--dry-run` and the vitest entry: plans it (the
+ * examples per property that fit in `--max-requests`), and for a configured target runs the preflight, whose
+ * HarnessError stops the run before any probe. A dry run ends with its plan; the embedded target has no preflight.
+ */
+export async function prepareRun(settings: RunSettings, specs: Specs): Promise<PreparedRun & { readonly plan: Plan }> {
+  const plan = runPlan(settings.config, specs);
+  const config = withRuns(settings.config, plan.runs);
+  const planned = { ...settings, config, plan };
+  if (config.dryRun || config.reference) return planned;
+  // undici loads with the preflight, for a configured target only.
+  const { preflight } = await import('./preflight.ts');
+  return { ...planned, preflight: await preflight(config, specs) };
+}

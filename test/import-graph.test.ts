@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** The harness's source folders, and the two entries at the root that may import any of them. */
+const FOLDERS = ['apis', 'core', 'rules', 'generators', 'suites', 'reports', 'engine', 'cli', 'reference', 'build'];
+const ROOT_ENTRIES = ['index.ts', 'vitest.ts'];
+
+/**
+ * What each folder may import besides itself: STYLE.md's layering, lowest first. apis/ is plain data; core/ reads the
+ * descriptors; rules/ and generators/ build on core/; suites/ compose them; reports/ read the run report; engine/
+ * prepares a run from the suites, the reference target and the baseline; cli/ is the command; reference/ stands alone.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  apis: [],
+  core: ['apis'],
+  rules: ['core', 'apis'],
+  generators: ['core', 'apis'],
+  suites: ['generators', 'rules', 'core', 'apis'],
+  reports: ['rules', 'core', 'apis'],
+  engine: ['suites', 'reports', 'reference', 'generators', 'rules', 'core', 'apis'],
+  cli: ['engine', 'suites', 'reports', 'reference', 'generators', 'rules', 'core', 'apis'],
+  reference: [],
+  build: ['engine', 'suites', 'reports', 'rules', 'core', 'apis'],
+};
+
+/** The files vitest's worker loads first: they start the run there, so they stand above engine/, as cli/ does. */
+const WORKER_ENTRIES: ReadonlySet<string> = new Set(['suites/conformance.suite.ts', 'suites/bundle-entry.ts', 'suites/vitest-worker.ts']);
+
+/** Packages that only the vitest glue may import: core/ knows nothing of vitest. */
+const VITEST = /^(vitest|@vitest\/)/;
+
+interface Import {
+  readonly from: string;
+  readonly to: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every import of every source file (static, type-only and `import()`), the harness's resolved to its path. */
+function imports(): { files: string[]; local: Import[]; packages: Import[] } {
+  const files = [...FOLDERS.filter((folder) => existsDir(folder)).flatMap(sourceFiles), ...ROOT_ENTRIES];
+  const local: Import[] = [];
+  const packages: Import[] = [];
+  for (const from of files) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, from), 'utf8'), true, true);
+    for (const { fileName } of importedFiles) {
+      if (!fileName.startsWith('.')) packages.push({ from, to: fileName });
+      else local.push({ from, to: relative(ROOT, resolve(ROOT, dirname(from), fileName)).replace(/\.js$/, '.ts') });
+    }
+  }
+  return { files, local, packages };
+}
+
+function existsDir(dir: string): boolean {
+  try {
+    return statSync(join(ROOT, dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function folderOf(file: string): string {
+  return file.includes('/') ? file.slice(0, file.indexOf('/')) : file;
+}
+
+/** The import circles among the files: each strongly connected set of two or more (Tarjan's algorithm). */
+function circles(files: readonly string[], edges: readonly Import[]): string[][] {
+  const next = new Map<string, string[]>(files.map((file) => [file, []]));
+  for (const { from, to } of edges) next.get(from)?.push(to);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (!next.has(to)) continue;
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(file, Math.min(low.get(file)!, index.get(to)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const set: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop()!;
+      set.push(member);
+    } while (member !== file);
+    if (set.length > 1) found.push(set.sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return found;
+}
+
+describe('the import graph', () => {
+  const { files, local, packages } = imports();
+
+  test('reads the sources it judges', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(local.length).toBeGreaterThan(300);
+  });
+
+  test('has no circles', () => {
+    expect(circles(files, local), 'files that import each other in a loop: break the loop').toEqual([]);
+  });
+
+  test("points one way: each folder imports only the folders below it (STYLE.md's layering)", () => {
+    const upward = local
+      .filter(({ from, to }) => {
+        const source = folderOf(from);
+        const target = folderOf(to);
+        if (source === target || ROOT_ENTRIES.includes(from) || !(source in MAY_IMPORT)) return false;
+        if (WORKER_ENTRIES.has(from) && target === 'engine') return false;
+        if (target === 'openapi' && source === 'reference') return false;
+        return !MAY_IMPORT[source]!.includes(target);
+      })
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(upward, 'imports against the layering').toEqual([]);
+  });
+
+  test('core/ knows nothing of vitest', () => {
+    const offending = packages.filter(({ from, to }) => folderOf(from) === 'core' && VITEST.test(to)).map(({ from, to }) => `${from} -> ${to}`);
+    expect(offending).toEqual([]);
+  });
+});
