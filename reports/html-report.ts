@@ -60,6 +60,7 @@ export function htmlReport(report: BaselinedRunReport): string {
     ['settings', 'Target and settings', targetSection(report)],
     ['coverage', 'Coverage', coverageSection(report)],
     ['skipped', 'Skipped', skippedSection(report)],
+    ['contract', 'Contract statements', contractSection(report)],
     ['created', `Created on the target (${report.created.length})`, createdSection(report)],
   ];
   return `<!DOCTYPE html>
@@ -245,7 +246,7 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
       const cause = result.outcome === 'failed' ? causeOf(result) : undefined;
       return `<td class="cell ${klass}" data-outcome="${klass}" title="${title}">${cause ? `<a href="#${operationAnchor(cause[1], cause[0], operation)}">${mark}</a>` : mark}</td>`;
     });
-    return `<tr data-rule="${esc(rule)}"><th class="rule"><code>${esc(rule)}</code></th>${tds.join('')}</tr>`;
+    return `<tr data-rule="${esc(rule)}"><th class="rule"><a href="#${traceAnchor(rule)}" title="the statements of the contract it enforces"><code>${esc(rule)}</code></a></th>${tds.join('')}</tr>`;
   });
   return `<table class="matrix">${head}${rows.join('')}</table>
 <p class="muted">✓ passed, ✗ failed (red; amber when the baseline accepts it; click for its cause), – skipped (hover for the reason), · the rule does not apply. Hover a column for its operation.</p>`;
@@ -265,6 +266,23 @@ function coverageSection(report: BaselinedRunReport): string {
   return `<details><summary>${reached.size} operation(s) reached${unreached.length > 0 ? `; not reached: ${unreached.map((op) => esc(operationName({ operation: op, operationId: ids.get(op) }))).join(', ')}` : ''}</summary>
 <table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th></tr>${rows.join('')}</table>
 </details>`;
+}
+
+/** Per rule of the run, the statements of the contract documents it enforces, each rule's list the target of its row in the matrix. */
+function contractSection(report: BaselinedRunReport): string {
+  const items = unique(report.results.map((r) => r.rule)).map((rule) => {
+    const statements = ruleCatalogue(rule)?.statements ?? [];
+    const list = statements.map((s) => `<li><code>${esc(s.id)}</code>: ${inlineCode(s.text)}</li>`).join('');
+    return `<details id="${traceAnchor(rule)}"><summary><code>${esc(rule)}</code>: ${statements.length} statement${statements.length === 1 ? '' : 's'}</summary>${
+      statements.length > 0 ? `<ul class="ops">${list}</ul>` : '<p class="muted">none: the rule is inferred, the documents are silent.</p>'
+    }</details>`;
+  });
+  return `<p class="muted">Which sentence of the contract each rule enforces (docs/traceability.md lists every statement, judged or not, and why).</p>\n${items.join('\n')}`;
+}
+
+/** The anchor of a rule's statements in the report: `trace-usage-grand-total`. */
+function traceAnchor(rule: string): string {
+  return `trace-${rule.replace(/[^a-z0-9-]/gi, '-')}`;
 }
 
 function skippedSection(report: BaselinedRunReport): string {

@@ -1,5 +1,7 @@
 import type { Basis } from '../core/rule.ts';
+import { statementsJudgedBy } from '../core/traceability.ts';
 import { RULES } from '../rules/index.ts';
+import { TRACE_TABLES } from '../rules/traceability.ts';
 
 /** What a report says about a rule: its title, basis, contract sentence and its section of docs/rules.md. */
 export interface RuleInfo {
@@ -9,6 +11,8 @@ export interface RuleInfo {
   readonly sentence: string;
   /** `docs/rules.md#anchor`: the rule's section of the catalogue. */
   readonly doc: string;
+  /** The statements of the contract documents the rule enforces (docs/traceability.md), id and text. */
+  readonly statements: readonly { readonly id: string; readonly text: string }[];
 }
 
 /** Looks a rule up by id; undefined for an id the table does not hold (a findings file of another version, say). */
@@ -28,6 +32,7 @@ const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(
       basis: rule.basis,
       sentence: rule.sentence,
       doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
+      statements: statementsJudgedBy(rule.id, Object.values(TRACE_TABLES)),
     }),
   ]),
 );
