@@ -46,6 +46,7 @@ Run:
   --max-requests N       requests in the whole run at most
   --max-response-bytes N response body cap (default 4194304)
   --report-dir DIR       where reports go (default reports/out)
+  --har FILE             also write every exchange as HAR 1.2 (redacted), each with the verdicts it gave evidence for
   --baseline FILE        known failures; the run fails only on new ones
   --update-baseline      write the run's failures to --baseline FILE
   --require-judged       fail (exit 1) when a selected rule could not be judged; skips by choice do not count
@@ -67,7 +68,7 @@ Commands:
   reference              start the embedded reference target and print its settings
   rules [ID] [--json]    list the rule ids, or explain one rule: its contract, operations and breaking faults
   diff OLD.json NEW.json compare two findings files
-  docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
+  docs [--check]         write docs/rules.md and docs/traceability.{md,json} (--check: exit 1 if out of date)
   merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
                          join the findings of shards into one report
   help [command]         this help, or a command's
@@ -98,8 +99,9 @@ Starts the embedded reference target (both APIs, in memory) and prints its URLs,
   rules: `Usage: conformance rules [ID] [--json]
 
 Without an id, lists every rule: its id, basis (stated or inferred) and title. With an id, prints the rule's
-contract sentence, its basis, how the harness probes it, the operations it concerns and the reference faults that
-break it (\`conformance --reference-fault NAME\` shows that failure).
+contract sentence, its basis, how the harness probes it, the statements of the contract documents it enforces,
+the operations it concerns and the reference faults that break it (\`conformance --reference-fault NAME\` shows
+that failure).
   --json                 the same as JSON
 `,
   diff: `Usage: conformance diff OLD.json NEW.json
@@ -117,8 +119,10 @@ like a run (0, 1 or 2).
 `,
   docs: `Usage: conformance docs [--check]
 
-Writes docs/rules.md from the rule table, the specs' operations and the reference faults.
-  --check                write nothing; exit 1 when docs/rules.md is out of date
+Writes docs/rules.md from the rule table, the specs' operations and the reference faults, and the traceability
+matrix (docs/traceability.md and .json: every statement of the contract documents in ../shared/seeds/ and the rules
+that judge it, or why none does).
+  --check                write nothing; exit 1 when one of them is out of date
 `,
   help: `Usage: conformance help [command]
 

@@ -47,6 +47,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
       violations.map((v) => finding(session, redacted!, curl!, rule, v)),
     );
   }
+  session.har?.add(redacted ?? session.redactor.exchange(exchange), judgements);
   return judgements;
 }
 
