@@ -2,7 +2,7 @@ import { API_LIST } from '../apis/index.ts';
 import { credentialSettings } from '../core/api-descriptor.ts';
 
 /** The subcommands of `conformance`, in the order the help lists them. */
-export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'docs', 'help'] as const;
+export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'bundle', 'verify', 'docs', 'help'] as const;
 
 /** A subcommand's name. */
 export type Command = (typeof COMMANDS)[number];
@@ -13,6 +13,8 @@ export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly st
   rules: ['json'],
   diff: [],
   merge: ['report-dir', 'baseline', 'require-judged'],
+  bundle: ['report-dir', 'har'],
+  verify: [],
   docs: ['check'],
   help: [],
 });
@@ -47,6 +49,7 @@ Run:
   --max-response-bytes N response body cap (default 4194304)
   --report-dir DIR       where reports go (default reports/out)
   --har FILE             also write every exchange as HAR 1.2 (redacted), each with the verdicts it gave evidence for
+  --bundle DIR           also gather the reports (and the HAR) into a new folder with manifest.json (see bundle)
   --baseline FILE        known failures; the run fails only on new ones
   --update-baseline      write the run's failures to --baseline FILE
   --require-judged       fail (exit 1) when a selected rule could not be judged; skips by choice do not count
@@ -71,6 +74,9 @@ Commands:
   docs [--check]         write docs/rules.md and docs/traceability.{md,json} (--check: exit 1 if out of date)
   merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
                          join the findings of shards into one report
+  bundle DIR [--report-dir DIR] [--har FILE]
+                         gather a finished run's evidence into a new folder with manifest.json of SHA-256s
+  verify DIR             re-check a bundle: exit 0 intact, 1 a file changed (named), 2 not a bundle
   help [command]         this help, or a command's
 
 ${RUN_FLAGS_HELP}
@@ -116,6 +122,23 @@ like a run (0, 1 or 2).
   --report-dir OUT       where the merged reports go (default reports/out)
   --baseline FILE        known failures; the merge fails only on new ones
   --require-judged       fail (exit 1) when a selected rule could not be judged in any shard; skips by choice do not count
+`,
+  bundle: `Usage: conformance bundle DIR [--report-dir DIR] [--har FILE]
+
+Gathers the evidence of a finished run into DIR, a new folder: the reports of its report folder (findings.json,
+report.html, summary.md, junit.xml, results.sarif), its HAR as traffic.har, and manifest.json: the tool's version,
+the SHA-256 of both specs and of the rule table, the target (no credentials), the settings, the seed, the verdict
+counts and the SHA-256 of every file. \`conformance verify DIR\` checks it. Tamper-evident, not signed: whoever
+edits a file can also rewrite the manifest; keep the manifest's digest where the recipient can compare it.
+  --report-dir DIR       the run's report folder (default reports/out)
+  --har FILE             the HAR the run wrote (--har), to include
+`,
+  verify: `Usage: conformance verify DIR
+
+Re-checks a bundle written by \`conformance bundle\` or \`--bundle\`: the manifest's own digest, the SHA-256 and size
+of every file it lists, that no file is missing or added, and findings.json and the HAR against their schemas. Says
+when the bundle was made by another version of the tool, or judged by other specs or another rule table.
+Exit 0: intact; 1: a file changed, is missing or was added (each named); 2: DIR is not a bundle.
 `,
   docs: `Usage: conformance docs [--check]
 
