@@ -253,19 +253,34 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
 }
 
 function coverageSection(report: BaselinedRunReport): string {
-  const ids = new Map(report.results.map((r) => [r.operation, r.operationId]));
-  const rows = Object.entries(report.stats.operations).map(([operation, coverage]) => {
-    const statuses = Object.entries(coverage.statuses)
+  const rows = (report.coverage ?? []).map((row) => {
+    const statuses = Object.entries(row.statuses)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([s, n]) => `<code>${esc(s)}</code>×${n}`)
       .join(', ');
-    return `<tr><td><code>${esc(operationName({ operation, operationId: ids.get(operation) }))}</code></td><td>${coverage.requests}</td><td>${statuses}</td></tr>`;
+    const judged = row.rules.filter((r) => Object.keys(r.parts).length > 0);
+    const parts = row.rules
+      .map(
+        (r) =>
+          `${r.rule} (${r.outcome}): ${
+            Object.entries(r.parts)
+              .map(([part, n]) => `${part} ×${n}`)
+              .join(', ') || 'no part judged'
+          }`,
+      )
+      .join('\n');
+    const tried = row.enumValues.reduce((n, e) => n + e.values.length - e.neverTried.length, 0);
+    const values = row.enumValues.reduce((n, e) => n + e.values.length, 0);
+    const missing = [
+      ...row.requestFields.neverSent.map((f) => `sent: <code>${esc(f)}</code>`),
+      ...row.enumValues.flatMap((e) => e.neverTried.map((v) => `tried: <code>${esc(e.field)}=${esc(v)}</code>`)),
+      ...row.responseFields.neverSeen.map((f) => `seen: <code>${esc(f)}</code>`),
+    ];
+    const never = missing.length === 0 ? '<span class="muted">none</span>' : `<details><summary>${missing.length}</summary>${missing.join(', ')}</details>`;
+    return `<tr><td><code>${esc(operationName(row))}</code></td><td>${row.requests}</td><td>${statuses}</td><td title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ${row.requestFields.observe} of ${row.requestFields.documented}</td><td>${values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`}</td><td>${row.responseFields.seen} of ${row.responseFields.documented}</td><td>${never}</td></tr>`;
   });
-  const reached = new Set(Object.keys(report.stats.operations));
-  const unreached = unique(report.results.map((r) => r.operation)).filter((op) => !reached.has(op));
-  return `<details><summary>${reached.size} operation(s) reached${unreached.length > 0 ? `; not reached: ${unreached.map((op) => esc(operationName({ operation: op, operationId: ids.get(op) }))).join(', ')}` : ''}</summary>
-<table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th></tr>${rows.join('')}</table>
-</details>`;
+  return `<p class="muted">Credited by judgement, not traffic: a rule counts when an exchange was judged by it (hover for each part and its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented values sent by either; response fields: documented fields seen in 2xx answers. Sequence transitions: not recorded yet (no model-based sequences run).</p>
+<table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th><th>Rules judged</th><th>Request fields sent</th><th>Enum values tried</th><th>Response fields seen</th><th>Never sent, tried or seen</th></tr>${rows.join('')}</table>`;
 }
 
 /** Per rule of the run, the statements of the contract documents it enforces, each rule's list the target of its row in the matrix. */

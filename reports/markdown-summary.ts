@@ -1,3 +1,4 @@
+import { coverageMarkdown } from './coverage-markdown.ts';
 import type { RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
@@ -45,6 +46,7 @@ export function markdownSummary(report: BaselinedRunReport): string {
         ]
       : []),
     ...skippedSection(report),
+    ...coverageMarkdown(report.coverage ?? []),
     ...createdSection(report),
   ];
   return `${lines.join('\n').trimEnd()}\n`;

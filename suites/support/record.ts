@@ -4,6 +4,7 @@ import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge, type Judgement } from '../../core/judge.ts';
 import { requestIdOf } from '../../rules/envelope.ts';
+import { coverFields } from '../../core/field-coverage.ts';
 import { cover, tally, type Ledger } from '../../core/ledger.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
 import { runCredentials } from '../../apis/index.ts';
@@ -20,8 +21,9 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   }
   for (const value of valuesUnder(exchange.response?.json, redactedNames(session.specs))) session.redactor.addSecret(value);
 
+  const operation = session.operation(exchange.operationId);
   const judgements = judge(exchange, rules, {
-    operation: session.operation(exchange.operationId),
+    operation,
     specs: session.specs,
     validators: session.validators,
     secrets: session.sentSecrets,
@@ -31,6 +33,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   if (requestId !== undefined) session.seenRequestIds.add(requestId.toLowerCase());
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
+  coverFields(ledger, exchange, operation);
   let redacted: Exchange | undefined;
   let curl: string | undefined;
   session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));
