@@ -19,7 +19,10 @@ const REPORT_FILES: readonly (readonly [string, BundleFile['format'] | undefined
 /** The name a run's HAR takes in a bundle. */
 const BUNDLE_HAR = 'traffic.har';
 
-/** Refuses a bundle folder that exists and holds anything, or is not a folder: a bundle is never written over other files. */
+/**
+ * Refuses a bundle folder that exists and holds anything, or is not a folder: a bundle is never written over other
+ * files.
+ */
 export async function checkBundleFolder(dir: string, flag: string): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];

@@ -101,7 +101,10 @@ async function renderedDocs(files: DocFiles): Promise<[string, string][]> {
   ];
 }
 
-/** `conformance docs [--check]`: writes docs/rules.md and docs/traceability.{md,json}, or with `--check` returns 1 when one is out of date. */
+/**
+ * `conformance docs [--check]`: writes docs/rules.md and docs/traceability.{md,json}, or with `--check` returns 1 when
+ * one is out of date.
+ */
 export async function runDocs(argv: readonly string[], io: Io, files: DocFiles = DOC_FILES): Promise<number> {
   let check: boolean;
   try {

@@ -30,7 +30,10 @@ async function readManifest(dir: string): Promise<Manifest> {
   return json as Manifest;
 }
 
-/** Re-checks a bundle: the manifest's own digest, every file's SHA-256, no file missing or added, each file against its schema. */
+/**
+ * Re-checks a bundle: the manifest's own digest, every file's SHA-256, no file missing or added, each file against its
+ * schema.
+ */
 export async function verifyBundle(dir: string, current: Provenance): Promise<Verification> {
   const manifest = await readManifest(dir);
   const problems: string[] = [];
@@ -80,7 +83,10 @@ async function formatProblem(file: string, format: 'findings' | 'har'): Promise<
   return schemaProblem(format, json);
 }
 
-/** `conformance verify DIR`: exit 0 when the bundle is intact, 1 when a file changed (each named), 2 when DIR is not a bundle. */
+/**
+ * `conformance verify DIR`: exit 0 when the bundle is intact, 1 when a file changed (each named), 2 when DIR is not a
+ * bundle.
+ */
 export async function runVerify(argv: readonly string[], io: Io): Promise<number> {
   let positionals: string[];
   try {

@@ -1,7 +1,10 @@
 import type { Outcome, RuleResult } from './finding.ts';
 import type { FieldTally, OperationCoverage } from './ledger.ts';
 
-/** One enum field of a request: its documented values, those sent by must-accept and by observe probes, and those never tried. */
+/**
+ * One enum field of a request: its documented values, those sent by must-accept and by observe probes, and those never
+ * tried.
+ */
 export interface EnumCoverage {
   readonly field: string;
   readonly values: readonly string[];
@@ -28,7 +31,9 @@ export interface OperationCoverageRow {
   readonly sequences: null;
 }
 
-/** Adds one suite's coverage of its operations into the run's (an operation's counts summed when two suites send to it). */
+/**
+ * Adds one suite's coverage of its operations into the run's (an operation's counts summed when two suites send to it).
+ */
 export function mergeCoverage(into: Record<string, OperationCoverage>, from: Readonly<Record<string, OperationCoverage>>): void {
   for (const [operation, coverage] of Object.entries(from)) {
     const entry = (into[operation] ??= { requests: 0, statuses: {} });

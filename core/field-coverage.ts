@@ -22,7 +22,10 @@ function add(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
-/** Counts what one exchange sent and showed of its operation's documented fields: its request by intent, a 2xx answer's payload. */
+/**
+ * Counts what one exchange sent and showed of its operation's documented fields: its request by intent, a 2xx answer's
+ * payload.
+ */
 export function coverFields(ledger: Ledger, exchange: Exchange, operation: Operation): void {
   const coverage = (ledger.coverage[exchange.operation] ??= { requests: 0, statuses: {} });
   const tally = (coverage.fields ??= { documented: operationFields(operation), sent: {}, enums: {}, seen: {} });

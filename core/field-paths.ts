@@ -11,7 +11,10 @@ type Schema = Readonly<Record<string, unknown>>;
 
 const BRANCHES = ['anyOf', 'oneOf', 'allOf'] as const;
 
-/** Every property path a JSON Schema documents, at any depth, through arrays and `anyOf`/`oneOf`/`allOf`, with its string enums. */
+/**
+ * Every property path a JSON Schema documents, at any depth, through arrays and `anyOf`/`oneOf`/`allOf`, with its
+ * string enums.
+ */
 export function documentedFields(schema: object | undefined): DocumentedFields {
   const fields = new Set<string>();
   const enums = new Map<string, Set<string>>();

@@ -14,13 +14,18 @@ export interface Tally {
 export interface OperationCoverage {
   requests: number;
   statuses: Record<string, number>;
-  /** Per rule, the exchanges judged by each part of it (`core/field-coverage.ts` reads them into the coverage table). */
+  /**
+   * Per rule, the exchanges judged by each part of it (`core/field-coverage.ts` reads them into the coverage table).
+   */
   judged?: Record<string, Record<string, number>>;
   /** What the requests sent and the answers showed of the documented fields (`core/field-coverage.ts`). */
   fields?: FieldTally;
 }
 
-/** Per operation: its documented fields, and how many requests of each intent sent each one and each enum value, and 2xx answers showed each. */
+/**
+ * Per operation: its documented fields, and how many requests of each intent sent each one and each enum value, and 2xx
+ * answers showed each.
+ */
 export interface FieldTally {
   readonly documented: { readonly request: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>>; readonly response: readonly string[] };
   /** By probe intent (`accept`, `observe`, `reject`): documented request field → requests that carried it. */

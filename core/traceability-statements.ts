@@ -13,10 +13,15 @@ export interface Statement {
   readonly line: number;
 }
 
-/** Headings of sections whose tables describe fields; a row of another table is a `table-row` (a limit, a state, an endpoint). */
+/**
+ * Headings of sections whose tables describe fields; a row of another table is a `table-row` (a limit, a state, an
+ * endpoint).
+ */
 const FIELD_SECTION = 'resources';
 
-/** Words of a sentence or item that make its key: enough to tell it from its neighbours, few enough to survive a reword. */
+/**
+ * Words of a sentence or item that make its key: enough to tell it from its neighbours, few enough to survive a reword.
+ */
 const KEY_WORDS = 4;
 
 /** A lowercase, hyphenated form of a text: letters and digits only. */

@@ -15,7 +15,8 @@ export function harValidator(): HarValidator {
   const { Ajv } = require('ajv') as typeof import('ajv');
   const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
   const schemas = require('har-schema') as Record<string, object>;
-  // strictTypes lints how a schema is written (har-schema leaves `type` implied beside `required`); it changes no result.
+  // strictTypes lints how a schema is written (har-schema leaves `type` implied beside `required`); it changes no
+  // result.
   const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: false, validateSchema: false });
   ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
   addFormats(ajv, ['date-time', 'ipv4', 'ipv6', 'uri']);

@@ -283,7 +283,10 @@ function coverageSection(report: BaselinedRunReport): string {
 <table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th><th>Rules judged</th><th>Request fields sent</th><th>Enum values tried</th><th>Response fields seen</th><th>Never sent, tried or seen</th></tr>${rows.join('')}</table>`;
 }
 
-/** Per rule of the run, the statements of the contract documents it enforces, each rule's list the target of its row in the matrix. */
+/**
+ * Per rule of the run, the statements of the contract documents it enforces, each rule's list the target of its row in
+ * the matrix.
+ */
 function contractSection(report: BaselinedRunReport): string {
   const items = unique(report.results.map((r) => r.rule)).map((rule) => {
     const statements = ruleCatalogue(rule)?.statements ?? [];

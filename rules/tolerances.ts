@@ -1,6 +1,8 @@
 import type { Tolerance } from '../core/traceability.ts';
 
-/** The tolerances of RULES.md ("The harness judges only what the documents say"), each by the words that open it there. */
+/**
+ * The tolerances of RULES.md ("The harness judges only what the documents say"), each by the words that open it there.
+ */
 export const TOLERANCES: readonly Tolerance[] = Object.freeze(
   [
     { id: 'not-shown', quote: 'The harness judges only what the documents say. Where they say "not shown", it must not guess' },
