@@ -2,7 +2,7 @@ import { API_LIST } from '../apis/index.ts';
 import { credentialSettings } from '../apis/descriptor.ts';
 
 /** The subcommands of `conformance`, in the order the help lists them. */
-export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'docs', 'help'] as const;
+export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'bundle', 'verify', 'docs', 'help'] as const;
 
 /** A subcommand's name. */
 export type Command = (typeof COMMANDS)[number];
@@ -13,6 +13,8 @@ export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly st
   rules: ['json'],
   diff: [],
   merge: ['report-dir', 'baseline', 'require-judged'],
+  bundle: ['report-dir', 'har'],
+  verify: [],
   docs: ['check'],
   help: [],
 });
@@ -46,6 +48,8 @@ Run:
   --max-requests N       requests in the whole run at most
   --max-response-bytes N response body cap (default 4194304)
   --report-dir DIR       where reports go (default reports/out)
+  --har FILE             also write every exchange as HAR 1.2 (redacted), each with the verdicts it gave evidence for
+  --bundle DIR           also gather the reports (and the HAR) into a new folder with manifest.json (see bundle)
   --baseline FILE        known failures; the run fails only on new ones
   --update-baseline      write the run's failures to --baseline FILE
   --require-judged       fail (exit 1) when a selected rule could not be judged; skips by choice do not count
@@ -67,9 +71,12 @@ Commands:
   reference              start the embedded reference target and print its settings
   rules [ID] [--json]    list the rule ids, or explain one rule: its contract, operations and breaking faults
   diff OLD.json NEW.json compare two findings files
-  docs [--check]         write docs/rules.md from the rule table (--check: exit 1 if it is out of date)
+  docs [--check]         write docs/rules.md and docs/traceability.{md,json} (--check: exit 1 if out of date)
   merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]
                          join the findings of shards into one report
+  bundle DIR [--report-dir DIR] [--har FILE]
+                         gather a finished run's evidence into a new folder with manifest.json of SHA-256s
+  verify DIR             re-check a bundle: exit 0 intact, 1 a file changed (named), 2 not a bundle
   help [command]         this help, or a command's
 
 ${RUN_FLAGS_HELP}
@@ -98,8 +105,9 @@ Starts the embedded reference target (both APIs, in memory) and prints its URLs,
   rules: `Usage: conformance rules [ID] [--json]
 
 Without an id, lists every rule: its id, basis (stated or inferred) and title. With an id, prints the rule's
-contract sentence, its basis, how the harness probes it, the operations it concerns and the reference faults that
-break it (\`conformance --reference-fault NAME\` shows that failure).
+contract sentence, its basis, how the harness probes it, the statements of the contract documents it enforces,
+the operations it concerns and the reference faults that break it (\`conformance --reference-fault NAME\` shows
+that failure).
   --json                 the same as JSON
 `,
   diff: `Usage: conformance diff OLD.json NEW.json
@@ -115,10 +123,29 @@ like a run (0, 1 or 2).
   --baseline FILE        known failures; the merge fails only on new ones
   --require-judged       fail (exit 1) when a selected rule could not be judged in any shard; skips by choice do not count
 `,
+  bundle: `Usage: conformance bundle DIR [--report-dir DIR] [--har FILE]
+
+Gathers the evidence of a finished run into DIR, a new folder: the reports of its report folder (findings.json,
+report.html, summary.md, junit.xml, results.sarif), its HAR as traffic.har, and manifest.json: the tool's version,
+the SHA-256 of both specs and of the rule table, the target (no credentials), the settings, the seed, the verdict
+counts and the SHA-256 of every file. \`conformance verify DIR\` checks it. Tamper-evident, not signed: whoever
+edits a file can also rewrite the manifest; keep the manifest's digest where the recipient can compare it.
+  --report-dir DIR       the run's report folder (default reports/out)
+  --har FILE             the HAR the run wrote (--har), to include
+`,
+  verify: `Usage: conformance verify DIR
+
+Re-checks a bundle written by \`conformance bundle\` or \`--bundle\`: the manifest's own digest, the SHA-256 and size
+of every file it lists, that no file is missing or added, and findings.json and the HAR against their schemas. Says
+when the bundle was made by another version of the tool, or judged by other specs or another rule table.
+Exit 0: intact; 1: a file changed, is missing or was added (each named); 2: DIR is not a bundle.
+`,
   docs: `Usage: conformance docs [--check]
 
-Writes docs/rules.md from the rule table, the specs' operations and the reference faults.
-  --check                write nothing; exit 1 when docs/rules.md is out of date
+Writes docs/rules.md from the rule table, the specs' operations and the reference faults, and the traceability
+matrix (docs/traceability.md and .json: every statement of the contract documents in ../shared/seeds/ and the rules
+that judge it, or why none does).
+  --check                write nothing; exit 1 when one of them is out of date
 `,
   help: `Usage: conformance help [command]
 

@@ -102,6 +102,14 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
         const { runMerge } = await import('./merge.ts');
         return await runMerge(rest, env, io);
       }
+      case 'bundle': {
+        const { runBundle } = await import('./bundle.ts');
+        return await runBundle(rest, io);
+      }
+      case 'verify': {
+        const { runVerify } = await import('./verify.ts');
+        return await runVerify(rest, io);
+      }
       case 'docs': {
         const { runDocs } = await import('./rules-doc.ts');
         return await runDocs(rest, io);

@@ -2,6 +2,8 @@ import { didYouMean } from '../core/did-you-mean.ts';
 import { HarnessError } from '../core/errors.ts';
 import { isOperationList, operationsOf, type Rule } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
+import { statementsJudgedBy } from '../core/traceability.ts';
+import { TRACE_TABLES } from '../rules/traceability.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { FaultSummary } from './rules-doc.ts';
 
@@ -14,6 +16,8 @@ export interface RuleExplanation {
   readonly probedBy: string;
   readonly operations: readonly { readonly operationId: string; readonly operation: string }[];
   readonly faults: readonly { readonly name: string; readonly description: string }[];
+  /** The statements of the contract documents the rule enforces (docs/traceability.md). */
+  readonly statements: readonly { readonly id: string; readonly text: string }[];
   readonly doc: string;
 }
 
@@ -42,6 +46,7 @@ export function explainRule(rule: Rule, operations: readonly Operation[], faults
       ? rule.operations.map((operationId) => ({ operationId, operation: operations.find((op) => op.operationId === operationId)?.key ?? '(not in the specs)' }))
       : operationsOf(rule, operations).map((op) => ({ operationId: op.operationId, operation: op.key })),
     faults: faults.filter((f) => f.breaks.includes(rule.id)).map(({ name, description }) => ({ name, description })),
+    statements: statementsJudgedBy(rule.id, Object.values(TRACE_TABLES)),
     doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
   };
 }
@@ -55,6 +60,9 @@ export function ruleText(rule: RuleExplanation): string {
     `  ${rule.sentence}`,
     '',
     `Probed by: ${rule.probedBy}.`,
+    '',
+    `Statements of the contract it enforces (${rule.statements.length}; docs/traceability.md):`,
+    ...(rule.statements.length === 0 ? ['  none: the documents are silent'] : rule.statements.map((s) => `  ${s.id}: ${s.text}`)),
     '',
     `Operations (${rule.operations.length}):`,
     ...rule.operations.map((o) => `  ${o.operationId} (${o.operation})`),

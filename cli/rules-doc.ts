@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HarnessError } from '../core/errors.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
@@ -9,6 +9,7 @@ import { FAULTS } from '../reference/faults.ts';
 import { RULES } from '../rules/index.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { Io } from './io.ts';
+import { readContract, renderTraceabilityDoc, renderTraceabilityJson, TRACEABILITY_DOC_FILE, TRACEABILITY_JSON_FILE, traceabilityData } from './traceability-doc.ts';
 
 /** Where the rendered catalogue is committed. */
 export const RULES_DOC_FILE = join(PACKAGE_ROOT, 'docs', 'rules.md');
@@ -81,28 +82,55 @@ export async function currentRulesDoc(): Promise<string> {
   return renderRulesDoc(RULES, specs.operations, FAULTS);
 }
 
-/** `conformance docs [--check]`: writes docs/rules.md (or `file`), or with `--check` returns 1 when it is out of date. */
-export async function runDocs(argv: readonly string[], io: Io, file: string = RULES_DOC_FILE): Promise<number> {
+/** The generated documents: docs/rules.md, and the traceability matrix as Markdown and JSON. */
+export interface DocFiles {
+  readonly rules: string;
+  readonly traceability: string;
+  readonly traceabilityJson: string;
+}
+
+const DOC_FILES: DocFiles = { rules: RULES_DOC_FILE, traceability: TRACEABILITY_DOC_FILE, traceabilityJson: TRACEABILITY_JSON_FILE };
+
+/** Each generated document's file and its text as the current tables render it. */
+async function renderedDocs(files: DocFiles): Promise<[string, string][]> {
+  const data = traceabilityData(await readContract());
+  return [
+    [files.rules, await currentRulesDoc()],
+    [files.traceability, renderTraceabilityDoc(data)],
+    [files.traceabilityJson, renderTraceabilityJson(data)],
+  ];
+}
+
+/**
+ * `conformance docs [--check]`: writes docs/rules.md and docs/traceability.{md,json}, or with `--check` returns 1 when
+ * one is out of date.
+ */
+export async function runDocs(argv: readonly string[], io: Io, files: DocFiles = DOC_FILES): Promise<number> {
   let check: boolean;
   try {
     check = parseArgs({ args: [...argv], options: { check: { type: 'boolean' } }, strict: true, allowPositionals: false }).values.check === true;
   } catch (error) {
     throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. \`conformance docs\` takes only --check.`, { cause: error });
   }
-  const rendered = await currentRulesDoc();
+  const docs = await renderedDocs(files);
   if (!check) {
-    await writeFile(file, rendered);
-    io.out(`conformance: wrote ${file}`);
+    for (const [file, rendered] of docs) {
+      await writeFile(file, rendered);
+      io.out(`conformance: wrote ${file}`);
+    }
     return 0;
   }
-  const committed = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (committed === rendered) {
-    io.out('conformance: docs/rules.md is up to date');
-    return 0;
+  let stale = 0;
+  for (const [file, rendered] of docs) {
+    const committed = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (committed === rendered) io.out(`conformance: docs/${basename(file)} is up to date`);
+    else {
+      io.err(`conformance: docs/${basename(file)} is out of date with the rule table: run npm run docs`);
+      stale += 1;
+    }
   }
-  io.err('conformance: docs/rules.md is out of date with the rule table: run npm run docs');
-  return 1;
+  return stale === 0 ? 0 : 1;
 }

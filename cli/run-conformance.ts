@@ -34,6 +34,10 @@ export interface ConformanceSettings {
   readonly maxRequests?: number;
   readonly maxResponseBytes?: number;
   readonly reportDir?: string;
+  /** Writes every exchange of the run as HAR 1.2 to this file. */
+  readonly har?: string;
+  /** Gathers the run's evidence, with a manifest of hashes, in this folder. */
+  readonly bundle?: string;
   readonly baseline?: string;
   readonly updateBaseline?: boolean;
   readonly dryRun?: boolean;

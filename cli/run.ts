@@ -7,6 +7,7 @@ import type { RunSettings } from '../core/run.ts';
 import { startEmbedded, type EmbeddedTarget } from '../engine/embedded-target.ts';
 import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
+import { checkEvidenceOutputs, writeEvidence } from './evidence-outputs.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
 import { buildRunReport } from '../reports/run-report.ts';
@@ -60,6 +61,7 @@ export async function runCommand(
     return 0;
   }
   await ensureReportDir(resolved.reportDir);
+  await checkEvidenceOutputs(resolved);
   io.out(targetLine(resolved));
   const stop = new AbortController();
   const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), runSecrets(resolved)).text, startedAt: new Date(), finishing: false };
@@ -140,6 +142,7 @@ export async function runCommand(
     const judged = applyJudgedGate(baselined && baseline ? await baselined.judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
     onReport?.(judged);
     const files = await writeReports(config.reportDir, judged, reportIo);
+    await writeEvidence(config, judged, reportIo);
     io.out(redact(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(config.reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
     for (const warning of leftChangedWarnings(judged.incidents)) io.err(redact(warning));

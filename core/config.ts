@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
 import { credentialSettings, type SettingName } from '../apis/descriptor.ts';
@@ -44,6 +44,10 @@ export interface RunConfig extends Targets {
   readonly maxRequests?: number;
   readonly maxResponseBytes: number;
   readonly reportDir: string;
+  /** `--har FILE`: where the run's exchanges are written as HAR 1.2 (an absolute path). */
+  readonly har?: string;
+  /** `--bundle DIR`: where the run's evidence is gathered with its manifest (an absolute path). */
+  readonly bundle?: string;
   readonly baseline?: string;
   readonly updateBaseline: boolean;
   /** Fail the run when a selected rule could not be judged on an operation (not when it was skipped by choice). */
@@ -69,6 +73,8 @@ export const RUN_FLAGS = Object.freeze({
   'max-requests': { type: 'string' },
   'max-response-bytes': { type: 'string' },
   'report-dir': { type: 'string' },
+  har: { type: 'string' },
+  bundle: { type: 'string' },
   baseline: { type: 'string' },
   'update-baseline': { type: 'boolean' },
   'require-judged': { type: 'boolean' },
@@ -141,6 +147,8 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     ...optional('maxRequests', str('max-requests') === undefined ? undefined : integer(str('max-requests'), '--max-requests', 0, 1, 10_000_000)),
     maxResponseBytes: integer(str('max-response-bytes'), '--max-response-bytes', DEFAULTS.maxResponseBytes, 1024, 1024 ** 3),
     reportDir: str('report-dir') ?? DEFAULTS.reportDir,
+    ...optional('har', outputPath(str('har'), '--har', flags.har)),
+    ...optional('bundle', outputPath(str('bundle'), '--bundle', flags.bundle)),
     ...optional('baseline', str('baseline')),
     updateBaseline: flags['update-baseline'] === true,
     requireJudged: flags['require-judged'] === true,
@@ -242,6 +250,12 @@ function baseUrl(value: string, name: string, prefix: string): string {
     throw new HarnessError('CONFIG_INVALID', `${name} ends with ${path.slice(-prefix.length)}, but the harness appends the API's paths (${prefix}/...) to it: drop ${prefix} and give ${without}.`);
   }
   return url.href.replace(/\/+$/, '');
+}
+
+/** An output file or folder's absolute path; a flag given empty is a CONFIG_INVALID error naming it. */
+function outputPath(value: string | undefined, name: string, given: unknown): string | undefined {
+  if (given !== undefined && value === undefined) throw new HarnessError('CONFIG_INVALID', `${name} needs a path: name the file or folder to write.`);
+  return value === undefined ? undefined : resolve(value);
 }
 
 function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {

@@ -10,6 +10,7 @@ export type HarnessErrorCode =
   | 'ALERT_NOT_UPDATABLE'
   | 'BASELINE_INVALID'
   | 'FINDINGS_INVALID'
+  | 'BUNDLE_INVALID'
   | 'REFERENCE_FAILED';
 
 /** An error of the harness itself (not of the target): a stable code and a message that says what to do. */

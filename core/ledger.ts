@@ -14,6 +14,26 @@ export interface Tally {
 export interface OperationCoverage {
   requests: number;
   statuses: Record<string, number>;
+  /**
+   * Per rule, the exchanges judged by each part of it (`core/field-coverage.ts` reads them into the coverage table).
+   */
+  judged?: Record<string, Record<string, number>>;
+  /** What the requests sent and the answers showed of the documented fields (`core/field-coverage.ts`). */
+  fields?: FieldTally;
+}
+
+/**
+ * Per operation: its documented fields, and how many requests of each intent sent each one and each enum value, and 2xx
+ * answers showed each.
+ */
+export interface FieldTally {
+  readonly documented: { readonly request: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>>; readonly response: readonly string[] };
+  /** By probe intent (`accept`, `observe`, `reject`): documented request field → requests that carried it. */
+  readonly sent: Record<string, Record<string, number>>;
+  /** By probe intent: enum field → value → requests that sent it. */
+  readonly enums: Record<string, Record<string, Record<string, number>>>;
+  /** Documented response field → 2xx answers that carried it. */
+  readonly seen: Record<string, number>;
 }
 
 /** Collects, per operation and rule, what the run judged; plain data, to travel on test metadata. */
@@ -33,6 +53,9 @@ export function tally(ledger: Ledger, operation: string, rule: string, part: str
   const entry = (byRule[rule] ??= { checks: 0, parts: {}, violations: 0, findings: [] });
   entry.checks += 1;
   if (part !== undefined) entry.parts[part] = (entry.parts[part] ?? 0) + 1;
+  const coverage = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
+  const judged = ((coverage.judged ??= {})[rule] ??= {});
+  judged[part ?? 'whole rule'] = (judged[part ?? 'whole rule'] ?? 0) + 1;
   entry.violations += findings.length;
   for (const finding of findings) if (entry.findings.length < DEFAULTS.findingsPerResult) entry.findings.push(finding);
 }

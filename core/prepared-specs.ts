@@ -32,7 +32,8 @@ export async function loadShippedSpecs(file: string = PREPARED_SPECS_FILE): Prom
   return current ? specsOf({ ...prepared.documents }) : loadSpecs();
 }
 
-async function sourceFingerprints(): Promise<Record<ApiName, string>> {
+/** The SHA-256 of each shipped spec file, by API: what a run's evidence bundle names its specs by. */
+export async function sourceFingerprints(): Promise<Record<ApiName, string>> {
   const apis = Object.keys(SPEC_FILES) as ApiName[];
   const texts = await Promise.all(apis.map((api) => readFile(SPEC_FILES[api])));
   return Object.fromEntries(apis.map((api, i) => [api, createHash('sha256').update(texts[i]!).digest('hex')])) as Record<ApiName, string>;

@@ -1,4 +1,5 @@
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
+import { createSecretIndex, MIN_SECRET_LENGTH } from './secret-index.ts';
 
 /** What replaces every secret in anything recorded. */
 export const REDACTED = '[redacted]';
@@ -23,16 +24,24 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
   /** The secrets, longest first (so that a secret inside a longer one cannot leave part of it), sorted on use. */
   let sorted: string[] | undefined = [];
   const ordered = (): string[] => (sorted ??= [...values].sort((a, b) => b.length - a.length));
+  // Finding which of thousands of secrets a text holds is one pass over it (`--har` redacts every exchange of a run);
+  // the few secrets too short for the index are looked for one by one.
+  const index = createSecretIndex();
+  const short: string[] = [];
   const addSecret = (value: string): void => {
     if (typeof value !== 'string' || value.length < 4 || values.has(value)) return;
     values.add(value);
     sorted = undefined;
+    if (value.length < MIN_SECRET_LENGTH) short.push(value);
+    else index.add(value);
   };
   initialSecrets.forEach(addSecret);
 
   const textKeeping = (input: string, keep?: ReadonlySet<string>): string => {
+    const found = [...index.foundIn(input), ...short.filter((secret) => input.includes(secret))];
+    if (found.length === 0) return input;
     let out = input;
-    for (const secret of ordered()) if (!keep?.has(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const secret of found.sort((a, b) => b.length - a.length)) if (!keep?.has(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   };
   const text = (input: string): string => textKeeping(input);

@@ -1,3 +1,4 @@
+import type { OperationCoverageRow } from './coverage.ts';
 import type { RuleResult } from './finding.ts';
 import type { CredentialTally } from './credential-tally.ts';
 import type { OperationCoverage } from './ledger.ts';
@@ -64,6 +65,8 @@ export interface RunReport {
   readonly errors: readonly string[];
   /** How to replay this run. */
   readonly replay: string;
+  /** Per operation, what the run exercised, credited by judgement (absent in reports of older versions). */
+  readonly coverage?: readonly OperationCoverageRow[];
   /** The signal that interrupted the run, if one did: rules left without evidence are skipped. */
   readonly interrupted?: 'SIGINT' | 'SIGTERM';
 }

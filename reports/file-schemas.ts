@@ -8,7 +8,7 @@ import { PACKAGE_ROOT } from '../core/package-root.ts';
 const require = createRequire(import.meta.url);
 
 /** The file formats the harness publishes as JSON Schemas (draft 2020-12) in the package's `schemas/` folder. */
-export type FileFormat = 'findings' | 'baseline';
+export type FileFormat = 'findings' | 'baseline' | 'traceability' | 'manifest';
 
 /** The `schemaVersion` that `findings.json` carries: raised by a change that breaks its readers. */
 export const FINDINGS_SCHEMA_VERSION = 1;
@@ -17,6 +17,8 @@ export const FINDINGS_SCHEMA_VERSION = 1;
 export const SCHEMA_FILES: Readonly<Record<FileFormat, string>> = Object.freeze({
   findings: join(PACKAGE_ROOT, 'schemas', 'findings.schema.json'),
   baseline: join(PACKAGE_ROOT, 'schemas', 'baseline.schema.json'),
+  traceability: join(PACKAGE_ROOT, 'schemas', 'traceability.schema.json'),
+  manifest: join(PACKAGE_ROOT, 'schemas', 'manifest.schema.json'),
 });
 
 /**

@@ -61,6 +61,7 @@ export function htmlReport(report: BaselinedRunReport): string {
     ['settings', 'Target and settings', targetSection(report)],
     ['coverage', 'Coverage', coverageSection(report)],
     ['skipped', 'Skipped', skippedSection(report)],
+    ['contract', 'Contract statements', contractSection(report)],
     ['created', `Created on the target (${report.created.length})`, createdSection(report)],
   ];
   return `<!DOCTYPE html>
@@ -246,26 +247,61 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
       const cause = result.outcome === 'failed' ? causeOf(result) : undefined;
       return `<td class="cell ${klass}" data-outcome="${klass}" title="${title}">${cause ? `<a href="#${operationAnchor(cause[1], cause[0], operation)}">${mark}</a>` : mark}</td>`;
     });
-    return `<tr data-rule="${esc(rule)}"><th class="rule"><code>${esc(rule)}</code></th>${tds.join('')}</tr>`;
+    return `<tr data-rule="${esc(rule)}"><th class="rule"><a href="#${traceAnchor(rule)}" title="the statements of the contract it enforces"><code>${esc(rule)}</code></a></th>${tds.join('')}</tr>`;
   });
   return `<table class="matrix">${head}${rows.join('')}</table>
 <p class="muted">✓ passed, ✗ failed (red; amber when the baseline accepts it; click for its cause), – skipped (hover for the reason), · the rule does not apply. Hover a column for its operation.</p>`;
 }
 
 function coverageSection(report: BaselinedRunReport): string {
-  const ids = new Map(report.results.map((r) => [r.operation, r.operationId]));
-  const rows = Object.entries(report.stats.operations).map(([operation, coverage]) => {
-    const statuses = Object.entries(coverage.statuses)
+  const rows = (report.coverage ?? []).map((row) => {
+    const statuses = Object.entries(row.statuses)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([s, n]) => `<code>${esc(s)}</code>×${n}`)
       .join(', ');
-    return `<tr><td><code>${esc(operationName({ operation, operationId: ids.get(operation) }))}</code></td><td>${coverage.requests}</td><td>${statuses}</td></tr>`;
+    const judged = row.rules.filter((r) => Object.keys(r.parts).length > 0);
+    const parts = row.rules
+      .map(
+        (r) =>
+          `${r.rule} (${r.outcome}): ${
+            Object.entries(r.parts)
+              .map(([part, n]) => `${part} ×${n}`)
+              .join(', ') || 'no part judged'
+          }`,
+      )
+      .join('\n');
+    const tried = row.enumValues.reduce((n, e) => n + e.values.length - e.neverTried.length, 0);
+    const values = row.enumValues.reduce((n, e) => n + e.values.length, 0);
+    const missing = [
+      ...row.requestFields.neverSent.map((f) => `sent: <code>${esc(f)}</code>`),
+      ...row.enumValues.flatMap((e) => e.neverTried.map((v) => `tried: <code>${esc(e.field)}=${esc(v)}</code>`)),
+      ...row.responseFields.neverSeen.map((f) => `seen: <code>${esc(f)}</code>`),
+    ];
+    const never = missing.length === 0 ? '<span class="muted">none</span>' : `<details><summary>${missing.length}</summary>${missing.join(', ')}</details>`;
+    return `<tr><td><code>${esc(operationName(row))}</code></td><td>${row.requests}</td><td>${statuses}</td><td title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ${row.requestFields.observe} of ${row.requestFields.documented}</td><td>${values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`}</td><td>${row.responseFields.seen} of ${row.responseFields.documented}</td><td>${never}</td></tr>`;
   });
-  const reached = new Set(Object.keys(report.stats.operations));
-  const unreached = unique(report.results.map((r) => r.operation)).filter((op) => !reached.has(op));
-  return `<details><summary>${reached.size} operation(s) reached${unreached.length > 0 ? `; not reached: ${unreached.map((op) => esc(operationName({ operation: op, operationId: ids.get(op) }))).join(', ')}` : ''}</summary>
-<table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th></tr>${rows.join('')}</table>
-</details>`;
+  return `<p class="muted">Credited by judgement, not traffic: a rule counts when an exchange was judged by it (hover for each part and its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented values sent by either; response fields: documented fields seen in 2xx answers. Sequence transitions: not recorded yet (no model-based sequences run).</p>
+<table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th><th>Rules judged</th><th>Request fields sent</th><th>Enum values tried</th><th>Response fields seen</th><th>Never sent, tried or seen</th></tr>${rows.join('')}</table>`;
+}
+
+/**
+ * Per rule of the run, the statements of the contract documents it enforces, each rule's list the target of its row in
+ * the matrix.
+ */
+function contractSection(report: BaselinedRunReport): string {
+  const items = unique(report.results.map((r) => r.rule)).map((rule) => {
+    const statements = ruleCatalogue(rule)?.statements ?? [];
+    const list = statements.map((s) => `<li><code>${esc(s.id)}</code>: ${inlineCode(s.text)}</li>`).join('');
+    return `<details id="${traceAnchor(rule)}"><summary><code>${esc(rule)}</code>: ${statements.length} statement${statements.length === 1 ? '' : 's'}</summary>${
+      statements.length > 0 ? `<ul class="ops">${list}</ul>` : '<p class="muted">none: the rule is inferred, the documents are silent.</p>'
+    }</details>`;
+  });
+  return `<p class="muted">Which sentence of the contract each rule enforces (docs/traceability.md lists every statement, judged or not, and why).</p>\n${items.join('\n')}`;
+}
+
+/** The anchor of a rule's statements in the report: `trace-usage-grand-total`. */
+function traceAnchor(rule: string): string {
+  return `trace-${rule.replace(/[^a-z0-9-]/gi, '-')}`;
 }
 
 function skippedSection(report: BaselinedRunReport): string {

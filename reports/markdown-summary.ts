@@ -1,3 +1,4 @@
+import { coverageMarkdown } from './coverage-markdown.ts';
 import type { RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
@@ -56,6 +57,7 @@ export function markdownSummary(report: BaselinedRunReport, options: SummaryOpti
         ]
       : []),
     ...skippedSection(report),
+    ...coverageMarkdown(report.coverage ?? []),
     ...createdSection(report, maxRows),
   ];
   return `${lines.join('\n').trimEnd()}\n`;

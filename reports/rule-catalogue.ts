@@ -1,5 +1,7 @@
 import type { Basis, Rule } from '../core/rule.ts';
+import { statementsJudgedBy } from '../core/traceability.ts';
 import { RULES } from '../rules/index.ts';
+import { TRACE_TABLES } from '../rules/traceability.ts';
 
 /** What a report says about a rule: its title, basis, contract sentence, probe and its section of docs/rules.md. */
 export interface RuleInfo {
@@ -13,6 +15,8 @@ export interface RuleInfo {
   readonly doc: string;
   /** How severe its violations are, when the rule says (`Rule.severity`). */
   readonly severity?: Rule['severity'];
+  /** The statements of the contract documents the rule enforces (docs/traceability.md), id and text. */
+  readonly statements: readonly { readonly id: string; readonly text: string }[];
 }
 
 /** Looks a rule up by id; undefined for an id the table does not hold (a findings file of another version, say). */
@@ -34,6 +38,7 @@ const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(
       probedBy: rule.probedBy,
       doc: `docs/rules.md#${ruleAnchor(rule.id)}`,
       ...(rule.severity ? { severity: rule.severity } : {}),
+      statements: statementsJudgedBy(rule.id, Object.values(TRACE_TABLES)),
     }),
   ]),
 );

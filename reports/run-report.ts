@@ -1,3 +1,5 @@
+import { coverageRows, mergeCoverage } from '../core/coverage.ts';
+import type { OperationCoverage } from '../core/ledger.ts';
 import type { RunConfig } from '../core/config.ts';
 import { replayCommand } from '../core/replay.ts';
 import type { RunReport } from '../core/run-report.ts';
@@ -55,14 +57,9 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
   const order = (rule: string): number => (ruleOrder.includes(rule) ? ruleOrder.indexOf(rule) : ruleOrder.length);
   const results = [...collected.results].sort((a, b) => order(a.rule) - order(b.rule));
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
-  const operations: RunReport['stats']['operations'] = {};
-  for (const suite of suites) {
-    for (const [operation, coverage] of Object.entries(suite.coverage)) {
-      const entry = ((operations as Record<string, { requests: number; statuses: Record<string, number> }>)[operation] ??= { requests: 0, statuses: {} });
-      entry.requests += coverage.requests;
-      for (const [status, n] of Object.entries(coverage.statuses)) entry.statuses[status] = (entry.statuses[status] ?? 0) + n;
-    }
-  }
+  const merged: Record<string, OperationCoverage> = {};
+  for (const suite of suites) mergeCoverage(merged, suite.coverage);
+  const operations: RunReport['stats']['operations'] = Object.fromEntries(Object.entries(merged).map(([operation, c]) => [operation, { requests: c.requests, statuses: c.statuses }]));
   const failed = count('failed');
   const { seed, startedAt, durationMs, target, settings, replay } = header;
   return {
@@ -88,5 +85,6 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
     skippedGroups: suites.flatMap((s) => s.skippedGroups.map((g) => ({ suite: s.suite, ...g }))),
     errors,
     replay,
+    coverage: coverageRows(merged, results),
   };
 }

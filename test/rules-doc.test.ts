@@ -48,19 +48,25 @@ describe('docs/rules.md is rendered from the rule table', () => {
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
     expect(await main(['docs', '--check'], {}, io)).toBe(0);
-    expect(lines).toEqual(['conformance: docs/rules.md is up to date']);
+    expect(lines).toEqual(['conformance: docs/rules.md is up to date', 'conformance: docs/traceability.md is up to date', 'conformance: docs/traceability.json is up to date']);
   });
 
   it('`conformance docs --check` exits 1 on a stale file, and `conformance docs` brings it up to date', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'conformance-docs-')), 'rules.md');
+    const dir = await mkdtemp(join(tmpdir(), 'conformance-docs-'));
+    const file = join(dir, 'rules.md');
+    const files = { rules: file, traceability: join(dir, 'traceability.md'), traceabilityJson: join(dir, 'traceability.json') };
     await writeFile(file, '# Rules\n');
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-    expect(await runDocs(['--check'], io, file)).toBe(1);
-    expect(lines).toEqual(['conformance: docs/rules.md is out of date with the rule table: run npm run docs']);
-    expect(await runDocs([], io, file)).toBe(0);
+    expect(await runDocs(['--check'], io, files)).toBe(1);
+    expect(lines).toEqual([
+      'conformance: docs/rules.md is out of date with the rule table: run npm run docs',
+      'conformance: docs/traceability.md is out of date with the rule table: run npm run docs',
+      'conformance: docs/traceability.json is out of date with the rule table: run npm run docs',
+    ]);
+    expect(await runDocs([], io, files)).toBe(0);
     expect(await readFile(file, 'utf8')).toBe(await currentRulesDoc());
-    expect(await runDocs(['--check'], io, file)).toBe(0);
+    expect(await runDocs(['--check'], io, files)).toBe(0);
   });
 
   it('`conformance docs` refuses an unknown flag with exit 2', async () => {

@@ -3,6 +3,7 @@ import { replayCommand } from '../../core/replay.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge, type Judgement } from '../../core/judge.ts';
+import { coverFields } from '../../core/field-coverage.ts';
 import { cover, tally, type Ledger } from '../../core/ledger.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
 import { runCredentials } from '../../apis/index.ts';
@@ -18,11 +19,13 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   for (const value of valuesUnder(exchange.response?.json, redactedNames(specs))) session.redactor.addSecret(value);
 
   for (const rule of rules) rule.memory?.sent?.(memories.get(rule.id), exchange, specs);
-  const context = { operation: session.operation(exchange.operationId), specs, validators: session.validators };
+  const operation = session.operation(exchange.operationId);
+  const context = { operation, specs, validators: session.validators };
   const judgements = judge(exchange, rules, context, memories);
   for (const rule of rules) rule.memory?.answered?.(memories.get(rule.id), exchange);
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
+  coverFields(ledger, exchange, operation);
   let redacted: Exchange | undefined;
   let curl: string | undefined;
   session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));
@@ -39,6 +42,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
       violations.map((v) => finding(session, redacted!, curl!, rule, v)),
     );
   }
+  session.har?.add(redacted ?? session.redactor.exchange(exchange), judgements);
   return judgements;
 }
 

@@ -3,6 +3,7 @@ import type { RunConfig } from '../../core/config.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { createPacers } from '../../core/credential-pacer.ts';
 import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
+import { openHarSpool, type HarSpool } from '../../core/har-spool.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
 import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
@@ -26,6 +27,8 @@ export interface Session {
   readonly redactor: Redactor;
   /** Each rule's memory of the run (the secrets sent, the requestIds seen), for the rules that keep one. */
   readonly memories: RuleMemories;
+  /** With `--har`: where each exchange's HAR entry is written as it is recorded. */
+  readonly har?: HarSpool;
   /** The shrink requests the run has sent, against its cap (`suites/support/shrink.ts`). */
   readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
@@ -66,6 +69,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const configSecrets = runSecrets(config);
   const redactor = createRedactor(redactedNames(specs), configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
+  const har = config.har === undefined ? undefined : openHarSpool(config.har);
 
   return {
     config,
@@ -74,6 +78,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     gate,
     redactor,
     memories: createMemories(RULES, { config, specs }),
+    ...(har ? { har } : {}),
     shrinkBudget: createShrinkBudget(),
     countViolations(count) {
       counts.violations += count;
@@ -113,7 +118,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       return clients;
     },
     async close() {
-      await dispatcher.close();
+      await Promise.all([dispatcher.close(), har?.close()]);
     },
   };
 }

@@ -1,0 +1,95 @@
+import type { Outcome, RuleResult } from './finding.ts';
+import type { FieldTally, OperationCoverage } from './ledger.ts';
+
+/**
+ * One enum field of a request: its documented values, those sent by must-accept and by observe probes, and those never
+ * tried.
+ */
+export interface EnumCoverage {
+  readonly field: string;
+  readonly values: readonly string[];
+  readonly accept: readonly string[];
+  readonly observe: readonly string[];
+  readonly neverTried: readonly string[];
+}
+
+/**
+ * What a run exercised of one operation, credited by judgement: each rule's verdict and the exchanges each of its parts
+ * judged, the statuses seen, the documented request fields and enum values sent (by must-accept and by observe probes)
+ * and the documented response fields seen; what was never sent, tried or seen is listed by name.
+ */
+export interface OperationCoverageRow {
+  readonly operation: string;
+  readonly operationId?: string;
+  readonly requests: number;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly rules: readonly { readonly rule: string; readonly outcome: Outcome; readonly parts: Readonly<Record<string, number>> }[];
+  readonly requestFields: { readonly documented: number; readonly accept: number; readonly observe: number; readonly neverSent: readonly string[] };
+  readonly enumValues: readonly EnumCoverage[];
+  readonly responseFields: { readonly documented: number; readonly seen: number; readonly neverSeen: readonly string[] };
+  /** The model-based sequences' transitions covered: null until probe groups send sequences and record them here. */
+  readonly sequences: null;
+}
+
+/**
+ * Adds one suite's coverage of its operations into the run's (an operation's counts summed when two suites send to it).
+ */
+export function mergeCoverage(into: Record<string, OperationCoverage>, from: Readonly<Record<string, OperationCoverage>>): void {
+  for (const [operation, coverage] of Object.entries(from)) {
+    const entry = (into[operation] ??= { requests: 0, statuses: {} });
+    entry.requests += coverage.requests;
+    sum(entry.statuses, coverage.statuses);
+    for (const [rule, parts] of Object.entries(coverage.judged ?? {})) sum(((entry.judged ??= {})[rule] ??= {}), parts);
+    if (coverage.fields) {
+      const fields = (entry.fields ??= { documented: coverage.fields.documented, sent: {}, enums: {}, seen: {} });
+      for (const [intent, counts] of Object.entries(coverage.fields.sent)) sum((fields.sent[intent] ??= {}), counts);
+      for (const [intent, byField] of Object.entries(coverage.fields.enums)) {
+        for (const [field, counts] of Object.entries(byField)) sum(((fields.enums[intent] ??= {})[field] ??= {}), counts);
+      }
+      sum(fields.seen, coverage.fields.seen);
+    }
+  }
+}
+
+function sum(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+}
+
+/** The coverage table of a run: one row per operation that has a verdict, in the order of the results. */
+export function coverageRows(coverage: Readonly<Record<string, OperationCoverage>>, results: readonly RuleResult[]): OperationCoverageRow[] {
+  const operations = [...new Map(results.map((r) => [r.operation, r.operationId])).entries()];
+  return operations.map(([operation, operationId]) => {
+    const entry = coverage[operation];
+    const fields: FieldTally | undefined = entry?.fields;
+    const sentBy = (intent: string): Set<string> => new Set(Object.keys(fields?.sent[intent] ?? {}));
+    const accept = sentBy('accept');
+    const observe = sentBy('observe');
+    const documented = fields?.documented;
+    const triedBy = (intent: string, field: string): string[] => Object.keys(fields?.enums[intent]?.[field] ?? {});
+    const seen = new Set(Object.keys(fields?.seen ?? {}));
+    return {
+      operation,
+      ...(operationId ? { operationId } : {}),
+      requests: entry?.requests ?? 0,
+      statuses: entry?.statuses ?? {},
+      rules: results.filter((r) => r.operation === operation).map((r) => ({ rule: r.rule, outcome: r.outcome, parts: entry?.judged?.[r.rule] ?? {} })),
+      requestFields: {
+        documented: documented?.request.length ?? 0,
+        accept: accept.size,
+        observe: observe.size,
+        neverSent: (documented?.request ?? []).filter((f) => !accept.has(f) && !observe.has(f)),
+      },
+      enumValues: Object.entries(documented?.enums ?? {}).map(([field, values]) => {
+        const a = triedBy('accept', field);
+        const o = triedBy('observe', field);
+        return { field, values, accept: a, observe: o, neverTried: values.filter((v) => !a.includes(v) && !o.includes(v)) };
+      }),
+      responseFields: {
+        documented: documented?.response.length ?? 0,
+        seen: (documented?.response ?? []).filter((f) => seen.has(f)).length,
+        neverSeen: (documented?.response ?? []).filter((f) => !seen.has(f)),
+      },
+      sequences: null,
+    };
+  });
+}
