@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
+import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
+import { alertModel, type AlertModel } from './sequence-alert-model.ts';
+import { listAlertsCommand } from './sequence-alert-list.ts';
+import { updateAlertCommand } from './sequence-alert-update.ts';
+import { runSequences } from './sequence-run.ts';
+import { accept } from './probe.ts';
+import type { SuiteContext } from './suite-types.ts';
+
+/** Commands of one alerts sequence at most, after the list that starts it. */
+export const ALERT_SEQUENCE_STEPS = 5;
+
+/** Alerts sequences of a run: one alert, so one at a time, and few. */
+const MAX_ALERT_SEQUENCES = 2;
+
+/** Alerts sequences of a run with `runs` examples per property. */
+export const alertSequences = (runs: number): number => Math.min(runs, MAX_ALERT_SEQUENCES);
+
+/** The rules an alerts sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
+const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']);
+
+/**
+ * Sends model-based sequences of updates of alert `id` (complete bodies from `bodies`) and list reads, one sequence at
+ * a time, each from a list read; `onStep` hears every exchange (what changed, and other alerts to compare).
+ */
+export function runAlertSequences(context: SuiteContext, id: string, bodies: fc.Arbitrary<CompleteAlertUpdateBody>, onStep: (exchange: Exchange) => void): Promise<void> {
+  return runSequences<AlertModel>(context, {
+    property: 'alerts/sequences',
+    commands: fc.commands([updateAlertCommand(bodies), listAlertsCommand()], { maxCommands: ALERT_SEQUENCE_STEPS }),
+    setup: async (real) => alertModel(id, await real.step('listAlerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
+    rules: JUDGED,
+    count: alertSequences(context.config.runs),
+    width: 1,
+    onStep,
+  });
+}

@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { isSuccess } from '../../core/exchange.ts';
+import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '../../generators/index.ts';
+import { accept } from './probe.ts';
+import { createdPipe, MAX_SEQUENCE_PIPES, pipeState, type PipeModel } from './sequence-pipe-model.ts';
+import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+
+/** Creates a pipe of one kind: its answer must be a pipe of its own that carries what was sent. */
+class CreatePipe implements SequenceCommand<PipeModel> {
+  constructor(
+    readonly kind: PipeKind,
+    readonly body: PipeCreateBody,
+  ) {}
+
+  check(model: Readonly<PipeModel>): boolean {
+    return model.pipes.length < MAX_SEQUENCE_PIPES;
+  }
+
+  async run(model: PipeModel, real: SequenceReal): Promise<void> {
+    const expected = pipeState(createdPipe(this.kind, this.body, ''), model.pipes.map((pipe) => pipe.id));
+    const { id: _none, ...pipeStateOfNew } = expected;
+    const exchange = await real.step(this.toString(), 'createPipe', { json: this.body, probe: accept(`a ${this.kind} pipe of a sequence`, { expect: { pipeState: pipeStateOfNew } }) });
+    const id = (exchange.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
+    if (isSuccess(exchange) && typeof id === 'string') model.pipes.push(createdPipe(this.kind, this.body, id));
+  }
+
+  toString(): string {
+    return `createPipe(${this.kind})`;
+  }
+}
+
+/** Commands that create a pipe of any source kind, with a complete body. */
+export function createPipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
+  return fc.oneof(...PIPE_KINDS.map((kind) => pipeCreateBody({ kind }).map((body): SequenceCommand<PipeModel> => new CreatePipe(kind, body))));
+}

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { createPipeCommand } from './sequence-pipe-create.ts';
+import type { PipeModel } from './sequence-pipe-model.ts';
+import { readPipeSettingsCommand } from './sequence-pipe-settings.ts';
+import { updatePipeCommand } from './sequence-pipe-update.ts';
+import { runSequences } from './sequence-run.ts';
+import type { ProbeGroup } from './suite-types.ts';
+
+/** Steps of one pipes sequence at most. */
+export const PIPE_SEQUENCE_STEPS = 8;
+
+/** Pipes sequences of a run with `runs` examples per property: one per example, at most this many. */
+const MAX_PIPE_SEQUENCES = 8;
+
+const sequences = (runs: number): number => Math.min(runs, MAX_PIPE_SEQUENCES);
+
+/** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
+const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
+
+/** The group that sends model-based sequences of pipe creates, updates and settings reads, several at once. */
+export function pipeSequences(): ProbeGroup {
+  return {
+    name: 'model-based sequences of pipes',
+    operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
+    feeds: ['pipes.state-consistent', 'pipes.update-applies'],
+    estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_STEPS,
+    run: (context) =>
+      runSequences<PipeModel>(context, {
+        property: 'pipes/sequences',
+        commands: fc.commands([createPipeCommand(), updatePipeCommand(), readPipeSettingsCommand()], { maxCommands: PIPE_SEQUENCE_STEPS }),
+        setup: async () => ({ pipes: [] }),
+        rules: JUDGED,
+        count: sequences(context.config.runs),
+        width: context.config.concurrency,
+      }),
+  };
+}
