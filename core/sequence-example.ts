@@ -1,6 +1,6 @@
 /** One step of a sequence as the report shows it: what it did, the request, a curl that sends it, and what came back. */
 export interface SequenceStep {
-  /** The command, as fast-check names it: `updatePipe(#1: name, settings)`. */
+  /** What the step did, in words: `update pipe #1 (broker): name, settings`. */
   readonly command: string;
   /** `METHOD url` of the request. */
   readonly request: string;

@@ -14,7 +14,8 @@ export type TableKey = Readonly<Record<(typeof TABLE_KEY_FIELDS)[number], string
 
 /**
  * What the model of a sequence expects a pipe to read as after every write before it (`probe.expect.pipeState`): each
- * value known from the writes, the table mappings present and the ones removed; for a create, the other pipes' ids.
+ * value known from the writes, the table mappings present and the ones removed; for a create (whose answer
+ * `pipes.reflects-request` judges), only the other pipes' ids.
  */
 export interface PipeState {
   /** The pipe the request names (update, settings read); absent for a create. */
@@ -22,7 +23,7 @@ export interface PipeState {
   /** The ids of the other pipes the sequence created: a create must answer a pipe of its own. */
   readonly others?: readonly string[];
   readonly name?: string;
-  readonly settings: Readonly<Record<string, unknown>>;
+  readonly settings?: Readonly<Record<string, unknown>>;
   readonly columns?: readonly unknown[];
   readonly fieldMappings?: readonly unknown[];
   /** For a relational source: every mapping that must be there (one copy or more), and the names of removed ones. */
@@ -48,13 +49,13 @@ export function pipeStateViolations(ex: Exchange): Violation[] {
   const state = ex.probe.expect?.pipeState as PipeState;
   const result = payload(ex) ?? {};
   const path = payloadPath(ex);
-  if (ex.operationId === 'getPipeSettings') return subsetViolations(state.settings, result, path);
+  if (ex.operationId === 'getPipeSettings') return subsetViolations(state.settings ?? {}, result, path);
   const violations: Violation[] = [];
   if (state.id !== undefined && !sameId(result.id, state.id)) violations.push({ path: `${path}/id`, expected: `the pipe the request names, ${state.id}`, actual: result.id });
   const other = state.others?.find((id) => sameId(result.id, id));
   if (other !== undefined) violations.push({ path: `${path}/id`, expected: 'a pipe of its own, not one created before it', actual: result.id });
   if (state.name !== undefined && result.name !== state.name) violations.push({ path: `${path}/name`, expected: JSON.stringify(state.name), actual: result.name });
-  violations.push(...subsetViolations(state.settings, result.settings, `${path}/settings`));
+  if (state.settings) violations.push(...subsetViolations(state.settings, result.settings, `${path}/settings`));
   if (state.columns) violations.push(...subsetViolations(state.columns, asObject(result.destination)?.columns, `${path}/destination/columns`));
   if (state.fieldMappings) violations.push(...subsetViolations(state.fieldMappings, result.fieldMappings, `${path}/fieldMappings`));
   if (state.tableMappings) violations.push(...tableMappingStateViolations(state.tableMappings, result, `${path}/source/relational/tableMappings`));

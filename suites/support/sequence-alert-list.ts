@@ -11,7 +11,7 @@ class ListAlerts implements SequenceCommand<AlertModel> {
 
   async run(model: AlertModel, real: SequenceReal): Promise<void> {
     const expect = { others: model.others, ...(model.expected ? { alert: model.expected } : {}) };
-    await real.step(this.toString(), 'listAlerts', { probe: accept('list alerts in a sequence', { expect }) });
+    await real.step('list the alerts', 'listAlerts', { probe: accept('list alerts in a sequence', { expect }) });
   }
 
   toString(): string {

@@ -28,7 +28,7 @@ export function runAlertSequences(context: SuiteContext, id: string, bodies: fc.
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
     commands: fc.commands([updateAlertCommand(bodies), listAlertsCommand()], { maxCommands: ALERT_SEQUENCE_STEPS }),
-    setup: async (real) => alertModel(id, await real.step('listAlerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
+    setup: async (real) => alertModel(id, await real.step('list the alerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
     rules: JUDGED,
     count: alertSequences(context.config.runs),
     width: 1,

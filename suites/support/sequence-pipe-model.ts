@@ -23,7 +23,7 @@ export interface PipeModel {
 }
 
 /** Pipes a sequence creates at most: enough to interleave, few enough that updates find them. */
-export const MAX_SEQUENCE_PIPES = 3;
+export const MAX_SEQUENCE_PIPES = 2;
 
 /** The pipe a create body makes, once the target named it `id`. */
 export function createdPipe(kind: PipeKind, body: PipeCreateBody, id: string): ModelPipe {
@@ -40,11 +40,10 @@ export function createdPipe(kind: PipeKind, body: PipeCreateBody, id: string): M
   };
 }
 
-/** What a pipe must read as (for a create: not the id of any of `others`). */
-export function pipeState(pipe: Omit<ModelPipe, 'id'> & { id?: string }, others?: readonly string[]): PipeState {
+/** What a pipe must read as. */
+export function pipeState(pipe: ModelPipe): PipeState {
   return {
-    ...(pipe.id === undefined ? {} : { id: pipe.id }),
-    ...(others ? { others } : {}),
+    id: pipe.id,
     name: pipe.name,
     settings: pipe.settings,
     columns: pipe.columns,

@@ -3,19 +3,26 @@ import { createPipeCommand } from './sequence-pipe-create.ts';
 import type { PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettingsCommand } from './sequence-pipe-settings.ts';
 import { updatePipeCommand } from './sequence-pipe-update.ts';
-import { runSequences } from './sequence-run.ts';
+import { runSequences, type SequenceCommand } from './sequence-run.ts';
 import type { ProbeGroup } from './suite-types.ts';
 
 /** Steps of one pipes sequence at most. */
-export const PIPE_SEQUENCE_STEPS = 8;
+export const PIPE_SEQUENCE_STEPS = 16;
 
-/** Pipes sequences of a run with `runs` examples per property: one per example, at most this many. */
+/** Pipes sequences of a run at most: they run at once, so a run's time grows with their length, not their number. */
 const MAX_PIPE_SEQUENCES = 8;
 
-const sequences = (runs: number): number => Math.min(runs, MAX_PIPE_SEQUENCES);
+/** Pipes sequences of a run with `runs` examples per property: two per example, as a sequence finds less than a request. */
+const sequences = (runs: number): number => Math.min(2 * runs, MAX_PIPE_SEQUENCES);
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
+
+/** The commands a pipes sequence draws from, each as often as it is listed: updates and reads need a pipe, and most steps find one. */
+const COMMANDS = (): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
+  const [create, update, read] = [createPipeCommand(), updatePipeCommand(), readPipeSettingsCommand()];
+  return [create, update, update, update, read, read];
+};
 
 /** The group that sends model-based sequences of pipe creates, updates and settings reads, several at once. */
 export function pipeSequences(): ProbeGroup {
@@ -27,7 +34,7 @@ export function pipeSequences(): ProbeGroup {
     run: (context) =>
       runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
-        commands: fc.commands([createPipeCommand(), updatePipeCommand(), readPipeSettingsCommand()], { maxCommands: PIPE_SEQUENCE_STEPS }),
+        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
         setup: async () => ({ pipes: [] }),
         rules: JUDGED,
         count: sequences(context.config.runs),

@@ -7,7 +7,7 @@ import { propertySeed } from './seeds.ts';
 import type { ProbeRequest, SuiteContext } from './suite-types.ts';
 
 /** Requests that shrinking one failing sequence may send: each candidate sends its steps again. */
-export const SEQUENCE_SHRINK_REQUESTS = 400;
+export const SEQUENCE_SHRINK_REQUESTS = 300;
 
 /** How a sequence's commands send a step. */
 export interface SequenceReal {
@@ -56,8 +56,9 @@ interface Ran {
 /**
  * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun` from the property's seed and
  * its index (`fc.check` with that `path`). The first failing sequence of each rule is shrunk by fast-check (fewer
- * steps first, then each step's values), each candidate sent to the target as a whole sequence, within
- * `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the kept finding of its first failing step.
+ * steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
+ * a whole sequence sent to the target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the
+ * kept finding of its first failing step.
  */
 export async function runSequences<M extends object>(context: SuiteContext, spec: SequenceProperty<M>): Promise<void> {
   const property = spec.property;
