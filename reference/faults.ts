@@ -8,6 +8,7 @@ import { DAY_MS, formatDay } from './timestamp.ts';
 import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
 import { selectNamed } from './named.ts';
 import type { AlertRecord, PipeRecord, Store } from './store.ts';
+import { sameTableKey, withTableMappings } from './table-mappings.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -17,6 +18,8 @@ export interface Fault {
   readonly breaks: readonly RuleId[];
   /** The operations on which each of those rules fails, and no other: the fault's rule × operation verdicts. */
   readonly on: readonly OperationId[];
+  /** Verdicts it fails beyond `breaks` × `on`: a rule of `breaks` on further operations. */
+  readonly also?: readonly { readonly rule: RuleId; readonly on: readonly OperationId[] }[];
   /** Creates the fault's hooks, with any state they keep, for one start of the target whose state is `store`. */
   readonly install: (store: Store) => Hooks;
 }
@@ -123,14 +126,28 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('pipe-scaling-ignored', 'pipe create returns the default scaling whatever was sent', ['pipes.reflects-request'], ['createPipe'], {
       result: (ctx, r) => (ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) } : r),
     }),
-    fault('pipe-update-ignored', 'pipe update changes nothing and returns the pipe as it was', ['pipes.update-applies'], ['updatePipe', 'getPipeSettings'], {
-      persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
-      result: (ctx, r, previous) => (ctx.operation === 'updatePipe' && previous !== undefined ? previous : r),
-    }),
-    fault('pipe-update-not-persisted', 'pipe update returns the changed pipe but does not store it, so settings show the old values', ['pipes.update-applies'], ['getPipeSettings'], {
-      persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
-    }),
-    fault('settings-key-missing', 'the settings read omits engine_parallel_view_processing', ['pipes.settings-keys', 'response.schema', 'pipes.update-applies'], ['getPipeSettings'], {
+    stateful(
+      'pipe-update-ignored',
+      'pipe update changes nothing and returns the pipe as it was',
+      ['pipes.update-applies', 'pipes.state-consistent'],
+      ['updatePipe'],
+      () => ({
+        persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
+        result: (ctx, r, previous) => (ctx.operation === 'updatePipe' && previous !== undefined ? previous : r),
+      }),
+      // A sequence stops at the update's answer, so only the fixed chain's settings read shows the update missing.
+      [{ rule: 'pipes.update-applies', on: ['getPipeSettings'] }],
+    ),
+    stateful(
+      'pipe-update-not-persisted',
+      'pipe update returns the changed pipe but does not store it, so settings show the old values',
+      ['pipes.update-applies', 'pipes.state-consistent'],
+      ['getPipeSettings'],
+      () => ({ persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p) }),
+      // A second update's answer shows the fields it did not send as the first update left them only in the model.
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+    ),
+    fault('settings-key-missing', 'the settings read omits engine_parallel_view_processing', ['pipes.settings-keys', 'response.schema', 'pipes.update-applies', 'pipes.state-consistent'], ['getPipeSettings'], {
       result: (ctx, r) => {
         if (ctx.operation !== 'getPipeSettings') return r;
         const { engine_parallel_view_processing: _omitted, ...rest } = r;
@@ -322,6 +339,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           },
         };
       },
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
     ),
     stateful(
       'pipe-settings-read-other-pipe',
@@ -400,8 +418,8 @@ function fault(name: string, description: string, breaks: readonly RuleId[], on:
   return stateful(name, description, breaks, on, () => hooks);
 }
 
-function stateful(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], install: (store: Store) => Hooks): Fault {
-  return { name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), install };
+function stateful(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], install: (store: Store) => Hooks, also?: Fault['also']): Fault {
+  return { name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), ...(also ? { also: Object.freeze([...also]) } : {}), install };
 }
 
 function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {
@@ -471,19 +489,4 @@ function alertAfter(store: Store, id: string | undefined): AlertRecord | undefin
   const alerts = [...store.alerts.values()];
   const index = alerts.findIndex((alert) => alert.id === id?.toLowerCase());
   return index === -1 || alerts.length < 2 ? undefined : alerts[(index + 1) % alerts.length];
-}
-
-function sameTableKey(a: Json, b: Json): boolean {
-  return isObject(a) && isObject(b) && (['sourceSchemaName', 'sourceTable', 'targetTable'] as const).every((key) => a[key] === b[key]);
-}
-
-/** An update answer, and the stored pipe, with the table mappings `change` makes of the answer's. */
-function withTableMappings(store: Store, id: string | undefined, result: JsonObject, change: (list: Json[]) => Json[]): JsonObject {
-  const relational = at(result, ['source', 'relational']);
-  const list = isObject(relational) ? relational.tableMappings : undefined;
-  if (!isObject(relational) || !Array.isArray(list)) return result;
-  const tableMappings = change(list);
-  const pipe = store.pipes.get(id?.toLowerCase() ?? '');
-  if (pipe) store.pipes.set(pipe.id, { ...pipe, source: { ...pipe.source, tableMappings: copyJson(tableMappings) } });
-  return { ...result, source: { ...(result.source as JsonObject), relational: { ...relational, tableMappings } } };
 }

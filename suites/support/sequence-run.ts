@@ -33,14 +33,13 @@ export interface SequenceProperty<M extends object> {
   readonly onStep?: (exchange: Exchange) => void;
 }
 
-/** A step's answer broke a rule the sequence judges: the model run stops there. */
+/** A step's answer broke rules the sequence judges (each with its first violation): the model run stops there. */
 class Disagreement extends Error {
   constructor(
-    readonly rule: string,
-    readonly violation: Violation,
+    readonly violations: ReadonlyMap<string, Violation>,
     readonly exchange: Exchange,
   ) {
-    super(`${rule}: ${violation.path} expected ${violation.expected}`);
+    super(`${[...violations.keys()].join(', ')} broken by ${exchange.operationId}`);
   }
 }
 
@@ -54,16 +53,15 @@ interface Ran {
 }
 
 /**
- * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun` from the property's seed and
- * its index (`fc.check` with that `path`). The first failing sequence of each rule is shrunk by fast-check (fewer
- * steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
+ * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's
+ * seed at its index. Then the first failing sequence of each rule is shrunk by fast-check (`fc.check` with that seed
+ * and index as `path` replays it; then fewer steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
  * a whole sequence sent to the target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the
  * kept finding of its first failing step.
  */
 export async function runSequences<M extends object>(context: SuiteContext, spec: SequenceProperty<M>): Promise<void> {
   const property = spec.property;
   const seed = propertySeed(context.config.seed, property);
-  const claimed = new Set<string>();
   const shrinkable = context.config.maxRequests === undefined;
 
   const once = async (commands: Iterable<SequenceCommand<M>>, index: number, more: Partial<Probe>): Promise<Ran> => {
@@ -74,10 +72,11 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
         steps.push({ command, exchange });
         spec.onStep?.(exchange);
         if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') throw new Refused();
+        const broken = new Map<string, Violation>();
         for (const { rule, violations } of context.recorded(exchange).judgements) {
-          const violation = spec.rules.includes(rule) ? violations[0] : undefined;
-          if (violation) throw new Disagreement(rule, violation, exchange);
+          if (spec.rules.includes(rule) && violations[0]) broken.set(rule, violations[0]);
         }
+        if (broken.size > 0) throw new Disagreement(broken, exchange);
         return exchange;
       },
     };
@@ -91,62 +90,89 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     }
   };
 
+  /** Runs sequence `index` as drawn; notes the first failing one of each rule on each operation (a verdict's cause). */
+  const firsts = new Map<string, { rule: string; index: number; ran: Ran }>();
   const sequence = async (index: number): Promise<void> => {
-    let first: Ran | undefined;
+    const [commands] = fc.sample(spec.commands, { seed, path: String(index), numRuns: 1 });
+    const ran = await once(commands!, index, {});
+    for (const rule of ran.failure?.violations.keys() ?? []) {
+      const key = `${rule} on ${ran.failure!.exchange.operationId}`;
+      if ((firsts.get(key)?.index ?? Infinity) > index) firsts.set(key, { rule, index, ran });
+    }
+  };
+
+  /**
+   * Shrinks a failing sequence, the first of each of `rules`: fast-check replays it from its seed and index, then tries
+   * shorter ones, each of which fails only when a step of the same operation breaks every one of them.
+   */
+  const shrink = async (rules: readonly string[], index: number, first: Ran): Promise<void> => {
+    let replayed: Ran | undefined;
     let smallest: Ran | undefined;
     let spent = 0;
-    let stopped: string | undefined;
-    let mine = false;
+    let stopped: string | undefined = shrinkable ? undefined : 'with --max-requests the planned requests come first';
     const details = await fc.check(
       fc.asyncProperty(spec.commands, async (commands) => {
-        if (first && (!mine || stopped)) return true;
-        if (first && spent >= SEQUENCE_SHRINK_REQUESTS) {
+        if (stopped) return true;
+        if (spent >= SEQUENCE_SHRINK_REQUESTS) {
           stopped = `the shrink budget of ${SEQUENCE_SHRINK_REQUESTS} requests per failing sequence is spent`;
           return true;
         }
-        const ran = await once(commands, index, first ? { evidence: false } : {});
-        if (first) spent += ran.steps.length;
+        const ran = await once(commands, index, { evidence: false });
+        spent += ran.steps.length;
+        replayed ??= ran;
         if (ran.refused) stopped = "the run's request gate refused a step";
-        if (!ran.failure) return true;
-        if (!first) {
-          first = ran;
-          mine = shrinkable && !claimed.has(ran.failure.rule);
-          claimed.add(ran.failure.rule);
-          if (!shrinkable) stopped = 'not shrunk: with --max-requests the planned requests come first';
-        }
-        if (ran.failure.rule !== first.failure!.rule) return true;
+        const failure = ran.failure;
+        if (failure?.exchange.operationId !== first.failure!.exchange.operationId || !rules.every((rule) => failure.violations.has(rule))) return true;
         smallest = ran;
         return false;
       }),
       { seed, path: String(index), numRuns: 1 },
     );
-    if (!first?.failure || !(mine || !shrinkable)) return;
+    if (replayed && !replayed.failure && !stopped) stopped = 'sent again, the sequence did not fail: the failure depends on more than these steps';
     const shown = smallest ?? first;
     const failure = shown.failure!;
-    const counterexample = details.counterexample?.[0];
+    const counterexample = smallest ? details.counterexample?.[0] : undefined;
     const replayPath = counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
     const redact = context.recorded(failure.exchange).redact;
-    const example: SequenceExample = {
-      outcome: shrinkable ? 'shrunk' : 'skipped',
-      ...(stopped ? { reason: stopped } : {}),
-      requests: spent,
-      complete: stopped === undefined,
-      steps: shown.steps.map(({ command, exchange }): SequenceStep => {
-        const evidence = context.recorded(exchange);
-        return { command, request: evidence.request, curl: evidence.curl, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
-      }),
-      failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
-      path: failure.violation.path,
-      expected: String(redact(failure.violation.expected)),
-      ...(failure.violation.actual === undefined ? {} : { actual: redact(failure.violation.actual) }),
-      replay: { property, seed, path: details.counterexamplePath ?? String(index), ...(replayPath ? { replayPath } : {}) },
-    };
-    context.amendFinding(first.failure.exchange, first.failure.rule, (finding) => ({ ...finding, sequence: example }));
+    const steps = shown.steps.map(({ command, exchange }): SequenceStep => {
+      const evidence = context.recorded(exchange);
+      return { command, request: evidence.request, curl: evidence.curl, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
+    });
+    for (const rule of rules) {
+      const violation = failure.violations.get(rule)!;
+      const example: SequenceExample = {
+        outcome: smallest ? 'shrunk' : 'skipped',
+        ...(stopped ? { reason: stopped } : {}),
+        requests: spent,
+        complete: stopped === undefined,
+        steps,
+        failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
+        path: violation.path,
+        expected: String(redact(violation.expected)),
+        ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
+        replay: { property, seed, path: (smallest && details.counterexamplePath) || String(index), ...(replayPath ? { replayPath } : {}) },
+      };
+      context.amendFinding(first.failure!.exchange, rule, (finding) => ({ ...finding, sequence: example }));
+    }
   };
 
+  await inLanes(spec.count, spec.width, sequence);
+  // After every sequence ran, so that which one is shrunk (the first failing of each rule) does not hang on timing.
+  const byIndex = new Map<number, { rules: string[]; ran: Ran }>();
+  for (const { rule, index, ran } of firsts.values()) {
+    const entry = byIndex.get(index) ?? { rules: [], ran };
+    entry.rules.push(rule);
+    byIndex.set(index, entry);
+  }
+  const failing = [...byIndex];
+  await inLanes(failing.length, spec.width, (at) => shrink(failing[at]![1].rules, failing[at]![0], failing[at]![1].ran));
+}
+
+/** Runs `run(0)` .. `run(count - 1)`, `width` at a time. */
+async function inLanes(count: number, width: number, run: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < spec.count) await sequence(next++);
+    while (next < count) await run(next++);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(spec.width, spec.count)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, count)) }, lane));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../core/run-report.ts';
 import { loadSpecs } from '../../core/spec.ts';
-import { FAULTS } from '../../reference/faults.ts';
+import { FAULTS, type Fault } from '../../reference/faults.ts';
 import { runInProcess } from './in-process.ts';
 
 /** Fault runs are short: few examples, a short timeout for the faults that hang. */
@@ -14,6 +14,12 @@ async function failedPairs(report: RunReport): Promise<string[]> {
     .filter((r) => r.outcome === 'failed')
     .map((r) => `${r.rule} on ${operationIds.get(r.operation) ?? r.operation}`)
     .sort();
+}
+
+/** The rule × operation verdicts a fault declares it fails: `breaks` × `on`, and its `also`, as sorted `rule on operationId`. */
+function declaredPairs(fault: Fault): string[] {
+  const pairs = [...fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)), ...(fault.also ?? []).flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`))];
+  return [...new Set(pairs)].sort();
 }
 
 /** Every verdict of a run, keyed `rule on operation`. */
@@ -30,7 +36,7 @@ export function describeFaultMatrix(part: number, parts: number): void {
       it(`${fault.name} → ${fault.breaks.join(', ')} on ${fault.on.join(', ')}`, async () => {
         const run = await runInProcess([...FAST, '--reference-fault', fault.name]);
         expect(run.report.errors).toEqual([]);
-        expect(await failedPairs(run.report)).toEqual(fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)).sort());
+        expect(await failedPairs(run.report)).toEqual(declaredPairs(fault));
         expect(run.code).toBe(1);
         const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
         expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
