@@ -26,7 +26,10 @@ function partialBody(kind: PipeKind): fc.Arbitrary<PipeUpdateBody> {
   return fc
     .record(
       {
-        name: fc.option(identifier({ maxLength: 24 }).map((name) => `ct-${name}`), { nil: undefined }),
+        name: fc.option(
+          identifier({ maxLength: 24 }).map((name) => `ct-${name}`),
+          { nil: undefined },
+        ),
         settings: fc.option(pipeSettings({ minKeys: 1 }), { nil: undefined }),
         columns: fc.option(columns, { nil: undefined }),
         add: fc.option(add, { nil: undefined }),

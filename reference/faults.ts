@@ -147,13 +147,19 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       // A second update's answer shows the fields it did not send as the first update left them only in the model.
       [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
     ),
-    fault('settings-key-missing', 'the settings read omits engine_parallel_view_processing', ['pipes.settings-keys', 'response.schema', 'pipes.update-applies', 'pipes.state-consistent'], ['getPipeSettings'], {
-      result: (ctx, r) => {
-        if (ctx.operation !== 'getPipeSettings') return r;
-        const { engine_parallel_view_processing: _omitted, ...rest } = r;
-        return rest;
+    fault(
+      'settings-key-missing',
+      'the settings read omits engine_parallel_view_processing',
+      ['pipes.settings-keys', 'response.schema', 'pipes.update-applies', 'pipes.state-consistent'],
+      ['getPipeSettings'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'getPipeSettings') return r;
+          const { engine_parallel_view_processing: _omitted, ...rest } = r;
+          return rest;
+        },
       },
-    }),
+    ),
 
     // Service.
     fault('service-start-rejected', 'the state operation rejects the start command', ['service.command', 'request.valid-accepted'], ['changeServiceState'], {
@@ -353,20 +359,14 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful(
-      'pipe-update-name-spills',
-      'a pipe update that sends a name also gives that name to every other pipe of the service',
-      ['pipes.state-consistent'],
-      ['updatePipe'],
-      (store) => ({
-        result: (ctx, r) => {
-          const name = field(ctx.input, 'name');
-          if (ctx.operation !== 'updatePipe' || typeof name !== 'string') return r;
-          for (const pipe of store.pipes.values()) if (pipe.id !== ctx.params.pipeId?.toLowerCase()) store.pipes.set(pipe.id, { ...pipe, name });
-          return r;
-        },
-      }),
-    ),
+    stateful('pipe-update-name-spills', 'a pipe update that sends a name also gives that name to every other pipe of the service', ['pipes.state-consistent'], ['updatePipe'], (store) => ({
+      result: (ctx, r) => {
+        const name = field(ctx.input, 'name');
+        if (ctx.operation !== 'updatePipe' || typeof name !== 'string') return r;
+        for (const pipe of store.pipes.values()) if (pipe.id !== ctx.params.pipeId?.toLowerCase()) store.pipes.set(pipe.id, { ...pipe, name });
+        return r;
+      },
+    })),
     stateful('alert-update-spills', 'an alert update also writes its threshold into the alert stored after it', ['alerts.update-isolated'], ['listAlerts'], (store) => ({
       result: (ctx, r) => {
         const threshold = field(ctx.input, 'threshold');

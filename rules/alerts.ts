@@ -126,7 +126,9 @@ export const alertRules: Rule[] = [
     partOf: () => SEQUENCE_PART,
     applies: (ex) =>
       isSuccess(ex) &&
-      (ex.operationId === 'updateAlert' ? ex.probe.expect?.isolated === true && asObject(data(ex.response?.json)) !== undefined : Array.isArray(ex.probe.expect?.others) && Array.isArray(data(ex.response?.json))),
+      (ex.operationId === 'updateAlert'
+        ? ex.probe.expect?.isolated === true && asObject(data(ex.response?.json)) !== undefined
+        : Array.isArray(ex.probe.expect?.others) && Array.isArray(data(ex.response?.json))),
     check: (ex) => alertIsolationViolations(ex, data(ex.response?.json)),
   },
   {

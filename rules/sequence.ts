@@ -86,7 +86,7 @@ export function alertIsolationViolations(ex: Exchange, value: unknown): Violatio
     return sameId(id, ex.request.params.id) ? [] : [{ path: `${path}/id`, expected: `the alert the request names, ${ex.request.params.id}`, actual: id }];
   }
   const entries = Array.isArray(value) ? (value as unknown[]) : [];
-  return (ex.probe.expect?.others as OtherAlerts).flatMap((before) => {
+  return ((ex.probe.expect?.others ?? []) as OtherAlerts).flatMap((before) => {
     const index = entries.findIndex((entry) => sameId(asObject(entry)?.id, before.id));
     if (index === -1) return [{ path, expected: `the alert ${String(before.id)}, which it listed before` }];
     const changed = subsetViolations(before, entries[index], `${path}/${index}`);

@@ -169,7 +169,7 @@ export function alertsSuite(): SuiteDefinition {
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.update-isolated', 'alerts.update-applies'],
         after: [LIST],
-        estimate: (runs) => alertSequences(runs) * (1 + ALERT_SEQUENCE_STEPS) + 1,
+        estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const original = found.original;

@@ -2,20 +2,20 @@ import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
-import { listAlertsCommand } from './sequence-alert-list.ts';
+import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
 import { runSequences } from './sequence-run.ts';
 import { accept } from './probe.ts';
 import type { SuiteContext } from './suite-types.ts';
 
-/** Commands of one alerts sequence at most, after the list that starts it. */
+/** Commands of one alerts sequence at most, between the list that starts it and the list that ends it. */
 export const ALERT_SEQUENCE_STEPS = 5;
 
 /** Alerts sequences of a run: one alert, so one at a time, and few. */
 const MAX_ALERT_SEQUENCES = 2;
 
-/** Alerts sequences of a run with `runs` examples per property. */
-export const alertSequences = (runs: number): number => Math.min(runs, MAX_ALERT_SEQUENCES);
+/** Alerts sequences of a run, whatever its `runs`: one alert, so few, and two so that an update and a list are all but sure. */
+export const alertSequences = (runs: number): number => Math.min(Math.max(runs, MAX_ALERT_SEQUENCES), MAX_ALERT_SEQUENCES);
 
 /** The rules an alerts sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']);
@@ -27,8 +27,9 @@ const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']
 export function runAlertSequences(context: SuiteContext, id: string, bodies: fc.Arbitrary<CompleteAlertUpdateBody>, onStep: (exchange: Exchange) => void): Promise<void> {
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
-    commands: fc.commands([updateAlertCommand(bodies), listAlertsCommand()], { maxCommands: ALERT_SEQUENCE_STEPS }),
+    commands: fc.commands([updateAlertCommand(bodies), updateAlertCommand(bodies), listAlertsCommand()], { maxCommands: ALERT_SEQUENCE_STEPS }),
     setup: async (real) => alertModel(id, await real.step('list the alerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
+    finish: listAlerts,
     rules: JUDGED,
     count: alertSequences(context.config.runs),
     width: 1,

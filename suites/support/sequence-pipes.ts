@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createPipeCommand } from './sequence-pipe-create.ts';
-import type { PipeModel } from './sequence-pipe-model.ts';
-import { readPipeSettingsCommand } from './sequence-pipe-settings.ts';
+import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
+import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
 import { updatePipeCommand } from './sequence-pipe-update.ts';
 import { runSequences, type SequenceCommand } from './sequence-run.ts';
 import type { ProbeGroup } from './suite-types.ts';
@@ -12,8 +12,8 @@ export const PIPE_SEQUENCE_STEPS = 16;
 /** Pipes sequences of a run at most: they run at once, so a run's time grows with their length, not their number. */
 const MAX_PIPE_SEQUENCES = 8;
 
-/** Pipes sequences of a run with `runs` examples per property: two per example, as a sequence finds less than a request. */
-const sequences = (runs: number): number => Math.min(2 * runs, MAX_PIPE_SEQUENCES);
+/** Pipes sequences of a run with `runs` examples per property: two per example (a sequence finds less than a request), four at least. */
+const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_PIPE_SEQUENCES);
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
@@ -30,12 +30,15 @@ export function pipeSequences(): ProbeGroup {
     name: 'model-based sequences of pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     feeds: ['pipes.state-consistent', 'pipes.update-applies'],
-    estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_STEPS,
+    estimate: (runs) => sequences(runs) * (PIPE_SEQUENCE_STEPS + MAX_SEQUENCE_PIPES),
     run: (context) =>
       runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
         commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
         setup: async () => ({ pipes: [] }),
+        async finish(model, real) {
+          for (const pipe of model.pipes) await readPipeSettings(model, pipe, real);
+        },
         rules: JUDGED,
         count: sequences(context.config.runs),
         width: context.config.concurrency,

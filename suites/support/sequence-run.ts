@@ -24,6 +24,8 @@ export interface SequenceProperty<M extends object> {
   readonly commands: fc.Arbitrary<Iterable<SequenceCommand<M>>>;
   /** The model a sequence starts from; it may send steps (a list read, say). */
   readonly setup: (real: SequenceReal) => Promise<M>;
+  /** Steps after the commands that read back what the model knows (so that every sequence judges the state it left). */
+  readonly finish: (model: M, real: SequenceReal) => Promise<void>;
   /** The rules whose violation on a step fails the sequence (and is shrunk). */
   readonly rules: readonly string[];
   /** Sequences to run, and how many at once. */
@@ -81,7 +83,12 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
       },
     };
     try {
-      await fc.asyncModelRun(async () => ({ model: await spec.setup(real), real }), commands);
+      let model: M | undefined;
+      await fc.asyncModelRun(async () => {
+        model = await spec.setup(real);
+        return { model, real };
+      }, commands);
+      await spec.finish(model!, real);
       return { steps };
     } catch (error) {
       if (error instanceof Disagreement) return { steps, failure: error };
