@@ -34,8 +34,11 @@ export interface SequenceExample {
   readonly replay: { readonly property: string; readonly seed: number; readonly path: string; readonly replayPath?: string };
 }
 
-/** A sequence as short lines of prose: numbered steps, each with its curl, the disagreeing step, expected against actual; the one place it is worded. */
-export function renderSequenceExample(sequence: SequenceExample): string[] {
+/**
+ * A sequence as short lines of prose: numbered steps, each with its curl unless `curls` is false (a terminal shows the
+ * steps, the report files their curls too), the disagreeing step, expected against actual; the one place it is worded.
+ */
+export function renderSequenceExample(sequence: SequenceExample, curls = true): string[] {
   const cost = `${sequence.requests} shrink request${sequence.requests === 1 ? '' : 's'}`;
   const how =
     sequence.outcome === 'skipped'
@@ -43,7 +46,7 @@ export function renderSequenceExample(sequence: SequenceExample): string[] {
       : `shortest failing sequence found, ${sequence.steps.length} step${sequence.steps.length === 1 ? '' : 's'} (${cost}${sequence.complete ? '' : `; stopped early: ${sequence.reason ?? 'the shrink budget was spent'}`})`;
   const steps = sequence.steps.flatMap((step, index) => [
     `${index + 1}. ${step.command}: ${step.request} -> ${step.status}${index + 1 === sequence.failingStep ? '  <- disagrees with the model' : ''}`,
-    `   ${step.curl}`,
+    ...(curls ? [`   ${step.curl}`] : []),
   ]);
   const actual = sequence.actual === undefined ? 'it is absent' : `got ${preview(sequence.actual)}`;
   const { property, seed, path, replayPath } = sequence.replay;

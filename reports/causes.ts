@@ -3,6 +3,7 @@ import type { RunReport } from '../core/run-report.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
 import { kindOf as kindOfEvidence, normalisedPath } from '../core/cause-key.ts';
 import type { MinimalExample } from '../core/minimal-example.ts';
+import type { SequenceExample } from '../core/sequence-example.ts';
 
 export { normalisedPath };
 
@@ -46,6 +47,8 @@ export interface Cause {
   readonly evidence: readonly Finding[];
   /** What shrinking found for the cause's first shrunk finding: the minimal example and what makes the difference. */
   readonly minimal?: MinimalExample;
+  /** The shortest failing sequence of the cause's first finding that has one: its steps and the step that disagreed. */
+  readonly sequence?: SequenceExample;
 }
 
 interface Group {
@@ -130,6 +133,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
   }));
   const info = catalogue(group.rule);
   const minimal = group.findings.find((f) => f.minimal?.outcome === 'shrunk')?.minimal ?? group.findings.find((f) => f.minimal)?.minimal;
+  const sequence = group.findings.find((f) => f.sequence?.outcome === 'shrunk')?.sequence ?? group.findings.find((f) => f.sequence)?.sequence;
   return {
     rule: group.rule,
     ...(info ? { info } : {}),
@@ -142,6 +146,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
     known: operations.every((o) => o.known),
     evidence: boundedEvidence(group.findings),
     ...(minimal ? { minimal } : {}),
+    ...(sequence ? { sequence } : {}),
   };
 }
 
