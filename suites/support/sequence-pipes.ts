@@ -18,10 +18,10 @@ const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
 
-/** The commands a pipes sequence draws from, each as often as it is listed: updates and reads need a pipe, and most steps find one. */
+/** The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then update them (the final read-back reads each). */
 const COMMANDS = (): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
   const [create, update, read] = [createPipeCommand(), updatePipeCommand(), readPipeSettingsCommand()];
-  return [create, update, update, update, read, read];
+  return [create, create, create, update, update, update, update, read];
 };
 
 /** The group that sends model-based sequences of pipe creates, updates and settings reads, several at once. */

@@ -56,8 +56,8 @@ interface Ran {
 
 /**
  * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's
- * seed at its index. Then the first failing sequence of each rule is shrunk by fast-check (`fc.check` with that seed
- * and index as `path` replays it; then fewer steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
+ * seed at its index. Then the first failing sequence of each rule on each operation that fails again alone is shrunk
+ * by fast-check (`fc.check` with that seed and index as `path` replays it; then fewer steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
  * a whole sequence sent to the target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the
  * kept finding of its first failing step.
  */
@@ -97,82 +97,85 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     }
   };
 
-  /** Runs sequence `index` as drawn; notes the first failing one of each rule on each operation (a verdict's cause). */
-  const firsts = new Map<string, { rule: string; index: number; ran: Ran }>();
+  /** The failing sequences of each rule on each operation (a verdict's cause), by index. */
+  const causes = new Map<string, { rule: string; operationId: string; failing: { index: number; ran: Ran }[] }>();
   const sequence = async (index: number): Promise<void> => {
     const [commands] = fc.sample(spec.commands, { seed, path: String(index), numRuns: 1 });
     const ran = await once(commands!, index, {});
     for (const rule of ran.failure?.violations.keys() ?? []) {
-      const key = `${rule} on ${ran.failure!.exchange.operationId}`;
-      if ((firsts.get(key)?.index ?? Infinity) > index) firsts.set(key, { rule, index, ran });
+      const operationId = ran.failure!.exchange.operationId;
+      const cause = causes.get(`${rule} on ${operationId}`) ?? { rule, operationId, failing: [] };
+      cause.failing.push({ index, ran });
+      causes.set(`${rule} on ${operationId}`, cause);
     }
   };
 
   /**
-   * Shrinks a failing sequence, the first of each of `rules`: fast-check replays it from its seed and index, then tries
-   * shorter ones, each of which fails only when a step of the same operation breaks every one of them.
+   * Shrinks a cause's failing sequences in the order of their index, until one fails again when fast-check replays it
+   * (another sequence run at the same time may have caused it); fast-check then tries shorter ones, each of which fails
+   * when a step of the same operation breaks the same rule. The shortest goes on the finding of the first failure.
    */
-  const shrink = async (rules: readonly string[], index: number, first: Ran): Promise<void> => {
-    let replayed: Ran | undefined;
-    let smallest: Ran | undefined;
+  const shrink = async (cause: { rule: string; operationId: string; failing: { index: number; ran: Ran }[] }): Promise<void> => {
+    const { rule, operationId } = cause;
+    const failing = [...cause.failing].sort((a, b) => a.index - b.index);
+    const first = failing[0]!;
     let spent = 0;
     let stopped: string | undefined = shrinkable ? undefined : 'with --max-requests the planned requests come first';
-    const details = await fc.check(
-      fc.asyncProperty(spec.commands, async (commands) => {
-        if (stopped) return true;
-        if (spent >= SEQUENCE_SHRINK_REQUESTS) {
-          stopped = `the shrink budget of ${SEQUENCE_SHRINK_REQUESTS} requests per failing sequence is spent`;
-          return true;
-        }
-        const ran = await once(commands, index, { evidence: false });
-        spent += ran.steps.length;
-        replayed ??= ran;
-        if (ran.refused) stopped = "the run's request gate refused a step";
-        const failure = ran.failure;
-        if (failure?.exchange.operationId !== first.failure!.exchange.operationId || !rules.every((rule) => failure.violations.has(rule))) return true;
-        smallest = ran;
-        return false;
-      }),
-      { seed, path: String(index), numRuns: 1 },
-    );
-    if (replayed && !replayed.failure && !stopped) stopped = 'sent again, the sequence did not fail: the failure depends on more than these steps';
-    const shown = smallest ?? first;
+    let found: { index: number; smallest: Ran; details: fc.RunDetails<[Iterable<SequenceCommand<M>>]> } | undefined;
+    for (const { index } of failing) {
+      if (stopped || found) break;
+      let replayed = false;
+      let smallest: Ran | undefined;
+      const details = await fc.check(
+        fc.asyncProperty(spec.commands, async (commands) => {
+          if (stopped) return true;
+          if (spent >= SEQUENCE_SHRINK_REQUESTS) {
+            stopped = `the shrink budget of ${SEQUENCE_SHRINK_REQUESTS} requests per failing sequence is spent`;
+            return true;
+          }
+          const ran = await once(commands, index, { evidence: false });
+          spent += ran.steps.length;
+          if (ran.refused) stopped = "the run's request gate refused a step";
+          const fails = ran.failure?.exchange.operationId === operationId && ran.failure.violations.has(rule);
+          // Only a sequence that fails again is shrunk: one that does not fails for more than its own steps.
+          if (!replayed && !fails) return true;
+          replayed = true;
+          if (!fails) return true;
+          smallest = ran;
+          return false;
+        }),
+        { seed, path: String(index), numRuns: 1 },
+      );
+      if (smallest) found = { index, smallest, details };
+    }
+    if (!found && !stopped) stopped = `sent again alone, none of the ${failing.length} failing sequence(s) failed: the failure depends on more than their own steps`;
+    const shown = found?.smallest ?? first.ran;
     const failure = shown.failure!;
-    const counterexample = smallest ? details.counterexample?.[0] : undefined;
+    const violation = failure.violations.get(rule)!;
+    const counterexample = found?.details.counterexample?.[0];
     const replayPath = counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
     const redact = context.recorded(failure.exchange).redact;
-    const steps = shown.steps.map(({ command, exchange }): SequenceStep => {
-      const evidence = context.recorded(exchange);
-      return { command, request: evidence.request, curl: evidence.curl, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
-    });
-    for (const rule of rules) {
-      const violation = failure.violations.get(rule)!;
-      const example: SequenceExample = {
-        outcome: smallest ? 'shrunk' : 'skipped',
-        ...(stopped ? { reason: stopped } : {}),
-        requests: spent,
-        complete: stopped === undefined,
-        steps,
-        failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
-        path: violation.path,
-        expected: String(redact(violation.expected)),
-        ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
-        replay: { property, seed, path: (smallest && details.counterexamplePath) || String(index), ...(replayPath ? { replayPath } : {}) },
-      };
-      context.amendFinding(first.failure!.exchange, rule, (finding) => ({ ...finding, sequence: example }));
-    }
+    const example: SequenceExample = {
+      outcome: found ? 'shrunk' : 'skipped',
+      ...(stopped ? { reason: stopped } : {}),
+      requests: spent,
+      complete: stopped === undefined,
+      steps: shown.steps.map(({ command, exchange }): SequenceStep => {
+        const evidence = context.recorded(exchange);
+        return { command, request: evidence.request, curl: evidence.curl, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
+      }),
+      failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
+      path: violation.path,
+      expected: String(redact(violation.expected)),
+      ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
+      replay: { property, seed, path: found?.details.counterexamplePath ?? String(first.index), ...(replayPath ? { replayPath } : {}) },
+    };
+    context.amendFinding(first.ran.failure!.exchange, rule, (finding) => ({ ...finding, sequence: example }));
   };
 
   await inLanes(spec.count, spec.width, sequence);
-  // After every sequence ran, so that which one is shrunk (the first failing of each rule) does not hang on timing.
-  const byIndex = new Map<number, { rules: string[]; ran: Ran }>();
-  for (const { rule, index, ran } of firsts.values()) {
-    const entry = byIndex.get(index) ?? { rules: [], ran };
-    entry.rules.push(rule);
-    byIndex.set(index, entry);
-  }
-  const failing = [...byIndex];
-  await inLanes(failing.length, spec.width, (at) => shrink(failing[at]![1].rules, failing[at]![0], failing[at]![1].ran));
+  // After every sequence ran, one cause at a time, so that neither timing nor another shrink decides what is shown.
+  for (const cause of [...causes.values()].sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.operationId < b.operationId ? -1 : 1))) await shrink(cause);
 }
 
 /** Runs `run(0)` .. `run(count - 1)`, `width` at a time. */
