@@ -359,14 +359,22 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful('pipe-update-name-spills', 'a pipe update that sends a name also gives that name to every other pipe of the service', ['pipes.state-consistent'], ['updatePipe'], (store) => ({
-      result: (ctx, r) => {
-        const name = field(ctx.input, 'name');
-        if (ctx.operation !== 'updatePipe' || typeof name !== 'string') return r;
-        for (const pipe of store.pipes.values()) if (pipe.id !== ctx.params.pipeId?.toLowerCase()) store.pipes.set(pipe.id, { ...pipe, name });
-        return r;
-      },
-    })),
+    stateful(
+      'pipe-update-settings-spill',
+      'a pipe update that sends some but not all settings also writes them into every other pipe of the service',
+      ['pipes.state-consistent', 'pipes.update-applies'],
+      ['getPipeSettings'],
+      (store) => ({
+        result: (ctx, r) => {
+          const settings = field(ctx.input, 'settings');
+          if (ctx.operation !== 'updatePipe' || !isObject(settings) || Object.keys(settings).length >= 12) return r;
+          for (const pipe of store.pipes.values()) {
+            if (pipe.id !== ctx.params.pipeId?.toLowerCase()) store.pipes.set(pipe.id, { ...pipe, settings: { ...pipe.settings, ...settings } });
+          }
+          return r;
+        },
+      }),
+    ),
     stateful('alert-update-spills', 'an alert update also writes its threshold into the alert stored after it', ['alerts.update-isolated'], ['listAlerts'], (store) => ({
       result: (ctx, r) => {
         const threshold = field(ctx.input, 'threshold');

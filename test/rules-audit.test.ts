@@ -93,7 +93,10 @@ describe('the fault table covers the rule table', () => {
     for (const fault of FAULTS) {
       for (const { rule, on } of fault.also ?? []) {
         expect(fault.breaks, fault.name).toContain(rule);
-        expect(on.filter((op) => fault.on.includes(op)), fault.name).toEqual([]);
+        expect(
+          on.filter((op) => fault.on.includes(op)),
+          fault.name,
+        ).toEqual([]);
       }
     }
   });
