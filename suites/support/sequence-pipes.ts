@@ -7,7 +7,10 @@ import { runSequences, type SequenceCommand } from './sequence-run.ts';
 import type { ProbeGroup } from './suite-types.ts';
 
 /** Steps of one pipes sequence at most. */
-export const PIPE_SEQUENCE_STEPS = 16;
+export const PIPE_SEQUENCE_STEPS = 12;
+
+/** Requests of one pipes sequence on a target that accepts every step: its commands, then reads of its pipes' settings. */
+const PIPE_SEQUENCE_LENGTH = PIPE_SEQUENCE_STEPS + MAX_SEQUENCE_PIPES;
 
 /** Pipes sequences of a run at most: they run at once, so a run's time grows with their length, not their number. */
 const MAX_PIPE_SEQUENCES = 8;
@@ -30,14 +33,18 @@ export function pipeSequences(): ProbeGroup {
     name: 'model-based sequences of pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     feeds: ['pipes.state-consistent', 'pipes.update-applies'],
-    estimate: (runs) => sequences(runs) * (PIPE_SEQUENCE_STEPS + MAX_SEQUENCE_PIPES),
+    estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
     run: (context) =>
       runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
-        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
+        // A sequence without a create sends nothing the model can judge; with one, every later command may run.
+        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }).filter((commands) => [...commands].some((c) => String(c).startsWith('createPipe'))),
         setup: async () => ({ pipes: [] }),
-        async finish(model, real) {
-          for (const pipe of model.pipes) await readPipeSettings(model, pipe, real);
+        async finish(model, real, sent) {
+          // Every pipe once, then round again: a sequence sends as many steps as the plan counts.
+          for (let step = sent, at = 0; at < model.pipes.length || step < PIPE_SEQUENCE_LENGTH; step++, at++) {
+            await readPipeSettings(model, model.pipes[at % model.pipes.length]!, real);
+          }
         },
         rules: JUDGED,
         count: sequences(context.config.runs),

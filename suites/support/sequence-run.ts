@@ -24,8 +24,11 @@ export interface SequenceProperty<M extends object> {
   readonly commands: fc.Arbitrary<Iterable<SequenceCommand<M>>>;
   /** The model a sequence starts from; it may send steps (a list read, say). */
   readonly setup: (real: SequenceReal) => Promise<M>;
-  /** Steps after the commands that read back what the model knows (so that every sequence judges the state it left). */
-  readonly finish: (model: M, real: SequenceReal) => Promise<void>;
+  /**
+   * Steps after the commands that read back what the model knows (so that every sequence judges the state it left),
+   * given how many steps the sequence sent: it reads back until the sequence has sent its planned number of steps.
+   */
+  readonly finish: (model: M, real: SequenceReal, sent: number) => Promise<void>;
   /** The rules whose violation on a step fails the sequence (and is shrunk). */
   readonly rules: readonly string[];
   /** Sequences to run, and how many at once. */
@@ -88,7 +91,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
         model = await spec.setup(real);
         return { model, real };
       }, commands);
-      await spec.finish(model!, real);
+      await spec.finish(model!, real, steps.length);
       return { steps };
     } catch (error) {
       if (error instanceof Disagreement) return { steps, failure: error };
