@@ -62,8 +62,8 @@ describe('the plan', () => {
     expect(parts.reduce((n, p) => n + p.total, 0)).toBe(whole.total);
     const narrowed = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--runs', '5', '--allow', 'read', '--shard', `${i}/3`])));
     expect(narrowed.map((p) => suitesIn(p.text))).toEqual(parts.map((p) => suitesIn(p.text)));
-    // Balanced: no part holds more than half the run's requests (pipes, the largest suite, is about 45% of it).
-    expect(Math.max(...parts.map((p) => p.total))).toBeLessThanOrEqual(whole.total / 2);
+    // Balanced: no part holds much more than the largest suite (pipes, with its model-based sequences, about half the run).
+    expect(Math.max(...parts.map((p) => p.total))).toBeLessThanOrEqual(whole.total * 0.55);
     // --max-requests holds per shard, with the same examples per property in every shard (so that the merge matches).
     const bounded = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--max-requests', '60', '--shard', `${i}/3`])));
     const runsOf = (text: string): number => Number(/; (\d+) example\(s\) per property/.exec(text)?.[1]);
