@@ -374,6 +374,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return r;
         },
       }),
+      // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time).
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
     ),
     stateful('alert-update-spills', 'an alert update also writes its threshold into the alert stored after it', ['alerts.update-isolated'], ['listAlerts'], (store) => ({
       result: (ctx, r) => {

@@ -34,21 +34,29 @@ export function pipeSequences(): ProbeGroup {
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     feeds: ['pipes.state-consistent', 'pipes.update-applies'],
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
-    run: (context) =>
-      runSequences<PipeModel>(context, {
+    run: (context) => {
+      const [fallbackCreate] = fc.sample(createPipeCommand(), { seed: context.config.seed, numRuns: 1 }) as [SequenceCommand<PipeModel>];
+      return runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
-        // A sequence without a create sends nothing the model can judge; with one, every later command may run.
-        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }).filter((commands) => [...commands].some((c) => String(c).startsWith('createPipe'))),
+        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
         setup: async () => ({ pipes: [] }),
         async finish(model, real, sent) {
+          // A sequence whose commands created no pipe creates one (drawn from the run's seed) to read back.
+          let step = sent;
+          if (model.pipes.length === 0) {
+            await fallbackCreate.run(model, real);
+            step += 1;
+          }
+          if (model.pipes.length === 0) return;
           // Every pipe once, then round again: a sequence sends as many steps as the plan counts.
-          for (let step = sent, at = 0; at < model.pipes.length || step < PIPE_SEQUENCE_LENGTH; step++, at++) {
+          for (let at = 0; at < model.pipes.length || step < PIPE_SEQUENCE_LENGTH; step++, at++) {
             await readPipeSettings(model, model.pipes[at % model.pipes.length]!, real);
           }
         },
         rules: JUDGED,
         count: sequences(context.config.runs),
         width: context.config.concurrency,
-      }),
+      });
+    },
   };
 }

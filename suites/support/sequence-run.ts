@@ -91,7 +91,8 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
         model = await spec.setup(real);
         return { model, real };
       }, commands);
-      await spec.finish(model!, real, steps.length);
+      // A shrink candidate is no planned request: it reads back without filling up to the plan's length.
+      await spec.finish(model!, real, more.evidence === false ? Number.POSITIVE_INFINITY : steps.length);
       return { steps };
     } catch (error) {
       if (error instanceof Disagreement) return { steps, failure: error };
