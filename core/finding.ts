@@ -1,5 +1,6 @@
 import type { RecordedRequest, RecordedResponse, TransportFailure } from './exchange.ts';
 import type { MinimalExample } from './minimal-example.ts';
+import type { SequenceExample } from './sequence-example.ts';
 
 /** How to reproduce a finding from the report alone. */
 export interface Reproduction {
@@ -28,6 +29,8 @@ export interface Finding {
   readonly reproduce: Reproduction;
   /** For a failure found on a generated request: what shrinking it against the target found. */
   readonly minimal?: MinimalExample;
+  /** For a failure found on a step of a model-based sequence: the shortest sequence found that shows it. */
+  readonly sequence?: SequenceExample;
 }
 
 /** Outcome of one rule on one operation. */

@@ -40,6 +40,7 @@ export { pipeSettings, type PipeSettings } from './pipeSettings.ts';
 export { pipeSourceUpdate, type PipeSourceUpdate } from './pipeSourceUpdate.ts';
 export { pipeUpdateBody, type PipeUpdateBody } from './pipeUpdateBody.ts';
 export { pipeUpdateBodyObserve } from './pipeUpdateBodyObserve.ts';
+export { pipeUpdatePatch, type PipeUpdatePatch } from './pipeUpdatePatch.ts';
 export { relationalSettings, type RelationalSettings } from './relationalSettings.ts';
 export { relationalSourceCreate, type RelationalSourceCreate } from './relationalSourceCreate.ts';
 export { SECRET_VALUE_PATTERN, secretValue } from './secretValue.ts';

@@ -7,6 +7,8 @@ import type { RuleId } from './rule-id.ts';
 import { DAY_MS, formatDay } from './timestamp.ts';
 import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
 import { selectNamed } from './named.ts';
+import type { AlertRecord, PipeRecord, Store } from './store.ts';
+import { sameTableKey, withTableMappings } from './table-mappings.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -16,8 +18,10 @@ export interface Fault {
   readonly breaks: readonly RuleId[];
   /** The operations on which each of those rules fails, and no other: the fault's rule × operation verdicts. */
   readonly on: readonly OperationId[];
-  /** Creates the fault's hooks, with any state they keep, for one start of the target. */
-  readonly install: () => Hooks;
+  /** Verdicts it fails beyond `breaks` × `on`: a rule of `breaks` on further operations. */
+  readonly also?: readonly { readonly rule: RuleId; readonly on: readonly OperationId[] }[];
+  /** Creates the fault's hooks, with any state they keep, for one start of the target whose state is `store`. */
+  readonly install: (store: Store) => Hooks;
 }
 
 /** Every operation of the management API. */
@@ -122,20 +126,40 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('pipe-scaling-ignored', 'pipe create returns the default scaling whatever was sent', ['pipes.reflects-request'], ['createPipe'], {
       result: (ctx, r) => (ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) } : r),
     }),
-    fault('pipe-update-ignored', 'pipe update changes nothing and returns the pipe as it was', ['pipes.update-applies'], ['updatePipe', 'getPipeSettings'], {
-      persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
-      result: (ctx, r, previous) => (ctx.operation === 'updatePipe' && previous !== undefined ? previous : r),
-    }),
-    fault('pipe-update-not-persisted', 'pipe update returns the changed pipe but does not store it, so settings show the old values', ['pipes.update-applies'], ['getPipeSettings'], {
-      persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
-    }),
-    fault('settings-key-missing', 'the settings read omits engine_parallel_view_processing', ['pipes.settings-keys', 'response.schema', 'pipes.update-applies'], ['getPipeSettings'], {
-      result: (ctx, r) => {
-        if (ctx.operation !== 'getPipeSettings') return r;
-        const { engine_parallel_view_processing: _omitted, ...rest } = r;
-        return rest;
+    stateful(
+      'pipe-update-ignored',
+      'pipe update changes nothing and returns the pipe as it was',
+      ['pipes.update-applies', 'pipes.state-consistent'],
+      ['updatePipe'],
+      () => ({
+        persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
+        result: (ctx, r, previous) => (ctx.operation === 'updatePipe' && previous !== undefined ? previous : r),
+      }),
+      // A sequence stops at the update's answer, so only the fixed chain's settings read shows the update missing.
+      [{ rule: 'pipes.update-applies', on: ['getPipeSettings'] }],
+    ),
+    stateful(
+      'pipe-update-not-persisted',
+      'pipe update returns the changed pipe but does not store it, so settings show the old values',
+      ['pipes.update-applies', 'pipes.state-consistent'],
+      ['getPipeSettings'],
+      () => ({ persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p) }),
+      // A second update's answer shows the fields it did not send as the first update left them only in the model.
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+    ),
+    fault(
+      'settings-key-missing',
+      'the settings read omits engine_parallel_view_processing',
+      ['pipes.settings-keys', 'response.schema', 'pipes.update-applies', 'pipes.state-consistent'],
+      ['getPipeSettings'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'getPipeSettings') return r;
+          const { engine_parallel_view_processing: _omitted, ...rest } = r;
+          return rest;
+        },
       },
-    }),
+    ),
 
     // Service.
     fault('service-start-rejected', 'the state operation rejects the start command', ['service.command', 'request.valid-accepted'], ['changeServiceState'], {
@@ -302,6 +326,93 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           ? [...problems, problem('source', 'invalid', 'source "search" is not supported for alert updates; use "tile"')]
           : problems,
     }),
+
+    // State over sequences of requests.
+    stateful(
+      'pipe-update-stored-once',
+      'a pipe update is stored only the first time: later updates of the same pipe are answered as applied but not stored',
+      ['pipes.state-consistent', 'pipes.update-applies'],
+      ['getPipeSettings'],
+      () => {
+        const updated = new Set<string>();
+        return {
+          persists: (ctx, p) => {
+            if (ctx.operation !== 'updatePipe') return p;
+            const id = (ctx.params.pipeId ?? '').toLowerCase();
+            if (updated.has(id)) return false;
+            updated.add(id);
+            return p;
+          },
+        };
+      },
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+    ),
+    stateful(
+      'pipe-settings-read-other-pipe',
+      'the settings read answers the settings of the pipe created just before the one asked for',
+      ['pipes.state-consistent', 'pipes.update-applies'],
+      ['getPipeSettings'],
+      (store) => ({
+        result: (ctx, r) => {
+          const before = ctx.operation === 'getPipeSettings' ? pipeBefore(store, ctx.params.pipeId) : undefined;
+          return before ? copyJson(before.settings) : r;
+        },
+      }),
+    ),
+    stateful(
+      'pipe-update-settings-spill',
+      'a pipe update that sends some but not all settings also writes them into every other pipe of the service',
+      ['pipes.state-consistent', 'pipes.update-applies'],
+      ['getPipeSettings'],
+      (store) => ({
+        result: (ctx, r) => {
+          const settings = field(ctx.input, 'settings');
+          if (ctx.operation !== 'updatePipe' || !isObject(settings) || Object.keys(settings).length >= 12) return r;
+          for (const pipe of store.pipes.values()) {
+            if (pipe.id !== ctx.params.pipeId?.toLowerCase()) store.pipes.set(pipe.id, { ...pipe, settings: { ...pipe.settings, ...settings } });
+          }
+          return r;
+        },
+      }),
+      // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time).
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+    ),
+    stateful('alert-update-spills', 'an alert update also writes its threshold into the alert stored after it', ['alerts.update-isolated'], ['listAlerts'], (store) => ({
+      result: (ctx, r) => {
+        const threshold = field(ctx.input, 'threshold');
+        const after = ctx.operation === 'updateAlert' && typeof threshold === 'number' ? alertAfter(store, ctx.params.id) : undefined;
+        if (after && typeof threshold === 'number') store.alerts.set(after.id, { ...after, threshold });
+        return r;
+      },
+    })),
+    stateful(
+      'table-mappings-add-replaces',
+      'a relational pipe update applies tableMappingsToAdd as a replacement: the mappings the pipe had are dropped',
+      ['pipes.state-consistent'],
+      ['updatePipe'],
+      (store) => ({
+        result: (ctx, r) => {
+          const added = at(field(ctx.input, 'source'), ['relational', 'tableMappingsToAdd']);
+          if (ctx.operation !== 'updatePipe' || !Array.isArray(added)) return r;
+          return withTableMappings(store, ctx.params.pipeId, r, (list) => list.filter((m) => added.some((a) => sameTableKey(m, a))));
+        },
+      }),
+    ),
+    stateful(
+      'table-mappings-delta-ignored',
+      'a relational pipe update ignores tableMappingsToAdd and tableMappingsToRemove: the mappings stay as they were',
+      ['pipes.update-applies', 'pipes.state-consistent'],
+      ['updatePipe'],
+      (store) => ({
+        result: (ctx, r, previous) => {
+          const relational = at(field(ctx.input, 'source'), ['relational']);
+          const before = at(previous, ['source', 'relational', 'tableMappings']);
+          if (ctx.operation !== 'updatePipe' || !isObject(relational) || !Array.isArray(before)) return r;
+          if (relational.tableMappingsToAdd === undefined && relational.tableMappingsToRemove === undefined) return r;
+          return withTableMappings(store, ctx.params.pipeId, r, () => copyJson(before));
+        },
+      }),
+    ),
   ].map((entry): Fault => Object.freeze(entry)),
 );
 
@@ -317,8 +428,8 @@ function fault(name: string, description: string, breaks: readonly RuleId[], on:
   return stateful(name, description, breaks, on, () => hooks);
 }
 
-function stateful(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], install: () => Hooks): Fault {
-  return { name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), install };
+function stateful(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], install: (store: Store) => Hooks, also?: Fault['also']): Fault {
+  return { name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), ...(also ? { also: Object.freeze([...also]) } : {}), install };
 }
 
 function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {
@@ -371,4 +482,21 @@ function uuidV1(): string {
   const hex = randomBytes(16).toString('hex');
   const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-1${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The stored pipe created just before pipe `id`, if any. */
+function pipeBefore(store: Store, id: string | undefined): PipeRecord | undefined {
+  let before: PipeRecord | undefined;
+  for (const pipe of store.pipes.values()) {
+    if (pipe.id === id?.toLowerCase()) return before;
+    before = pipe;
+  }
+  return undefined;
+}
+
+/** The stored alert after alert `id`, the first after the last. */
+function alertAfter(store: Store, id: string | undefined): AlertRecord | undefined {
+  const alerts = [...store.alerts.values()];
+  const index = alerts.findIndex((alert) => alert.id === id?.toLowerCase());
+  return index === -1 || alerts.length < 2 ? undefined : alerts[(index + 1) % alerts.length];
 }

@@ -12,6 +12,8 @@ export interface HookContext {
   readonly api: ApiName;
   /** The operation, or undefined when no route matched. */
   readonly operation: OperationId | undefined;
+  /** The path parameters of the matched route (`pipeId`, `id`), empty when no route matched. */
+  readonly params: Readonly<Record<string, string>>;
   /** 1-based position of this request among all requests the target has received. */
   readonly sequence: number;
   /** The parsed JSON body, or for a GET the query as an object; undefined when there is none. */

@@ -1,18 +1,19 @@
 import type { HookContext, Hooks, Outgoing } from './hooks.ts';
 import { jsonOutgoing } from './http.ts';
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
 import { isUuid } from './scope.ts';
 import { selectNamed } from './named.ts';
 import type { Store } from './store.ts';
 import { strictBodies } from './strict-bodies.ts';
 import { echoOnly } from './echo-only.ts';
+import { sameTableKey, withTableMappings } from './table-mappings.ts';
 
 /** A named unusual but correct behaviour the target can be started with, and its hooks. */
 export interface Mode {
   readonly name: string;
   readonly description: string;
-  /** Creates the mode's hooks, with any state they keep, for one start of the target whose state is `store` (read only). */
-  readonly install: (store: Pick<Store, 'alerts'>) => Hooks;
+  /** Creates the mode's hooks, with any state they keep, for one start of the target whose state is `store`. */
+  readonly install: (store: Pick<Store, 'alerts' | 'pipes'>) => Hooks;
 }
 
 const ID_KEYS: readonly string[] = Object.freeze(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']);
@@ -89,6 +90,17 @@ export const MODES: readonly Mode[] = Object.freeze(
     mode('slow', 'every response is delayed by 200 ms', {
       response: (_ctx, o) => ({ ...o, delayMs: o.delayMs + 200 }),
     }),
+    mode('lists-any-order', "lists come back in another order than sent or stored: the alert list, and a pipe's columns, field mappings and table mappings, reversed", {
+      result: (ctx, r) => {
+        if (ctx.operation === 'listAlerts' && Array.isArray(r.data)) return { ...r, data: [...r.data].reverse() };
+        return ctx.operation === 'createPipe' || ctx.operation === 'updatePipe' ? reversedLists(r) : r;
+      },
+    }),
+    {
+      name: 'table-mapping-copies',
+      description: 'adding a table mapping that a relational pipe already has keeps both copies, which a removal removes together',
+      install: tableMappingCopies,
+    },
     {
       name: 'echo-only',
       description:
@@ -137,4 +149,30 @@ function upperIds(value: Json): Json {
     copy[key] = ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : item === undefined ? item : upperIds(item);
   }
   return copy;
+}
+
+/** A pipe answer with its lists reversed: destination columns, field mappings, and a relational source's table mappings. */
+function reversedLists(pipe: JsonObject): JsonObject {
+  const reversed = (value: Json | undefined): Json | undefined => (Array.isArray(value) ? [...value].reverse() : value);
+  const copy = copyJson(pipe);
+  if (isObject(copy.destination)) copy.destination.columns = reversed(copy.destination.columns) ?? [];
+  if (Array.isArray(copy.fieldMappings)) copy.fieldMappings = [...copy.fieldMappings].reverse();
+  const relational = isObject(copy.source) ? copy.source.relational : undefined;
+  if (isObject(relational) && Array.isArray(relational.tableMappings)) relational.tableMappings = [...relational.tableMappings].reverse();
+  return copy;
+}
+
+/** Hooks that keep the copy a relational pipe already has of each table mapping an update adds (and does not remove). */
+function tableMappingCopies(store: Pick<Store, 'pipes'>): Hooks {
+  return {
+    result: (ctx, r, previous) => {
+      const relational = isObject(ctx.input) && isObject(ctx.input.source) ? ctx.input.source.relational : undefined;
+      const before = isObject(previous?.source) && isObject(previous.source.relational) ? previous.source.relational.tableMappings : undefined;
+      if (ctx.operation !== 'updatePipe' || !isObject(relational) || !Array.isArray(relational.tableMappingsToAdd) || !Array.isArray(before)) return r;
+      const added = relational.tableMappingsToAdd;
+      const removed = Array.isArray(relational.tableMappingsToRemove) ? relational.tableMappingsToRemove : [];
+      const copies = before.filter((m) => added.some((a) => sameTableKey(a, m)) && !removed.some((key) => sameTableKey(key, m)));
+      return copies.length === 0 ? r : withTableMappings(store, ctx.params.pipeId, r, (list) => [...copies, ...list]);
+    },
+  };
 }

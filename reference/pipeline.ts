@@ -40,7 +40,7 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   const method = req.method ?? 'GET';
   const match = matchRoute(options.routes, method, url.pathname);
   const operation = match.kind === 'route' ? match.route.operation : undefined;
-  const bare: HookContext = { api, operation, sequence, input: undefined };
+  const bare: HookContext = { api, operation, params: match.kind === 'route' ? match.params : {}, sequence, input: undefined };
   const read = await readBody(req);
   const send = (ctx: HookContext, outgoing: Outgoing): void => deliver(options, ctx, req, res, outgoing);
   const refuse = (ctx: HookContext, status: number, message: string, extra: Partial<Outgoing> = {}): void => send(ctx, errorOutgoing(options, ctx, status, message, extra));

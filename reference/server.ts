@@ -46,7 +46,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const modes = selectModes(options.modes ?? []);
   const host = options.host ?? '127.0.0.1';
   const store = createStore();
-  const hooks = composeHooks([...faults.map((f) => f.install()), ...modes.map((m) => m.install(store))]);
+  const hooks = composeHooks([...faults.map((f) => f.install(store)), ...modes.map((m) => m.install(store))]);
   const timers = new Set<NodeJS.Timeout>();
   let sequence = 0;
   const shared = {

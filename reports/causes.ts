@@ -4,6 +4,7 @@ import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
 import { kindOf as kindOfEvidence, normalisedPath } from '../core/cause-key.ts';
 import { SEVERITY_ORDER, type Severity } from '../core/rule.ts';
 import type { MinimalExample } from '../core/minimal-example.ts';
+import type { SequenceExample } from '../core/sequence-example.ts';
 
 export { normalisedPath };
 
@@ -41,6 +42,8 @@ export interface Cause {
   readonly evidence: readonly Finding[];
   /** What shrinking found for the cause's first shrunk finding: the minimal example and what makes the difference. */
   readonly minimal?: MinimalExample;
+  /** The shortest failing sequence of the cause's first finding that has one: its steps and the step that disagreed. */
+  readonly sequence?: SequenceExample;
 }
 
 interface Group {
@@ -125,6 +128,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
   }));
   const info = catalogue(group.rule);
   const minimal = group.findings.find((f) => f.minimal?.outcome === 'shrunk')?.minimal ?? group.findings.find((f) => f.minimal)?.minimal;
+  const sequence = group.findings.find((f) => f.sequence?.outcome === 'shrunk')?.sequence ?? group.findings.find((f) => f.sequence)?.sequence;
   return {
     rule: group.rule,
     ...(info ? { info } : {}),
@@ -137,6 +141,7 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
     known: operations.every((o) => o.known),
     evidence: boundedEvidence(group.findings),
     ...(minimal ? { minimal } : {}),
+    ...(sequence ? { sequence } : {}),
   };
 }
 

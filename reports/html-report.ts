@@ -4,6 +4,7 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import type { Severity } from '../core/rule.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { renderMinimalExample, type MinimalExample } from '../core/minimal-example.ts';
+import { renderSequenceExample, type SequenceExample } from '../core/sequence-example.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
@@ -128,6 +129,7 @@ ${
     : ''
 }
 ${cause.minimal ? minimalSection(cause.minimal) : ''}
+${cause.sequence ? sequenceSection(cause.sequence) : ''}
 <h3>Operations</h3>
 <ul class="ops">${cause.operations.map((o) => operationItem(anchor, cause, o)).join('')}</ul>
 ${shown ? `<h3>Evidence: ${esc(nameOf(shown))}</h3>\n${evidence(shown)}` : ''}
@@ -155,6 +157,22 @@ ${words.map((line) => `<p>${inlineCode(line)}</p>`).join('\n')}
 ${minimal.failing ? `<details><summary>Smallest failing request (${esc(String(minimal.failing.status))})</summary><pre>${body(minimal.failing.body)}</pre><pre class="curl">${esc(minimal.failing.curl)}</pre></details>` : ''}
 ${minimal.passing ? `<details><summary>Nearest passing request (${esc(String(minimal.passing.status))})</summary><pre>${body(minimal.passing.body)}</pre></details>` : ''}
 ${minimal.replay ? `<dl><dt>fast-check</dt><dd><code>${esc(minimal.replay.property)}</code>, seed <code>${minimal.replay.seed}</code>, path <code>${esc(minimal.replay.path)}</code></dd></dl>` : ''}`;
+}
+
+/** The shortest failing sequence: its words, then each step with its curl, the disagreeing one marked. */
+function sequenceSection(sequence: SequenceExample): string {
+  const [how = '', ...rest] = renderSequenceExample(sequence);
+  const outcome = rest.slice(-2);
+  const steps = sequence.steps
+    .map((step, index) => {
+      const failing = index + 1 === sequence.failingStep;
+      return `<li${failing ? ' class="failing"' : ''}>${esc(step.command)}: <code>${esc(step.request)}</code> → ${esc(String(step.status))}${failing ? ' <strong>(disagrees with the model)</strong>' : ''}<pre class="curl">${esc(step.curl)}</pre></li>`;
+    })
+    .join('');
+  return `<h3>Shortest failing sequence</h3>
+<p>${inlineCode(how)}</p>
+<ol class="steps">${steps}</ol>
+${outcome.map((line) => `<p>${inlineCode(line)}</p>`).join('\n')}`;
 }
 
 function operationItem(anchor: string, cause: Cause, operation: Cause['operations'][number]): string {

@@ -1,5 +1,6 @@
 import { renderFinding, type Finding, type RuleResult } from '../core/finding.ts';
 import { renderMinimalExample } from '../core/minimal-example.ts';
+import { renderSequenceExample } from '../core/sequence-example.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { operationName } from './operation-name.ts';
 
@@ -61,6 +62,8 @@ function failureDetails(result: RuleResult): string {
   for (const finding of result.findings) lines.push('', `- ${renderFinding(finding)}`, ...exchangeLines(finding));
   const first = result.findings[0];
   if (first?.minimal) lines.push('', ...renderMinimalExample(first.minimal));
+  const sequence = result.findings.find((f) => f.sequence)?.sequence;
+  if (sequence) lines.push('', ...renderSequenceExample(sequence));
   if (first) lines.push('', 'Reproduce:', first.reproduce.curl, `# seed ${first.reproduce.seed}; replay: ${first.reproduce.command}`);
   return lines.join('\n');
 }

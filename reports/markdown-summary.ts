@@ -3,6 +3,7 @@ import type { RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { renderMinimalExample } from '../core/minimal-example.ts';
+import { renderSequenceExample } from '../core/sequence-example.ts';
 import { verdictWords } from './verdict-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
@@ -75,6 +76,7 @@ function causesSection(causes: readonly Cause[], maxRows: number): string[] {
         `- **\`${inline(c.rule)}\`** (${c.severity === 'secret' ? 'secret leaked' : c.severity}${basis}${c.known ? ', known' : ''}): ${cell(c.summary.replace(/`/g, ''))}. ${c.operations.length} operation(s), ${c.examples} example(s): ${names}.`,
         ...(c.info ? [`  > ${cell(c.info.sentence)} (\`${inline(c.info.doc)}\`)`] : []),
         ...(c.minimal ? renderMinimalExample(c.minimal).map((line) => `  - ${cell(line)}`) : []),
+        ...(c.sequence ? renderSequenceExample(c.sequence).map((line) => `  - ${cell(line.trim())}`) : []),
       ];
     }),
     '',

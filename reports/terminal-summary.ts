@@ -5,6 +5,7 @@ import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { verdictWords } from './verdict-words.ts';
 import { renderMinimalExample } from '../core/minimal-example.ts';
+import { renderSequenceExample } from '../core/sequence-example.ts';
 import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './terminal-style.ts';
 
 const MAX_OPERATIONS_NAMED = 3;
@@ -48,6 +49,7 @@ function causeLines(cause: Cause, style: TerminalStyle, paint: (p: Paint, text: 
   const colour: Paint = cause.known ? 'yellow' : 'red';
   lines[0] = `${paint(colour, `  ${mark}`)} ${paint('bold', cause.rule)}${lines[0]!.slice(head.length)}`;
   if (cause.minimal) for (const line of renderMinimalExample(cause.minimal)) lines.push(...wrap(`      ${line}`, style.columns, 8));
+  if (cause.sequence) for (const line of renderSequenceExample(cause.sequence, false)) lines.push(...wrap(`      ${line}`, style.columns, 8));
   return lines;
 }
 

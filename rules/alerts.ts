@@ -3,7 +3,7 @@ import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
-import { SEQUENCE_PART } from './sequence.ts';
+import { alertIsolationViolations, SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
 /** The probe part of an update that moves the alert to another listed alert's dashboard. */
@@ -123,9 +123,13 @@ export const alertRules: Rule[] = [
     probedBy: 'the list before the first update and after every update of a sequence',
     operations: ['updateAlert', 'listAlerts'],
     parts: [{ name: SEQUENCE_PART }],
-    partOf: () => undefined,
-    applies: () => false,
-    check: () => [],
+    partOf: () => SEQUENCE_PART,
+    applies: (ex) =>
+      isSuccess(ex) &&
+      (ex.operationId === 'updateAlert'
+        ? ex.probe.expect?.isolated === true && asObject(data(ex.response?.json)) !== undefined
+        : Array.isArray(ex.probe.expect?.others) && Array.isArray(data(ex.response?.json))),
+    check: (ex) => alertIsolationViolations(ex, data(ex.response?.json)),
   },
   {
     id: 'alerts.enums',

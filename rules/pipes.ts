@@ -3,7 +3,7 @@ import type { Rule, Violation } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
 import { asObject, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
-import { SEQUENCE_PART } from './sequence.ts';
+import { pipeStateViolations, SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
 /** What a pipe response must carry of a create or update body: all but the fields the spec marks `writeOnly`. */
@@ -109,9 +109,9 @@ export const pipeRules: Rule[] = [
       'model-based sequences: creates, updates and settings reads of several pipes, interleaved, each answer checked against a model of every write before it; a failure is shrunk to the shortest sequence',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     parts: [{ name: SEQUENCE_PART }],
-    partOf: () => undefined,
-    applies: () => false,
-    check: () => [],
+    partOf: () => SEQUENCE_PART,
+    applies: (ex) => isSuccess(ex) && payload(ex) !== undefined && asObject(ex.probe.expect?.pipeState) !== undefined,
+    check: pipeStateViolations,
   },
   {
     id: 'pipes.settings-keys',

@@ -1,8 +1,10 @@
 import { alertUpdateBody, alertUpdateBodyBadEnum, alertUpdateBodyObserve, type AlertReference } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
+import { subsetViolations } from '../rules/subset.ts';
 import { alertNotUpdatable, putBackBody } from './support/alert-restore.ts';
-import { unsequenced } from './support/unsequenced.ts';
+import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
+import { listedAlerts } from './support/sequence-alert-model.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteContext, SuiteDefinition } from './support/suite-types.ts';
@@ -31,6 +33,8 @@ interface Found {
   otherDashboard?: { dashboardId: string; tileId: string };
   /** Dashboard, tile and webhook ids the target lists on updatable alerts: the references must-accept updates may send. */
   references: AlertReference[];
+  /** Every other alert as first listed: one that changes while the run updates the alert is an incident. */
+  others: Alert[];
 }
 
 async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
@@ -49,11 +53,21 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   }
   found.id = alert.id;
   found.original = putBackBody(alert);
+  found.others = alerts.filter((a) => a !== alert);
   found.references = alerts
     .filter((a) => alertNotUpdatable(a) === undefined && a.dashboard !== '' && a.tileId !== '')
     .map((a) => ({ dashboardId: a.dashboard as string, tileId: a.tileId as string, webhookId: (a.channel as { webhookId: string }).webhookId }));
   const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
   if (other) found.otherDashboard = { dashboardId: other.dashboard as string, tileId: other.tileId as string };
+}
+
+/** The alerts of `before` that `listed` shows with another value (or not at all), each with both forms. */
+function changedOthers(before: readonly Alert[], listed: readonly Alert[]): { id: string; before: Alert; after: Alert | undefined }[] {
+  if (listed.length === 0) return [];
+  return before.flatMap((alert) => {
+    const after = listed.find((entry) => String(entry.id).toLowerCase() === String(alert.id).toLowerCase());
+    return after && subsetViolations(alert, after, '').length === 0 ? [] : [{ id: String(alert.id), before: alert, after }];
+  });
 }
 
 /** Puts the alert back as found when a group changed it; a failure is an incident every report shows first. */
@@ -67,7 +81,7 @@ async function putBack(context: SuiteContext, found: Found, changed: boolean): P
 
 /** The alerts suite: list, invalid enums, must-accept updates then list, observed updates, put back, malformed bodies, credentials. */
 export function alertsSuite(): SuiteDefinition {
-  const found: Found = { references: [] };
+  const found: Found = { references: [], others: [] };
   const alertParams = (): Record<string, string> | { unable: string } => (found.id ? { id: found.id } : { unable: found.reason ?? 'no alert is known to update' });
   return {
     name: 'alerts',
@@ -75,7 +89,6 @@ export function alertsSuite(): SuiteDefinition {
     sequential: true,
     groups: [
       { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
-      unsequenced('alerts.update-isolated', ['updateAlert', 'listAlerts']),
       {
         name: 'invalid enums',
         operations: ['updateAlert'],
@@ -148,6 +161,32 @@ export function alertsSuite(): SuiteDefinition {
             const exchange = await context.send('updateAlert', { params, json, probe: observe(label, more) });
             changed ||= isSuccess(exchange);
           }
+          await putBack(context, found, changed);
+        },
+      },
+      {
+        name: 'model-based sequences of alert updates',
+        operations: ['updateAlert', 'listAlerts'],
+        feeds: ['alerts.update-isolated', 'alerts.update-applies'],
+        after: [LIST],
+        estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
+        async run(context) {
+          if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
+          const original = found.original;
+          const own = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
+          const bodies = alertUpdateBody({ interval: original.interval as string, references: found.references.length > 0 ? found.references : [own] });
+          let changed = false;
+          const reported = new Set<string>();
+          await runAlertSequences(context, found.id, bodies, (exchange) => {
+            changed ||= exchange.operationId === 'updateAlert' && isSuccess(exchange);
+            for (const change of changedOthers(found.others, listedAlerts(exchange))) {
+              if (reported.has(change.id)) continue;
+              reported.add(change.id);
+              context.incident(
+                `Alert ${change.id} changed while the run updated alert ${found.id} (the run never wrote to it): it was ${JSON.stringify(change.before)}, it is ${JSON.stringify(change.after)}`,
+              );
+            }
+          });
           await putBack(context, found, changed);
         },
       },

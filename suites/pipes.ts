@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeCreateBody, pipeCreateBodyObserve, pipeCreateBodyUnmappedColumn, pipeUpdateBody, pipeUpdateBodyObserve } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { unsequenced } from './support/unsequenced.ts';
+import { pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { Example, ProbeGroup, SuiteContext, SuiteDefinition } from './support/suite-types.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -77,7 +77,7 @@ export function pipesSuite(): SuiteDefinition {
           run: (context) => lifecycle(context, kind, createdPipes),
         }),
       ),
-      unsequenced('pipes.state-consistent', ['createPipe', 'updatePipe', 'getPipeSettings']),
+      pipeSequences(),
       {
         name: 'fieldMappings that miss a column',
         operations: ['createPipe'],

@@ -285,6 +285,20 @@ const VALID: readonly ValidRow[] = [
       check: (v, ctx) => pipeUpdateProblems(ctx, v, kind, COLUMNS),
     }),
   ),
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeUpdatePatch (${kind})`,
+      arbitrary: () => generators.pipeUpdatePatch({ kind }),
+      check: (v, ctx) => [
+        ...pipeUpdateProblems(ctx, v.body, kind),
+        ...(v.complete
+          ? errorsText(ctx.body('updatePipe')(v.body)).concat(['name', 'settings', 'destination', 'fieldMappings', 'source'].filter((k) => !(k in v.body)).map((k) => `complete without ${k}`))
+          : []),
+        ...(v.complete && Object.keys(v.body.settings ?? {}).length < 12 ? ['complete with fewer than 12 settings'] : []),
+        ...(kind !== 'relational' && (v.remove.length > 0 || v.readd !== undefined) ? ['table mapping picks for a source without table mappings'] : []),
+      ],
+    }),
+  ),
   {
     name: 'ipAccessList',
     arbitrary: () => generators.ipAccessList(),

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { failedRules, runInProcess } from './support/in-process.ts';
-import { UNSEQUENCED } from './support/unsequenced.ts';
 
 async function dryRunTotal(args: string[]): Promise<{ total: number; text: string }> {
   const lines: string[] = [];
@@ -49,9 +48,9 @@ describe('the plan', () => {
     expect(run.code).toBe(0);
     expect(failedRules(run.report)).toEqual([]);
     expect(run.report.stats.requests).toBeLessThanOrEqual(minimum);
-    expect(run.report.results.filter((r) => r.outcome === 'skipped' && !UNSEQUENCED.includes(r.rule))).toEqual([]);
+    expect(run.report.results.filter((r) => r.outcome === 'skipped')).toEqual([]);
     const passed = new Set(run.report.results.filter((r) => r.outcome === 'passed').map((r) => r.rule));
-    expect(RULE_IDS.filter((id) => !passed.has(id))).toEqual(UNSEQUENCED);
+    expect(RULE_IDS.filter((id) => !passed.has(id))).toEqual([]);
   });
 
   it('--dry-run --shard i/n shows the part: whole suites, each in one part, the same split for every setting, the parts adding up to the whole', async () => {
@@ -63,8 +62,8 @@ describe('the plan', () => {
     expect(parts.reduce((n, p) => n + p.total, 0)).toBe(whole.total);
     const narrowed = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--runs', '5', '--allow', 'read', '--shard', `${i}/3`])));
     expect(narrowed.map((p) => suitesIn(p.text))).toEqual(parts.map((p) => suitesIn(p.text)));
-    // Balanced: no part holds more than half the run's requests (pipes, the largest suite, is about 45% of it).
-    expect(Math.max(...parts.map((p) => p.total))).toBeLessThanOrEqual(whole.total / 2);
+    // Balanced: no part holds much more than the largest suite (pipes, with its model-based sequences, about half the run).
+    expect(Math.max(...parts.map((p) => p.total))).toBeLessThanOrEqual(whole.total * 0.55);
     // --max-requests holds per shard, with the same examples per property in every shard (so that the merge matches).
     const bounded = await Promise.all([1, 2, 3].map((i) => dryRunTotal(['--max-requests', '60', '--shard', `${i}/3`])));
     const runsOf = (text: string): number => Number(/; (\d+) example\(s\) per property/.exec(text)?.[1]);

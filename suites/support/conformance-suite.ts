@@ -14,7 +14,8 @@ import { SUITES } from '../index.ts';
 import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
 import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
-import { recordExchange } from './record.ts';
+import { recordExchange, reproduction } from './record.ts';
+import { amendFinding } from './amend-finding.ts';
 import { createShrinker } from './shrink.ts';
 import { propertySeed } from './seeds.ts';
 import { forEachExample, propertyExamples } from './property-examples.ts';
@@ -191,6 +192,13 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       });
     },
     incident: (message) => incidents.push(message),
+    recorded: (exchange) => ({
+      judgements: judgedWhenRecorded.get(exchange) ?? [],
+      request: `${exchange.request.method} ${s.redactor.text(exchange.request.url)}`,
+      curl: reproduction(s, exchange),
+      redact: (value) => (typeof value === 'string' ? s.redactor.text(value) : s.redactor.value(value)),
+    }),
+    amendFinding: (exchange, rule, amend) => amendFinding(ledger, exchange, rule, amend),
   });
   const selected = selectedGroups(config, definition, (id) => s.operation(id));
   const runnable = definition.groups.filter((group) => {

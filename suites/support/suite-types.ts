@@ -1,6 +1,8 @@
 import type fc from 'fast-check';
 import type { RunConfig } from '../../core/config.ts';
 import type { Exchange } from '../../core/exchange.ts';
+import type { Finding } from '../../core/finding.ts';
+import type { Judgement } from '../../core/judge.ts';
 import type { SendOptions } from '../../core/http-client.ts';
 import type { Probe } from '../../core/probe.ts';
 
@@ -35,6 +37,20 @@ export interface SuiteContext {
   unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
+  /** What recording judged of an exchange this group sent, and its evidence as a report shows it: redacted, with a curl. */
+  recorded(exchange: Exchange): RecordedEvidence;
+  /** Changes the kept finding of `rule` that `exchange` gave (else the first of its operation without `sequence`); false when none is kept. */
+  amendFinding(exchange: Exchange, rule: string, amend: (finding: Finding) => Finding): boolean;
+}
+
+/** An exchange as recording judged it, and as a report may show it. */
+export interface RecordedEvidence {
+  readonly judgements: readonly Judgement[];
+  /** `METHOD url`, redacted. */
+  readonly request: string;
+  readonly curl: string;
+  /** Redacts a value taken from the exchange (a violation's expected or actual). */
+  redact(value: unknown): unknown;
 }
 
 /** How `eachExample` runs a property's examples. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../core/run-report.ts';
 import { loadSpecs } from '../../core/spec.ts';
-import { FAULTS } from '../../reference/faults.ts';
+import { FAULTS, type Fault } from '../../reference/faults.ts';
 import { runInProcess } from './in-process.ts';
 
 /** Fault runs are short: few examples, a short timeout for the faults that hang. */
@@ -20,6 +20,12 @@ async function failedPairs(report: RunReport): Promise<string[]> {
     .sort();
 }
 
+/** The rule × operation verdicts a fault declares it fails: `breaks` × `on`, and its `also`, as sorted `rule on operationId`. */
+function declaredPairs(fault: Fault): string[] {
+  const pairs = [...fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)), ...(fault.also ?? []).flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`))];
+  return [...new Set(pairs)].sort();
+}
+
 /** Every verdict of a run, keyed `rule on operation`. */
 const verdicts = (report: RunReport): Map<string, RunReport['results'][number]> => new Map(report.results.map((r) => [`${r.rule} on ${r.operation}`, r]));
 
@@ -34,7 +40,7 @@ export function describeFaultMatrix(part: number, parts: number): void {
       if (index % parts !== part - 1) return;
       const seeds = [SEED, secondSeed(index)];
       it(`${fault.name} → ${fault.breaks.join(', ')} on ${fault.on.join(', ')} (seeds ${seeds.join(', ')})`, async () => {
-        const declared = fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)).sort();
+        const declared = declaredPairs(fault);
         const runs = [];
         for (const seed of seeds) runs.push(await runInProcess([...FAST, '--seed', String(seed), '--reference-fault', fault.name]));
         for (const [i, run] of runs.entries()) {

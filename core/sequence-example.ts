@@ -1,0 +1,64 @@
+/** One step of a sequence as the report shows it: what it did, the request, a curl that sends it, and what came back. */
+export interface SequenceStep {
+  /** What the step did, in words: `update pipe #1 (broker): name, settings`. */
+  readonly command: string;
+  /** `METHOD url` of the request. */
+  readonly request: string;
+  readonly curl: string;
+  /** The HTTP status, or the transport failure's code. */
+  readonly status: number | string;
+}
+
+/**
+ * The shortest sequence of requests found that still shows a failure of a rule judged against the model of what the
+ * run wrote: fast-check shrinks the failing sequence (fewer steps first, then each step's values), each candidate sent
+ * to the target; the step whose answer disagreed, and what the model expected against what came back.
+ */
+export interface SequenceExample {
+  /** `shrunk` when candidate sequences were sent; `skipped` when none were, with the reason. */
+  readonly outcome: 'shrunk' | 'skipped';
+  /** Why shrinking did not run, or why it stopped before fast-check had tried every shorter candidate. */
+  readonly reason?: string;
+  /** Requests the shrinking sent (each went through the run's request gate). */
+  readonly requests: number;
+  /** True when fast-check tried every candidate smaller than the sequence shown. */
+  readonly complete: boolean;
+  readonly steps: readonly SequenceStep[];
+  /** The 1-based number of the step whose answer disagreed with the model. */
+  readonly failingStep: number;
+  /** Where in that answer, what the model expected, and what came back. */
+  readonly path: string;
+  readonly expected: string;
+  readonly actual?: unknown;
+  /** Replays the sequence: `fc.check` of the property with `seed` and `path`, and `fc.commands(..., { replayPath })`. */
+  readonly replay: { readonly property: string; readonly seed: number; readonly path: string; readonly replayPath?: string };
+}
+
+/**
+ * A sequence as short lines of prose: numbered steps, each with its curl unless `curls` is false (a terminal shows the
+ * steps, the report files their curls too), the disagreeing step, expected against actual; the one place it is worded.
+ */
+export function renderSequenceExample(sequence: SequenceExample, curls = true): string[] {
+  const cost = `${sequence.requests} shrink request${sequence.requests === 1 ? '' : 's'}`;
+  const how =
+    sequence.outcome === 'skipped'
+      ? `not shrunk: ${sequence.reason ?? 'no reason given'}`
+      : `shortest failing sequence found, ${sequence.steps.length} step${sequence.steps.length === 1 ? '' : 's'} (${cost}${sequence.complete ? '' : `; stopped early: ${sequence.reason ?? 'the shrink budget was spent'}`})`;
+  const steps = sequence.steps.flatMap((step, index) => [
+    `${index + 1}. ${step.command}: ${step.request} -> ${step.status}${index + 1 === sequence.failingStep ? '  <- disagrees with the model' : ''}`,
+    ...(curls ? [`   ${step.curl}`] : []),
+  ]);
+  const actual = sequence.actual === undefined ? 'it is absent' : `got ${preview(sequence.actual)}`;
+  const { property, seed, path, replayPath } = sequence.replay;
+  return [
+    how,
+    ...steps,
+    `step ${sequence.failingStep}, ${sequence.path || 'the response'}: expected ${sequence.expected}, ${actual}`,
+    `replay: ${property}, seed ${seed}, path "${path}"${replayPath ? `, replayPath "${replayPath}"` : ''}`,
+  ];
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}

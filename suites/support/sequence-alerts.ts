@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
+import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
+import { alertModel, type AlertModel } from './sequence-alert-model.ts';
+import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
+import { updateAlertCommand } from './sequence-alert-update.ts';
+import { runSequences } from './sequence-run.ts';
+import { accept } from './probe.ts';
+import type { SuiteContext } from './suite-types.ts';
+
+/** Commands of one alerts sequence at most, between the list that starts it and the list that ends it. */
+export const ALERT_SEQUENCE_STEPS = 5;
+
+/** Alerts sequences of a run: one alert, so one at a time, and few. */
+const MAX_ALERT_SEQUENCES = 2;
+
+/** Alerts sequences of a run, whatever its `runs`: one alert, so few, and two so that an update and a list are all but sure. */
+export const alertSequences = (runs: number): number => Math.min(Math.max(runs, MAX_ALERT_SEQUENCES), MAX_ALERT_SEQUENCES);
+
+/** The rules an alerts sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
+const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']);
+
+/**
+ * Sends model-based sequences of updates of alert `id` (complete bodies from `bodies`) and list reads, one sequence at
+ * a time, each from a list read; `onStep` hears every exchange (what changed, and other alerts to compare).
+ */
+export function runAlertSequences(context: SuiteContext, id: string, bodies: fc.Arbitrary<CompleteAlertUpdateBody>, onStep: (exchange: Exchange) => void): Promise<void> {
+  return runSequences<AlertModel>(context, {
+    property: 'alerts/sequences',
+    // A sequence without an update judges nothing the model knows more of than the list before it.
+    commands: fc
+      .commands([updateAlertCommand(bodies), updateAlertCommand(bodies), listAlertsCommand()], { maxCommands: ALERT_SEQUENCE_STEPS })
+      .filter((commands) => [...commands].some((c) => String(c).startsWith('updateAlert'))),
+    setup: async (real) => alertModel(id, await real.step('list the alerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
+    async finish(model, real, sent) {
+      // At least once, then until the sequence has sent the steps the plan counts: the list before, the commands, lists.
+      for (let step = sent; step === sent || step < ALERT_SEQUENCE_STEPS + 2; step++) await listAlerts(model, real);
+    },
+    rules: JUDGED,
+    count: alertSequences(context.config.runs),
+    width: 1,
+    onStep,
+  });
+}

@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { isSuccess } from '../../core/exchange.ts';
+import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '../../generators/index.ts';
+import { accept } from './probe.ts';
+import { createdPipe, MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
+import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+
+/** Creates a pipe of one kind: its answer must be a pipe of its own. */
+class CreatePipe implements SequenceCommand<PipeModel> {
+  constructor(
+    readonly kind: PipeKind,
+    readonly body: PipeCreateBody,
+  ) {}
+
+  check(model: Readonly<PipeModel>): boolean {
+    return model.pipes.length < MAX_SEQUENCE_PIPES;
+  }
+
+  async run(model: PipeModel, real: SequenceReal): Promise<void> {
+    const expect = { pipeState: { others: model.pipes.map((pipe) => pipe.id) } };
+    const exchange = await real.step(`create pipe #${model.pipes.length + 1} (${this.kind})`, 'createPipe', { json: this.body, probe: accept(`a ${this.kind} pipe of a sequence`, { expect }) });
+    const id = (exchange.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
+    if (isSuccess(exchange) && typeof id === 'string') model.pipes.push(createdPipe(this.kind, this.body, id));
+  }
+
+  toString(): string {
+    return `createPipe(${this.kind})`;
+  }
+}
+
+/** Commands that create a pipe of any source kind, relational most (its table mappings have the most state), with a complete body. */
+export function createPipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
+  return fc.oneof(
+    ...PIPE_KINDS.map((kind) => ({
+      weight: kind === 'relational' ? 3 : 1,
+      arbitrary: fc.noShrink(pipeCreateBody({ kind })).map((body): SequenceCommand<PipeModel> => new CreatePipe(kind, body)),
+    })),
+  );
+}

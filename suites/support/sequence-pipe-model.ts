@@ -1,0 +1,91 @@
+import type { PipeCreateBody, PipeKind, PipeUpdatePatch, PipeUpdateBody } from '../../generators/index.ts';
+import { sameTable, tableKey, type PipeState, type TableKey } from '../../rules/sequence.ts';
+
+type Mapping = Record<string, unknown>;
+
+/** What the model knows of one pipe a sequence created: every value its writes left it with. */
+export interface ModelPipe {
+  readonly id: string;
+  readonly kind: PipeKind;
+  readonly name: string;
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly columns: readonly unknown[];
+  readonly fieldMappings: readonly unknown[];
+  /** For a relational source: the mappings it has (one copy or more on the target) and the ones removed. */
+  readonly tableMappings?: { readonly present: readonly Mapping[]; readonly absent: readonly TableKey[] };
+  /** Whether an update of it was accepted, so that a settings read shows what updates sent. */
+  readonly updated: boolean;
+}
+
+/** The model of a pipes sequence: the pipes it created, in order. */
+export interface PipeModel {
+  readonly pipes: ModelPipe[];
+}
+
+/** Pipes a sequence creates at most: enough to interleave, few enough that updates find them. */
+export const MAX_SEQUENCE_PIPES = 2;
+
+/** The pipe a create body makes, once the target named it `id`. */
+export function createdPipe(kind: PipeKind, body: PipeCreateBody, id: string): ModelPipe {
+  const mappings = (body.source as { relational?: { tableMappings?: Mapping[] } }).relational?.tableMappings;
+  return {
+    id,
+    kind,
+    name: body.name,
+    settings: { ...body.settings },
+    columns: body.destination.columns,
+    fieldMappings: body.fieldMappings,
+    ...(kind === 'relational' ? { tableMappings: { present: mappings ?? [], absent: [] } } : {}),
+    updated: false,
+  };
+}
+
+/** What a pipe must read as. */
+export function pipeState(pipe: ModelPipe): PipeState {
+  return {
+    id: pipe.id,
+    name: pipe.name,
+    settings: pipe.settings,
+    columns: pipe.columns,
+    fieldMappings: pipe.fieldMappings,
+    ...(pipe.tableMappings ? { tableMappings: pipe.tableMappings } : {}),
+  };
+}
+
+/**
+ * The body an update sends to `pipe`, and whether it is complete: removals and the mapping added again are picked
+ * among the mappings the model knows the pipe has; a relational update with nothing to remove sends a part of a body.
+ */
+export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: PipeUpdateBody; complete: boolean } {
+  const known = pipe.tableMappings?.present ?? [];
+  const sent = (patch.body.source as { relational?: Record<string, unknown> } | undefined)?.relational;
+  if (pipe.kind !== 'relational' || !sent) return { body: patch.body, complete: patch.complete };
+  const remove = [...new Set(patch.remove.filter(() => known.length > 0).map((pick) => known[pick % known.length]!))];
+  const again = patch.readd === undefined || known.length === 0 ? undefined : known[patch.readd % known.length];
+  const added = [...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []), ...(again && !remove.includes(again) ? [again] : [])];
+  const { tableMappingsToRemove: _invented, ...rest } = sent;
+  const relational = { ...rest, tableMappingsToAdd: added, ...(remove.length > 0 ? { tableMappingsToRemove: remove.map(tableKey) } : {}) };
+  return { body: { ...patch.body, source: { ...patch.body.source, relational } }, complete: patch.complete && remove.length > 0 };
+}
+
+/** The pipe after an accepted update with `body`: what it sent replaces, what it did not send keeps its value. */
+export function updatedPipe(pipe: ModelPipe, body: PipeUpdateBody): ModelPipe {
+  const relational = (body.source as { relational?: { tableMappingsToAdd?: Mapping[]; tableMappingsToRemove?: TableKey[] } } | undefined)?.relational;
+  let tableMappings = pipe.tableMappings;
+  if (tableMappings && relational) {
+    const removed = relational.tableMappingsToRemove ?? [];
+    const added = relational.tableMappingsToAdd ?? [];
+    const present = tableMappings.present.filter((m) => !removed.some((key) => sameTable(m, key)) && !added.some((a) => sameTable(m, tableKey(a))));
+    const absent = [...tableMappings.absent, ...removed].filter((key) => !added.some((a) => sameTable(a, key)));
+    tableMappings = { present: [...present, ...added], absent };
+  }
+  return {
+    ...pipe,
+    ...(body.name === undefined ? {} : { name: body.name }),
+    settings: { ...pipe.settings, ...body.settings },
+    ...(body.destination === undefined ? {} : { columns: body.destination.columns }),
+    ...(body.fieldMappings === undefined ? {} : { fieldMappings: body.fieldMappings }),
+    ...(tableMappings ? { tableMappings } : {}),
+    updated: true,
+  };
+}

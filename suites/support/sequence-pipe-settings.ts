@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { accept } from './probe.ts';
+import type { ModelPipe, PipeModel } from './sequence-pipe-model.ts';
+import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+
+/** Reads the settings of one of the sequence's pipes: they must be the latest value of each setting it was sent. */
+class ReadPipeSettings implements SequenceCommand<PipeModel> {
+  constructor(readonly target: number) {}
+
+  check(model: Readonly<PipeModel>): boolean {
+    return model.pipes.length > 0;
+  }
+
+  async run(model: PipeModel, real: SequenceReal): Promise<void> {
+    await readPipeSettings(model, model.pipes[this.target % model.pipes.length]!, real);
+  }
+
+  toString(): string {
+    return `readPipeSettings(${this.target})`;
+  }
+}
+
+/** Reads the settings of a pipe of the model: they must be the latest value of each setting it was sent. */
+export async function readPipeSettings(model: PipeModel, pipe: ModelPipe, real: SequenceReal): Promise<void> {
+  const { id, settings } = pipe;
+  // After an accepted update, the read is also the update's own check that it persisted.
+  const applied = pipe.updated && Object.keys(settings).length > 0 ? { settings } : {};
+  const probe = accept('settings of a pipe of a sequence', { expect: { pipeState: { id, settings }, ...applied } });
+  await real.step(`read the settings of pipe #${model.pipes.indexOf(pipe) + 1} (${pipe.kind})`, 'getPipeSettings', { params: { pipeId: id }, probe });
+}
+
+/** Commands that read the settings of any pipe the sequence created. */
+export function readPipeSettingsCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
+  return fc.nat(7).map((target): SequenceCommand<PipeModel> => new ReadPipeSettings(target));
+}

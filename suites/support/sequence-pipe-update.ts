@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { isSuccess } from '../../core/exchange.ts';
+import { PIPE_KINDS, pipeUpdatePatch, type PipeKind, type PipeUpdateBody, type PipeUpdatePatch } from '../../generators/index.ts';
+import { accept, observe } from './probe.ts';
+import { patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
+import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+
+/**
+ * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it. The patch was
+ * drawn for a source kind: sent to a pipe of another kind, it goes without its source, as a part of a body.
+ */
+class UpdatePipe implements SequenceCommand<PipeModel> {
+  constructor(
+    readonly kind: PipeKind,
+    readonly target: number,
+    readonly patch: PipeUpdatePatch,
+  ) {}
+
+  check(model: Readonly<PipeModel>): boolean {
+    return model.pipes.length > 0;
+  }
+
+  async run(model: PipeModel, real: SequenceReal): Promise<void> {
+    const pipe = model.pipes[this.target % model.pipes.length]!;
+    const { body, complete } = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
+    const after = updatedPipe(pipe, body);
+    const expect = { pipeState: pipeState(after) };
+    // A part of a body is what the documents neither require nor forbid: a rejection is no finding.
+    const probe = complete ? accept(`a complete update of a ${this.kind} pipe of a sequence`, { expect }) : observe(`an update of some fields of a ${this.kind} pipe of a sequence`, { expect });
+    const exchange = await real.step(stepName(model.pipes.indexOf(pipe), pipe.kind, body), 'updatePipe', { params: { pipeId: pipe.id }, json: body, probe });
+    if (isSuccess(exchange)) model.pipes[model.pipes.indexOf(pipe)] = after;
+  }
+
+  toString(): string {
+    const fields = this.patch.complete ? ['every field'] : Object.keys(this.patch.body);
+    const mappings = [...(this.patch.remove.length > 0 ? ['remove known'] : []), ...(this.patch.readd === undefined ? [] : ['add known again'])];
+    return `updatePipe(${this.kind} ${this.target}: ${[...fields, ...mappings].join(', ')})`;
+  }
+}
+
+/** The step as the report names it: the pipe (its place among the sequence's), and what the body sent. */
+function stepName(index: number, kind: PipeKind, body: PipeUpdateBody): string {
+  const relational = (body.source as { relational?: { tableMappingsToAdd?: unknown[]; tableMappingsToRemove?: unknown[] } } | undefined)?.relational;
+  const mappings = [
+    ...(relational?.tableMappingsToAdd ? [`${relational.tableMappingsToAdd.length} table mapping(s) added`] : []),
+    ...(relational?.tableMappingsToRemove ? [`${relational.tableMappingsToRemove.length} removed`] : []),
+  ];
+  return `update pipe #${index + 1} (${kind}): ${[...Object.keys(body), ...mappings].join(', ')}`;
+}
+
+/** A patch as sent to a pipe of another source kind: without its source, so a part of a body. */
+function withoutSource(patch: PipeUpdatePatch): PipeUpdatePatch {
+  const { source: _source, ...body } = patch.body;
+  return { ...patch, complete: false, body };
+}
+
+/** Commands that update a pipe of the sequence: complete bodies or parts of one, relational ones (table mappings added and removed) most. */
+export function updatePipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
+  return fc.oneof(
+    ...PIPE_KINDS.map((kind) => ({
+      weight: kind === 'relational' ? 3 : 1,
+      arbitrary: fc.tuple(fc.nat(7), fc.noShrink(pipeUpdatePatch({ kind }))).map(([target, patch]): SequenceCommand<PipeModel> => new UpdatePipe(kind, target, patch)),
+    })),
+  );
+}

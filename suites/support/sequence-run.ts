@@ -1,0 +1,192 @@
+import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Probe } from '../../core/probe.ts';
+import type { Violation } from '../../core/rule.ts';
+import type { SequenceExample, SequenceStep } from '../../core/sequence-example.ts';
+import { propertySeed } from './seeds.ts';
+import type { ProbeRequest, SuiteContext } from './suite-types.ts';
+
+/** Requests that shrinking one failing sequence may send: each candidate sends its steps again. */
+export const SEQUENCE_SHRINK_REQUESTS = 300;
+
+/** How a sequence's commands send a step. */
+export interface SequenceReal {
+  /** Sends one step (`command` names it in the report); throws when its answer breaks a rule the sequence judges. */
+  step(command: string, operationId: string, request: ProbeRequest): Promise<Exchange>;
+}
+
+/** A command of a sequence: fast-check draws it, checks it against the model, and runs it on the model and the target. */
+export type SequenceCommand<M extends object> = fc.AsyncCommand<M, SequenceReal>;
+
+/** A property whose examples are sequences of commands, each run against a fresh model. */
+export interface SequenceProperty<M extends object> {
+  readonly property: string;
+  readonly commands: fc.Arbitrary<Iterable<SequenceCommand<M>>>;
+  /** The model a sequence starts from; it may send steps (a list read, say). */
+  readonly setup: (real: SequenceReal) => Promise<M>;
+  /**
+   * Steps after the commands that read back what the model knows (so that every sequence judges the state it left),
+   * given how many steps the sequence sent: it reads back until the sequence has sent its planned number of steps.
+   */
+  readonly finish: (model: M, real: SequenceReal, sent: number) => Promise<void>;
+  /** The rules whose violation on a step fails the sequence (and is shrunk). */
+  readonly rules: readonly string[];
+  /** Sequences to run, and how many at once. */
+  readonly count: number;
+  readonly width: number;
+  /** Hears every step's exchange as it comes back (to note what the run changed, say). */
+  readonly onStep?: (exchange: Exchange) => void;
+}
+
+/** A step's answer broke rules the sequence judges (each with its first violation): the model run stops there. */
+class Disagreement extends Error {
+  constructor(
+    readonly violations: ReadonlyMap<string, Violation>,
+    readonly exchange: Exchange,
+  ) {
+    super(`${[...violations.keys()].join(', ')} broken by ${exchange.operationId}`);
+  }
+}
+
+/** The request gate refused a step (budget, interrupt): the sequence cannot go on. */
+class Refused extends Error {}
+
+interface Ran {
+  readonly steps: { readonly command: string; readonly exchange: Exchange }[];
+  readonly failure?: Disagreement;
+  readonly refused?: boolean;
+}
+
+/**
+ * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's
+ * seed at its index. Then the first failing sequence of each rule on each operation that fails again alone is shrunk
+ * by fast-check (`fc.check` with that seed and index as `path` replays it; then fewer steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
+ * a whole sequence sent to the target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the
+ * kept finding of its first failing step.
+ */
+export async function runSequences<M extends object>(context: SuiteContext, spec: SequenceProperty<M>): Promise<void> {
+  const property = spec.property;
+  const seed = propertySeed(context.config.seed, property);
+  const shrinkable = context.config.maxRequests === undefined;
+
+  const once = async (commands: Iterable<SequenceCommand<M>>, index: number, more: Partial<Probe>): Promise<Ran> => {
+    const steps: Ran['steps'] = [];
+    const real: SequenceReal = {
+      async step(command, operationId, request) {
+        const exchange = await context.send(operationId, { ...request, probe: { ...request.probe, example: { property, seed, index }, ...more } });
+        steps.push({ command, exchange });
+        spec.onStep?.(exchange);
+        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') throw new Refused();
+        const broken = new Map<string, Violation>();
+        for (const { rule, violations } of context.recorded(exchange).judgements) {
+          if (spec.rules.includes(rule) && violations[0]) broken.set(rule, violations[0]);
+        }
+        if (broken.size > 0) throw new Disagreement(broken, exchange);
+        return exchange;
+      },
+    };
+    try {
+      let model: M | undefined;
+      await fc.asyncModelRun(async () => {
+        model = await spec.setup(real);
+        return { model, real };
+      }, commands);
+      // A shrink candidate is no planned request: it reads back without filling up to the plan's length.
+      await spec.finish(model!, real, more.evidence === false ? Number.POSITIVE_INFINITY : steps.length);
+      return { steps };
+    } catch (error) {
+      if (error instanceof Disagreement) return { steps, failure: error };
+      if (error instanceof Refused) return { steps, refused: true };
+      throw error;
+    }
+  };
+
+  /** The failing sequences of each rule on each operation (a verdict's cause), by index. */
+  const causes = new Map<string, { rule: string; operationId: string; failing: { index: number; ran: Ran }[] }>();
+  const sequence = async (index: number): Promise<void> => {
+    const [commands] = fc.sample(spec.commands, { seed, path: String(index), numRuns: 1 });
+    const ran = await once(commands!, index, {});
+    for (const rule of ran.failure?.violations.keys() ?? []) {
+      const operationId = ran.failure!.exchange.operationId;
+      const cause = causes.get(`${rule} on ${operationId}`) ?? { rule, operationId, failing: [] };
+      cause.failing.push({ index, ran });
+      causes.set(`${rule} on ${operationId}`, cause);
+    }
+  };
+
+  /**
+   * Shrinks a cause's failing sequences in the order of their index, until one fails again when fast-check replays it
+   * (another sequence run at the same time may have caused it); fast-check then tries shorter ones, each of which fails
+   * when a step of the same operation breaks the same rule. The shortest goes on the finding of the first failure.
+   */
+  const shrink = async (cause: { rule: string; operationId: string; failing: { index: number; ran: Ran }[] }): Promise<void> => {
+    const { rule, operationId } = cause;
+    const failing = [...cause.failing].sort((a, b) => a.index - b.index);
+    const first = failing[0]!;
+    let spent = 0;
+    let stopped: string | undefined = shrinkable ? undefined : 'with --max-requests the planned requests come first';
+    let found: { index: number; smallest: Ran; details: fc.RunDetails<[Iterable<SequenceCommand<M>>]> } | undefined;
+    for (const { index } of failing) {
+      if (stopped || found) break;
+      let replayed = false;
+      let smallest: Ran | undefined;
+      const details = await fc.check(
+        fc.asyncProperty(spec.commands, async (commands) => {
+          if (stopped) return true;
+          if (spent >= SEQUENCE_SHRINK_REQUESTS) {
+            stopped = `the shrink budget of ${SEQUENCE_SHRINK_REQUESTS} requests per failing sequence is spent`;
+            return true;
+          }
+          const ran = await once(commands, index, { evidence: false });
+          spent += ran.steps.length;
+          if (ran.refused) stopped = "the run's request gate refused a step";
+          const fails = ran.failure?.exchange.operationId === operationId && ran.failure.violations.has(rule);
+          // Only a sequence that fails again is shrunk: one that does not fails for more than its own steps.
+          if (!replayed && !fails) return true;
+          replayed = true;
+          if (!fails) return true;
+          smallest = ran;
+          return false;
+        }),
+        { seed, path: String(index), numRuns: 1 },
+      );
+      if (smallest) found = { index, smallest, details };
+    }
+    if (!found && !stopped) stopped = `sent again alone, none of the ${failing.length} failing sequence(s) failed: the failure depends on more than their own steps`;
+    const shown = found?.smallest ?? first.ran;
+    const failure = shown.failure!;
+    const violation = failure.violations.get(rule)!;
+    const counterexample = found?.details.counterexample?.[0];
+    const replayPath = counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
+    const redact = context.recorded(failure.exchange).redact;
+    const example: SequenceExample = {
+      outcome: found ? 'shrunk' : 'skipped',
+      ...(stopped ? { reason: stopped } : {}),
+      requests: spent,
+      complete: stopped === undefined,
+      steps: shown.steps.map(({ command, exchange }): SequenceStep => {
+        const evidence = context.recorded(exchange);
+        return { command, request: evidence.request, curl: evidence.curl, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
+      }),
+      failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
+      path: violation.path,
+      expected: String(redact(violation.expected)),
+      ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
+      replay: { property, seed, path: found?.details.counterexamplePath ?? String(first.index), ...(replayPath ? { replayPath } : {}) },
+    };
+    context.amendFinding(first.ran.failure!.exchange, rule, (finding) => ({ ...finding, sequence: example }));
+  };
+
+  await inLanes(spec.count, spec.width, sequence);
+  // After every sequence ran, one cause at a time, so that neither timing nor another shrink decides what is shown.
+  for (const cause of [...causes.values()].sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.operationId < b.operationId ? -1 : 1))) await shrink(cause);
+}
+
+/** Runs `run(0)` .. `run(count - 1)`, `width` at a time. */
+async function inLanes(count: number, width: number, run: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < count) await run(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, count)) }, lane));
+}
