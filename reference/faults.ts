@@ -18,8 +18,11 @@ export interface Fault {
   readonly breaks: readonly RuleId[];
   /** The operations on which each of those rules fails, and no other: the fault's rule × operation verdicts. */
   readonly on: readonly OperationId[];
-  /** Verdicts it fails beyond `breaks` × `on`: a rule of `breaks` on further operations. */
-  readonly also?: readonly { readonly rule: RuleId; readonly on: readonly OperationId[] }[];
+  /**
+   * Verdicts it fails beyond `breaks` × `on`: a rule of `breaks` on further operations; `sometimes` where only a drawn
+   * sequence that visits the state showing it fails it, so that whether it fails depends on the seed.
+   */
+  readonly also?: readonly { readonly rule: RuleId; readonly on: readonly OperationId[]; readonly sometimes?: true }[];
   /** Creates the fault's hooks, with any state they keep, for one start of the target whose state is `store`. */
   readonly install: (store: Store) => Hooks;
 }
@@ -145,7 +148,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ['getPipeSettings'],
       () => ({ persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p) }),
       // A second update's answer shows the fields it did not send as the first update left them only in the model.
-      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
     ),
     fault(
       'settings-key-missing',
@@ -345,7 +348,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           },
         };
       },
-      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
     ),
     stateful(
       'pipe-settings-read-other-pipe',
@@ -375,7 +378,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
       // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time).
-      [{ rule: 'pipes.state-consistent', on: ['updatePipe'] }],
+      [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
     ),
     stateful('alert-update-spills', 'an alert update also writes its threshold into the alert stored after it', ['alerts.update-isolated'], ['listAlerts'], (store) => ({
       result: (ctx, r) => {
