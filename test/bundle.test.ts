@@ -37,7 +37,7 @@ describe('--bundle DIR and conformance verify', () => {
   it('holds the reports, the HAR and a manifest valid against schemas/manifest.schema.json', async () => {
     expect(run.code).toBe(0);
     expect(schemaProblem('manifest', manifest)).toBeUndefined();
-    expect((await readdir(bundle)).sort()).toEqual(['findings.json', 'junit.xml', 'manifest.json', 'report.html', 'summary.md', 'traffic.har']);
+    expect((await readdir(bundle)).sort()).toEqual(['findings.json', 'junit.xml', 'manifest.json', 'report.html', 'results.sarif', 'summary.md', 'traffic.har']);
     for (const file of manifest.files) {
       expect(
         createHash('sha256')
@@ -62,7 +62,7 @@ describe('--bundle DIR and conformance verify', () => {
 
   it('verify: exit 0 on the bundle as written', async () => {
     const { code, lines } = await command(['verify', bundle]);
-    expect(lines).toEqual([`conformance verify: ${bundle} is intact: 5 file(s) match their SHA-256 and their schemas. Tamper-evident, not signed.`]);
+    expect(lines).toEqual([`conformance verify: ${bundle} is intact: 6 file(s) match their SHA-256 and their schemas. Tamper-evident, not signed.`]);
     expect(code).toBe(0);
   });
 
@@ -75,7 +75,7 @@ describe('--bundle DIR and conformance verify', () => {
     const { code, lines } = await command(['verify', copy]);
     expect(code).toBe(1);
     expect(lines[0]).toMatch(/^conformance verify: summary\.md changed: SHA-256 [0-9a-f]{64} \(\d+ bytes\), the manifest says [0-9a-f]{64}/);
-    expect(lines.at(-1)).toBe(`conformance verify: ${copy} is NOT intact: 1 problem(s) in 5 file(s) listed.`);
+    expect(lines.at(-1)).toBe(`conformance verify: ${copy} is NOT intact: 1 problem(s) in 6 file(s) listed.`);
   });
 
   it('verify: a file missing, a file added, or the manifest edited is exit 1 naming it', async () => {
