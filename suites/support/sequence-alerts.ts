@@ -34,7 +34,12 @@ export function runAlertSequences(context: SuiteContext, id: string, bodies: fc.
     setup: async (real) => alertModel(id, await real.step('list the alerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
     async finish(model, real, sent) {
       // At least once, then until the sequence has sent the steps the plan counts: the list before, the commands, lists.
-      for (let step = sent; step === sent || step < ALERT_SEQUENCE_STEPS + 2; step++) await listAlerts(model, real);
+      // A shrink candidate passes `sent` as Infinity (no padding): it reads once.
+      let step = sent;
+      do {
+        await listAlerts(model, real);
+        step += 1;
+      } while (step < ALERT_SEQUENCE_STEPS + 2);
     },
     rules: JUDGED,
     count: alertSequences(context.config.runs),
