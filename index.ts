@@ -4,12 +4,20 @@
  */
 
 /** Runs the harness from code with the command's settings as an object; see ConformanceSettings. */
-export { runConformance, type ConformanceOutput, type ConformanceRun, type ConformanceSettings } from './cli/run-conformance.ts';
+export {
+  runConformance,
+  type ConformanceOutput,
+  type ConformanceRun,
+  type ConformanceSettings,
+} from './cli/run-conformance.ts';
 /** Starts the embedded reference target (both APIs in memory on loopback), optionally with named faults or modes. */
 export { startReference, type ReferenceOptions, type ReferenceTarget } from './reference/server.ts';
 /** The rule table: every rule's id, title, basis, contract sentence, operations and pure check. */
 export { RULES } from './rules/index.ts';
-/** Which operations of the loaded specs a rule concerns (its `operations` may be a selector, such as every operation), and the specs' loader. */
+/**
+ * Which operations of the loaded specs a rule concerns (its `operations` may be a selector, such as every operation),
+ * and the specs' loader.
+ */
 export { concerns, operationsOf } from './core/rule.ts';
 export { loadSpecs } from './core/spec.ts';
 /** The harness's own errors (exit code 2 on the command line), each with a stable code. */

@@ -9,8 +9,9 @@ import { registerConformance } from './suites/support/conformance-suite.ts';
 export type { ConformanceSettings } from './cli/run-conformance.ts';
 
 /**
- * Loads the specs and declares, in the calling test file (`await` it at the top of the file), one describe per suite, one per operation and one test per rule, and runs every
- * probe group once before the first test; the settings are those of `runConformance` (a mistake throws its HarnessError).
+ * Loads the specs and declares, in the calling test file (`await` it at the top of the file), one describe per suite,
+ * one per operation and one test per rule, and runs every probe group once before the first test; the settings are
+ * those of `runConformance` (a mistake throws its HarnessError).
  */
 export async function conformanceSuites(settings: ConformanceSettings = {}): Promise<void> {
   registerConformance(await deferredRun(settings));

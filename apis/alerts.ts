@@ -13,7 +13,15 @@ export const ALERTS_API = describeApi({
       about: 'Bearer token of the alerts API',
       token: { variable: 'ALERTS_TOKEN', field: 'token', about: 'Bearer token of the alerts API' },
     },
-    ids: [{ variable: 'ALERT_ID', flag: 'alert', field: 'alertId', required: false, about: 'alert the run may update and put back (else picked from the list)' }],
+    ids: [
+      {
+        variable: 'ALERT_ID',
+        flag: 'alert',
+        field: 'alertId',
+        required: false,
+        about: 'alert the run may update and put back (else picked from the list)',
+      },
+    ],
   },
 });
 

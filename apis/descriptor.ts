@@ -35,25 +35,41 @@ export interface TargetField extends SettingName {
   readonly about: string;
 }
 
-/** An id of a resource the run works on: a required one is a CONFIG_MISSING error when its API is under test without it. */
+/**
+ * An id of a resource the run works on: a required one is a CONFIG_MISSING error when its API is under test without it.
+ */
 export interface IdSetting extends TargetField {
   readonly required: boolean;
   /** True when it fills the path parameter named as its field in every request of its API that has one. */
   readonly pathParameter?: boolean;
 }
 
-/** The credential settings of an API, as its scheme takes them, and `about`, what they are together (the help's line for them). */
-export type CredentialSettings = { readonly about: string; readonly user: TargetField; readonly password: TargetField } | { readonly about: string; readonly token: TargetField };
+/**
+ * The credential settings of an API, as its scheme takes them, and `about`, what they are together (the help's line for
+ * them).
+ */
+export type CredentialSettings =
+  | { readonly about: string; readonly user: TargetField; readonly password: TargetField }
+  | { readonly about: string; readonly token: TargetField };
 
-/** What the harness knows of one API beside its spec, as plain data: the spec's file, its security scheme, its envelope and its target settings. */
+/**
+ * What the harness knows of one API beside its spec, as plain data: the spec's file, its security scheme, its envelope
+ * and its target settings.
+ */
 export interface ApiDescription {
   readonly name: string;
   /** Its spec, a file of `openapi/`. */
   readonly specFile: string;
-  /** The spec's security scheme (`components.securitySchemes`) that its operations require; loading checks that the spec names it with this HTTP scheme. */
+  /**
+   * The spec's security scheme (`components.securitySchemes`) that its operations require; loading checks that the spec
+   * names it with this HTTP scheme.
+   */
   readonly auth: { readonly securityScheme: string; readonly scheme: AuthScheme };
   readonly envelope: Envelope;
-  /** The settings that point a run at it: the base URL (to which its paths, all under `pathPrefix`, are appended), the credentials as its scheme takes them, and the ids. */
+  /**
+   * The settings that point a run at it: the base URL (to which its paths, all under `pathPrefix`, are appended), the
+   * credentials as its scheme takes them, and the ids.
+   */
   readonly settings: {
     readonly baseUrl: Required<SettingName>;
     readonly pathPrefix: string;
@@ -69,18 +85,30 @@ export interface ApiDescriptor extends ApiDescription {
 }
 
 type FieldOf<S> = S extends { readonly field: infer F extends string } ? F : never;
-type CredentialFieldOf<C> = C extends { readonly token: infer T } ? FieldOf<T> : C extends { readonly user: infer U; readonly password: infer P } ? FieldOf<U> | FieldOf<P> : never;
+type CredentialFieldOf<C> = C extends { readonly token: infer T }
+  ? FieldOf<T>
+  : C extends { readonly user: infer U; readonly password: infer P }
+    ? FieldOf<U> | FieldOf<P>
+    : never;
 type IdOf<D extends ApiDescription> = D['settings']['ids'][number];
 
-/** An API's target as the run's config holds it, typed from its description: the base URL, and each credential and id under the field it names (optional ids optional). */
-export type TargetOf<D extends ApiDescription> = { readonly baseUrl: string } & { readonly [F in CredentialFieldOf<D['settings']['credentials']>]: string } & {
+/**
+ * An API's target as the run's config holds it, typed from its description: the base URL, and each credential and id
+ * under the field it names (optional ids optional).
+ */
+export type TargetOf<D extends ApiDescription> = { readonly baseUrl: string } & {
+  readonly [F in CredentialFieldOf<D['settings']['credentials']>]: string;
+} & {
   readonly [S in IdOf<D> as S extends { readonly required: true } ? S['field'] : never]: string;
 } & { readonly [S in IdOf<D> as S extends { readonly required: true } ? never : S['field']]?: string };
 
 /** The flags of an API's target settings, typed from its description. */
 export type TargetFlagOf<D extends ApiDescription> = D['settings']['baseUrl']['flag'] | NonNullable<IdOf<D>['flag']>;
 
-/** An API's descriptor from its description (frozen, literal types kept, so that its target's type and flags follow from it). */
+/**
+ * An API's descriptor from its description (frozen, literal types kept, so that its target's type and flags follow from
+ * it).
+ */
 export function describeApi<const D extends ApiDescription>(description: D): D & ApiDescriptor {
   return frozen({ ...description, credentialsOf: (config: TargetsOf) => credentialsIn(description, config) });
 }
@@ -96,16 +124,21 @@ function frozen<T>(value: T): T {
 /** The credentials of an API in a run's config, read from the fields its description names. */
 function credentialsIn(description: ApiDescription, config: TargetsOf): Credentials | undefined {
   // RunConfig holds each API's target under its name, with the fields its description names (see TargetOf).
-  const target = (config as unknown as Readonly<Record<string, Readonly<Record<string, string>> | undefined>>)[description.name];
+  const target = (config as unknown as Readonly<Record<string, Readonly<Record<string, string>> | undefined>>)[
+    description.name
+  ];
   if (!target) return undefined;
   const credentials = description.settings.credentials;
   const value = (setting: TargetField): string => target[setting.field] ?? '';
-  return 'token' in credentials ? { token: value(credentials.token) } : { user: value(credentials.user), password: value(credentials.password) };
+  return 'token' in credentials
+    ? { token: value(credentials.token) }
+    : { user: value(credentials.user), password: value(credentials.password) };
 }
 
 /** The `Authorization` header that carries credentials in a scheme. */
 export function authorizationHeader(scheme: AuthScheme, credentials: Credentials): string {
-  if (scheme === 'basic' && 'user' in credentials) return `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
+  if (scheme === 'basic' && 'user' in credentials)
+    return `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
   if (scheme === 'bearer' && 'token' in credentials) return `Bearer ${credentials.token}`;
   throw new Error(`credentials of the wrong shape for the ${scheme} scheme`);
 }
@@ -135,7 +168,10 @@ export function credentialSettings(descriptor: ApiDescription): TargetField[] {
   return 'token' in credentials ? [credentials.token] : [credentials.user, credentials.password];
 }
 
-/** The variables of an API's credentials, as a message names them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`, `ALERTS_TOKEN`. */
+/**
+ * The variables of an API's credentials, as a message names them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`,
+ * `ALERTS_TOKEN`.
+ */
 export function credentialVariables(descriptor: ApiDescription): string {
   return credentialSettings(descriptor)
     .map((setting) => setting.variable)

@@ -11,7 +11,9 @@ type Api = (typeof API_LIST)[number];
 export type ApiName = Api['name'];
 
 /** The descriptor of each API, by name. */
-export const APIS = Object.freeze(Object.fromEntries(API_LIST.map((api) => [api.name, api]))) as { readonly [A in Api as A['name']]: A };
+export const APIS = Object.freeze(Object.fromEntries(API_LIST.map((api) => [api.name, api]))) as {
+  readonly [A in Api as A['name']]: A;
+};
 
 /** Each API's target as the run's config holds it (fields named by its descriptor). */
 export type ApiTargets = { readonly [A in Api as A['name']]: TargetOf<A> };

@@ -12,12 +12,37 @@ export const MANAGEMENT_API = describeApi({
     credentials: {
       about: 'HTTP Basic credentials',
       user: { variable: 'MANAGEMENT_KEY_ID', field: 'keyId', about: 'management API key id (HTTP Basic user)' },
-      password: { variable: 'MANAGEMENT_KEY_SECRET', field: 'keySecret', about: 'management API key secret (HTTP Basic password)' },
+      password: {
+        variable: 'MANAGEMENT_KEY_SECRET',
+        field: 'keySecret',
+        about: 'management API key secret (HTTP Basic password)',
+      },
     },
     ids: [
-      { variable: 'ORGANIZATION_ID', flag: 'organization', field: 'organizationId', required: true, pathParameter: true, about: 'organization to run against' },
-      { variable: 'SERVICE_ID', flag: 'service', field: 'serviceId', required: true, pathParameter: true, about: 'service that owns the pipes the run creates' },
-      { variable: 'BACKUP_ID', flag: 'backup', field: 'backupId', required: false, pathParameter: true, about: 'a backup of that service (else the backup operation is skipped)' },
+      {
+        variable: 'ORGANIZATION_ID',
+        flag: 'organization',
+        field: 'organizationId',
+        required: true,
+        pathParameter: true,
+        about: 'organization to run against',
+      },
+      {
+        variable: 'SERVICE_ID',
+        flag: 'service',
+        field: 'serviceId',
+        required: true,
+        pathParameter: true,
+        about: 'service that owns the pipes the run creates',
+      },
+      {
+        variable: 'BACKUP_ID',
+        flag: 'backup',
+        field: 'backupId',
+        required: false,
+        pathParameter: true,
+        about: 'a backup of that service (else the backup operation is skipped)',
+      },
     ],
   },
 });

@@ -45,7 +45,10 @@ export interface Limiter {
   leastPossibleMs(): number;
 }
 
-/** Creates a limiter whose windows are aligned to multiples of `windowMs` on the epoch clock, as counters keyed by window are. */
+/**
+ * Creates a limiter whose windows are aligned to multiples of `windowMs` on the epoch clock, as counters keyed by
+ * window are.
+ */
 export function createLimiter(options: LimiterOptions): Limiter {
   const { limit, windowMs, signals } = options;
   const counters = new Map<string, { window: number; used: number }>();
@@ -60,15 +63,25 @@ export function createLimiter(options: LimiterOptions): Limiter {
       counters.set(credential, { window, used });
       const allowed = used <= limit;
       const before = seen.get(credential) ?? { accepted: 0, limited: 0, first: now, lastAccepted: now };
-      seen.set(credential, allowed ? { ...before, accepted: before.accepted + 1, lastAccepted: now } : { ...before, limited: before.limited + 1 });
+      seen.set(
+        credential,
+        allowed
+          ? { ...before, accepted: before.accepted + 1, lastAccepted: now }
+          : { ...before, limited: before.limited + 1 },
+      );
       const end = (window + 1) * windowMs;
       const secondsLeft = String(Math.ceil((end - now) / 1000));
       const headers: Record<string, string> = {};
       if (signals === 'ratelimit-remaining') {
-        Object.assign(headers, { 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(Math.max(0, limit - used)), 'ratelimit-reset': secondsLeft });
+        Object.assign(headers, {
+          'ratelimit-limit': String(limit),
+          'ratelimit-remaining': String(Math.max(0, limit - used)),
+          'ratelimit-reset': secondsLeft,
+        });
       }
       if (!allowed && signals === 'x-ratelimit-reset') headers['x-ratelimit-reset'] = String(Math.ceil(end / 1000));
-      if (!allowed && signals === 'retry-after-60') Object.assign(headers, { 'retry-after': '60', 'ratelimit-reset': secondsLeft });
+      if (!allowed && signals === 'retry-after-60')
+        Object.assign(headers, { 'retry-after': '60', 'ratelimit-reset': secondsLeft });
       if (!allowed && signals === 'ratelimit-remaining') headers['retry-after'] = '60';
       return { allowed, headers };
     },

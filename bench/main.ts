@@ -79,7 +79,9 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
     strict: true,
   });
   if (values.help) {
-    out('npm run bench -- [--part start,latency,limiters,runs,engine] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]');
+    out(
+      'npm run bench -- [--part start,latency,limiters,runs,engine] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]',
+    );
     out(`                  [--limiters ${LIMITERS.join(',')}] [--harness <checkout whose bin/conformance.js to run>]`);
     return 0;
   }
@@ -138,7 +140,10 @@ interface StartTime {
   readonly peakRss: number;
 }
 
-/** `conformance --version` and `conformance --dry-run` (settings, specs, plan; no request) against `node -e ''`, each the median of START_REPEATS. */
+/**
+ * `conformance --version` and `conformance --dry-run` (settings, specs, plan; no request) against `node -e ''`, each
+ * the median of START_REPEATS.
+ */
 async function startTimes(harnessDir: string): Promise<StartTime[]> {
   const commands: ReadonlyArray<readonly [string, string | undefined, readonly string[]]> = [
     ["node -e ''", undefined, []],
@@ -161,7 +166,12 @@ function printStarts(starts: readonly StartTime[], out: (line: string) => void):
   out(
     table(
       ['command', 'wall', 'over bare Node', 'peak RSS'],
-      starts.map((start) => [start.command, s(start.ms), s(start.ms - bare), `${(start.peakRss / 2 ** 20).toFixed(0)} MiB`]),
+      starts.map((start) => [
+        start.command,
+        s(start.ms),
+        s(start.ms - bare),
+        `${(start.peakRss / 2 ** 20).toFixed(0)} MiB`,
+      ]),
     ),
   );
   out('');
@@ -178,9 +188,21 @@ async function latencyRow(harnessDir: string, seed: string, delayMs: number, con
     const recorded = arrivals(proxies);
 
     const bareProxies = await proxiesFor(target, { record: true, delayMs });
-    const via = new Map([target.managementUrl, target.alertsUrl].map((url, i) => [new URL(url).origin, bareProxies[i]!.url]));
+    const via = new Map(
+      [target.managementUrl, target.alertsUrl].map((url, i) => [new URL(url).origin, bareProxies[i]!.url]),
+    );
     const file = join(scratch, 'requests.json');
-    await writeFile(file, JSON.stringify(recorded.map((r) => ({ url: `${via.get(r.origin)}${r.path}`, method: r.method, headers: r.headers, body: r.body.toString('base64') }))));
+    await writeFile(
+      file,
+      JSON.stringify(
+        recorded.map((r) => ({
+          url: `${via.get(r.origin)}${r.path}`,
+          method: r.method,
+          headers: r.headers,
+          body: r.body.toString('base64'),
+        })),
+      ),
+    );
     const bare = await runBare(file, concurrency);
     await Promise.all(bareProxies.map((proxy) => proxy.close()));
     return {
@@ -207,7 +229,9 @@ async function latencyRow(harnessDir: string, seed: string, delayMs: number, con
   }
 }
 
-/** The harness behind a limiter of LIMIT requests per WINDOW_MS per credential, against the least time the limit allows. */
+/**
+ * The harness behind a limiter of LIMIT requests per WINDOW_MS per credential, against the least time the limit allows.
+ */
 async function limiterRow(harnessDir: string, seed: string, signals: LimiterSignals): Promise<Row> {
   const target = await startReference();
   const limiter = createLimiter({ limit: LIMIT, windowMs: WINDOW_MS, signals });
@@ -236,7 +260,9 @@ async function limiterRow(harnessDir: string, seed: string, signals: LimiterSign
         `${seen.length} credentials`,
         ...(harness.code === 0 ? [] : [`harness exit code ${harness.code}`]),
         `the harness retried ${harness.report?.stats.rateLimited ?? 'n/a'} 429s`,
-        ...(harness.report?.outcome && harness.report.outcome !== 'passed' ? [`outcome ${harness.report.outcome}`] : []),
+        ...(harness.report?.outcome && harness.report.outcome !== 'passed'
+          ? [`outcome ${harness.report.outcome}`]
+          : []),
       ].join(', '),
     };
   } finally {
@@ -248,7 +274,11 @@ async function limiterRow(harnessDir: string, seed: string, signals: LimiterSign
 async function runsRow(harnessDir: string, seed: string, runs: number): Promise<Growth> {
   const target = await startReference();
   try {
-    const run = await runHarness(harnessDir, ['--seed', seed, '--runs', String(runs)], targetEnv(target, [{ url: target.managementUrl }, { url: target.alertsUrl }]));
+    const run = await runHarness(
+      harnessDir,
+      ['--seed', seed, '--runs', String(runs)],
+      targetEnv(target, [{ url: target.managementUrl }, { url: target.alertsUrl }]),
+    );
     return { runs, run, requests: run.report?.stats.requests ?? 0 };
   } finally {
     await target.close();
@@ -256,7 +286,10 @@ async function runsRow(harnessDir: string, seed: string, runs: number): Promise<
 }
 
 function printRows(rows: readonly Row[], out: (line: string) => void): void {
-  out('Side by side: the harness as a whole process, the same requests sent by a bare Node process or the least time the limit allows');
+  out(
+    'Side by side: the harness as a whole process, the same requests sent by a bare Node process or the ' +
+      'least time the limit allows',
+  );
   out(
     table(
       ['scenario', 'requests', 'harness', 'compared with', '', 'ratio', 'target', '429s'],
@@ -273,8 +306,14 @@ function printRows(rows: readonly Row[], out: (line: string) => void): void {
     ),
   );
   out('');
-  out('Where the time goes (request arrival times at the proxies): before the first request, from the preflight to the first probe,');
-  out('first probe to last request (against the requests of the bare process, or the least possible time), after the last');
+  out(
+    'Where the time goes (request arrival times at the proxies): before the first request, from the ' +
+      'preflight to the first probe,',
+  );
+  out(
+    'first probe to last request (against the requests of the bare process, or the least possible time), ' +
+      'after the last',
+  );
   out(
     table(
       ['scenario', 'process', 'before', 'preflight', 'probes', 'after', 'probes / baseline'],
@@ -288,7 +327,9 @@ function printRows(rows: readonly Row[], out: (line: string) => void): void {
           s(row.phases.after),
           `${(row.phases.requests / (row.barePhases?.requests ?? row.baseline.ms)).toFixed(2)}x`,
         ],
-        ...(row.barePhases ? [['', 'bare', s(row.barePhases.before), '', s(row.barePhases.requests), s(row.barePhases.after), '']] : []),
+        ...(row.barePhases
+          ? [['', 'bare', s(row.barePhases.before), '', s(row.barePhases.requests), s(row.barePhases.after), '']]
+          : []),
       ]),
     ),
   );
@@ -297,7 +338,10 @@ function printRows(rows: readonly Row[], out: (line: string) => void): void {
 }
 
 function printGrowth(growth: readonly Growth[], out: (line: string) => void): void {
-  out('Growth with --runs (fresh reference target each, no proxy); targets: time per request flat or falling, peak memory flat');
+  out(
+    'Growth with --runs (fresh reference target each, no proxy); targets: time per request flat or ' +
+      'falling, peak memory flat',
+  );
   out(
     table(
       ['--runs', 'requests', 'wall', 'per request', 'run time per request', 'CPU per request', 'peak RSS', 'exit'],
@@ -318,7 +362,8 @@ function printGrowth(growth: readonly Growth[], out: (line: string) => void): vo
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]): string => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`.trimEnd();
+  const line = (cells: readonly string[]): string =>
+    `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`.trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }
 
@@ -340,12 +385,21 @@ function arrivals(proxies: readonly RecordingProxy[]): RecordedRequest[] {
   return proxies.flatMap((proxy) => proxy.recorded).sort((a, b) => a.at - b.at);
 }
 
-function proxiesFor(target: ReferenceTarget, options: { readonly record: boolean; readonly delayMs: number }): Promise<RecordingProxy[]> {
+function proxiesFor(
+  target: ReferenceTarget,
+  options: { readonly record: boolean; readonly delayMs: number },
+): Promise<RecordingProxy[]> {
   return Promise.all([target.managementUrl, target.alertsUrl].map((url) => startProxy(url, options)));
 }
 
-/** The settings that point a run at a started reference target through `management` and `alerts` (proxies or the target itself). */
-function targetEnv(target: ReferenceTarget, [management, alerts]: ReadonlyArray<{ readonly url: string }>): Record<string, string> {
+/**
+ * The settings that point a run at a started reference target through `management` and `alerts` (proxies or the target
+ * itself).
+ */
+function targetEnv(
+  target: ReferenceTarget,
+  [management, alerts]: ReadonlyArray<{ readonly url: string }>,
+): Record<string, string> {
   return {
     MANAGEMENT_BASE_URL: management!.url,
     MANAGEMENT_KEY_ID: target.managementKeyId,

@@ -20,7 +20,9 @@ export function sampleRss(intervalMs = 50): RssSampler {
   };
 }
 
-/** The process's peak resident set size since it started (VmHWM of /proc/self/status), in bytes; undefined off Linux. */
+/**
+ * The process's peak resident set size since it started (VmHWM of /proc/self/status), in bytes; undefined off Linux.
+ */
 export async function highWaterMark(): Promise<number | undefined> {
   const status = await readFile('/proc/self/status', 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';

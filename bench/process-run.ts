@@ -17,7 +17,10 @@ export interface ProcessRun {
   readonly wallMs: number;
   /** Its peak resident set size, worker threads included, in bytes. */
   readonly peakRss: number;
-  /** The CPU time it used, user and system, all threads, in milliseconds: unlike wall time, not stretched by other processes on the machine. */
+  /**
+   * The CPU time it used, user and system, all threads, in milliseconds: unlike wall time, not stretched by other
+   * processes on the machine.
+   */
   readonly cpuMs: number;
   readonly output: string;
 }
@@ -27,11 +30,22 @@ export interface HarnessRun extends ProcessRun {
   readonly report?: RunReport;
 }
 
-/** Spawns `node <harnessDir>/bin/conformance.js` with `args` and only `env` (plus PATH, HOME, TMPDIR), and reads its findings.json. */
-export async function runHarness(harnessDir: string, args: readonly string[], env: Readonly<Record<string, string>>): Promise<HarnessRun> {
+/**
+ * Spawns `node <harnessDir>/bin/conformance.js` with `args` and only `env` (plus PATH, HOME, TMPDIR), and reads its
+ * findings.json.
+ */
+export async function runHarness(
+  harnessDir: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<HarnessRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
   try {
-    const run = await runNode([join(harnessDir, 'bin', 'conformance.js'), ...args, '--report-dir', reportDir], env, reportDir);
+    const run = await runNode(
+      [join(harnessDir, 'bin', 'conformance.js'), ...args, '--report-dir', reportDir],
+      env,
+      reportDir,
+    );
     const report = await readFile(join(reportDir, 'findings.json'), 'utf8').then(
       (text) => JSON.parse(text) as RunReport,
       (error: NodeJS.ErrnoException) => {
@@ -45,11 +59,18 @@ export async function runHarness(harnessDir: string, args: readonly string[], en
   }
 }
 
-/** Spawns `node <harnessDir>/bin/conformance.js` with `args` (a command that writes no report: `--version`, `--dry-run`), or `node -e ''` without a harness. */
+/**
+ * Spawns `node <harnessDir>/bin/conformance.js` with `args` (a command that writes no report: `--version`,
+ * `--dry-run`), or `node -e ''` without a harness.
+ */
 export async function runCommandOnly(harnessDir: string | undefined, args: readonly string[]): Promise<ProcessRun> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-bench-start-'));
   try {
-    return await runNode(harnessDir === undefined ? ['-e', ''] : [join(harnessDir, 'bin', 'conformance.js'), ...args], {}, dir);
+    return await runNode(
+      harnessDir === undefined ? ['-e', ''] : [join(harnessDir, 'bin', 'conformance.js'), ...args],
+      {},
+      dir,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -65,7 +86,11 @@ export async function runBare(requestsFile: string, concurrency: number): Promis
   }
 }
 
-async function runNode(args: readonly string[], env: Readonly<Record<string, string>>, scratch: string): Promise<ProcessRun> {
+async function runNode(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  scratch: string,
+): Promise<ProcessRun> {
   const rssFile = join(scratch, 'max-rss');
   const startedAt = performance.now();
   const startedEpoch = Date.now();
@@ -82,10 +107,20 @@ async function runNode(args: readonly string[], env: Readonly<Record<string, str
   });
   const wallMs = performance.now() - startedAt;
   const [peakRss = 0, cpuMicros = 0] = (await readFile(rssFile, 'utf8')).split(' ').map(Number);
-  return { code, startedAt, startedEpoch, wallMs, peakRss, cpuMs: cpuMicros / 1000, output: Buffer.concat(chunks).toString('utf8') };
+  return {
+    code,
+    startedAt,
+    startedEpoch,
+    wallMs,
+    peakRss,
+    cpuMs: cpuMicros / 1000,
+    output: Buffer.concat(chunks).toString('utf8'),
+  };
 }
 
 /** The few variables of this process a child needs; none that could point a run at a target or change its reports. */
 function inherited(): Record<string, string> {
-  return Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+  return Object.fromEntries(
+    ['PATH', 'HOME', 'TMPDIR'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])),
+  );
 }

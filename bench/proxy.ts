@@ -29,7 +29,10 @@ export interface ProxyOptions {
   readonly limiter?: { readonly limiter: Limiter; readonly scope: string };
 }
 
-/** Starts a loopback proxy to `upstream` on port 0 that optionally records requests, delays responses by `delayMs` and rate-limits. */
+/**
+ * Starts a loopback proxy to `upstream` on port 0 that optionally records requests, delays responses by `delayMs` and
+ * rate-limits.
+ */
 export async function startProxy(upstream: string, options: ProxyOptions = {}): Promise<Proxy> {
   const origin = new URL(upstream);
   const recorded: RecordedRequest[] = [];
@@ -39,30 +42,49 @@ export async function startProxy(upstream: string, options: ProxyOptions = {}): 
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (options.record) recorded.push({ origin: origin.origin, at: performance.now(), method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
+      if (options.record)
+        recorded.push({
+          origin: origin.origin,
+          at: performance.now(),
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          body,
+        });
       const decision = options.limiter?.limiter.decide(`${options.limiter.scope} ${req.headers.authorization ?? ''}`);
       if (decision && !decision.allowed) {
         const payload = Buffer.from('{"message":"too many requests"}');
         setTimeout(() => {
-          res.writeHead(429, { ...decision.headers, 'content-type': 'application/json', 'content-length': payload.length });
+          res.writeHead(429, {
+            ...decision.headers,
+            'content-type': 'application/json',
+            'content-length': payload.length,
+          });
           res.end(payload);
         }, delayMs);
         return;
       }
-      const forward = httpRequest({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        const answer: Buffer[] = [];
-        up.on('data', (chunk: Buffer) => answer.push(chunk));
-        up.on('end', () => {
-          const payload = Buffer.concat(answer);
-          const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
-          const send = (): void => {
-            res.writeHead(up.statusCode ?? 502, { ...headers, ...decision?.headers, 'content-length': payload.length });
-            res.end(payload);
-          };
-          if (delayMs > 0) setTimeout(send, delayMs);
-          else send();
-        });
-      });
+      const forward = httpRequest(
+        { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          const answer: Buffer[] = [];
+          up.on('data', (chunk: Buffer) => answer.push(chunk));
+          up.on('end', () => {
+            const payload = Buffer.concat(answer);
+            const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
+            const send = (): void => {
+              res.writeHead(up.statusCode ?? 502, {
+                ...headers,
+                ...decision?.headers,
+                'content-length': payload.length,
+              });
+              res.end(payload);
+            };
+            if (delayMs > 0) setTimeout(send, delayMs);
+            else send();
+          });
+        },
+      );
       forward.on('error', () => res.destroy());
       forward.end(body);
     });

@@ -59,7 +59,14 @@ async function worker(): Promise<void> {
 }
 
 async function sweep(args: readonly string[]): Promise<number> {
-  const { values } = parseArgs({ args: [...args], options: { seeds: { type: 'string', default: '100' }, workers: { type: 'string', default: '2' }, modes: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      seeds: { type: 'string', default: '100' },
+      workers: { type: 'string', default: '2' },
+      modes: { type: 'string' },
+    },
+  });
   const seeds = Number(values.seeds);
   const workers = Number(values.workers);
   if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(workers) || workers < 1) {
@@ -74,14 +81,23 @@ async function sweep(args: readonly string[]): Promise<number> {
   const self = fileURLToPath(import.meta.url);
   await Promise.all(
     Array.from({ length: workers }, (_, w) => {
-      const child = fork(self, ['--worker'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const child = fork(self, ['--worker'], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
       child.on('message', (outcome: Outcome) => {
         outcomes.push(outcome);
         if (outcome.code !== 0) {
-          console.log(`  ✗ ${outcome.mode} --seed ${outcome.seed}: exit ${outcome.code}${outcome.failed.length ? `: ${outcome.failed.join(', ')}` : ''}`);
+          console.log(
+            `  ✗ ${outcome.mode} --seed ${outcome.seed}: ` +
+              `exit ${outcome.code}${outcome.failed.length ? `: ${outcome.failed.join(', ')}` : ''}`,
+          );
           for (const line of outcome.why) console.log(`      ${line.trim()}`);
         }
-        if (outcomes.length % 50 === 0) console.log(`  … ${outcomes.length}/${jobs.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        if (outcomes.length % 50 === 0)
+          console.log(
+            `  … ${outcomes.length}/${jobs.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          );
       });
       child.send(jobs.filter((_, i) => i % workers === w));
       return new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -94,10 +110,15 @@ async function sweep(args: readonly string[]): Promise<number> {
     const byPair = new Map<string, number[]>();
     for (const o of mine) for (const pair of o.failed) byPair.set(pair, [...(byPair.get(pair) ?? []), o.seed]);
     const pairs = [...byPair].map(([pair, at]) => `${pair} (${at.sort((a, b) => a - b).join(' ')})`).join('; ');
-    console.log(`${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(mine.filter((o) => o.code !== 0).length).padStart(6)}  ${pairs}`);
+    console.log(
+      `${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(mine.filter((o) => o.code !== 0).length).padStart(6)}  ${pairs}`,
+    );
   }
   const lost = jobs.length - outcomes.length;
-  console.log(`\n${failedRuns.length} of ${outcomes.length} runs failed${lost ? `, ${lost} did not report` : ''} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `\n${failedRuns.length} of ${outcomes.length} runs failed${lost ? `, ${lost} did not report` : ''} ` +
+      `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
   return failedRuns.length === 0 && lost === 0 ? 0 : 1;
 }
 

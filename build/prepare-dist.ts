@@ -17,5 +17,9 @@ await mkdir(dirname(PREPARED_SPECS_FILE), { recursive: true });
 await writeFile(PREPARED_SPECS_FILE, JSON.stringify(prepared));
 await writeFile(PREPARED_VALIDATORS_FILE, validators.code);
 await bundleSuites(join(PACKAGE_ROOT, 'dist'));
-// Build messages go to standard error, so that `npm pack --json` (which runs the build through `prepare`) prints JSON alone.
-process.stderr.write(`prepared ${operations.length} operations and ${validators.count} validators in ${dirname(PREPARED_SPECS_FILE)}, and bundled the suites\n`);
+// Build messages go to standard error, so that `npm pack --json` (which runs the build through `prepare`) prints JSON
+// alone.
+process.stderr.write(
+  `prepared ${operations.length} operations and ${validators.count} validators in ` +
+    `${dirname(PREPARED_SPECS_FILE)}, and bundled the suites\n`,
+);

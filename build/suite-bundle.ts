@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { BUNDLED_SUITE_FILE } from '../suites/bundled-suite-file.ts';
 
 /**
- * Bundles what vitest's worker loads for a run (the suites, the generators, the rules, the session: about 110 modules of
- * `dist/`) into `dist/suites/bundle.js`, packages left to Node, and writes the suite file that imports it. Node loads one
- * file instead of each module in turn: about 40 ms less of the worker's start. Same depth as the modules it holds, so
- * that their paths from `import.meta.url` (the package root, the prepared validators) stay true.
+ * Bundles what vitest's worker loads for a run (the suites, the generators, the rules, the session: about 110 modules
+ * of `dist/`) into `dist/suites/bundle.js`, packages left to Node, and writes the suite file that imports it. Node
+ * loads one file instead of each module in turn: about 40 ms less of the worker's start. Same depth as the modules it
+ * holds, so that their paths from `import.meta.url` (the package root, the prepared validators) stay true.
  */
 export async function bundleSuites(distDir: string): Promise<void> {
   // esbuild is a devDependency: it loads here, at build time, never when a run only reads BUNDLED_SUITE_FILE.

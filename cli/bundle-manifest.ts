@@ -30,7 +30,13 @@ export interface Manifest {
     readonly requests: number;
     readonly target: RunReport['target'];
     readonly settings: RunReport['settings'];
-    readonly verdicts: { readonly passed: number; readonly failed: number; readonly skipped: number; readonly skippedByChoice: number; readonly notJudged: number };
+    readonly verdicts: {
+      readonly passed: number;
+      readonly failed: number;
+      readonly skipped: number;
+      readonly skippedByChoice: number;
+      readonly notJudged: number;
+    };
   };
   readonly files: readonly BundleFile[];
   readonly digest: string;
@@ -52,7 +58,9 @@ export async function fileSha256(file: string): Promise<string> {
 
 /** This installation's tool, specs and rule table (the rules' data as RULES.md gives it, as JSON). */
 export async function currentProvenance(): Promise<Provenance> {
-  const table = JSON.stringify(RULES.map(({ id, basis, title, sentence, probedBy }) => ({ id, basis, title, sentence, probedBy })));
+  const table = JSON.stringify(
+    RULES.map(({ id, basis, title, sentence, probedBy }) => ({ id, basis, title, sentence, probedBy })),
+  );
   return {
     tool: { name: TOOL.name, version: TOOL.version },
     specs: await sourceFingerprints(),
@@ -67,7 +75,12 @@ export function manifestDigest(manifest: Omit<Manifest, 'digest'> & { digest?: s
 }
 
 /** The manifest of a run's files, with its digest. */
-export function buildManifest(provenance: Provenance, report: RunReport, files: readonly BundleFile[], createdAt: Date): Manifest {
+export function buildManifest(
+  provenance: Provenance,
+  report: RunReport,
+  files: readonly BundleFile[],
+  createdAt: Date,
+): Manifest {
   const { stats } = report;
   const body: Omit<Manifest, 'digest'> = {
     schemaVersion: 1,
@@ -80,7 +93,13 @@ export function buildManifest(provenance: Provenance, report: RunReport, files: 
       requests: stats.requests,
       target: report.target,
       settings: report.settings,
-      verdicts: { passed: stats.passed, failed: stats.failed, skipped: stats.skipped, skippedByChoice: stats.skippedByChoice, notJudged: stats.notJudged },
+      verdicts: {
+        passed: stats.passed,
+        failed: stats.failed,
+        skipped: stats.skipped,
+        skippedByChoice: stats.skippedByChoice,
+        notJudged: stats.notJudged,
+      },
     },
     files,
   };

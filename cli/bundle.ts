@@ -26,29 +26,58 @@ const BUNDLE_HAR = 'traffic.har';
 export async function checkBundleFolder(dir: string, flag: string): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    throw new HarnessError('BUNDLE_INVALID', `${flag} ${dir} is not a folder that can be read (${error.code}): name a new folder.`, { cause: error });
+    throw new HarnessError(
+      'BUNDLE_INVALID',
+      `${flag} ${dir} is not a folder that can be read (${error.code}): name a new folder.`,
+      { cause: error },
+    );
   });
   if (entries.length > 0) {
-    throw new HarnessError('BUNDLE_INVALID', `${flag} ${dir} is not empty: name a new folder (a bundle is never written over other files; nothing in it was changed).`);
+    throw new HarnessError(
+      'BUNDLE_INVALID',
+      `${flag} ${dir} is not empty: name a new folder (a bundle is never written over other files; nothing ` +
+        'in it was changed).',
+    );
   }
 }
 
 /** Copies a run's reports (and its HAR) into a new folder with manifest.json; returns the manifest's path. */
-export async function writeBundle(dir: string, reportDir: string, har: string | undefined, flag = 'the bundle folder'): Promise<{ manifest: string; files: number }> {
+export async function writeBundle(
+  dir: string,
+  reportDir: string,
+  har: string | undefined,
+  flag = 'the bundle folder',
+): Promise<{ manifest: string; files: number }> {
   await checkBundleFolder(dir, flag);
-  const findingsText = await readFile(join(reportDir, 'findings.json'), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new HarnessError('BUNDLE_INVALID', `${reportDir} holds no findings.json (${error.code}): bundle the report folder of a run (--report-dir).`, { cause: error });
-  });
+  const findingsText = await readFile(join(reportDir, 'findings.json'), 'utf8').catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new HarnessError(
+        'BUNDLE_INVALID',
+        `${reportDir} holds no findings.json (${error.code}): bundle the report folder of a run (--report-dir).`,
+        { cause: error },
+      );
+    },
+  );
   let report: RunReport;
   try {
     report = JSON.parse(findingsText) as RunReport;
   } catch (error) {
-    throw new HarnessError('BUNDLE_INVALID', `${join(reportDir, 'findings.json')} is not JSON (${(error as Error).message}): bundle the report folder of a run.`, { cause: error });
+    throw new HarnessError(
+      'BUNDLE_INVALID',
+      `${join(reportDir, 'findings.json')} is not JSON (${(error as Error).message}): bundle the report ` +
+        'folder of a run.',
+      { cause: error },
+    );
   }
   const sources: [string, string, BundleFile['format'] | undefined][] = [];
-  for (const [name, format] of REPORT_FILES) if (await exists(join(reportDir, name))) sources.push([join(reportDir, name), name, format]);
+  for (const [name, format] of REPORT_FILES)
+    if (await exists(join(reportDir, name))) sources.push([join(reportDir, name), name, format]);
   if (har !== undefined) {
-    if (!(await exists(har))) throw new HarnessError('BUNDLE_INVALID', `--har ${har} does not exist: give the HAR file the run wrote, or leave it out.`);
+    if (!(await exists(har)))
+      throw new HarnessError(
+        'BUNDLE_INVALID',
+        `--har ${har} does not exist: give the HAR file the run wrote, or leave it out.`,
+      );
     sources.push([har, BUNDLE_HAR, 'har']);
   }
   await mkdir(dir, { recursive: true });
@@ -56,7 +85,12 @@ export async function writeBundle(dir: string, reportDir: string, har: string | 
   for (const [from, name, format] of sources) {
     const to = join(dir, name);
     await copyFile(from, to);
-    files.push({ path: name, bytes: (await stat(to)).size, sha256: await fileSha256(to), ...(format ? { format } : {}) });
+    files.push({
+      path: name,
+      bytes: (await stat(to)).size,
+      sha256: await fileSha256(to),
+      ...(format ? { format } : {}),
+    });
   }
   const manifest = buildManifest(await currentProvenance(), report, files, new Date());
   const file = join(dir, MANIFEST_FILE);
@@ -74,17 +108,34 @@ async function exists(file: string): Promise<boolean> {
 /** `conformance bundle DIR [--report-dir DIR] [--har FILE]`: gathers a finished run's evidence into DIR. */
 export async function runBundle(argv: readonly string[], io: Io): Promise<number> {
   let parsed: ReturnType<typeof parse>;
-  const parse = (args: string[]) => parseArgs({ args, options: { 'report-dir': { type: 'string' }, har: { type: 'string' } }, strict: true, allowPositionals: true });
+  const parse = (args: string[]) =>
+    parseArgs({
+      args,
+      options: { 'report-dir': { type: 'string' }, har: { type: 'string' } },
+      strict: true,
+      allowPositionals: true,
+    });
   try {
     parsed = parse([...argv]);
   } catch (error) {
-    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. Run \`conformance help bundle\` for its flags.`, { cause: error });
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${(error as Error).message}. Run \`conformance help bundle\` for its flags.`,
+      { cause: error },
+    );
   }
   const [dir, ...extra] = parsed.positionals;
-  if (dir === undefined || extra.length > 0) throw new HarnessError('CONFIG_INVALID', '`conformance bundle` takes one folder: conformance bundle DIR [--report-dir DIR] [--har FILE].');
+  if (dir === undefined || extra.length > 0)
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      '`conformance bundle` takes one folder: conformance bundle DIR [--report-dir DIR] [--har FILE].',
+    );
   const reportDir = resolve(parsed.values['report-dir'] ?? DEFAULTS.reportDir);
   const har = parsed.values.har === undefined ? undefined : resolve(parsed.values.har);
   const written = await writeBundle(resolve(dir), reportDir, har);
-  io.out(`conformance: bundled ${written.files} file(s) of the run in ${reportDir} into ${resolve(dir)} (${basename(written.manifest)} lists their SHA-256; check with conformance verify ${dir})`);
+  io.out(
+    `conformance: bundled ${written.files} file(s) of the run in ${reportDir} into ${resolve(dir)} ` +
+      `(${basename(written.manifest)} lists their SHA-256; check with conformance verify ${dir})`,
+  );
   return 0;
 }

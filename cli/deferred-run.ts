@@ -15,18 +15,22 @@ const NOT_UNDER_VITEST: Readonly<Partial<Record<keyof ConformanceSettings, strin
   dryRun: 'to see the plan, run `npx conformance --dry-run` with the same settings',
   updateBaseline: 'write the baseline with `npx conformance --baseline FILE --update-baseline`',
   verbose: 'every verdict is a test of your vitest run',
-  requireJudged: 'a rule not judged is a skipped test, which your CI can count; or run `npx conformance --require-judged`',
+  requireJudged:
+    'a rule not judged is a skipped test, which your CI can count; or run `npx conformance --require-judged`',
 });
 
 /**
  * A run for a team's own vitest test file: the settings resolved now, by the command's resolver (a mistake throws the
- * same HarnessError as `runConformance`), and, when the groups are about to run, the specs loaded, the plan made, and the
- * embedded reference target started (no target setting) or the preflight passed (a target of the team's).
+ * same HarnessError as `runConformance`), and, when the groups are about to run, the specs loaded, the plan made, and
+ * the embedded reference target started (no target setting) or the preflight passed (a target of the team's).
  */
 export async function deferredRun(settings: ConformanceSettings): Promise<SuitesSource> {
   for (const [key, why] of Object.entries(NOT_UNDER_VITEST)) {
     if (settings[key as keyof ConformanceSettings] !== undefined) {
-      throw new HarnessError('CONFIG_INVALID', `conformanceSuites: the setting ${key} has no meaning in a vitest test file: ${why}. Leave it out.`);
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `conformanceSuites: the setting ${key} has no meaning in a vitest test file: ${why}. Leave it out.`,
+      );
     }
   }
   const { argv, env } = commandInputs(settings);
@@ -48,7 +52,10 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: Prepar
   const target = resolved.reference ? await startEmbedded(resolved) : undefined;
   const knownFailures = baseline ? acceptedFailures(baseline, new Date()) : undefined;
   try {
-    const run = await prepareRun({ config: target?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) }, specs);
+    const run = await prepareRun(
+      { config: target?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) },
+      specs,
+    );
     return { run, ...(target ? { close: () => target.close() } : {}) };
   } catch (error) {
     await target?.close();

@@ -4,7 +4,9 @@ import { fileValidator } from '../reports/file-schemas.ts';
 import { readFindingsFile } from '../reports/findings-file.ts';
 import type { Io } from './io.ts';
 
-/** `conformance diff OLD.json NEW.json`: prints what changed between two runs; 1 when there are new failures, else 0. */
+/**
+ * `conformance diff OLD.json NEW.json`: prints what changed between two runs; 1 when there are new failures, else 0.
+ */
 export async function runDiff(argv: readonly string[], io: Io): Promise<number> {
   if (argv.length !== 2 || argv.some((arg) => arg.startsWith('-'))) {
     throw new HarnessError('CONFIG_INVALID', 'diff takes two findings files: `conformance diff OLD.json NEW.json`.');

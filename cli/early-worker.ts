@@ -41,13 +41,21 @@ export class EarlyWorker {
     private readonly prepared: Promise<unknown>,
     private readonly onRefused: (why: string) => void,
   ) {
-    this.thread = new Worker(EarlyWorker.entry, { env: { ...started.env }, execArgv: [...started.execArgv], stdout: true, stderr: true, workerData });
+    this.thread = new Worker(EarlyWorker.entry, {
+      env: { ...started.env },
+      execArgv: [...started.execArgv],
+      stdout: true,
+      stderr: true,
+      workerData,
+    });
     // Until it is adopted, nothing of its own may keep the process alive or end it: an error shows when vitest uses it.
     this.thread.unref();
     this.thread.on('error', () => undefined);
   }
 
-  /** The thread, when vitest's pool asks for one started as this one was (and only once); else undefined, and it ends. */
+  /**
+   * The thread, when vitest's pool asks for one started as this one was (and only once); else undefined, and it ends.
+   */
   take(wanted: ThreadStart): Worker | undefined {
     const thread = this.thread;
     this.thread = undefined;
@@ -63,7 +71,9 @@ export class EarlyWorker {
     const end = (): Promise<number> => thread.terminate();
     void this.prepared.then(end, end);
     this.onRefused(
-      `vitest wanted its worker thread started otherwise than the one the command started (${differences.join('; ')}), so it started another, about 0.1 s later. Is this a vitest release the harness does not know yet?`,
+      'vitest wanted its worker thread started otherwise than the one the command started ' +
+        `(${differences.join('; ')}), so it started another, about 0.1 s later. Is this a vitest release the ` +
+        'harness does not know yet?',
     );
     return undefined;
   }
@@ -77,10 +87,17 @@ export class EarlyWorker {
   }
 }
 
-/** How `wanted` differs from `started`: the environment variables by name only (their values may be credentials), the flags whole. */
+/**
+ * How `wanted` differs from `started`: the environment variables by name only (their values may be credentials), the
+ * flags whole.
+ */
 function startDifferences(started: ThreadStart, wanted: ThreadStart): string[] {
-  const names = [...new Set([...Object.keys(started.env), ...Object.keys(wanted.env)])].filter((name) => started.env[name] !== wanted.env[name]);
-  const flags = wanted.execArgv.length !== started.execArgv.length || wanted.execArgv.some((flag, i) => flag !== started.execArgv[i]);
+  const names = [...new Set([...Object.keys(started.env), ...Object.keys(wanted.env)])].filter(
+    (name) => started.env[name] !== wanted.env[name],
+  );
+  const flags =
+    wanted.execArgv.length !== started.execArgv.length ||
+    wanted.execArgv.some((flag, i) => flag !== started.execArgv[i]);
   return [
     ...(names.length > 0 ? [`environment variables ${names.sort().join(', ')}`] : []),
     ...(flags ? [`Node flags ${JSON.stringify(wanted.execArgv)}, not ${JSON.stringify(started.execArgv)}`] : []),

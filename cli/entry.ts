@@ -10,4 +10,6 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env, undefined, { beforeRun: (config) => limitHeapGrowth(config.runs) });
+process.exitCode = await main(process.argv.slice(2), process.env, undefined, {
+  beforeRun: (config) => limitHeapGrowth(config.runs),
+});

@@ -17,7 +17,11 @@ export async function checkEvidenceOutputs(config: RunConfig): Promise<void> {
     await (await open(harSpoolPath(config.har), 'w')).close();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new HarnessError('CONFIG_INVALID', `--har ${config.har} cannot be written (${code}): name a file in a folder you can write to.`, { cause: error });
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `--har ${config.har} cannot be written (${code}): name a file in a folder you can write to.`,
+      { cause: error },
+    );
   }
 }
 

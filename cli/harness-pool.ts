@@ -36,7 +36,9 @@ class HarnessThread implements PoolWorker {
   async start(): Promise<void> {
     if (this.thread) return;
     const { env, execArgv, project } = this.options;
-    const thread = this.early.take({ env, execArgv }) ?? new Worker(EarlyWorker.entry, { env, execArgv, stdout: true, stderr: true });
+    const thread =
+      this.early.take({ env, execArgv }) ??
+      new Worker(EarlyWorker.entry, { env, execArgv, stdout: true, stderr: true });
     this.thread = thread;
     thread.stdout.pipe(project.vitest.logger.outputStream);
     thread.stderr.pipe(project.vitest.logger.errorStream);
@@ -56,7 +58,10 @@ class HarnessThread implements PoolWorker {
   }
 
   private running(): Worker {
-    if (!this.thread) throw new Error('the harness worker thread is not running (vitest used it before starting it, or after stopping it)');
+    if (!this.thread)
+      throw new Error(
+        'the harness worker thread is not running (vitest used it before starting it, or after stopping it)',
+      );
     return this.thread;
   }
 }

@@ -3,12 +3,13 @@ import { DEFAULTS } from '../core/defaults.ts';
 
 /**
  * V8's heap settings for the command's process. The worker that sends and judges allocates about 100 kB per request,
- * nearly all of it garbage within the request, but some outlives two young collections (each request's timeout
- * signal, bodies drawn ahead, requests waiting at the gate) and is moved to the old generation, which V8 let grow to up to four times what was live
- * before collecting it: peak memory grew with `--runs` (about 195 MiB at `--runs 64`, 240 MiB at 512) while what was
- * live hardly did. Here the old generation is collected once it has grown by a fifth of what was live (or by V8's
- * minimum step), and the worker's young generation is 8 MiB rather than 32: at --runs 64 / 512 / 2048, peak RSS
- * 162 / 172 / 192 MiB against 169 / 180 / 206 with a half and 16 MiB, for no CPU per request the bench could tell.
+ * nearly all of it garbage within the request, but some outlives two young collections (each request's timeout signal,
+ * bodies drawn ahead, requests waiting at the gate) and is moved to the old generation, which V8 let grow to up to four
+ * times what was live before collecting it: peak memory grew with `--runs` (about 195 MiB at `--runs 64`, 240 MiB at
+ * 512) while what was live hardly did. Here the old generation is collected once it has grown by a fifth of what was
+ * live (or by V8's minimum step), and the worker's young generation is 8 MiB rather than 32: at --runs 64 / 512 / 2048,
+ * peak RSS 162 / 172 / 192 MiB against 169 / 180 / 206 with a half and 16 MiB, for no CPU per request the bench could
+ * tell.
  */
 export const HEAP_FLAGS: readonly string[] = Object.freeze(['--max-semi-space-size=4', '--heap-growing-percent=20']);
 

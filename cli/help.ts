@@ -20,7 +20,8 @@ export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly st
 });
 
 /** One line of the target settings' help: the flag, the variables, what they are, in columns. */
-const targetLine = (flag: string, variables: string, about: string): string => `  ${flag.padEnd(23)}${variables.padEnd(20)}  ${about}`;
+const targetLine = (flag: string, variables: string, about: string): string =>
+  `  ${flag.padEnd(23)}${variables.padEnd(20)}  ${about}`;
 
 /** The help's lines for every API's target settings, from its descriptor: base URL, credentials, ids. */
 const TARGET_HELP = API_LIST.flatMap((api) => {

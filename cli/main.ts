@@ -16,14 +16,23 @@ export interface MainHooks {
 
 /** Standard output and error, the summary drawn for standard output's terminal (colour, width) as `env` allows. */
 function stdIo(env: Readonly<Record<string, string | undefined>>): Io {
-  return { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), style: terminalStyle(process.stdout, env) };
+  return {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    style: terminalStyle(process.stdout, env),
+  };
 }
 
 /**
  * `conformance run`: settings are resolved before the run's modules (vitest among them) load, so that a bad
  * setting is reported at once; like every subcommand, it is loaded on use so that `--help` and `rules` start fast.
  */
-async function run(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io, hooks: MainHooks): Promise<number> {
+async function run(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: Io,
+  hooks: MainHooks,
+): Promise<number> {
   assertKnownFlags('run', argv, Object.keys(RUN_FLAGS));
   const config = resolveConfig(argv, env, RULE_IDS);
   hooks.beforeRun?.(config);
@@ -48,11 +57,19 @@ async function rules(argv: readonly string[], io: Io): Promise<number> {
     else for (const rule of RULES) io.out(`${rule.id.padEnd(36)} ${rule.basis.padEnd(8)} ${rule.title}`);
     return 0;
   }
-  const [{ explainRule, ruleById, ruleText }, { loadShippedSpecs }, { FAULTS }] = await Promise.all([import('./rule-help.ts'), import('../core/prepared-specs.ts'), import('../reference/faults.ts')]);
+  const [{ explainRule, ruleById, ruleText }, { loadShippedSpecs }, { FAULTS }] = await Promise.all([
+    import('./rule-help.ts'),
+    import('../core/prepared-specs.ts'),
+    import('../reference/faults.ts'),
+  ]);
   const chosen = ids.map((id) => ruleById(RULES, id));
   const specs = await loadShippedSpecs();
   const explained = chosen.map((rule) => explainRule(rule, specs.operations, FAULTS));
-  io.out(json ? JSON.stringify(explained.length === 1 ? explained[0] : explained, null, 2) : explained.map(ruleText).join('\n\n'));
+  io.out(
+    json
+      ? JSON.stringify(explained.length === 1 ? explained[0] : explained, null, 2)
+      : explained.map(ruleText).join('\n\n'),
+  );
   return 0;
 }
 
@@ -61,12 +78,20 @@ function isCommand(word: string | undefined): word is Command {
 }
 
 function unknownCommand(word: string, io: Io): number {
-  io.err(`conformance: unknown command ${JSON.stringify(word)}${didYouMean(word, COMMANDS)}. Run \`conformance help\` for the commands.`);
+  io.err(
+    `conformance: unknown command ${JSON.stringify(word)}${didYouMean(word, COMMANDS)}. Run \`conformance ` +
+      `help\` for the commands.`,
+  );
   return 2;
 }
 
 /** The `conformance` command: dispatches to a subcommand and turns harness errors into exit code 2. */
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io = stdIo(env), hooks: MainHooks = {}): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: Io = stdIo(env),
+  hooks: MainHooks = {},
+): Promise<number> {
   const [first, ...rest] = argv;
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   try {
@@ -125,7 +150,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       io.err(`conformance: ${error.message} [${error.code}]`);
       return 2;
     }
-    io.err(`conformance: internal error, the run could not be made (a harness bug; please report it): ${(error as Error).stack ?? String(error)}`);
+    io.err(
+      'conformance: internal error, the run could not be made (a harness bug; please report ' +
+        `it): ${(error as Error).stack ?? String(error)}`,
+    );
     return 2;
   }
 }

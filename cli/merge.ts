@@ -37,7 +37,11 @@ const SAME_SETTINGS: readonly string[] = ['rules', 'allow', 'runs'];
  * the shards of one run (vitest's blob reports, replayed by vitest's own merge) into the whole run's reports; exits
  * like a run, `--require-judged` included.
  */
-export async function runMerge(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
+export async function runMerge(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: Io,
+): Promise<number> {
   const { dirs, reportDir, baselineFile, requireJudged } = mergeArgs(argv);
   const validate = fileValidator('findings');
   const shards = await Promise.all(dirs.map((dir) => readShard(dir, validate)));
@@ -51,9 +55,12 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
         (await loadSpecs()).operations.map((o) => o.key),
       )
     : undefined;
-  // The shards' reports were redacted when recorded; this only masks what they would carry of a secret value (none is known here).
+  // The shards' reports were redacted when recorded; this only masks what they would carry of a secret value (none is
+  // known here).
   const redact = createRedactor([]).text;
-  io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`);
+  io.out(
+    `conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`,
+  );
 
   const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
   try {
@@ -69,11 +76,16 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
     if (collected.results.length !== expected) {
       throw new HarnessError(
         'FINDINGS_INVALID',
-        `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json beside it, and that the merge runs the same version of conformance as the shards.`,
+        `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' ` +
+          `findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json ` +
+          'beside it, and that the merge runs the same version of conformance as the shards.',
       );
     }
     const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
-    const judged = applyJudgedGate(baseline ? await judgeWithBaseline(report, baseline, new Date()) : report, requireJudged);
+    const judged = applyJudgedGate(
+      baseline ? await judgeWithBaseline(report, baseline, new Date()) : report,
+      requireJudged,
+    );
     const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
     io.out(redact(terminalSummary(judged, io.style)));
     io.out(`Reports in ${resolve(reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
@@ -83,19 +95,29 @@ export async function runMerge(argv: readonly string[], env: Readonly<Record<str
   }
 }
 
-function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string; baselineFile?: string; requireJudged: boolean } {
+function mergeArgs(argv: readonly string[]): {
+  dirs: string[];
+  reportDir: string;
+  baselineFile?: string;
+  requireJudged: boolean;
+} {
   const parsed = (() => {
     try {
       return parseArgs({
         args: [...argv],
-        options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' }, 'require-judged': { type: 'boolean' } },
+        options: {
+          'report-dir': { type: 'string' },
+          baseline: { type: 'string' },
+          'require-judged': { type: 'boolean' },
+        },
         strict: true,
         allowPositionals: true,
       });
     } catch (error) {
       throw new HarnessError(
         'CONFIG_INVALID',
-        `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]\`.`,
+        `${(error as Error).message}. merge takes the shards' report directories: \`conformance merge ` +
+          `DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]\`.`,
         {
           cause: error,
         },
@@ -103,11 +125,17 @@ function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string
     }
   })();
   if (parsed.positionals.length === 0) {
-    throw new HarnessError('CONFIG_INVALID', 'merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`.');
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      'merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`.',
+    );
   }
   const reportDir = parsed.values['report-dir'] ?? DEFAULTS.reportDir;
   if (parsed.positionals.some((dir) => resolve(dir) === resolve(reportDir))) {
-    throw new HarnessError('CONFIG_INVALID', `--report-dir ${reportDir} is also a shard's directory: give the merged report its own directory.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `--report-dir ${reportDir} is also a shard's directory: give the merged report its own directory.`,
+    );
   }
   return {
     dirs: parsed.positionals,
@@ -120,7 +148,12 @@ function mergeArgs(argv: readonly string[]): { dirs: string[]; reportDir: string
 async function readShard(dir: string, validate: FileValidator): Promise<ShardOutput> {
   const file = join(dir, 'findings.json');
   const fail = (what: string, cause?: unknown): never => {
-    throw new HarnessError('FINDINGS_INVALID', `${dir} is not a shard's report directory: ${what}. Give the --report-dir of each \`conformance --shard i/n\` run.`, { cause });
+    throw new HarnessError(
+      'FINDINGS_INVALID',
+      `${dir} is not a shard's report directory: ${what}. Give the --report-dir of each \`conformance ` +
+        `--shard i/n\` run.`,
+      { cause },
+    );
   };
   const json = await readFindingsDocument(file, fail, validate);
   const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings.shard === 'string' ? json.settings.shard : '');
@@ -136,7 +169,14 @@ async function readShard(dir: string, validate: FileValidator): Promise<ShardOut
   );
   if (!isFile) fail(`the shard's vitest blob report ${blob} is missing`);
   const { seed, startedAt, durationMs, target, settings, replay } = json;
-  return { dir, shard, header: { seed, startedAt, durationMs, target, settings, replay }, results: json.results.length, requests: json.stats.requests, blob };
+  return {
+    dir,
+    shard,
+    header: { seed, startedAt, durationMs, target, settings, replay },
+    results: json.results.length,
+    requests: json.stats.requests,
+    blob,
+  };
 }
 
 /** Throws FINDINGS_INVALID unless the shards are every part 1..n of one run, each once. */
@@ -148,30 +188,59 @@ function checkShards(shards: readonly ShardOutput[]): void {
   const first = shards[0]!;
   const count = first.shard.count;
   const otherCount = shards.find((s) => s.shard.count !== count);
-  if (otherCount) fail(`the shards split the run differently: ${name(first)} and ${name(otherCount)}; run every shard with the same n in --shard i/n`);
+  if (otherCount)
+    fail(
+      `the shards split the run differently: ${name(first)} and ${name(otherCount)}; run every shard with ` +
+        'the same n in --shard i/n',
+    );
   for (let index = 1; index <= count; index += 1) {
     const given = shards.filter((s) => s.shard.index === index);
-    if (given.length > 1) fail(`shard ${index}/${count} is given ${given.length} times: ${given.map((s) => s.dir).join(', ')}`);
-    if (given.length === 0) fail(`shard ${index}/${count} is missing (given: ${shards.map(name).join(', ')}); give the report directories of all ${count} shards`);
+    if (given.length > 1)
+      fail(`shard ${index}/${count} is given ${given.length} times: ${given.map((s) => s.dir).join(', ')}`);
+    if (given.length === 0)
+      fail(
+        `shard ${index}/${count} is missing (given: ${shards.map(name).join(', ')}); give the report ` +
+          `directories of all ${count} shards`,
+      );
   }
   const otherSeed = shards.find((s) => s.header.seed !== first.header.seed);
-  if (otherSeed) fail(`the shards come from different seeds: ${first.header.seed} in ${first.dir}, ${otherSeed.header.seed} in ${otherSeed.dir}; run every shard with the same --seed`);
+  if (otherSeed)
+    fail(
+      `the shards come from different seeds: ${first.header.seed} in ${first.dir}, ` +
+        `${otherSeed.header.seed} in ${otherSeed.dir}; run every shard with the same --seed`,
+    );
   const otherTarget = shards.find((s) => targetIdentity(s.header) !== targetIdentity(first.header));
-  if (otherTarget) fail(`the shards ran against different targets: ${targetIdentity(first.header)} in ${first.dir}, ${targetIdentity(otherTarget.header)} in ${otherTarget.dir}`);
+  if (otherTarget)
+    fail(
+      `the shards ran against different targets: ${targetIdentity(first.header)} in ${first.dir}, ` +
+        `${targetIdentity(otherTarget.header)} in ${otherTarget.dir}`,
+    );
   for (const setting of SAME_SETTINGS) {
     const value = (s: ShardOutput): string => JSON.stringify(s.header.settings[setting]);
     const other = shards.find((s) => value(s) !== value(first));
-    if (other) fail(`the shards ran with different settings: ${setting} ${value(first)} in ${first.dir}, ${value(other)} in ${other.dir}`);
+    if (other)
+      fail(
+        `the shards ran with different settings: ${setting} ${value(first)} in ${first.dir}, ` +
+          `${value(other)} in ${other.dir}`,
+      );
   }
 }
 
-/** What names a target across shards: the embedded reference target by its faults and modes (each shard starts its own), any other by its addresses and ids. */
+/**
+ * What names a target across shards: the embedded reference target by its faults and modes (each shard starts its own),
+ * any other by its addresses and ids.
+ */
 function targetIdentity(header: RunHeader): string {
   const { reference } = header.target;
-  return JSON.stringify(reference ? { reference } : Object.fromEntries(API_LIST.map((api) => [api.name, header.target[api.name]])));
+  return JSON.stringify(
+    reference ? { reference } : Object.fromEntries(API_LIST.map((api) => [api.name, header.target[api.name]])),
+  );
 }
 
-/** The whole run's header: shard 1's target and replay, the earliest start, and the wall time from the first start to the last end. */
+/**
+ * The whole run's header: shard 1's target and replay, the earliest start, and the wall time from the first start to
+ * the last end.
+ */
 function mergedHeader(shards: readonly ShardOutput[]): RunHeader {
   const starts = shards.map((s) => Date.parse(s.header.startedAt));
   const ends = shards.map((s, i) => starts[i]! + s.header.durationMs);

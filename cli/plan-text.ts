@@ -4,10 +4,16 @@ import { preflightPlan } from '../engine/preflight-plan.ts';
 
 /** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */
 export function planText(plan: Plan, config: RunConfig): string {
-  const lines = [`Plan (dry run: nothing is sent). Seed ${config.seed}; ${plan.runs} example(s) per property; ${config.rules.length} rule(s) selected.`];
+  const lines = [
+    `Plan (dry run: nothing is sent). Seed ${config.seed}; ${plan.runs} example(s) per property; ` +
+      `${config.rules.length} rule(s) selected.`,
+  ];
   if (config.shard) {
     const suites = [...new Set(plan.groups.map((g) => g.suite))];
-    lines.push(`Shard ${config.shard.index}/${config.shard.count}: the ${suites.join(', ')} suite(s), whole; the other shards run the rest.`);
+    lines.push(
+      `Shard ${config.shard.index}/${config.shard.count}: the ${suites.join(', ')} suite(s), whole; the ` +
+        'other shards run the rest.',
+    );
   }
   lines.push('');
   const width = Math.max(...plan.groups.map((g) => `${g.suite} / ${g.group}`.length));
@@ -19,10 +25,13 @@ export function planText(plan: Plan, config: RunConfig): string {
         : `  ${String(group.requests).padStart(4)} ${name}  ${group.klass.padEnd(10)}  ${group.operations.join(', ')}`,
     );
   }
-  const byClass = ['read', 'write', 'disruptive'].map((klass) => `${klass} ${plan.groups.filter((g) => g.klass === klass).reduce((n, g) => n + g.requests, 0)}`);
+  const byClass = ['read', 'write', 'disruptive'].map(
+    (klass) => `${klass} ${plan.groups.filter((g) => g.klass === klass).reduce((n, g) => n + g.requests, 0)}`,
+  );
   lines.push(
     '',
-    `Total: ${plan.total} request(s) (${byClass.join(', ')})${config.maxRequests ? `; --max-requests ${config.maxRequests}${plan.reserved > 0 ? `, ${plan.reserved} of them kept for the preflight` : ''}` : ''}.`,
+    `Total: ${plan.total} request(s) ` +
+      `(${byClass.join(', ')})${config.maxRequests ? `; --max-requests ${config.maxRequests}${plan.reserved > 0 ? `, ${plan.reserved} of them kept for the preflight` : ''}` : ''}.`,
   );
   const preflight = preflightPlan(config);
   if (preflight) lines.push(preflight);

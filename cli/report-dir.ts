@@ -10,7 +10,11 @@ export async function ensureReportDir(reportDir: string): Promise<string> {
     await access(dir, constants.W_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new HarnessError('CONFIG_INVALID', `--report-dir ${dir} cannot be written (${code}): name a directory you can write to.`, { cause: error });
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `--report-dir ${dir} cannot be written (${code}): name a directory you can write to.`,
+      { cause: error },
+    );
   }
   return dir;
 }

@@ -35,7 +35,11 @@ export function ruleById(rules: readonly Rule[], id: string): Rule {
 }
 
 /** A rule with its operations (from the specs) and the reference faults that break it. */
-export function explainRule(rule: Rule, operations: readonly Operation[], faults: readonly FaultSummary[]): RuleExplanation {
+export function explainRule(
+  rule: Rule,
+  operations: readonly Operation[],
+  faults: readonly FaultSummary[],
+): RuleExplanation {
   return {
     id: rule.id,
     title: rule.title,
@@ -43,7 +47,10 @@ export function explainRule(rule: Rule, operations: readonly Operation[], faults
     sentence: rule.sentence,
     probedBy: rule.probedBy,
     operations: isOperationList(rule.operations)
-      ? rule.operations.map((operationId) => ({ operationId, operation: operations.find((op) => op.operationId === operationId)?.key ?? '(not in the specs)' }))
+      ? rule.operations.map((operationId) => ({
+          operationId,
+          operation: operations.find((op) => op.operationId === operationId)?.key ?? '(not in the specs)',
+        }))
       : operationsOf(rule, operations).map((op) => ({ operationId: op.operationId, operation: op.key })),
     faults: faults.filter((f) => f.breaks.includes(rule.id)).map(({ name, description }) => ({ name, description })),
     statements: statementsJudgedBy(rule.id, Object.values(TRACE_TABLES)),
@@ -56,13 +63,16 @@ export function ruleText(rule: RuleExplanation): string {
   return [
     `${rule.id}: ${rule.title}`,
     '',
-    `Contract (${rule.basis === 'stated' ? 'stated: a document of the contract says it' : 'inferred: the documents are silent, and every user would expect it'}):`,
+    'Contract ' +
+      `(${rule.basis === 'stated' ? 'stated: a document of the contract says it' : 'inferred: the documents are silent, and every user would expect it'}):`,
     `  ${rule.sentence}`,
     '',
     `Probed by: ${rule.probedBy}.`,
     '',
     `Statements of the contract it enforces (${rule.statements.length}; docs/traceability.md):`,
-    ...(rule.statements.length === 0 ? ['  none: the documents are silent'] : rule.statements.map((s) => `  ${s.id}: ${s.text}`)),
+    ...(rule.statements.length === 0
+      ? ['  none: the documents are silent']
+      : rule.statements.map((s) => `  ${s.id}: ${s.text}`)),
     '',
     `Operations (${rule.operations.length}):`,
     ...rule.operations.map((o) => `  ${o.operationId} (${o.operation})`),

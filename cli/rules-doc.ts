@@ -9,7 +9,14 @@ import { FAULTS } from '../reference/faults.ts';
 import { RULES } from '../rules/index.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { Io } from './io.ts';
-import { readContract, renderTraceabilityDoc, renderTraceabilityJson, TRACEABILITY_DOC_FILE, TRACEABILITY_JSON_FILE, traceabilityData } from './traceability-doc.ts';
+import {
+  readContract,
+  renderTraceabilityDoc,
+  renderTraceabilityJson,
+  TRACEABILITY_DOC_FILE,
+  TRACEABILITY_JSON_FILE,
+  traceabilityData,
+} from './traceability-doc.ts';
 
 /** Where the rendered catalogue is committed. */
 export const RULES_DOC_FILE = join(PACKAGE_ROOT, 'docs', 'rules.md');
@@ -21,8 +28,15 @@ export interface FaultSummary {
   readonly breaks: readonly string[];
 }
 
-/** Renders docs/rules.md from the rule table, the specs' operations and the reference faults; the same input gives the same text. */
-export function renderRulesDoc(rules: readonly Rule[], operations: readonly Operation[], faults: readonly FaultSummary[]): string {
+/**
+ * Renders docs/rules.md from the rule table, the specs' operations and the reference faults; the same input gives the
+ * same text.
+ */
+export function renderRulesDoc(
+  rules: readonly Rule[],
+  operations: readonly Operation[],
+  faults: readonly FaultSummary[],
+): string {
   const lines = [
     '# Rules',
     '',
@@ -89,7 +103,11 @@ export interface DocFiles {
   readonly traceabilityJson: string;
 }
 
-const DOC_FILES: DocFiles = { rules: RULES_DOC_FILE, traceability: TRACEABILITY_DOC_FILE, traceabilityJson: TRACEABILITY_JSON_FILE };
+const DOC_FILES: DocFiles = {
+  rules: RULES_DOC_FILE,
+  traceability: TRACEABILITY_DOC_FILE,
+  traceabilityJson: TRACEABILITY_JSON_FILE,
+};
 
 /** Each generated document's file and its text as the current tables render it. */
 async function renderedDocs(files: DocFiles): Promise<[string, string][]> {
@@ -108,9 +126,13 @@ async function renderedDocs(files: DocFiles): Promise<[string, string][]> {
 export async function runDocs(argv: readonly string[], io: Io, files: DocFiles = DOC_FILES): Promise<number> {
   let check: boolean;
   try {
-    check = parseArgs({ args: [...argv], options: { check: { type: 'boolean' } }, strict: true, allowPositionals: false }).values.check === true;
+    check =
+      parseArgs({ args: [...argv], options: { check: { type: 'boolean' } }, strict: true, allowPositionals: false })
+        .values.check === true;
   } catch (error) {
-    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. \`conformance docs\` takes only --check.`, { cause: error });
+    throw new HarnessError('CONFIG_INVALID', `${(error as Error).message}. \`conformance docs\` takes only --check.`, {
+      cause: error,
+    });
   }
   const docs = await renderedDocs(files);
   if (!check) {

@@ -61,19 +61,28 @@ export interface ConformanceOutput {
   readonly err?: (line: string) => void;
 }
 
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, 'help'>>, keyof ConformanceSettings>;
 // A flag added to RUN_FLAGS without its setting in ConformanceSettings fails the type check here.
 true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
 
 /** The settings that the command reads from environment variables only, and their variables. */
-const CREDENTIALS = Object.freeze({ managementKeyId: 'MANAGEMENT_KEY_ID', managementKeySecret: 'MANAGEMENT_KEY_SECRET', alertsToken: 'ALERTS_TOKEN' } as const);
+const CREDENTIALS = Object.freeze({
+  managementKeyId: 'MANAGEMENT_KEY_ID',
+  managementKeySecret: 'MANAGEMENT_KEY_SECRET',
+  alertsToken: 'ALERTS_TOKEN',
+} as const);
 
 /**
  * Runs the harness from code, like `conformance run` with these settings: the same resolver validates them (a mistake
  * throws a HarnessError with its code), the same reports are written to `reportDir`. Reads no environment variable.
  */
-export async function runConformance(settings: ConformanceSettings = {}, output: ConformanceOutput = {}): Promise<ConformanceRun> {
+export async function runConformance(
+  settings: ConformanceSettings = {},
+  output: ConformanceOutput = {},
+): Promise<ConformanceRun> {
   const { argv, env } = commandInputs(settings);
   const config = resolveConfig(argv, env, RULE_IDS);
   const { runCommand } = await import('./run.ts');
@@ -84,7 +93,10 @@ export async function runConformance(settings: ConformanceSettings = {}, output:
   return report ? { exitCode, report } : { exitCode };
 }
 
-/** The command line and environment that say the same as `settings`: flags for the settings, variables for the credentials. */
+/**
+ * The command line and environment that say the same as `settings`: flags for the settings, variables for the
+ * credentials.
+ */
 export function commandInputs(settings: ConformanceSettings): { argv: string[]; env: Record<string, string> } {
   const argv: string[] = [];
   const env: Record<string, string> = {};
@@ -95,11 +107,13 @@ export function commandInputs(settings: ConformanceSettings): { argv: string[]; 
       continue;
     }
     const flag = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-    const option = flag === 'help' ? undefined : (RUN_FLAGS as Record<string, { type: string; multiple?: boolean }>)[flag];
+    const option =
+      flag === 'help' ? undefined : (RUN_FLAGS as Record<string, { type: string; multiple?: boolean }>)[flag];
     if (!option || key.includes('-')) {
       throw new HarnessError(
         'CONFIG_INVALID',
-        `runConformance: unknown setting ${JSON.stringify(key)}; the settings are the flags of \`conformance run\` in camelCase, plus managementKeyId, managementKeySecret and alertsToken.`,
+        `runConformance: unknown setting ${JSON.stringify(key)}; the settings are the flags of ` +
+          `\`conformance run\` in camelCase, plus managementKeyId, managementKeySecret and alertsToken.`,
       );
     }
     if (option.type === 'boolean') {

@@ -32,8 +32,8 @@ export interface RunOptions {
 }
 
 /**
- * `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes reports;
- * returns the exit code, and hands the finished report to `onReport` (the library's way to it).
+ * `conformance run` with resolved settings: starts the reference target if none is configured, runs the suites, writes
+ * reports; returns the exit code, and hands the finished report to `onReport` (the library's way to it).
  */
 export async function runCommand(
   resolved: RunConfig,
@@ -43,7 +43,8 @@ export async function runCommand(
   options: RunOptions = {},
 ): Promise<number> {
   const specs = await loadShippedSpecs();
-  // Modules that only some runs need load on use: the baseline's (Ajv for its schema), the preflight's, the reference target's.
+  // Modules that only some runs need load on use: the baseline's (Ajv for its schema), the preflight's, the reference
+  // target's.
   const baselined = resolved.baseline ? await import('../reports/baseline-run.ts') : undefined;
   const baseline =
     baselined && resolved.baseline
@@ -64,16 +65,24 @@ export async function runCommand(
   await checkEvidenceOutputs(resolved);
   io.out(targetLine(resolved));
   const stop = new AbortController();
-  const run: RunState = { config: resolved, redact: createRedactor(redactedNames(specs), runSecrets(resolved)).text, startedAt: new Date(), finishing: false };
+  const run: RunState = {
+    config: resolved,
+    redact: createRedactor(redactedNames(specs), runSecrets(resolved)).text,
+    startedAt: new Date(),
+    finishing: false,
+  };
   const interrupts = watchInterrupts({
     first(signal) {
       io.err(
-        `conformance: ${signal} received: no new requests (only those that put back what the run changed), waiting for the ones in flight (at most --timeout-ms ${resolved.timeoutMs} ms), then writing every report. ${signal} again stops at once.`,
+        `conformance: ${signal} received: no new requests (only those that put back what the run changed), ` +
+          `waiting for the ones in flight (at most --timeout-ms ${resolved.timeoutMs} ms), then writing ` +
+          `every report. ${signal} again stops at once.`,
       );
       stop.abort();
     },
     second(signal) {
-      if (run.finishing) io.err(`conformance: ${signal} again: the reports are being written; the run ends when they are.`);
+      if (run.finishing)
+        io.err(`conformance: ${signal} again: the reports are being written; the run ends when they are.`);
       else void hardStop(run, signal, { out: io.out, env, redact: run.redact }, io);
     },
   });
@@ -94,15 +103,22 @@ export async function runCommand(
   try {
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const suites = runSuites(resolved, { name: channelName, open: channel }, prepared, io.out, (text) => run.redact(text), {
-      ...(early ? { early } : {}),
-      stop: stop.signal,
-      planned: () => run.planned,
-      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-      onStarted: (read) => {
-        run.soFar = read;
+    const suites = runSuites(
+      resolved,
+      { name: channelName, open: channel },
+      prepared,
+      io.out,
+      (text) => run.redact(text),
+      {
+        ...(early ? { early } : {}),
+        stop: stop.signal,
+        planned: () => run.planned,
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+        onStarted: (read) => {
+          run.soFar = read;
+        },
       },
-    });
+    );
     // Its failure (vitest not starting) is read where it is awaited; while the run is prepared it must not count as an
     // unhandled rejection, which would end the process before the command could report it.
     suites.catch(() => undefined);
@@ -113,7 +129,10 @@ export async function runCommand(
       reference = resolved.reference ? await startEmbedded(resolved) : undefined;
       const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, new Date()) : undefined;
       settle({ config: reference?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) });
-      const ready = await Promise.race([prepared, suites.then(() => Promise.reject(new Error('vitest ended before the run was prepared')))]);
+      const ready = await Promise.race([
+        prepared,
+        suites.then(() => Promise.reject(new Error('vitest ended before the run was prepared'))),
+      ]);
       if (ready.plan.warning) io.err(`conformance: ${ready.plan.warning}`);
       run.planned = ready.plan.total;
       if (ready.preflight) io.out(ready.preflight.line);
@@ -133,13 +152,21 @@ export async function runCommand(
     const collected = await suites;
     run.finishing = true;
     if (collected.results.length === 0 && config.rules.length > 0) {
-      collected.errors.push('no suite ran: the harness found no suite files or no verdicts (is the installation complete?)');
+      collected.errors.push(
+        'no suite ran: the harness found no suite files or no verdicts (is the installation complete?)',
+      );
     }
     const redact = run.redact;
     const reportIo = { out: io.out, env, redact };
     const signal = interrupts.received();
-    const report = { ...buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime()), ...(signal ? { interrupted: signal } : {}) };
-    const judged = applyJudgedGate(baselined && baseline ? await baselined.judgeWithBaseline(report, baseline, startedAt) : report, config.requireJudged);
+    const report = {
+      ...buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime()),
+      ...(signal ? { interrupted: signal } : {}),
+    };
+    const judged = applyJudgedGate(
+      baselined && baseline ? await baselined.judgeWithBaseline(report, baseline, startedAt) : report,
+      config.requireJudged,
+    );
     onReport?.(judged);
     const files = await writeReports(config.reportDir, judged, reportIo);
     await writeEvidence(config, judged, reportIo);
@@ -147,7 +174,10 @@ export async function runCommand(
     io.out(`Reports in ${resolve(config.reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
     for (const warning of leftChangedWarnings(judged.incidents)) io.err(redact(warning));
     if (signal) {
-      io.err(`conformance: the run was interrupted (${signal}): the reports hold what was judged before it; rules left without evidence are skipped.`);
+      io.err(
+        `conformance: the run was interrupted (${signal}): the reports hold what was judged before it; ` +
+          'rules left without evidence are skipped.',
+      );
       return INTERRUPT_EXIT_CODES[signal];
     }
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
@@ -173,16 +203,30 @@ interface RunState {
   planned?: number;
 }
 
-/** A second interrupt: writes the reports from the verdicts reached so far, warns about what may be left changed, and ends the process. */
+/**
+ * A second interrupt: writes the reports from the verdicts reached so far, warns about what may be left changed, and
+ * ends the process.
+ */
 async function hardStop(run: RunState, signal: InterruptSignal, reportIo: ReportIo, io: Io): Promise<never> {
   io.err(`conformance: ${signal} again: stopping at once.`);
   const { config } = run;
   try {
-    const collected = run.soFar?.() ?? { results: [], suites: [], errors: ['the run was stopped at once, before any verdict'] };
-    const report = { ...buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()), interrupted: signal };
+    const collected = run.soFar?.() ?? {
+      results: [],
+      suites: [],
+      errors: ['the run was stopped at once, before any verdict'],
+    };
+    const report = {
+      ...buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()),
+      interrupted: signal,
+    };
     await writeReports(config.reportDir, report, reportIo);
-    for (const warning of [...leftChangedWarnings(report.incidents), ...unknownStateWarnings(config)]) io.err(reportIo.redact(warning));
-    io.err(`conformance: reports in ${resolve(config.reportDir)} hold the ${report.results.length} verdict(s) reached before the stop.`);
+    for (const warning of [...leftChangedWarnings(report.incidents), ...unknownStateWarnings(config)])
+      io.err(reportIo.redact(warning));
+    io.err(
+      `conformance: reports in ${resolve(config.reportDir)} hold the ${report.results.length} verdict(s) ` +
+        'reached before the stop.',
+    );
   } catch (error) {
     io.err(`conformance: could not write the reports after ${signal}: ${reportIo.redact((error as Error).message)}`);
   }

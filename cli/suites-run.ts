@@ -16,9 +16,13 @@ import { harnessPool } from './harness-pool.ts';
 
 // The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// The one suite file, which registers every suite (a dist/ built before the suites were one file may still hold others):
-// from the build, the one that loads the harness bundled (build/suite-bundle.ts), where the build wrote it.
-const SUITE_FILES = import.meta.url.endsWith('.ts') ? 'conformance.suite.ts' : existsSync(join(ROOT, 'suites', BUNDLED_SUITE_FILE)) ? BUNDLED_SUITE_FILE : 'conformance.suite.js';
+// The one suite file, which registers every suite (a dist/ built before the suites were one file may still hold
+// others): from the build, the one that loads the harness bundled (build/suite-bundle.ts), where the build wrote it.
+const SUITE_FILES = import.meta.url.endsWith('.ts')
+  ? 'conformance.suite.ts'
+  : existsSync(join(ROOT, 'suites', BUNDLED_SUITE_FILE))
+    ? BUNDLED_SUITE_FILE
+    : 'conformance.suite.js';
 
 type VitestOptions = NonNullable<Parameters<typeof startVitest>[2]>;
 /** vitest's reporters as a list: names, instances, or a name with its options. */
@@ -35,7 +39,10 @@ export interface SuitesRunOptions {
   readonly planned?: () => number | undefined;
   /** Off a terminal, a heartbeat line after this long without output (DEFAULTS.heartbeatMs). */
   readonly heartbeatMs?: number;
-  /** Aborted when the run is interrupted: the worker then sends no new request but those that put back what the run changed. */
+  /**
+   * Aborted when the run is interrupted: the worker then sends no new request but those that put back what the run
+   * changed.
+   */
   readonly stop?: AbortSignal;
   /** Called once the run has started, with a function that reads what it has produced so far (for a hard stop). */
   readonly onStarted?: (soFar: () => Collected) => void;
@@ -44,12 +51,12 @@ export interface SuitesRunOptions {
 }
 
 /**
- * Runs the suite file with vitest in one worker, returning what it produced: it registers every suite and runs their probe
- * groups once, concurrently, under one session. The worker starts at once, and asks for the run's settings over
+ * Runs the suite file with vitest in one worker, returning what it produced: it registers every suite and runs their
+ * probe groups once, concurrently, under one session. The worker starts at once, and asks for the run's settings over
  * `channel` (the run's, which the caller opened and hands them over on); a run that is given up before it is prepared
  * (`prepared` rejects: a setting or the preflight failed) says nothing more. A shard runs its part of the suites
- * (`shardSuites`, the planner's split) and also writes vitest's blob report for `conformance merge`.
- * Off a terminal, a heartbeat line reports progress after every few seconds of quiet.
+ * (`shardSuites`, the planner's split) and also writes vitest's blob report for `conformance merge`. Off a terminal, a
+ * heartbeat line reports progress after every few seconds of quiet.
  */
 export async function runSuites(
   config: RunConfig,
@@ -78,7 +85,11 @@ export async function runSuites(
   const stopWorker = (): void => open.stop();
   options.stop?.addEventListener('abort', stopWorker, { once: true });
   const started = Date.now();
-  const beat = process.stdout.isTTY ? undefined : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () => heartbeatText(open.progress(), options.planned?.(), started));
+  const beat = process.stdout.isTTY
+    ? undefined
+    : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () =>
+        heartbeatText(open.progress(), options.planned?.(), started),
+      );
   const collector = new CollectReporter(beat ? beat.line : say, redact);
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
@@ -88,9 +99,13 @@ export async function runSuites(
       hookTimeout: config.budgetMs + 60_000,
       provide: { conformance: { channel: channel.name } },
       ...(options.early ? { pool: harnessPool(options.early) } : {}),
-      reporters: [collector, { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) }, ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : [])],
-      // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name keeps its
-      // file apart from the other shards' when `conformance merge` replays the blob reports.
+      reporters: [
+        collector,
+        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
+        ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
+      ],
+      // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name
+      // keeps its file apart from the other shards' when `conformance merge` replays the blob reports.
       ...(config.shard ? { name: shardProject(config.shard) } : {}),
     });
   } finally {
@@ -104,7 +119,10 @@ export async function runSuites(
 
 function heartbeatText(progress: RunProgress, planned: number | undefined, started: number): string {
   const { sent, rateLimited, violations } = progress;
-  return `conformance: ${sent}${planned === undefined ? '' : `/${planned}`} requests sent, ${rateLimited} rate-limit waits, ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`;
+  return (
+    `conformance: ${sent}${planned === undefined ? '' : `/${planned}`} requests sent, ${rateLimited} ` +
+    `rate-limit waits, ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`
+  );
 }
 
 /**
@@ -127,22 +145,40 @@ function collectedSoFar(vitest: Vitest, created: ReadonlyMap<string, readonly Cr
   }
   const reported = new Set(collected.suites.map((report) => report.suite));
   for (const [suite, resources] of created) {
-    if (!reported.has(suite)) collected.suites.push({ suite, coverage: {}, created: [...resources], requests: 0, rateLimited: 0, skippedGroups: [] });
+    if (!reported.has(suite))
+      collected.suites.push({
+        suite,
+        coverage: {},
+        created: [...resources],
+        requests: 0,
+        rateLimited: 0,
+        skippedGroups: [],
+      });
   }
   if (pending > 0) collected.errors.push(`the run was stopped at once: ${pending} verdict(s) were not reached`);
   return collected;
 }
 
-/** The vitest project name a shard's run carries, so that each shard's test file has an id of its own in the blob reports. */
+/**
+ * The vitest project name a shard's run carries, so that each shard's test file has an id of its own in the blob
+ * reports.
+ */
 function shardProject(shard: Shard): string {
   return `conformance shard ${shard.index}/${shard.count}`;
 }
 
 /**
- * Replays the blob reports in `blobDir` (of `shards`) through vitest's own merge, so that our reporters see the whole run's
- * test tree: one project per shard, named as the shard's run named it, to which vitest's merge gives back its file.
+ * Replays the blob reports in `blobDir` (of `shards`) through vitest's own merge, so that our reporters see the whole
+ * run's test tree: one project per shard, named as the shard's run named it, to which vitest's merge gives back its
+ * file.
  */
-export async function mergeSuites(blobDir: string, shards: readonly Shard[], cacheDir: string, write: (line: string) => void, redact: (text: string) => string): Promise<Collected> {
+export async function mergeSuites(
+  blobDir: string,
+  shards: readonly Shard[],
+  cacheDir: string,
+  write: (line: string) => void,
+  redact: (text: string) => string,
+): Promise<Collected> {
   const collector = new CollectReporter(write, redact);
   await runVitest(cacheDir, {
     mergeReports: resolve(blobDir),
@@ -152,7 +188,9 @@ export async function mergeSuites(blobDir: string, shards: readonly Shard[], cac
   return collector.collected;
 }
 
-/** A last redaction of a file vitest wrote, if it did (the blob holds the test tree as vitest saw it, errors included). */
+/**
+ * A last redaction of a file vitest wrote, if it did (the blob holds the test tree as vitest saw it, errors included).
+ */
 async function redactFile(file: string, redact: (text: string) => string): Promise<void> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
@@ -184,19 +222,24 @@ export async function moduleCache(dir: string): Promise<Pick<VitestOptions, 'exp
 
 /**
  * Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file, caches under
- * `cacheDir`); true when a test failed or errored. vitest's own SIGINT and SIGTERM handlers (which end the process at once) are removed as it
- * starts, so that the command decides what an interrupt does.
+ * `cacheDir`); true when a test failed or errored. vitest's own SIGINT and SIGTERM handlers (which end the process at
+ * once) are removed as it starts, so that the command decides what an interrupt does.
  */
-export async function runVitest(cacheDir: string, options: Omit<VitestOptions, 'reporters'> & { reporters: ReporterList }): Promise<boolean> {
+export async function runVitest(
+  cacheDir: string,
+  options: Omit<VitestOptions, 'reporters'> & { reporters: ReporterList },
+): Promise<boolean> {
   const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   // What the suites inject is handed over as the run starts, not as configuration: vitest deep-merges and clones its
   // configuration, which for the two specs' documents took about 0.1 s.
   const { provide, ...settings } = options;
   const leaveSignalsToUs: Reporter = {
     onInit(vitest) {
-      for (const [key, value] of Object.entries(provide ?? {})) vitest.provide(key as 'conformance', value as Parameters<Vitest['provide']>[1]);
+      for (const [key, value] of Object.entries(provide ?? {}))
+        vitest.provide(key as 'conformance', value as Parameters<Vitest['provide']>[1]);
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.removeListener(signal, listener);
+        for (const listener of process.listeners(signal))
+          if (!before[signal].includes(listener)) process.removeListener(signal, listener);
       }
     },
   };
@@ -215,7 +258,8 @@ export async function runVitest(cacheDir: string, options: Omit<VitestOptions, '
       fileParallelism: false,
       passWithNoTests: true,
       ...(await moduleCache(join(cacheDir, 'modules'))),
-      // The compiled harness modules load with Node's own import, like any package's: only the suite files go through vite.
+      // The compiled harness modules load with Node's own import, like any package's: only the suite files go through
+      // vite.
       server: { deps: { external: [/\/dist\/(?!suites\/[^/]+\.suite\.js$)/] } },
       ...settings,
       reporters: [leaveSignalsToUs, ...options.reporters],

@@ -5,7 +5,10 @@ import type { RunConfig } from '../core/config.ts';
 export function targetLine(config: RunConfig): string {
   if (config.reference) {
     const { faults, modes } = config.reference;
-    return `Testing the embedded reference target (faults: ${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})`;
+    return (
+      'Testing the embedded reference target (faults: ' +
+      `${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})`
+    );
   }
   const tested = API_LIST.flatMap((api) => {
     const target = config[api.name];

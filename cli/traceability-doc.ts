@@ -44,7 +44,11 @@ export interface TraceabilityData {
 /** Reads and parses every contract document of a folder, in file-name order. */
 export async function readContract(dir: string = CONTRACT_DIR): Promise<ContractDocument[]> {
   const files = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    throw new HarnessError('SPEC_INVALID', `cannot read the contract documents in ${dir} (${error.code}): the traceability matrix is built from them`, { cause: error });
+    throw new HarnessError(
+      'SPEC_INVALID',
+      `cannot read the contract documents in ${dir} (${error.code}): the traceability matrix is built from them`,
+      { cause: error },
+    );
   });
   const texts = await Promise.all(
     files
@@ -54,12 +58,20 @@ export async function readContract(dir: string = CONTRACT_DIR): Promise<Contract
   );
   return texts.map(({ file, text }) => {
     const statements = parseStatements(text);
-    return { name: statements[0]?.document ?? file, file, sha256: createHash('sha256').update(text).digest('hex'), statements };
+    return {
+      name: statements[0]?.document ?? file,
+      file,
+      sha256: createHash('sha256').update(text).digest('hex'),
+      statements,
+    };
   });
 }
 
 /** The traceability matrix of the documents against their tables. */
-export function traceabilityData(documents: readonly ContractDocument[], tables: Readonly<Record<string, TraceTable>> = TRACE_TABLES): TraceabilityData {
+export function traceabilityData(
+  documents: readonly ContractDocument[],
+  tables: Readonly<Record<string, TraceTable>> = TRACE_TABLES,
+): TraceabilityData {
   const traced = documents.map((doc) => traceStatements(doc.statements, tables[doc.name] ?? {}));
   return {
     documents: documents.map((doc, index) => {
@@ -85,7 +97,8 @@ export function renderTraceabilityDoc(data: TraceabilityData): string {
   const lines = [
     '# Traceability',
     '',
-    '<!-- Generated from ../shared/seeds/, rules/traceability-*.ts and rules/tolerances.ts by `npm run docs`; do not edit by hand. -->',
+    '<!-- Generated from ../shared/seeds/, rules/traceability-*.ts and rules/tolerances.ts by `npm run ' +
+      'docs`; do not edit by hand. -->',
     '',
     'Every statement of the two contract documents (each field row, numbered rule, limit, authentication bullet,',
     'state-table row, each "not shown", each sentence) has an id made from where it stands in its document, and maps',
@@ -95,22 +108,41 @@ export function renderTraceabilityDoc(data: TraceabilityData): string {
     '',
     '| document | statements | judged by rules | tolerated (RULES.md) | not testable |',
     '|---|---|---|---|---|',
-    ...data.documents.map((d) => `| \`${d.file}\` (${d.name}) | ${d.statements} | ${d.judged} | ${d.tolerated} | ${d.notTestable} |`),
+    ...data.documents.map(
+      (d) => `| \`${d.file}\` (${d.name}) | ${d.statements} | ${d.judged} | ${d.tolerated} | ${d.notTestable} |`,
+    ),
   ];
   for (const doc of data.documents) {
     lines.push('', `## ${doc.name}`, '', '| id | line | statement | judged by | otherwise |', '|---|---|---|---|---|');
     for (const s of data.statements.filter((st) => st.document === doc.name)) {
       const rules = s.rules.map((r) => `[\`${r}\`](rules.md#${ruleAnchor(r)})`).join(', ');
-      const otherwise = [s.tolerance ? `tolerance [\`${s.tolerance}\`](#tolerances)` : '', s.notTestable ? `not testable: ${s.notTestable}` : '', s.note ?? ''].filter(Boolean).join('; ');
+      const otherwise = [
+        s.tolerance ? `tolerance [\`${s.tolerance}\`](#tolerances)` : '',
+        s.notTestable ? `not testable: ${s.notTestable}` : '',
+        s.note ?? '',
+      ]
+        .filter(Boolean)
+        .join('; ');
       lines.push(`| \`${s.id}\` | ${s.line} | ${cell(s.text)} | ${rules} | ${cell(otherwise)} |`);
     }
   }
   lines.push('', '## By rule', '');
   for (const rule of RULES) {
     const ids = data.statements.filter((s) => s.rules.includes(rule.id)).map((s) => `\`${s.id}\``);
-    lines.push(`### \`${rule.id}\``, '', ids.length > 0 ? ids.join(', ') : 'no statement: the rule is inferred, the documents are silent.', '');
+    lines.push(
+      `### \`${rule.id}\``,
+      '',
+      ids.length > 0 ? ids.join(', ') : 'no statement: the rule is inferred, the documents are silent.',
+      '',
+    );
   }
-  lines.push('## Tolerances', '', '| id | RULES.md says |', '|---|---|', ...data.tolerances.map((t) => `| \`${t.id}\` | ${cell(t.quote)} |`));
+  lines.push(
+    '## Tolerances',
+    '',
+    '| id | RULES.md says |',
+    '|---|---|',
+    ...data.tolerances.map((t) => `| \`${t.id}\` | ${cell(t.quote)} |`),
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -9,7 +9,10 @@ import { isatty } from 'node:tty';
 /** The vitest release whose thread start `vitestThreadStart` copies. */
 export const COPIED_FROM_VITEST = '4.1';
 
-/** What a thread is started with: vitest gives its pool's threads the same, which is how the pool knows it may adopt one. */
+/**
+ * What a thread is started with: vitest gives its pool's threads the same, which is how the pool knows it may adopt
+ * one.
+ */
 export interface ThreadStart {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly execArgv: readonly string[];
@@ -40,7 +43,9 @@ export function vitestThreadStart(): ThreadStart {
       FORCE_TTY: isatty(1) ? 'true' : '',
     },
     execArgv: [
-      ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--heap-prof') || arg.startsWith('--diagnostic-dir')),
+      ...process.execArgv.filter(
+        (arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--heap-prof') || arg.startsWith('--diagnostic-dir'),
+      ),
       '--experimental-import-meta-resolve',
       '--require',
       join(vitestRoot, 'suppress-warnings.cjs'),

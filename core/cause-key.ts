@@ -1,4 +1,7 @@
-/** A JSON pointer with its array indices as `*`; headers and the whole response as they are (header names in lower case). */
+/**
+ * A JSON pointer with its array indices as `*`; headers and the whole response as they are (header names in lower
+ * case).
+ */
 export function normalisedPath(path: string): string {
   if (path === '' || path.startsWith('header:')) return path.toLowerCase();
   return path
@@ -16,12 +19,16 @@ export interface KindEvidence {
   readonly status?: number;
 }
 
-/** The kind of wrong value a violation saw: the transport failure, the status class, a uuid's version, a secret, a JSON type, or `absent`. */
+/**
+ * The kind of wrong value a violation saw: the transport failure, the status class, a uuid's version, a secret, a JSON
+ * type, or `absent`.
+ */
 export function kindOf(evidence: KindEvidence): string {
   const { failure, actual, status, path } = evidence;
   if (failure) return failure;
   if (actual === undefined) return 'absent';
-  if (path === '' && typeof actual === 'number' && actual >= 100 && actual < 600) return `HTTP ${Math.floor(actual / 100)}xx`;
+  if (path === '' && typeof actual === 'number' && actual >= 100 && actual < 600)
+    return `HTTP ${Math.floor(actual / 100)}xx`;
   if (path === '' && status !== undefined) return `HTTP ${Math.floor(status / 100)}xx`;
   if (typeof actual === 'string') {
     if (actual === '[redacted]') return 'a secret';

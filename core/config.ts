@@ -60,7 +60,10 @@ export interface RunConfig extends Targets {
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
 export const RUN_FLAGS = Object.freeze({
-  ...(Object.fromEntries(TARGET_SETTINGS.flatMap(({ flag }) => (flag ? [[flag, { type: 'string' }]] : []))) as Record<TargetFlag, { readonly type: 'string' }>),
+  ...(Object.fromEntries(TARGET_SETTINGS.flatMap(({ flag }) => (flag ? [[flag, { type: 'string' }]] : []))) as Record<
+    TargetFlag,
+    { readonly type: 'string' }
+  >),
   rules: { type: 'string' },
   'skip-rules': { type: 'string' },
   allow: { type: 'string' },
@@ -93,7 +96,8 @@ export function parseRunArgs(argv: readonly string[]): Record<string, string | s
   try {
     return parseArgs({ args: [...argv], options: RUN_FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    // Node's own message, on one line and with one full stop (its ambiguity message spans three lines and ends with one).
+    // Node's own message, on one line and with one full stop (its ambiguity message spans three lines and ends with
+    // one).
     const said = (error as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
     throw new HarnessError('CONFIG_INVALID', `${said}. Run \`conformance --help\` for the flags.`, { cause: error });
   }
@@ -118,7 +122,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   if (!useReference && (faults.length > 0 || modes.length > 0)) {
     throw new HarnessError(
       'CONFIG_INVALID',
-      `--reference-fault and --reference-mode apply to the embedded reference target only, which runs when no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the flags).`,
+      '--reference-fault and --reference-mode apply to the embedded reference target only, which runs when ' +
+        `no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ` +
+        `${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the ` +
+        'flags).',
     );
   }
   const targets = resolveTargets(given);
@@ -132,7 +139,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   const config: RunConfig = {
     ...targets,
     unconfigured: Object.fromEntries(
-      API_LIST.filter((api) => !useReference && !targets[api.name]).map(({ name, settings: { baseUrl } }) => [name, `${baseUrl.variable} (--${baseUrl.flag}) is not set`]),
+      API_LIST.filter((api) => !useReference && !targets[api.name]).map(({ name, settings: { baseUrl } }) => [
+        name,
+        `${baseUrl.variable} (--${baseUrl.flag}) is not set`,
+      ]),
     ),
     ...optional('reference', useReference ? { faults, modes } : undefined),
     rules: selected.filter((id) => !skipped.has(id)),
@@ -144,8 +154,17 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     budgetMs: integer(str('budget-ms'), '--budget-ms', DEFAULTS.budgetMs, 1_000, 86_400_000),
     maxRps: integer(str('max-rps'), '--max-rps', DEFAULTS.maxRps, 0, 100_000),
     concurrency: integer(str('concurrency'), '--concurrency', DEFAULTS.concurrency, 1, 256),
-    ...optional('maxRequests', str('max-requests') === undefined ? undefined : integer(str('max-requests'), '--max-requests', 0, 1, 10_000_000)),
-    maxResponseBytes: integer(str('max-response-bytes'), '--max-response-bytes', DEFAULTS.maxResponseBytes, 1024, 1024 ** 3),
+    ...optional(
+      'maxRequests',
+      str('max-requests') === undefined ? undefined : integer(str('max-requests'), '--max-requests', 0, 1, 10_000_000),
+    ),
+    maxResponseBytes: integer(
+      str('max-response-bytes'),
+      '--max-response-bytes',
+      DEFAULTS.maxResponseBytes,
+      1024,
+      1024 ** 3,
+    ),
     reportDir: str('report-dir') ?? DEFAULTS.reportDir,
     ...optional('har', outputPath(str('har'), '--har', flags.har)),
     ...optional('bundle', outputPath(str('bundle'), '--bundle', flags.bundle)),
@@ -162,7 +181,10 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   return deepFreeze(config);
 }
 
-/** The harness's cache folder: `$XDG_CACHE_HOME/contract-conformance` (an absolute path), else `~/.cache/contract-conformance`. */
+/**
+ * The harness's cache folder: `$XDG_CACHE_HOME/contract-conformance` (an absolute path), else
+ * `~/.cache/contract-conformance`.
+ */
 export function cacheDirectory(env: Env): string {
   const xdg = env.XDG_CACHE_HOME?.trim();
   // One folder per installation: vitest clears its module cache when the lockfile changes, so two installations
@@ -171,9 +193,16 @@ export function cacheDirectory(env: Env): string {
   return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'contract-conformance', installation);
 }
 
-/** Returns a copy of a config with the embedded reference target's addresses and credentials filled in: every API's, from `targets`. */
+/**
+ * Returns a copy of a config with the embedded reference target's addresses and credentials filled in: every API's,
+ * from `targets`.
+ */
 export function withTargets(config: RunConfig, targets: ApiTargets): RunConfig {
-  return deepFreeze({ ...config, ...Object.fromEntries(API_LIST.map((api) => [api.name, targets[api.name]])), unconfigured: {} });
+  return deepFreeze({
+    ...config,
+    ...Object.fromEntries(API_LIST.map((api) => [api.name, targets[api.name]])),
+    unconfigured: {},
+  });
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -190,21 +219,28 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>): Targets {
     if (value.trim() === '') {
       throw new HarnessError(
         'CONFIG_MISSING',
-        `${name} is set but empty: give it a value, or unset it (in GitHub Actions, \`\${{ vars.${setting.variable} }}\` is empty when the repository variable is not defined).`,
+        `${name} is set but empty: give it a value, or unset it (in GitHub Actions, \`\${{ ` +
+          `vars.${setting.variable} }}\` is empty when the repository variable is not defined).`,
       );
     }
   }
   for (const { name: api } of API_LIST) {
     const base = BASE_URL_SETTING[api];
-    const without = [...given.values()].filter((g) => g.setting.api === api && g.setting.variable !== base.variable).map((g) => g.name);
+    const without = [...given.values()]
+      .filter((g) => g.setting.api === api && g.setting.variable !== base.variable)
+      .map((g) => g.name);
     if (!given.has(base.variable) && without.length > 0) {
       throw new HarnessError(
         'CONFIG_MISSING',
-        `${base.variable} (--${base.flag}) is not set, but ${without.join(', ')} ${without.length === 1 ? 'is' : 'are'}: set ${base.variable} to the base URL of the ${api} API (its ${base.prefix}/... paths go under it), or unset ${without.length === 1 ? 'it' : 'them'} to leave the ${api} API out of the run.`,
+        `${base.variable} (--${base.flag}) is not set, but ${without.join(', ')} ` +
+          `${without.length === 1 ? 'is' : 'are'}: set ${base.variable} to the base URL of the ${api} API ` +
+          `(its ${base.prefix}/... paths go under it), or unset ${without.length === 1 ? 'it' : 'them'} to ` +
+          `leave the ${api} API out of the run.`,
       );
     }
   }
-  const nameOf = ({ variable, flag }: SettingName): string => given.get(variable)?.name ?? (flag ? `${variable} (or --${flag})` : variable);
+  const nameOf = ({ variable, flag }: SettingName): string =>
+    given.get(variable)?.name ?? (flag ? `${variable} (or --${flag})` : variable);
   const targets: Partial<Record<ApiName, Readonly<Record<string, string>>>> = {};
   for (const api of API_LIST) {
     const url = given.get(api.settings.baseUrl.variable);
@@ -226,7 +262,10 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>): Targets {
 
 function required(value: string | undefined, name: string, about: string): string {
   if (value === undefined || value.trim() === '') {
-    throw new HarnessError('CONFIG_MISSING', `${name} is not set: it is the ${about}, needed for this target. Set it and run again.`);
+    throw new HarnessError(
+      'CONFIG_MISSING',
+      `${name} is not set: it is the ${about}, needed for this target. Set it and run again.`,
+    );
   }
   return value;
 }
@@ -236,32 +275,51 @@ function baseUrl(value: string, name: string, prefix: string): string {
   try {
     url = new URL(value.trim());
   } catch (error) {
-    throw new HarnessError('CONFIG_INVALID', `${name} is not a URL (${JSON.stringify(value)}): give an absolute http(s) URL such as https://api.example.com.`, { cause: error });
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} is not a URL (${JSON.stringify(value)}): give an absolute http(s) URL such as https://api.example.com.`,
+      { cause: error },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new HarnessError('CONFIG_INVALID', `${name} must use http or https, not ${url.protocol.slice(0, -1)}: give an absolute http(s) URL such as https://api.example.com.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} must use http or https, not ${url.protocol.slice(0, -1)}: give an absolute http(s) URL such ` +
+        'as https://api.example.com.',
+    );
   }
   if (url.username || url.password) {
-    throw new HarnessError('CONFIG_INVALID', `${name} must not carry credentials: put them in the credential variables instead.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} must not carry credentials: put them in the credential variables instead.`,
+    );
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (path.toLowerCase().endsWith(prefix)) {
     const without = `${url.origin}${path.slice(0, -prefix.length)}`;
-    throw new HarnessError('CONFIG_INVALID', `${name} ends with ${path.slice(-prefix.length)}, but the harness appends the API's paths (${prefix}/...) to it: drop ${prefix} and give ${without}.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} ends with ${path.slice(-prefix.length)}, but the harness appends the API's paths ` +
+        `(${prefix}/...) to it: drop ${prefix} and give ${without}.`,
+    );
   }
   return url.href.replace(/\/+$/, '');
 }
 
 /** An output file or folder's absolute path; a flag given empty is a CONFIG_INVALID error naming it. */
 function outputPath(value: string | undefined, name: string, given: unknown): string | undefined {
-  if (given !== undefined && value === undefined) throw new HarnessError('CONFIG_INVALID', `${name} needs a path: name the file or folder to write.`);
+  if (given !== undefined && value === undefined)
+    throw new HarnessError('CONFIG_INVALID', `${name} needs a path: name the file or folder to write.`);
   return value === undefined ? undefined : resolve(value);
 }
 
 function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new HarnessError('CONFIG_INVALID', `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`,
+    );
   }
   return Number(value);
 }
@@ -276,7 +334,8 @@ function ruleList(value: string | undefined, name: string, known: ReadonlySet<st
   if (unknown.length > 0) {
     throw new HarnessError(
       'CONFIG_INVALID',
-      `${name} names unknown rule ${unknown.map((id) => `${id}${didYouMean(id, [...known])}`).join(', ')}: the ids are listed by \`conformance rules\` and in docs/rules.md.`,
+      `${name} names unknown rule ${unknown.map((id) => `${id}${didYouMean(id, [...known])}`).join(', ')}: ` +
+        `the ids are listed by \`conformance rules\` and in docs/rules.md.`,
     );
   }
   return ids;
@@ -290,7 +349,10 @@ function allowList(value: string | undefined): ProbeClass[] {
     .filter(Boolean);
   const bad = classes.filter((c) => !(PROBE_CLASSES as readonly string[]).includes(c));
   if (bad.length > 0 || classes.length === 0) {
-    throw new HarnessError('CONFIG_INVALID', `--allow takes a comma-separated list of ${PROBE_CLASSES.join(', ')}; ${JSON.stringify(value)} is not one.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `--allow takes a comma-separated list of ${PROBE_CLASSES.join(', ')}; ${JSON.stringify(value)} is not one.`,
+    );
   }
   return classes as ProbeClass[];
 }
@@ -301,7 +363,10 @@ function shard(value: string | undefined): Shard | undefined {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new HarnessError('CONFIG_INVALID', `--shard must be i/n with 1 <= i <= n, such as 1/3, not ${JSON.stringify(value)}.`);
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `--shard must be i/n with 1 <= i <= n, such as 1/3, not ${JSON.stringify(value)}.`,
+    );
   }
   return { index, count };
 }

@@ -23,10 +23,23 @@ export interface OperationCoverageRow {
   readonly operationId?: string;
   readonly requests: number;
   readonly statuses: Readonly<Record<string, number>>;
-  readonly rules: readonly { readonly rule: string; readonly outcome: Outcome; readonly parts: Readonly<Record<string, number>> }[];
-  readonly requestFields: { readonly documented: number; readonly accept: number; readonly observe: number; readonly neverSent: readonly string[] };
+  readonly rules: readonly {
+    readonly rule: string;
+    readonly outcome: Outcome;
+    readonly parts: Readonly<Record<string, number>>;
+  }[];
+  readonly requestFields: {
+    readonly documented: number;
+    readonly accept: number;
+    readonly observe: number;
+    readonly neverSent: readonly string[];
+  };
   readonly enumValues: readonly EnumCoverage[];
-  readonly responseFields: { readonly documented: number; readonly seen: number; readonly neverSeen: readonly string[] };
+  readonly responseFields: {
+    readonly documented: number;
+    readonly seen: number;
+    readonly neverSeen: readonly string[];
+  };
   /** The model-based sequences' transitions covered: null until probe groups send sequences and record them here. */
   readonly sequences: null;
 }
@@ -34,7 +47,10 @@ export interface OperationCoverageRow {
 /**
  * Adds one suite's coverage of its operations into the run's (an operation's counts summed when two suites send to it).
  */
-export function mergeCoverage(into: Record<string, OperationCoverage>, from: Readonly<Record<string, OperationCoverage>>): void {
+export function mergeCoverage(
+  into: Record<string, OperationCoverage>,
+  from: Readonly<Record<string, OperationCoverage>>,
+): void {
   for (const [operation, coverage] of Object.entries(from)) {
     const entry = (into[operation] ??= { requests: 0, statuses: {} });
     entry.requests += coverage.requests;
@@ -44,7 +60,8 @@ export function mergeCoverage(into: Record<string, OperationCoverage>, from: Rea
       const fields = (entry.fields ??= { documented: coverage.fields.documented, sent: {}, enums: {}, seen: {} });
       for (const [intent, counts] of Object.entries(coverage.fields.sent)) sum((fields.sent[intent] ??= {}), counts);
       for (const [intent, byField] of Object.entries(coverage.fields.enums)) {
-        for (const [field, counts] of Object.entries(byField)) sum(((fields.enums[intent] ??= {})[field] ??= {}), counts);
+        for (const [field, counts] of Object.entries(byField))
+          sum(((fields.enums[intent] ??= {})[field] ??= {}), counts);
       }
       sum(fields.seen, coverage.fields.seen);
     }
@@ -56,7 +73,10 @@ function sum(into: Record<string, number>, from: Readonly<Record<string, number>
 }
 
 /** The coverage table of a run: one row per operation that has a verdict, in the order of the results. */
-export function coverageRows(coverage: Readonly<Record<string, OperationCoverage>>, results: readonly RuleResult[]): OperationCoverageRow[] {
+export function coverageRows(
+  coverage: Readonly<Record<string, OperationCoverage>>,
+  results: readonly RuleResult[],
+): OperationCoverageRow[] {
   const operations = [...new Map(results.map((r) => [r.operation, r.operationId])).entries()];
   return operations.map(([operation, operationId]) => {
     const entry = coverage[operation];
@@ -72,7 +92,9 @@ export function coverageRows(coverage: Readonly<Record<string, OperationCoverage
       ...(operationId ? { operationId } : {}),
       requests: entry?.requests ?? 0,
       statuses: entry?.statuses ?? {},
-      rules: results.filter((r) => r.operation === operation).map((r) => ({ rule: r.rule, outcome: r.outcome, parts: entry?.judged?.[r.rule] ?? {} })),
+      rules: results
+        .filter((r) => r.operation === operation)
+        .map((r) => ({ rule: r.rule, outcome: r.outcome, parts: entry?.judged?.[r.rule] ?? {} })),
       requestFields: {
         documented: documented?.request.length ?? 0,
         accept: accept.size,
@@ -82,7 +104,13 @@ export function coverageRows(coverage: Readonly<Record<string, OperationCoverage
       enumValues: Object.entries(documented?.enums ?? {}).map(([field, values]) => {
         const a = triedBy('accept', field);
         const o = triedBy('observe', field);
-        return { field, values, accept: a, observe: o, neverTried: values.filter((v) => !a.includes(v) && !o.includes(v)) };
+        return {
+          field,
+          values,
+          accept: a,
+          observe: o,
+          neverTried: values.filter((v) => !a.includes(v) && !o.includes(v)),
+        };
       }),
       responseFields: {
         documented: documented?.response.length ?? 0,

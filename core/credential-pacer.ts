@@ -102,7 +102,8 @@ export function createCredentialPacer(limits: PacerLimits): CredentialPacer {
       return;
     }
     if (signals.remaining !== undefined) {
-      if (signals.resetAt !== undefined && resetAt !== undefined && signals.resetAt >= resetAt + SAME_WINDOW_MS) rollOver();
+      if (signals.resetAt !== undefined && resetAt !== undefined && signals.resetAt >= resetAt + SAME_WINDOW_MS)
+        rollOver();
       allowance = Math.min(allowance, signals.remaining - inFlight);
       if (signals.resetAt !== undefined) resetAt = Math.min(resetAt ?? Infinity, signals.resetAt);
     } else if (claim.probe) {

@@ -1,6 +1,8 @@
 import type { Exchange } from './exchange.ts';
 
-/** What a count of requests sent with the run's own credentials saw: how many went, how many were refused or not found. */
+/**
+ * What a count of requests sent with the run's own credentials saw: how many went, how many were refused or not found.
+ */
 export interface CredentialCount {
   sent: number;
   /** Answered 401 or 403. */
@@ -9,7 +11,9 @@ export interface CredentialCount {
   notFound: number;
 }
 
-/** The requests sent with the run's own credentials, counted per API and per operationId: plain data, for test metadata. */
+/**
+ * The requests sent with the run's own credentials, counted per API and per operationId: plain data, for test metadata.
+ */
 export interface CredentialTally {
   /** Every request with the API's own credentials. */
   readonly apis: Record<string, CredentialCount>;

@@ -3,20 +3,27 @@ import type { ApiDescriptor, Credentials } from '../apis/descriptor.ts';
 import type { RecordedRequest } from './exchange.ts';
 import type { ApiName } from './spec.ts';
 
-/** The run's real credentials of each API it targets, which a reproduction names by their environment variables only. */
+/**
+ * The run's real credentials of each API it targets, which a reproduction names by their environment variables only.
+ */
 export type CurlCredentials = Readonly<Partial<Record<ApiName, Credentials>>>;
 
 /** How a reproduction treats what the request carried: the run's credentials, and other secrets to mask. */
 export interface CurlOptions {
   readonly credentials: CurlCredentials;
-  /** Masks every real secret in a text (a returned `keySecret`, say) and leaves values the harness generated as they are. */
+  /**
+   * Masks every real secret in a text (a returned `keySecret`, say) and leaves values the harness generated as they
+   * are.
+   */
   readonly redact: (text: string) => string;
 }
 
 /** The curl arguments that send an API's own credentials as references to their environment variables. */
 function credentialArguments({ settings }: ApiDescriptor): string {
   const variables = settings.credentials;
-  return 'token' in variables ? `-H "Authorization: Bearer $${variables.token.variable}"` : `-u "$${variables.user.variable}:$${variables.password.variable}"`;
+  return 'token' in variables
+    ? `-H "Authorization: Bearer $${variables.token.variable}"`
+    : `-u "$${variables.user.variable}:$${variables.password.variable}"`;
 }
 
 /** Headers curl sets on its own, or that do not change what the target sees. */
@@ -31,7 +38,8 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
   const { redact } = options;
   const parts = ['curl', '-sS', '-i', '-X', request.method, quote(redact(request.url))];
   if (request.auth === 'default') parts.push(credentialArguments(APIS[api]));
-  else if (request.auth === 'custom' && request.headers.authorization !== undefined) parts.push(authorization(request.headers.authorization, options));
+  else if (request.auth === 'custom' && request.headers.authorization !== undefined)
+    parts.push(authorization(request.headers.authorization, options));
   for (const [name, value] of Object.entries(request.headers)) {
     if (LEFT_OUT.has(name.toLowerCase())) continue;
     parts.push('-H', quote(`${name}: ${redact(value)}`));
@@ -52,7 +60,8 @@ function authorization(header: string, { credentials, redact }: CurlOptions): st
       for (const api of API_LIST) {
         const real = credentials[api.name];
         const variables = api.settings.credentials;
-        if (real && 'user' in real && 'user' in variables && value === real[role]) return `$${variables[role].variable}`;
+        if (real && 'user' in real && 'user' in variables && value === real[role])
+          return `$${variables[role].variable}`;
       }
       return doubleQuoted(redact(value));
     };

@@ -1,4 +1,7 @@
-/** The Levenshtein distance between two strings: the fewest insertions, deletions and substitutions from one to the other. */
+/**
+ * The Levenshtein distance between two strings: the fewest insertions, deletions and substitutions from one to the
+ * other.
+ */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
@@ -12,8 +15,9 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidate a mistyped word most likely meant: the nearest within a third of its length (at least 2 edits), else the
- * one candidate that contains it or that it contains (`request-id-v4` for `envelope.request-id-v4`); undefined when none fits.
+ * The candidate a mistyped word most likely meant: the nearest within a third of its length (at least 2 edits), else
+ * the one candidate that contains it or that it contains (`request-id-v4` for `envelope.request-id-v4`); undefined when
+ * none fits.
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const target = word.toLowerCase();
@@ -24,7 +28,10 @@ export function closest(word: string, candidates: readonly string[]): string | u
     if (distance <= limit && (!best || distance < best.distance)) best = { candidate, distance };
   }
   if (best) return best.candidate;
-  const containing = target.length >= 3 ? candidates.filter((c) => c.toLowerCase().includes(target) || target.includes(c.toLowerCase())) : [];
+  const containing =
+    target.length >= 3
+      ? candidates.filter((c) => c.toLowerCase().includes(target) || target.includes(c.toLowerCase()))
+      : [];
   return containing.length === 1 ? containing[0] : undefined;
 }
 

@@ -17,7 +17,11 @@ export interface SharedValue {
 export function leaves(value: unknown, path = ''): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (node: unknown, at: string): void => {
-    const entries = Array.isArray(node) ? node.map((item, index) => [String(index), item] as const) : node !== null && typeof node === 'object' ? Object.entries(node) : undefined;
+    const entries = Array.isArray(node)
+      ? node.map((item, index) => [String(index), item] as const)
+      : node !== null && typeof node === 'object'
+        ? Object.entries(node)
+        : undefined;
     if (entries === undefined || entries.length === 0) {
       out.set(at, JSON.stringify(node) ?? 'undefined');
       return;
@@ -33,7 +37,9 @@ export function differences(failing: unknown, passing: unknown): FieldDifference
   const a = leaves(failing);
   const b = leaves(passing);
   const paths = [...a.keys(), ...[...b.keys()].filter((path) => !a.has(path))];
-  return paths.filter((path) => a.get(path) !== b.get(path)).map((path) => ({ path, ...parsed('failing', a.get(path)), ...parsed('passing', b.get(path)) }));
+  return paths
+    .filter((path) => a.get(path) !== b.get(path))
+    .map((path) => ({ path, ...parsed('failing', a.get(path)), ...parsed('passing', b.get(path)) }));
 }
 
 /** The leaf values that every failing value has and no passing value has (empty when there is no failing value). */
@@ -42,7 +48,10 @@ export function sharedValues(failing: readonly unknown[], passing: readonly unkn
   if (!first) return [];
   const passed = passing.map((value) => leaves(value));
   return [...first]
-    .filter(([path, text]) => rest.every((other) => other.get(path) === text) && passed.every((other) => other.get(path) !== text))
+    .filter(
+      ([path, text]) =>
+        rest.every((other) => other.get(path) === text) && passed.every((other) => other.get(path) !== text),
+    )
     .map(([path, text]) => ({ path, value: JSON.parse(text) as unknown }));
 }
 

@@ -25,7 +25,14 @@ export interface RecordedResponse {
 }
 
 /** Why no complete response came back. `rate-limited` and `budget` are not the target's fault. */
-export type TransportFailureCode = 'timeout' | 'connection' | 'too-large' | 'protocol' | 'rate-limited' | 'budget' | 'interrupted';
+export type TransportFailureCode =
+  | 'timeout'
+  | 'connection'
+  | 'too-large'
+  | 'protocol'
+  | 'rate-limited'
+  | 'budget'
+  | 'interrupted';
 
 /** A request that got no complete response. */
 export interface TransportFailure {

@@ -9,7 +9,9 @@ const QUERY = '?';
 /** The request and response fields an operation documents: its body's and query's, and its 2xx payload's. */
 export function operationFields(operation: Operation): FieldTally['documented'] {
   const request = documentedFields(operation.requestSchema);
-  const success = Object.entries(operation.responseSchemas).find(([status]) => status.startsWith('2'))?.[1] as { properties?: Record<string, object> } | undefined;
+  const success = Object.entries(operation.responseSchemas).find(([status]) => status.startsWith('2'))?.[1] as
+    | { properties?: Record<string, object> }
+    | undefined;
   const payload = success?.properties?.[operation.envelope.payload] ?? success;
   return {
     request: [...operation.queryParams.map((p) => `${QUERY}${p.name}`), ...request.fields],
@@ -43,7 +45,13 @@ export function coverFields(ledger: Ledger, exchange: Exchange, operation: Opera
     for (const value of values) add(byValue, value);
   }
   const { response } = exchange;
-  if (response && response.status >= 200 && response.status < 300 && response.json && typeof response.json === 'object') {
+  if (
+    response &&
+    response.status >= 200 &&
+    response.status < 300 &&
+    response.json &&
+    typeof response.json === 'object'
+  ) {
     const payload = (response.json as Record<string, unknown>)[operation.envelope.payload];
     const responseFields = new Set(documented.response);
     for (const field of presentFields(payload, new Set()).fields) if (responseFields.has(field)) add(tally.seen, field);

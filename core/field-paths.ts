@@ -26,7 +26,8 @@ export function documentedFields(schema: object | undefined): DocumentedFields {
       for (const value of s.enum) if (typeof value === 'string') values.add(value);
       enums.set(prefix, values);
     }
-    for (const key of BRANCHES) if (Array.isArray(s[key])) for (const branch of s[key] as unknown[]) walk(branch, prefix, depth + 1);
+    for (const key of BRANCHES)
+      if (Array.isArray(s[key])) for (const branch of s[key] as unknown[]) walk(branch, prefix, depth + 1);
     if (s.items) walk(s.items, prefix, depth + 1);
     if (s.properties && typeof s.properties === 'object') {
       for (const [name, child] of Object.entries(s.properties as Record<string, unknown>)) {
@@ -41,7 +42,10 @@ export function documentedFields(schema: object | undefined): DocumentedFields {
 }
 
 /** The property paths present in a JSON value, in the same notation, and the strings found at each of `enumPaths`. */
-export function presentFields(value: unknown, enumPaths: ReadonlySet<string>): { fields: Set<string>; values: Map<string, Set<string>> } {
+export function presentFields(
+  value: unknown,
+  enumPaths: ReadonlySet<string>,
+): { fields: Set<string>; values: Map<string, Set<string>> } {
   const fields = new Set<string>();
   const values = new Map<string, Set<string>>();
   const walk = (node: unknown, prefix: string, depth: number): void => {

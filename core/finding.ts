@@ -4,7 +4,10 @@ import type { SequenceExample } from './sequence-example.ts';
 
 /** How to reproduce a finding from the report alone. */
 export interface Reproduction {
-  /** A curl command that sends the same request: the run's credentials as environment variables, values the harness generated as sent, other secrets `[redacted]`. */
+  /**
+   * A curl command that sends the same request: the run's credentials as environment variables, values the harness
+   * generated as sent, other secrets `[redacted]`.
+   */
   readonly curl: string;
   readonly seed: number;
   /** The generated example behind the request: its property and its index in that property's run. */
@@ -45,7 +48,10 @@ export interface RuleResult {
   readonly operationId?: string;
   readonly outcome: Outcome;
   readonly message: string;
-  /** For a skipped result: `by-choice` (rule selection, `--allow`, an API left out) or `not-judged` (budget, a missing resource, no evidence). */
+  /**
+   * For a skipped result: `by-choice` (rule selection, `--allow`, an API left out) or `not-judged` (budget, a missing
+   * resource, no evidence).
+   */
   readonly skipKind?: 'by-choice' | 'not-judged';
   /** For a skipped result: the distinct reasons behind it, without the parts (for summaries that group by reason). */
   readonly skipReasons?: readonly string[];

@@ -21,7 +21,14 @@ export interface HarEntry {
   readonly request: Record<string, unknown>;
   readonly response: Record<string, unknown>;
   readonly cache: Record<string, never>;
-  readonly timings: { readonly send: number; readonly wait: number; readonly receive: number; readonly blocked: number; readonly dns: number; readonly connect: number };
+  readonly timings: {
+    readonly send: number;
+    readonly wait: number;
+    readonly receive: number;
+    readonly blocked: number;
+    readonly dns: number;
+    readonly connect: number;
+  };
   readonly _operation: string;
   readonly _operationId: string;
   readonly _probe: string;
@@ -88,6 +95,10 @@ export function harEntry(exchange: Exchange, judgements: readonly Judgement[], e
     ...(probe.example === undefined ? {} : { _example: probe.example }),
     ...(failure ? { _error: { code: failure.code, message: failure.message } } : {}),
     ...(probe.evidence === false ? { _putBack: true as const } : {}),
-    _evidence: judgements.map(({ rule, part, violations }) => ({ rule, ...(part === undefined ? {} : { part }), violations: violations.length })),
+    _evidence: judgements.map(({ rule, part, violations }) => ({
+      rule,
+      ...(part === undefined ? {} : { part }),
+      violations: violations.length,
+    })),
   };
 }

@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import type { Exchange, RecordedRequest, RecordedResponse, TransportFailure, TransportFailureCode } from './exchange.ts';
+import type {
+  Exchange,
+  RecordedRequest,
+  RecordedResponse,
+  TransportFailure,
+  TransportFailureCode,
+} from './exchange.ts';
 import type { Probe } from './probe.ts';
 import { createPacers, type PacerClaim, type Pacers } from './credential-pacer.ts';
 import type { GateRefusal, RequestGate } from './request-gate.ts';
@@ -72,11 +78,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         claim = pacer.tryClaim();
         return claim !== undefined;
       };
-      const outcome = await options.gate.admit(() => exchangeOnce(options, req), { restores, ready, urgent: opts.urgent === true });
+      const outcome = await options.gate.admit(() => exchangeOnce(options, req), {
+        restores,
+        ready,
+        urgent: opts.urgent === true,
+      });
       if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value
-        : { failure: { code: outcome.refusal === 'interrupted' ? 'interrupted' : 'budget', message: refusalMessage(outcome.refusal), durationMs: 0 } };
+        : {
+            failure: {
+              code: outcome.refusal === 'interrupted' ? 'interrupted' : 'budget',
+              message: refusalMessage(outcome.refusal),
+              durationMs: 0,
+            },
+          };
       if (claim) pacer.settle(claim, result.response);
       if (result.response?.status === 429) {
         const wait = retryDelayMs(result.response.headers, attempt, options.backoffMs);
@@ -88,10 +104,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           attempt += 1;
           continue;
         }
-        result.failure = { code: 'rate-limited', message: `still rate limited (429) after ${attempt + 1} attempts and ${Math.round(waitedMs)} ms of waiting`, durationMs: result.response.durationMs };
+        result.failure = {
+          code: 'rate-limited',
+          message: `still rate limited (429) after ${attempt + 1} attempts and ${Math.round(waitedMs)} ms of waiting`,
+          durationMs: result.response.durationMs,
+        };
         delete result.response;
       }
-      const exchange: Exchange = { api: options.api, operation: opts.operation.key, operationId: opts.operation.operationId, probe: opts.probe, request: req, ...result };
+      const exchange: Exchange = {
+        api: options.api,
+        operation: opts.operation.key,
+        operationId: opts.operation.operationId,
+        probe: opts.probe,
+        request: req,
+        ...result,
+      };
       options.onExchange(exchange);
       return exchange;
     }
@@ -140,11 +167,18 @@ function buildRequest(client: HttpClientOptions, opts: SendOptions): RecordedReq
   };
 }
 
-async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {
+async function exchangeOnce(
+  client: HttpClientOptions,
+  req: RecordedRequest,
+): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {
   const started = performance.now();
-  // A timer of its own, cleared with the exchange: AbortSignal.timeout's would outlive it by --timeout-ms, thousands at once in a long run.
+  // A timer of its own, cleared with the exchange: AbortSignal.timeout's would outlive it by --timeout-ms, thousands at
+  // once in a long run.
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new DOMException(`no complete response within ${client.timeoutMs} ms`, 'TimeoutError')), client.timeoutMs);
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException(`no complete response within ${client.timeoutMs} ms`, 'TimeoutError')),
+    client.timeoutMs,
+  );
   const signal = timeout.signal;
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
@@ -165,15 +199,29 @@ async function exchangeOnce(client: HttpClientOptions, req: RecordedRequest): Pr
       size += (chunk as Buffer).length;
       if (size > client.maxResponseBytes) {
         res.body.destroy();
-        return { failure: { code: 'too-large', message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`, durationMs: elapsed() } };
+        return {
+          failure: {
+            code: 'too-large',
+            message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`,
+            durationMs: elapsed(),
+          },
+        };
       }
       chunks.push(chunk as Buffer);
     }
     const text = Buffer.concat(chunks).toString('utf8');
-    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+    );
     return { response: { status: res.statusCode, headers, text, ...parseJson(text), durationMs: elapsed() } };
   } catch (error) {
-    return { failure: { code: failureCode(error, signal), message: failureMessage(error, client.timeoutMs), durationMs: elapsed() } };
+    return {
+      failure: {
+        code: failureCode(error, signal),
+        message: failureMessage(error, client.timeoutMs),
+        durationMs: elapsed(),
+      },
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -190,14 +238,26 @@ function parseJson(text: string): { json?: unknown; jsonError?: string } {
 
 function failureCode(error: unknown, signal: AbortSignal): TransportFailureCode {
   const code = (error as { code?: string }).code ?? '';
-  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
-  if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO') return 'protocol';
+  if (
+    signal.aborted ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  )
+    return 'timeout';
+  if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO')
+    return 'protocol';
   return 'connection';
 }
 
 function failureMessage(error: unknown, timeoutMs: number): string {
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') {
+  if (
+    err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    err.code === 'UND_ERR_BODY_TIMEOUT' ||
+    (err as Error).name === 'TimeoutError' ||
+    (err as Error).name === 'AbortError'
+  ) {
     return `no complete response within ${timeoutMs} ms (--timeout-ms)`;
   }
   const cause = err.cause?.code ? ` (${err.cause.code})` : '';

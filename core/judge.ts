@@ -12,11 +12,20 @@ export interface Judgement {
  * Runs every rule that concerns the exchange's operation and applies to it, each with its memory of the run; a
  * throwing check is a harness bug and propagates.
  */
-export function judge(exchange: Exchange, rules: readonly Rule[], context: CheckContext, memories?: RuleMemories): Judgement[] {
+export function judge(
+  exchange: Exchange,
+  rules: readonly Rule[],
+  context: CheckContext,
+  memories?: RuleMemories,
+): Judgement[] {
   return rules
     .filter((rule) => concerns(rule, context.operation) && rule.applies(exchange))
     .map((rule) => {
       const part = evidencePart(rule, exchange);
-      return { rule: rule.id, ...(part === undefined ? {} : { part }), violations: rule.check(exchange, context, memories?.get(rule.id)) };
+      return {
+        rule: rule.id,
+        ...(part === undefined ? {} : { part }),
+        violations: rule.check(exchange, context, memories?.get(rule.id)),
+      };
     });
 }

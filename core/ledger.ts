@@ -27,7 +27,11 @@ export interface OperationCoverage {
  * answers showed each.
  */
 export interface FieldTally {
-  readonly documented: { readonly request: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>>; readonly response: readonly string[] };
+  readonly documented: {
+    readonly request: readonly string[];
+    readonly enums: Readonly<Record<string, readonly string[]>>;
+    readonly response: readonly string[];
+  };
   /** By probe intent (`accept`, `observe`, `reject`): documented request field → requests that carried it. */
   readonly sent: Record<string, Record<string, number>>;
   /** By probe intent: enum field → value → requests that sent it. */
@@ -47,8 +51,17 @@ export function createLedger(): Ledger {
   return { tallies: {}, coverage: {} };
 }
 
-/** Adds one judged rule on one exchange to the ledger (with the part it was evidence for), keeping the first few findings. */
-export function tally(ledger: Ledger, operation: string, rule: string, part: string | undefined, findings: readonly Finding[]): void {
+/**
+ * Adds one judged rule on one exchange to the ledger (with the part it was evidence for), keeping the first few
+ * findings.
+ */
+export function tally(
+  ledger: Ledger,
+  operation: string,
+  rule: string,
+  part: string | undefined,
+  findings: readonly Finding[],
+): void {
   const byRule = (ledger.tallies[operation] ??= {});
   const entry = (byRule[rule] ??= { checks: 0, parts: {}, violations: 0, findings: [] });
   entry.checks += 1;

@@ -28,7 +28,10 @@ export interface MinimalExample {
   readonly passing?: ShrinkRequest;
   /** The fields in which `failing` and `passing` differ. */
   readonly difference?: readonly FieldDifference[];
-  /** Both sent again: true when each fared as before; false when one did not (the failure hangs on the target's state too); absent when the budget did not allow it. */
+  /**
+   * Both sent again: true when each fared as before; false when one did not (the failure hangs on the target's state
+   * too); absent when the budget did not allow it.
+   */
   readonly confirmed?: boolean;
   /** Field values every failing body of the property had and no passing one had. */
   readonly shared?: readonly SharedValue[];
@@ -36,22 +39,35 @@ export interface MinimalExample {
   readonly compared?: { readonly failing: number; readonly passing: number };
 }
 
-/** A minimal example as short lines of prose: the request, what makes the difference, the values in common; the one place it is worded. */
+/**
+ * A minimal example as short lines of prose: the request, what makes the difference, the values in common; the one
+ * place it is worded.
+ */
 export function renderMinimalExample(minimal: MinimalExample): string[] {
-  if (minimal.outcome === 'skipped') return [`not shrunk: ${minimal.reason ?? 'no reason given'}`, ...inCommonLines(minimal)];
+  if (minimal.outcome === 'skipped')
+    return [`not shrunk: ${minimal.reason ?? 'no reason given'}`, ...inCommonLines(minimal)];
   const lines: string[] = [];
   const stopped = minimal.complete ? '' : `; stopped early: ${minimal.reason ?? 'the shrink budget was spent'}`;
   const cost = `${minimal.requests} shrink request${minimal.requests === 1 ? '' : 's'}${stopped}`;
-  if (minimal.failing) lines.push(`minimal example: ${body(minimal.failing.body)} ${outcomeWords(minimal.failing.status, true)} (${cost})`);
+  if (minimal.failing)
+    lines.push(
+      `minimal example: ${body(minimal.failing.body)} ${outcomeWords(minimal.failing.status, true)} (${cost})`,
+    );
   else lines.push(`no smaller request failed (${cost})`);
   const difference = minimal.difference ?? [];
   if (minimal.failing && minimal.passing && minimal.confirmed === false) {
-    lines.push("sent again, the smallest failing request or its nearest passing one fared differently: the failure depends on the target's state as well as on the request, so no field is named");
+    lines.push(
+      'sent again, the smallest failing request or its nearest passing one fared differently: the failure ' +
+        "depends on the target's state as well as on the request, so no field is named",
+    );
   } else if (minimal.failing && minimal.passing && difference.length > 0) {
     const failingFields = difference.map((d) => fieldText(d.path, d.failing)).join(', ');
     const passingFields = difference.map((d) => fieldText(d.path, d.passing)).join(', ');
     const unconfirmed = minimal.confirmed === undefined ? ' (not sent again to confirm: no budget left)' : '';
-    lines.push(`${outcomeWords(minimal.failing.status, true)} when ${failingFields}; the same body with ${passingFields} is ${outcomeWords(minimal.passing.status, false)}${unconfirmed}`);
+    lines.push(
+      `${outcomeWords(minimal.failing.status, true)} when ${failingFields}; the same body with ` +
+        `${passingFields} is ${outcomeWords(minimal.passing.status, false)}${unconfirmed}`,
+    );
   } else if (minimal.failing) {
     lines.push('no nearby request passed');
   }
@@ -64,10 +80,16 @@ function inCommonLines(minimal: MinimalExample): string[] {
   const { failing, passing } = minimal.compared;
   const failed = minimal.failing ? outcomeNoun(minimal.failing.status, true) : 'failing';
   const passed = minimal.passing ? outcomeNoun(minimal.passing.status, false) : 'passing';
-  return [`in common: every ${failed} body (${failing}) has ${shared.map((s) => fieldText(s.path, s.value)).join(', ')}; no ${passed} body (${passing}) does`];
+  return [
+    `in common: every ${failed} body (${failing}) has ` +
+      `${shared.map((s) => fieldText(s.path, s.value)).join(', ')}; no ${passed} body (${passing}) does`,
+  ];
 }
 
-/** How a request fared, in words: `rejected (HTTP 400)`, `accepted (HTTP 200)`, `answered HTTP 500`, `unanswered (timeout)`. */
+/**
+ * How a request fared, in words: `rejected (HTTP 400)`, `accepted (HTTP 200)`, `answered HTTP 500`, `unanswered
+ * (timeout)`.
+ */
 function outcomeWords(status: number | string, failing: boolean): string {
   if (typeof status === 'string') return `unanswered (${status})`;
   return `${outcomeNoun(status, failing)} (HTTP ${status})`;

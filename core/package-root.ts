@@ -8,4 +8,6 @@ const COMPILED = import.meta.url.endsWith('.js');
 export const PACKAGE_ROOT = fileURLToPath(new URL(COMPILED ? '../../' : '../', import.meta.url));
 
 /** The version of this package, from its `package.json`. */
-export const TOOL_VERSION: string = (JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string }).version;
+export const TOOL_VERSION: string = (
+  JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string }
+).version;

@@ -16,7 +16,10 @@ export interface PreparedSpecs {
   readonly documents: Readonly<Record<ApiName, OpenAPIV3_1.Document>>;
 }
 
-/** Reads and dereferences the shipped spec files, for the build to write out (validating them against OpenAPI 3.1 on the way). */
+/**
+ * Reads and dereferences the shipped spec files, for the build to write out (validating them against OpenAPI 3.1 on the
+ * way).
+ */
 export async function prepareSpecs(): Promise<PreparedSpecs> {
   const [specs, sources] = await Promise.all([loadSpecs(SPEC_FILES, { validate: true }), sourceFingerprints()]);
   return { sources, documents: specs.documents };
@@ -28,7 +31,8 @@ export async function prepareSpecs(): Promise<PreparedSpecs> {
  */
 export async function loadShippedSpecs(file: string = PREPARED_SPECS_FILE): Promise<Specs> {
   const [prepared, sources] = await Promise.all([readPrepared(file), sourceFingerprints()]);
-  const current = prepared && (Object.keys(SPEC_FILES) as ApiName[]).every((api) => prepared.sources[api] === sources[api]);
+  const current =
+    prepared && (Object.keys(SPEC_FILES) as ApiName[]).every((api) => prepared.sources[api] === sources[api]);
   return current ? specsOf({ ...prepared.documents }) : loadSpecs();
 }
 
@@ -36,7 +40,9 @@ export async function loadShippedSpecs(file: string = PREPARED_SPECS_FILE): Prom
 export async function sourceFingerprints(): Promise<Record<ApiName, string>> {
   const apis = Object.keys(SPEC_FILES) as ApiName[];
   const texts = await Promise.all(apis.map((api) => readFile(SPEC_FILES[api])));
-  return Object.fromEntries(apis.map((api, i) => [api, createHash('sha256').update(texts[i]!).digest('hex')])) as Record<ApiName, string>;
+  return Object.fromEntries(
+    apis.map((api, i) => [api, createHash('sha256').update(texts[i]!).digest('hex')]),
+  ) as Record<ApiName, string>;
 }
 
 async function readPrepared(file: string): Promise<PreparedSpecs | undefined> {
@@ -48,6 +54,11 @@ async function readPrepared(file: string): Promise<PreparedSpecs | undefined> {
   try {
     return JSON.parse(text) as PreparedSpecs;
   } catch (error) {
-    throw new HarnessError('SPEC_INVALID', `The prepared specs ${file} cannot be read (${(error as Error).message}); rebuild the package with \`npm run build\`.`, { cause: error });
+    throw new HarnessError(
+      'SPEC_INVALID',
+      `The prepared specs ${file} cannot be read (${(error as Error).message}); rebuild the package with ` +
+        `\`npm run build\`.`,
+      { cause: error },
+    );
   }
 }

@@ -16,7 +16,10 @@ export interface Probe {
   readonly rules?: readonly string[];
   /** The part of those rules it is evidence for, where the rule names parts by more than the intent (`start`, say). */
   readonly part?: string;
-  /** False for a request that only puts back what the run changed: its answer is checked, but is no evidence that a rule holds. */
+  /**
+   * False for a request that only puts back what the run changed: its answer is checked, but is no evidence that a rule
+   * holds.
+   */
   readonly evidence?: false;
   /** Data that rules compare the response against (values sent earlier in a sequence, say). */
   readonly expect?: Readonly<Record<string, unknown>>;

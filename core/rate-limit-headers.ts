@@ -30,9 +30,18 @@ const LEADING_INTEGER = /^\s*(\d+)/;
  * fixed worst case (`60`); coming back too early costs one more 429 and brings a fresh signal, waiting for the
  * latest costs the difference on every 429.
  */
-export function readRateLimit(headers: Readonly<Record<string, string | undefined>>, now = Date.now()): RateLimitSignals {
-  const candidates = [retryAfterAt(headers['retry-after'], now), resetAt(headers['ratelimit-reset'], now), resetAt(headers['x-ratelimit-reset'], now)];
-  const reliable = candidates.filter((at): at is number => at !== undefined && at >= now - RESET_PAST_TOLERANCE_MS && at <= now + RESET_HORIZON_MS);
+export function readRateLimit(
+  headers: Readonly<Record<string, string | undefined>>,
+  now = Date.now(),
+): RateLimitSignals {
+  const candidates = [
+    retryAfterAt(headers['retry-after'], now),
+    resetAt(headers['ratelimit-reset'], now),
+    resetAt(headers['x-ratelimit-reset'], now),
+  ];
+  const reliable = candidates.filter(
+    (at): at is number => at !== undefined && at >= now - RESET_PAST_TOLERANCE_MS && at <= now + RESET_HORIZON_MS,
+  );
   const remaining = lowest(headers['ratelimit-remaining'], headers['x-ratelimit-remaining']);
   const limit = lowest(headers['ratelimit-limit'], headers['x-ratelimit-limit']);
   return {

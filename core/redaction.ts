@@ -11,7 +11,9 @@ export interface Redactor {
   /** Every secret value known so far. */
   secrets(): readonly string[];
   text(value: string): string;
-  /** Like `text`, but leaves the values in `keep` as they are (values the harness generated, shown in a reproduction). */
+  /**
+   * Like `text`, but leaves the values in `keep` as they are (values the harness generated, shown in a reproduction).
+   */
   textKeeping(value: string, keep: ReadonlySet<string>): string;
   value<T>(value: T): T;
   exchange(exchange: Exchange): Exchange;
@@ -41,19 +43,25 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
     const found = [...index.foundIn(input), ...short.filter((secret) => input.includes(secret))];
     if (found.length === 0) return input;
     let out = input;
-    for (const secret of found.sort((a, b) => b.length - a.length)) if (!keep?.has(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const secret of found.sort((a, b) => b.length - a.length))
+      if (!keep?.has(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   };
   const text = (input: string): string => textKeeping(input);
   const value = <T>(input: T): T => redactValue(input, names, text) as T;
-  const headers = (input: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
+  const headers = (input: Readonly<Record<string, string>>): Record<string, string> =>
+    Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
 
   const request = (r: RecordedRequest): RecordedRequest => ({
     ...r,
     url: text(r.url),
     headers: headers(r.headers),
     query: value(r.query),
-    ...(r.json !== undefined ? { json: value(r.json), body: JSON.stringify(value(r.json)) } : r.body !== undefined ? { body: text(r.body) } : {}),
+    ...(r.json !== undefined
+      ? { json: value(r.json), body: JSON.stringify(value(r.json)) }
+      : r.body !== undefined
+        ? { body: text(r.body) }
+        : {}),
   });
   const response = (r: RecordedResponse): RecordedResponse => ({
     ...r,
@@ -80,7 +88,9 @@ function redactValue(input: unknown, names: ReadonlySet<string>, text: (s: strin
   if (typeof input === 'string') return text(input);
   if (Array.isArray(input)) return input.map((item) => redactValue(item, names, text));
   if (input && typeof input === 'object') {
-    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : redactValue(v, names, text)]));
+    return Object.fromEntries(
+      Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : redactValue(v, names, text)]),
+    );
   }
   return input;
 }

@@ -26,7 +26,8 @@ function limitFlags(config: RunConfig): string[] {
   if (config.maxRequests !== undefined) flags.push(`--max-requests ${config.maxRequests}`);
   if (config.timeoutMs !== DEFAULTS.timeoutMs) flags.push(`--timeout-ms ${config.timeoutMs}`);
   if (config.budgetMs !== DEFAULTS.budgetMs) flags.push(`--budget-ms ${config.budgetMs}`);
-  if (config.maxResponseBytes !== DEFAULTS.maxResponseBytes) flags.push(`--max-response-bytes ${config.maxResponseBytes}`);
+  if (config.maxResponseBytes !== DEFAULTS.maxResponseBytes)
+    flags.push(`--max-response-bytes ${config.maxResponseBytes}`);
   return flags;
 }
 

@@ -11,7 +11,10 @@ export interface GateLimits {
   readonly deadline: number;
 }
 
-/** Why the gate refused a request: the budget or time is spent, the run was interrupted, or (`held`) the caller's `ready` said not yet. */
+/**
+ * Why the gate refused a request: the budget or time is spent, the run was interrupted, or (`held`) the caller's
+ * `ready` said not yet.
+ */
 export type GateRefusal = 'budget' | 'deadline' | 'interrupted' | 'held';
 
 /** What the gate needs to know of a request beside its limits. */
@@ -20,14 +23,22 @@ export interface AdmitOptions {
   readonly restores?: boolean;
   /** Asked last before the request counts; false turns it back as `held` (the caller waits and asks again). */
   readonly ready?: () => boolean;
-  /** The request is a step of a chain (each step waits for the one before): it takes a free slot before requests that are not. */
+  /**
+   * The request is a step of a chain (each step waits for the one before): it takes a free slot before requests that
+   * are not.
+   */
   readonly urgent?: boolean;
 }
 
 /** Admits requests within the run's concurrency, rate, count and time limits, and counts them. */
 export interface RequestGate {
-  /** Runs `send` when a slot is free, or returns the refusal when the run's budget is spent or the run was interrupted. */
-  admit<T>(send: () => Promise<T>, options?: AdmitOptions): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
+  /**
+   * Runs `send` when a slot is free, or returns the refusal when the run's budget is spent or the run was interrupted.
+   */
+  admit<T>(
+    send: () => Promise<T>,
+    options?: AdmitOptions,
+  ): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
   /** Stops admitting requests other than restores; requests already sent finish. */
   interrupt(): void;
   /** Aborted when the run is interrupted, so that waits (rate limits, backoff) end early. */
@@ -36,7 +47,10 @@ export interface RequestGate {
   sent(): number;
   /** Requests still allowed, or Infinity. */
   remaining(): number;
-  /** Requests waiting for a free slot now, and the most that ever waited at once: what a run holds beside what is in flight. */
+  /**
+   * Requests waiting for a free slot now, and the most that ever waited at once: what a run holds beside what is in
+   * flight.
+   */
   waiting(): { readonly now: number; readonly peak: number };
 }
 
@@ -82,7 +96,12 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   return {
     async admit(send, options = {}) {
       const restores = options.restores === true;
-      const refused = (): GateRefusal | undefined => (stop.signal.aborted && !restores ? 'interrupted' : limits.maxRequests !== undefined && count >= limits.maxRequests ? 'budget' : undefined);
+      const refused = (): GateRefusal | undefined =>
+        stop.signal.aborted && !restores
+          ? 'interrupted'
+          : limits.maxRequests !== undefined && count >= limits.maxRequests
+            ? 'budget'
+            : undefined;
       const before = refused();
       if (before) return { ok: false, refusal: before };
       await acquire(options.urgent === true);

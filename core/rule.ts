@@ -40,7 +40,9 @@ export interface RuleMemory<M> {
   answered?(memory: M, exchange: Exchange): void;
 }
 
-/** One part of a rule that must run and give evidence before the rule can pass (each half of a paired rule, each form). */
+/**
+ * One part of a rule that must run and give evidence before the rule can pass (each half of a paired rule, each form).
+ */
 export interface RulePart {
   readonly name: string;
   /** The operations the part concerns (operationIds); all of the rule's when absent. */
@@ -61,7 +63,10 @@ export const EVERY_OPERATION: OperationSelector = Object.freeze({ every: true })
 export const EVERY_ENVELOPED_OPERATION: OperationSelector = Object.freeze({ every: true, enveloped: true });
 
 /** True when a rule concerns an operation. */
-export function concerns(rule: Pick<Rule, 'operations'>, operation: Pick<Operation, 'operationId' | 'envelope'>): boolean {
+export function concerns(
+  rule: Pick<Rule, 'operations'>,
+  operation: Pick<Operation, 'operationId' | 'envelope'>,
+): boolean {
   const selector = rule.operations;
   if (isOperationList(selector)) return selector.includes(operation.operationId);
   return !selector.enveloped || operation.envelope.requestId !== undefined;
@@ -109,7 +114,12 @@ export interface Rule {
 }
 
 /** A rule that keeps a memory of the run, with the memory's type and its check's kept together. */
-export function rememberingRule<M>(rule: Omit<Rule, 'memory' | 'check'> & { readonly memory: RuleMemory<M>; check(exchange: Exchange, context: CheckContext, memory: M): Violation[] }): Rule {
+export function rememberingRule<M>(
+  rule: Omit<Rule, 'memory' | 'check'> & {
+    readonly memory: RuleMemory<M>;
+    check(exchange: Exchange, context: CheckContext, memory: M): Violation[];
+  },
+): Rule {
   return rule as Rule;
 }
 
@@ -117,14 +127,19 @@ export function rememberingRule<M>(rule: Omit<Rule, 'memory' | 'check'> & { read
 export type RuleMemories = ReadonlyMap<string, unknown>;
 
 /** Fresh memories of a run for the rules that keep one. */
-export function createMemories(rules: readonly Rule[], run: { readonly config: RunConfig; readonly specs: Specs }): RuleMemories {
+export function createMemories(
+  rules: readonly Rule[],
+  run: { readonly config: RunConfig; readonly specs: Specs },
+): RuleMemories {
   return new Map(rules.flatMap((rule) => (rule.memory ? [[rule.id, rule.memory.create(run)] as const] : [])));
 }
 
 /** The parts a rule needs on one operation: its declared parts there, or its one implicit part. */
 export function partsOn(rule: Rule, operationId: string): readonly string[] {
   if (!rule.parts) return [WHOLE_RULE];
-  return rule.parts.filter((part) => !part.operations || part.operations.includes(operationId)).map((part) => part.name);
+  return rule.parts
+    .filter((part) => !part.operations || part.operations.includes(operationId))
+    .map((part) => part.name);
 }
 
 /** The name of the one part of a rule that declares none. */
@@ -145,7 +160,8 @@ export function defineRules(rules: readonly Rule[]): readonly Rule[] {
     for (const field of ['title', 'sentence', 'probedBy'] as const) {
       if (!rule[field]?.trim()) throw new Error(`Rule ${rule.id} has no ${field}.`);
     }
-    if (isOperationList(rule.operations) && rule.operations.length === 0) throw new Error(`Rule ${rule.id} concerns no operation.`);
+    if (isOperationList(rule.operations) && rule.operations.length === 0)
+      throw new Error(`Rule ${rule.id} concerns no operation.`);
     if (rule.parts && !rule.partOf) throw new Error(`Rule ${rule.id} names parts but no partOf.`);
   }
   return Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));

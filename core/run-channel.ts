@@ -46,11 +46,11 @@ const HELLO_TIMEOUT_MS = 2_000;
 const PROGRESS_FIELDS = Object.freeze(['sent', 'rateLimited', 'violations'] as const);
 
 /**
- * The channel between the main thread of a run (where signals arrive and the terminal is written) and the worker
- * thread that sends its requests: interrupts go one way, progress the other. BroadcastChannel reaches every thread
- * of the process; a channel is named after the run's seed and report directory, so that two runs do not hear each other.
- * Progress travels in memory both threads share, written after every exchange and read when the main thread needs it:
- * a message per exchange cost the sending thread a wake-up of the main thread each time (a tenth of its time).
+ * The channel between the main thread of a run (where signals arrive and the terminal is written) and the worker thread
+ * that sends its requests: interrupts go one way, progress the other. BroadcastChannel reaches every thread of the
+ * process; a channel is named after the run's seed and report directory, so that two runs do not hear each other.
+ * Progress travels in memory both threads share, written after every exchange and read when the main thread needs it: a
+ * message per exchange cost the sending thread a wake-up of the main thread each time (a tenth of its time).
  */
 export interface RunChannel {
   /**
@@ -176,7 +176,9 @@ export function openRunChannel(name: string): RunChannel {
         });
         handlers.prepared.push(({ run }) => resolve(run));
         handlers.failed.push(({ failure }) => reject(errorOf(failure)));
-        handlers.abandon.push(() => reject(new Error('the command gave the run up before its first request (see its message)')));
+        handlers.abandon.push(() =>
+          reject(new Error('the command gave the run up before its first request (see its message)')),
+        );
       });
       post({ kind: 'ready', asker });
       return answer;
@@ -184,7 +186,8 @@ export function openRunChannel(name: string): RunChannel {
     serve: (stopped) => void handlers.hello.push(() => post({ kind: 'state', stopped: stopped() })),
     stop: () => post({ kind: 'stop' }),
     progress() {
-      const read = (field: keyof RunProgress): number => (counters ? Atomics.load(counters, PROGRESS_FIELDS.indexOf(field)) : 0);
+      const read = (field: keyof RunProgress): number =>
+        counters ? Atomics.load(counters, PROGRESS_FIELDS.indexOf(field)) : 0;
       return { sent: read('sent'), rateLimited: read('rateLimited'), violations: read('violations') };
     },
     async hello() {

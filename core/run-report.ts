@@ -3,7 +3,10 @@ import type { RuleResult } from './finding.ts';
 import type { CredentialTally } from './credential-tally.ts';
 import type { OperationCoverage } from './ledger.ts';
 
-/** Something a write of the run did on the target (any 2xx answer to a POST, PATCH or PUT), for people to check and clean up. */
+/**
+ * Something a write of the run did on the target (any 2xx answer to a POST, PATCH or PUT), for people to check and
+ * clean up.
+ */
 export interface CreatedResource {
   /** `created` for a POST, `changed` for a PATCH or PUT. */
   readonly kind: 'created' | 'changed';
@@ -37,7 +40,12 @@ export interface RunReport {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly target: {
-    readonly management?: { readonly baseUrl: string; readonly organizationId: string; readonly serviceId: string; readonly backupId?: string };
+    readonly management?: {
+      readonly baseUrl: string;
+      readonly organizationId: string;
+      readonly serviceId: string;
+      readonly backupId?: string;
+    };
     readonly alerts?: { readonly baseUrl: string; readonly alertId?: string };
     readonly reference?: { readonly faults: readonly string[]; readonly modes: readonly string[] };
   };

@@ -15,7 +15,10 @@ export interface SecretIndex extends SecretLookup {
   add(secret: string): void;
 }
 
-/** The window hash's base, and the keys kept to 30 bits so that V8 holds them as small integers (no number allocated per lookup). */
+/**
+ * The window hash's base, and the keys kept to 30 bits so that V8 holds them as small integers (no number allocated per
+ * lookup).
+ */
 const BASE = 31;
 const KEY_MASK = 0x3fff_ffff;
 /** BASE to the power MIN_SECRET_LENGTH - 1, modulo 2^32: what the character leaving the window weighed in its hash. */
@@ -39,7 +42,10 @@ function windowHash(text: string, at: number): number {
  */
 export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
   const byPrefix = new Map<number, string | string[]>();
-  /** Marks the character codes the secrets start with (a table, cheaper to read than a set): most positions of a text are passed over on this alone. */
+  /**
+   * Marks the character codes the secrets start with (a table, cheaper to read than a set): most positions of a text
+   * are passed over on this alone.
+   */
   const firstChars = new Uint8Array(65_536);
   let size = 0;
   const add = (secret: string): void => {
@@ -69,10 +75,14 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
           const bucket = byPrefix.get(hash & KEY_MASK);
           if (typeof bucket === 'string') {
             if (text.startsWith(bucket, at)) found.add(bucket);
-          } else if (bucket !== undefined) for (const secret of bucket) if (text.startsWith(secret, at)) found.add(secret);
+          } else if (bucket !== undefined)
+            for (const secret of bucket) if (text.startsWith(secret, at)) found.add(secret);
         }
         if (at === last) break;
-        hash = (Math.imul((hash - Math.imul(text.charCodeAt(at), LEAVING)) | 0, BASE) + text.charCodeAt(at + MIN_SECRET_LENGTH)) | 0;
+        hash =
+          (Math.imul((hash - Math.imul(text.charCodeAt(at), LEAVING)) | 0, BASE) +
+            text.charCodeAt(at + MIN_SECRET_LENGTH)) |
+          0;
       }
       return found.size === 0 ? [] : [...found];
     },

@@ -1,4 +1,6 @@
-/** One step of a sequence as the report shows it: what it did, the request, a curl that sends it, and what came back. */
+/**
+ * One step of a sequence as the report shows it: what it did, the request, a curl that sends it, and what came back.
+ */
 export interface SequenceStep {
   /** What the step did, in words: `update pipe #1 (broker): name, settings`. */
   readonly command: string;
@@ -30,8 +32,15 @@ export interface SequenceExample {
   readonly path: string;
   readonly expected: string;
   readonly actual?: unknown;
-  /** Replays the sequence: `fc.check` of the property with `seed` and `path`, and `fc.commands(..., { replayPath })`. */
-  readonly replay: { readonly property: string; readonly seed: number; readonly path: string; readonly replayPath?: string };
+  /**
+   * Replays the sequence: `fc.check` of the property with `seed` and `path`, and `fc.commands(..., { replayPath })`.
+   */
+  readonly replay: {
+    readonly property: string;
+    readonly seed: number;
+    readonly path: string;
+    readonly replayPath?: string;
+  };
 }
 
 /**
@@ -43,9 +52,12 @@ export function renderSequenceExample(sequence: SequenceExample, curls = true): 
   const how =
     sequence.outcome === 'skipped'
       ? `not shrunk: ${sequence.reason ?? 'no reason given'}`
-      : `shortest failing sequence found, ${sequence.steps.length} step${sequence.steps.length === 1 ? '' : 's'} (${cost}${sequence.complete ? '' : `; stopped early: ${sequence.reason ?? 'the shrink budget was spent'}`})`;
+      : `shortest failing sequence found, ${sequence.steps.length} ` +
+        `step${sequence.steps.length === 1 ? '' : 's'} ` +
+        `(${cost}${sequence.complete ? '' : `; stopped early: ${sequence.reason ?? 'the shrink budget was spent'}`})`;
   const steps = sequence.steps.flatMap((step, index) => [
-    `${index + 1}. ${step.command}: ${step.request} -> ${step.status}${index + 1 === sequence.failingStep ? '  <- disagrees with the model' : ''}`,
+    `${index + 1}. ${step.command}: ${step.request} ` +
+      `-> ${step.status}${index + 1 === sequence.failingStep ? '  <- disagrees with the model' : ''}`,
     ...(curls ? [`   ${step.curl}`] : []),
   ]);
   const actual = sequence.actual === undefined ? 'it is absent' : `got ${preview(sequence.actual)}`;

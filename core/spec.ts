@@ -11,7 +11,10 @@ export type { ApiName } from '../apis/index.ts';
 
 /** The spec files, one per API (its descriptor names it), in the package's `openapi/` folder. */
 export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze(
-  Object.fromEntries(API_LIST.map((api) => [api.name, join(PACKAGE_ROOT, 'openapi', api.specFile)])) as Record<ApiName, string>,
+  Object.fromEntries(API_LIST.map((api) => [api.name, join(PACKAGE_ROOT, 'openapi', api.specFile)])) as Record<
+    ApiName,
+    string
+  >,
 );
 
 /** The schema keyword that marks a property whose value is a secret: redacted by name wherever it appears. */
@@ -36,7 +39,10 @@ export interface Operation {
   readonly envelope: Envelope;
   /** Names of the request body's properties, at any depth, that the spec marks `writeOnly`: sent, never returned. */
   readonly writeOnlyFields: readonly string[];
-  /** Where in the payload the request body comes back (`x-conformance-echo`, a JSON pointer; `''` for the whole payload), when it does. */
+  /**
+   * Where in the payload the request body comes back (`x-conformance-echo`, a JSON pointer; `''` for the whole
+   * payload), when it does.
+   */
   readonly echo?: string;
 }
 
@@ -44,9 +50,15 @@ export interface Operation {
 export interface Specs {
   readonly documents: Readonly<Record<ApiName, OpenAPIV3_1.Document>>;
   readonly operations: readonly Operation[];
-  /** Names of the properties, of any schema, marked `x-conformance-secret`: their values are redacted wherever they appear. */
+  /**
+   * Names of the properties, of any schema, marked `x-conformance-secret`: their values are redacted wherever they
+   * appear.
+   */
   readonly secretFields: readonly string[];
-  /** The secret fields of request bodies that are also `writeOnly`: every string under them is a secret sent, which no response may carry back. */
+  /**
+   * The secret fields of request bodies that are also `writeOnly`: every string under them is a secret sent, which no
+   * response may carry back.
+   */
   readonly requestOnlySecretFields: readonly string[];
 }
 
@@ -57,7 +69,10 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
  * validates them against the OpenAPI 3.1 schema with @readme/openapi-parser (about 0.3 s). Runs skip that: the
  * specs ship with the harness and `npm test` validates them.
  */
-export async function loadSpecs(files: Readonly<Record<ApiName, string>> = SPEC_FILES, options: { validate?: boolean } = {}): Promise<Specs> {
+export async function loadSpecs(
+  files: Readonly<Record<ApiName, string>> = SPEC_FILES,
+  options: { validate?: boolean } = {},
+): Promise<Specs> {
   const documents = {} as Record<ApiName, OpenAPIV3_1.Document>;
   for (const api of Object.keys(files) as ApiName[]) {
     documents[api] = await loadSpec(files[api], options.validate === true);
@@ -65,18 +80,26 @@ export async function loadSpecs(files: Readonly<Record<ApiName, string>> = SPEC_
   return specsOf(documents);
 }
 
-/** Both specs and their operations, from the dereferenced documents (as `loadSpecs` reads them, or as the build prepared them). */
+/**
+ * Both specs and their operations, from the dereferenced documents (as `loadSpecs` reads them, or as the build prepared
+ * them).
+ */
 export function specsOf(documents: Record<ApiName, OpenAPIV3_1.Document>): Specs {
   for (const api of Object.keys(documents) as ApiName[]) checkSecurity(api, documents[api]);
   const operations = (Object.keys(documents) as ApiName[]).flatMap((api) => operationsOf(api, documents[api]));
-  const schemas = operations.flatMap((op) => [...(op.requestSchema ? [op.requestSchema] : []), ...Object.values(op.responseSchemas)]);
+  const schemas = operations.flatMap((op) => [
+    ...(op.requestSchema ? [op.requestSchema] : []),
+    ...Object.values(op.responseSchemas),
+  ]);
   const secret = (schema: SchemaObject): boolean => schema[SECRET_KEYWORD] === true;
   const requestSchemas = operations.flatMap((op) => (op.requestSchema ? [op.requestSchema] : []));
   return Object.freeze({
     documents: Object.freeze(documents),
     operations: Object.freeze(operations),
     secretFields: Object.freeze(markedProperties(schemas, secret)),
-    requestOnlySecretFields: Object.freeze(markedProperties(requestSchemas, (schema) => secret(schema) && schema.writeOnly === true)),
+    requestOnlySecretFields: Object.freeze(
+      markedProperties(requestSchemas, (schema) => secret(schema) && schema.writeOnly === true),
+    ),
   });
 }
 
@@ -95,7 +118,8 @@ function markedProperties(schemas: readonly object[], marked: (schema: SchemaObj
     }
     const properties = (value as SchemaObject).properties;
     if (properties && typeof properties === 'object') {
-      for (const [name, schema] of Object.entries(properties)) if (schema && typeof schema === 'object' && marked(schema as SchemaObject)) names.add(name);
+      for (const [name, schema] of Object.entries(properties))
+        if (schema && typeof schema === 'object' && marked(schema as SchemaObject)) names.add(name);
     }
     Object.values(value).forEach(walk);
   };
@@ -103,15 +127,21 @@ function markedProperties(schemas: readonly object[], marked: (schema: SchemaObj
   return [...names];
 }
 
-/** The spec must require, at its top, the security scheme its API's descriptor names, as an HTTP scheme of the same kind. */
+/**
+ * The spec must require, at its top, the security scheme its API's descriptor names, as an HTTP scheme of the same
+ * kind.
+ */
 function checkSecurity(api: ApiName, document: OpenAPIV3_1.Document): void {
   const { securityScheme, scheme } = APIS[api].auth;
-  const declared = document.components?.securitySchemes?.[securityScheme] as OpenAPIV3_1.SecuritySchemeObject | undefined;
+  const declared = document.components?.securitySchemes?.[securityScheme] as
+    | OpenAPIV3_1.SecuritySchemeObject
+    | undefined;
   const required = (document.security ?? []).some((requirement) => securityScheme in requirement);
   if (!required || declared?.type !== 'http' || declared.scheme.toLowerCase() !== scheme) {
     throw new HarnessError(
       'SPEC_INVALID',
-      `The ${api} spec must require the security scheme ${securityScheme} (HTTP ${scheme}) that apis/${api}.ts names, at its top level: fix the spec or the descriptor.`,
+      `The ${api} spec must require the security scheme ${securityScheme} (HTTP ${scheme}) that ` +
+        `apis/${api}.ts names, at its top level: fix the spec or the descriptor.`,
     );
   }
 }
@@ -122,13 +152,18 @@ async function loadSpec(file: string, validating: boolean): Promise<OpenAPIV3_1.
     if (validating) {
       const result = await validate(file);
       if (!result.valid) {
-        throw new HarnessError('SPEC_INVALID', `The spec ${file} is not valid OpenAPI; fix it and run again.\n${compileErrors(result)}`);
+        throw new HarnessError(
+          'SPEC_INVALID',
+          `The spec ${file} is not valid OpenAPI; fix it and run again.\n${compileErrors(result)}`,
+        );
       }
     }
     return (await dereference(file)) as OpenAPIV3_1.Document;
   } catch (error) {
     if (isHarnessError(error)) throw error;
-    throw new HarnessError('SPEC_INVALID', `The spec ${file} cannot be read: ${(error as Error).message}`, { cause: error });
+    throw new HarnessError('SPEC_INVALID', `The spec ${file} cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -172,7 +207,11 @@ function echoOf(op: OpenAPIV3_1.OperationObject): { echo?: string } {
   const marked = (op as { 'x-conformance-echo'?: unknown })['x-conformance-echo'];
   if (marked === undefined) return {};
   if (typeof marked !== 'string' || (marked !== '' && !marked.startsWith('/')))
-    throw new HarnessError('SPEC_INVALID', `${op.operationId}: x-conformance-echo must be a JSON pointer into the payload ('' or /field), not ${JSON.stringify(marked)}.`);
+    throw new HarnessError(
+      'SPEC_INVALID',
+      `${op.operationId}: x-conformance-echo must be a JSON pointer into the payload ('' or /field), not ` +
+        `${JSON.stringify(marked)}.`,
+    );
   return { echo: marked };
 }
 
@@ -181,7 +220,11 @@ function classOf(method: string, op: OpenAPIV3_1.OperationObject): ProbeClass {
   const marked = (op as { 'x-conformance-class'?: unknown })['x-conformance-class'];
   if (marked !== undefined) {
     if (!(PROBE_CLASSES as readonly unknown[]).includes(marked))
-      throw new HarnessError('SPEC_INVALID', `${op.operationId}: x-conformance-class must be one of ${PROBE_CLASSES.join(', ')}, not ${JSON.stringify(marked)}.`);
+      throw new HarnessError(
+        'SPEC_INVALID',
+        `${op.operationId}: x-conformance-class must be one of ${PROBE_CLASSES.join(', ')}, not ` +
+          `${JSON.stringify(marked)}.`,
+      );
     return marked as ProbeClass;
   }
   return method === 'get' ? 'read' : 'write';
@@ -190,6 +233,7 @@ function classOf(method: string, op: OpenAPIV3_1.OperationObject): ProbeClass {
 /** Finds an operation by operationId; a missing one is a SPEC_INVALID error naming it. */
 export function operationById(specs: Specs, operationId: string): Operation {
   const found = specs.operations.find((op) => op.operationId === operationId);
-  if (!found) throw new HarnessError('SPEC_INVALID', `The specs have no operation ${operationId}; openapi/ must define it.`);
+  if (!found)
+    throw new HarnessError('SPEC_INVALID', `The specs have no operation ${operationId}; openapi/ must define it.`);
   return found;
 }

@@ -9,8 +9,13 @@ export interface TargetSetting {
   readonly api: ApiName;
 }
 
-/** Every target setting, from the APIs' descriptors; any one of them present means a target is configured and the embedded one is not started. */
-export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze(API_LIST.flatMap((api) => settingsOf(api).map((setting) => Object.freeze({ ...setting, api: api.name }))));
+/**
+ * Every target setting, from the APIs' descriptors; any one of them present means a target is configured and the
+ * embedded one is not started.
+ */
+export const TARGET_SETTINGS: readonly TargetSetting[] = Object.freeze(
+  API_LIST.flatMap((api) => settingsOf(api).map((setting) => Object.freeze({ ...setting, api: api.name }))),
+);
 
 /** Where an API's base URL is set, and the path prefix the harness appends to it. */
 export interface BaseUrlSetting {
@@ -21,10 +26,12 @@ export interface BaseUrlSetting {
 
 /** Per API: the variable of its base URL, its flag, and the path prefix the harness appends to it. */
 export const BASE_URL_SETTING: Readonly<Record<ApiName, BaseUrlSetting>> = Object.freeze(
-  Object.fromEntries(API_LIST.map(({ name, settings }) => [name, Object.freeze({ variable: settings.baseUrl.variable, flag: settings.baseUrl.flag, prefix: settings.pathPrefix })])) as Record<
-    ApiName,
-    BaseUrlSetting
-  >,
+  Object.fromEntries(
+    API_LIST.map(({ name, settings }) => [
+      name,
+      Object.freeze({ variable: settings.baseUrl.variable, flag: settings.baseUrl.flag, prefix: settings.pathPrefix }),
+    ]),
+  ) as Record<ApiName, BaseUrlSetting>,
 );
 
 /** A target setting as the user gave it: its raw value and the name they gave it under (`--flag` or `VARIABLE`). */
@@ -35,12 +42,17 @@ export interface GivenSetting {
 }
 
 /** The target settings present in flags or environment (a flag wins), keyed by variable; empty values included. */
-export function givenTargetSettings(flags: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): ReadonlyMap<string, GivenSetting> {
+export function givenTargetSettings(
+  flags: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): ReadonlyMap<string, GivenSetting> {
   const given = new Map<string, GivenSetting>();
   for (const setting of TARGET_SETTINGS) {
     const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];
-    if (typeof fromFlag === 'string') given.set(setting.variable, { setting, value: fromFlag, name: `--${setting.flag}` });
-    else if (env[setting.variable] !== undefined) given.set(setting.variable, { setting, value: env[setting.variable]!, name: setting.variable });
+    if (typeof fromFlag === 'string')
+      given.set(setting.variable, { setting, value: fromFlag, name: `--${setting.flag}` });
+    else if (env[setting.variable] !== undefined)
+      given.set(setting.variable, { setting, value: env[setting.variable]!, name: setting.variable });
   }
   return given;
 }

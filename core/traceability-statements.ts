@@ -140,7 +140,8 @@ export function parseStatements(text: string): Statement[] {
       add(keyOf(body), NOT_SHOWN.test(body) ? 'not-shown' : /^\d/.test(line) ? 'rule' : 'bullet', body, number);
       return;
     }
-    for (const sentence of sentencesOf(line)) add(keyOf(sentence), NOT_SHOWN.test(sentence) ? 'not-shown' : 'sentence', sentence, number);
+    for (const sentence of sentencesOf(line))
+      add(keyOf(sentence), NOT_SHOWN.test(sentence) ? 'not-shown' : 'sentence', sentence, number);
   });
   flushTable();
   return statements;

@@ -12,7 +12,10 @@ export interface Tolerance {
  * RULES.md that says why nothing is judged, or why it cannot be tested. A judged statement may also name the
  * tolerance that limits how it is judged.
  */
-export type Trace = { readonly rules: readonly string[]; readonly tolerance?: string; readonly note?: string } | { readonly tolerance: string } | { readonly notTestable: string };
+export type Trace =
+  | { readonly rules: readonly string[]; readonly tolerance?: string; readonly note?: string }
+  | { readonly tolerance: string }
+  | { readonly notTestable: string };
 
 /** One statement's entry in a traceability table: its text as the document words it, and its trace. */
 export type TraceEntry = Trace & { readonly text: string };
@@ -52,16 +55,24 @@ export function rulesOf(trace: Trace): readonly string[] {
 }
 
 /** Compares a document's statements with its table, against the rule ids and tolerances that exist. */
-export function traceabilityGaps(statements: readonly Statement[], table: TraceTable, ruleIds: readonly string[], tolerances: readonly Tolerance[]): TraceabilityGaps {
+export function traceabilityGaps(
+  statements: readonly Statement[],
+  table: TraceTable,
+  ruleIds: readonly string[],
+  tolerances: readonly Tolerance[],
+): TraceabilityGaps {
   const known = new Set(ruleIds);
   const toleranceIds = new Set(tolerances.map((t) => t.id));
   const ids = new Set(statements.map((s) => s.id));
   const invalid: { id: string; problem: string }[] = [];
   for (const [id, entry] of Object.entries(table)) {
-    for (const rule of rulesOf(entry)) if (!known.has(rule)) invalid.push({ id, problem: `names the unknown rule ${rule}` });
+    for (const rule of rulesOf(entry))
+      if (!known.has(rule)) invalid.push({ id, problem: `names the unknown rule ${rule}` });
     if ('rules' in entry && entry.rules.length === 0) invalid.push({ id, problem: 'names no rule' });
-    if ('tolerance' in entry && entry.tolerance !== undefined && !toleranceIds.has(entry.tolerance)) invalid.push({ id, problem: `names the unknown tolerance ${entry.tolerance}` });
-    if ('notTestable' in entry && entry.notTestable.trim() === '') invalid.push({ id, problem: 'says it is not testable without saying why' });
+    if ('tolerance' in entry && entry.tolerance !== undefined && !toleranceIds.has(entry.tolerance))
+      invalid.push({ id, problem: `names the unknown tolerance ${entry.tolerance}` });
+    if ('notTestable' in entry && entry.notTestable.trim() === '')
+      invalid.push({ id, problem: 'says it is not testable without saying why' });
   }
   return {
     unmapped: statements.filter((s) => table[s.id] === undefined),
@@ -96,6 +107,11 @@ export function traceStatements(statements: readonly Statement[], table: TraceTa
 }
 
 /** The statements of a table that a rule judges: id and text, in table order. */
-export function statementsJudgedBy(ruleId: string, tables: readonly TraceTable[]): { readonly id: string; readonly text: string }[] {
-  return tables.flatMap((table) => Object.entries(table).flatMap(([id, entry]) => (rulesOf(entry).includes(ruleId) ? [{ id, text: entry.text }] : [])));
+export function statementsJudgedBy(
+  ruleId: string,
+  tables: readonly TraceTable[],
+): { readonly id: string; readonly text: string }[] {
+  return tables.flatMap((table) =>
+    Object.entries(table).flatMap(([id, entry]) => (rulesOf(entry).includes(ruleId) ? [{ id, text: entry.text }] : [])),
+  );
 }

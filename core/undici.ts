@@ -4,7 +4,10 @@ import type * as Undici from 'undici';
 /** undici's Agent, and its `request` on a given dispatcher: all a run sends with. */
 export interface UndiciParts {
   readonly Agent: typeof Undici.Agent;
-  request(dispatcher: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions): Promise<Undici.Dispatcher.ResponseData>;
+  request(
+    dispatcher: Undici.Dispatcher,
+    options: Undici.Dispatcher.RequestOptions,
+  ): Promise<Undici.Dispatcher.ResponseData>;
   /** True when the parts were loaded without undici's index. */
   readonly lean: boolean;
 }
@@ -13,7 +16,9 @@ const require = createRequire(import.meta.url);
 
 // The one place that relies on undici's private files: test/undici-parts.test.ts names them when a release moves them.
 
-/** undici's files for the Agent and the request API; the package has no exports map, so they are reachable as they are. */
+/**
+ * undici's files for the Agent and the request API; the package has no exports map, so they are reachable as they are.
+ */
 export const LEAN_FILES = Object.freeze(['undici/lib/dispatcher/agent.js', 'undici/lib/api/api-request.js'] as const);
 const [AGENT_FILE, REQUEST_FILE] = LEAN_FILES;
 
@@ -31,7 +36,10 @@ export function loadUndici(): UndiciParts {
 
 function leanParts(): UndiciParts | undefined {
   let Agent: typeof Undici.Agent;
-  let request: (this: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
+  let request: (
+    this: Undici.Dispatcher,
+    options: Undici.Dispatcher.RequestOptions,
+  ) => Promise<Undici.Dispatcher.ResponseData>;
   try {
     Agent = require(AGENT_FILE) as typeof Undici.Agent;
     request = require(REQUEST_FILE) as typeof request;

@@ -6,7 +6,10 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { PACKAGE_ROOT } from './package-root.ts';
 import type { Operation } from './spec.ts';
 
-/** OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret`: declared to Ajv so that strict mode stays on. */
+/**
+ * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret`: declared to Ajv so that strict
+ * mode stays on.
+ */
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-conformance-secret'];
 
 /** The validation code the build generates (Ajv standalone) for every schema of the shipped specs. */
@@ -37,7 +40,14 @@ export type PreparedValidators = Readonly<Record<string, ValidateFunction>>;
 export function createAjv(options: { standalone?: boolean } = {}): Ajv2020 {
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
-  const ajv = new Ajv({ strict: true, allErrors: true, coerceTypes: false, useDefaults: false, removeAdditional: false, ...(options.standalone ? { code: { source: true } } : {}) });
+  const ajv = new Ajv({
+    strict: true,
+    allErrors: true,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    ...(options.standalone ? { code: { source: true } } : {}),
+  });
   addFormats(ajv);
   for (const keyword of OPENAPI_KEYWORDS) ajv.addKeyword(keyword);
   return ajv;
@@ -48,18 +58,31 @@ export function schemaFingerprint(schema: object): string {
   return createHash('sha256').update(JSON.stringify(schema)).digest('hex');
 }
 
-/** Every schema a run may validate against, for the build to prepare: request bodies, responses and their top-level properties, query parameters. */
+/**
+ * Every schema a run may validate against, for the build to prepare: request bodies, responses and their top-level
+ * properties, query parameters.
+ */
 export function validatedSchemas(operations: readonly Operation[]): object[] {
   return operations.flatMap((op) => [
     ...(op.requestSchema ? [op.requestSchema] : []),
-    ...Object.values(op.responseSchemas).flatMap((schema) => [schema, ...Object.values((schema as { properties?: Record<string, object> }).properties ?? {})]),
+    ...Object.values(op.responseSchemas).flatMap((schema) => [
+      schema,
+      ...Object.values((schema as { properties?: Record<string, object> }).properties ?? {}),
+    ]),
     ...op.queryParams.flatMap((param) => (param.schema ? [param.schema as object] : [])),
   ]);
 }
 
-/** The Ajv standalone code (CommonJS) of a validation function for every schema of `operations`, each filed under its fingerprint. */
-export function preparedValidatorsCode(operations: readonly Operation[]): { readonly code: string; readonly count: number } {
-  const standaloneCode = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
+/**
+ * The Ajv standalone code (CommonJS) of a validation function for every schema of `operations`, each filed under its
+ * fingerprint.
+ */
+export function preparedValidatorsCode(operations: readonly Operation[]): {
+  readonly code: string;
+  readonly count: number;
+} {
+  const standaloneCode =
+    require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
   const ajv = createAjv({ standalone: true });
   const exported: Record<string, string> = {};
   for (const schema of validatedSchemas(operations)) {
@@ -71,7 +94,9 @@ export function preparedValidatorsCode(operations: readonly Operation[]): { read
   return { code: standaloneCode(ajv, exported), count: Object.keys(exported).length };
 }
 
-/** The validation functions the build generated, or none when this installation has no build (the TypeScript source). */
+/**
+ * The validation functions the build generated, or none when this installation has no build (the TypeScript source).
+ */
 export function loadPreparedValidators(file: string = PREPARED_VALIDATORS_FILE): PreparedValidators {
   return existsSync(file) ? (require(file) as PreparedValidators) : {};
 }
@@ -80,7 +105,10 @@ export function loadPreparedValidators(file: string = PREPARED_VALIDATORS_FILE):
  * Builds validators for operations, each made once, on first use: the build's generated function for the schema when
  * there is one for exactly that schema, else compiled with `createAjv` (a spec changed since the build, or no build).
  */
-export function createValidators(prepared: PreparedValidators = loadPreparedValidators(), compiler?: Ajv2020): Validators {
+export function createValidators(
+  prepared: PreparedValidators = loadPreparedValidators(),
+  compiler?: Ajv2020,
+): Validators {
   const cache = new Map<string, Validator | undefined>();
   let ajv = compiler;
   const make = (schema: object): ValidateFunction => {
@@ -100,7 +128,8 @@ export function createValidators(prepared: PreparedValidators = loadPreparedVali
       const target = property === undefined ? schema : schema?.properties?.[property];
       return made(`${op.key} ${status} ${property ?? ''}`, target);
     },
-    query: (op, name) => made(`${op.key} query ${name}`, op.queryParams.find((p) => p.name === name)?.schema as object | undefined),
+    query: (op, name) =>
+      made(`${op.key} query ${name}`, op.queryParams.find((p) => p.name === name)?.schema as object | undefined),
   };
 }
 

@@ -11,7 +11,10 @@ export interface EmbeddedTarget {
 export async function startEmbedded(config: RunConfig): Promise<EmbeddedTarget> {
   try {
     const { startReference } = await import('../reference/server.ts');
-    const target = await startReference({ faults: config.reference?.faults ?? [], modes: config.reference?.modes ?? [] });
+    const target = await startReference({
+      faults: config.reference?.faults ?? [],
+      modes: config.reference?.modes ?? [],
+    });
     const management = {
       baseUrl: target.managementUrl,
       keyId: target.managementKeyId,
@@ -20,8 +23,15 @@ export async function startEmbedded(config: RunConfig): Promise<EmbeddedTarget> 
       serviceId: target.serviceId,
       backupId: target.backupId,
     };
-    return { config: withTargets(config, { management, alerts: { baseUrl: target.alertsUrl, token: target.alertsToken } }), close: () => target.close() };
+    return {
+      config: withTargets(config, { management, alerts: { baseUrl: target.alertsUrl, token: target.alertsToken } }),
+      close: () => target.close(),
+    };
   } catch (error) {
-    throw new HarnessError('REFERENCE_FAILED', `The embedded reference target did not start: ${(error as Error).message}`, { cause: error });
+    throw new HarnessError(
+      'REFERENCE_FAILED',
+      `The embedded reference target did not start: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }

@@ -19,8 +19,12 @@ export interface PreflightReport {
   readonly requests: number;
 }
 
-/** Failures before any HTTP exchange: the target is not there. A target that connects and then hangs or resets is judged by the run. */
-const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/;
+/**
+ * Failures before any HTTP exchange: the target is not there. A target that connects and then hangs or resets is judged
+ * by the run.
+ */
+const UNREACHABLE =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
@@ -68,7 +72,12 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
     const parts = await Promise.all([
       config.management &&
         checkManagement(config.management, {
-          client: createHttpClient({ ...common, api: 'management', baseUrl: config.management.baseUrl, authorization: runAuthorization(APIS.management, config) ?? '' }),
+          client: createHttpClient({
+            ...common,
+            api: 'management',
+            baseUrl: config.management.baseUrl,
+            authorization: runAuthorization(APIS.management, config) ?? '',
+          }),
           specs,
           baseUrlVariable: APIS.management.settings.baseUrl.variable,
           baseUrl: config.management.baseUrl,
@@ -76,7 +85,12 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
         }),
       config.alerts &&
         checkAlerts(config.alerts, {
-          client: createHttpClient({ ...common, api: 'alerts', baseUrl: config.alerts.baseUrl, authorization: runAuthorization(APIS.alerts, config) ?? '' }),
+          client: createHttpClient({
+            ...common,
+            api: 'alerts',
+            baseUrl: config.alerts.baseUrl,
+            authorization: runAuthorization(APIS.alerts, config) ?? '',
+          }),
           specs,
           baseUrlVariable: APIS.alerts.settings.baseUrl.variable,
           baseUrl: config.alerts.baseUrl,
@@ -85,7 +99,10 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
     ]);
     // The run's own gate starts afresh: keep --max-rps across the seam.
     if (config.maxRps > 0) await sleep(1000 / config.maxRps);
-    return { line: `preflight: ${parts.filter(Boolean).join('; ')} (${requests} GET request${requests === 1 ? '' : 's'})`, requests };
+    return {
+      line: `preflight: ${parts.filter(Boolean).join('; ')} (${requests} GET request${requests === 1 ? '' : 's'})`,
+      requests,
+    };
   } finally {
     await dispatcher.destroy();
   }
@@ -101,7 +118,9 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
   if (usageOutcome === 'refused') {
     throw new HarnessError(
       'CREDENTIALS_REFUSED',
-      `The management API refused the key: ${checker.seen(usage)}. Check ${credentialVariables(APIS.management)}: a key of organization ${target.organizationId}, enabled and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`,
+      `The management API refused the key: ${checker.seen(usage)}. Check ` +
+        `${credentialVariables(APIS.management)}: a key of organization ${target.organizationId}, enabled ` +
+        `and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`,
     );
   }
   if (usageOutcome === 'not-found') {
@@ -109,12 +128,18 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
     if (anonymous.response?.status === 404) {
       throw new HarnessError(
         'NOT_THE_API',
-        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the management API: ${checker.seen(usage)}, with the key and without it. Set ${checker.baseUrlVariable} to the URL under which the API's ${APIS.management.settings.pathPrefix}/... paths are served (or, if it is right, check ORGANIZATION_ID).`,
+        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the management API: ` +
+          `${checker.seen(usage)}, with the key and without it. Set ${checker.baseUrlVariable} to the URL ` +
+          `under which the API's ${APIS.management.settings.pathPrefix}/... paths are served (or, if it is ` +
+          'right, check ORGANIZATION_ID).',
       );
     }
     throw new HarnessError(
       'TARGET_UNKNOWN_ID',
-      `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} without the key). Check ORGANIZATION_ID, or that ${checker.baseUrlVariable} is the URL under which ${APIS.management.settings.pathPrefix}/... is served.`,
+      `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API ` +
+        `knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} ` +
+        `without the key). Check ORGANIZATION_ID, or that ${checker.baseUrlVariable} is the URL under which ` +
+        `${APIS.management.settings.pathPrefix}/... is served.`,
     );
   }
   if (usageOutcome !== 'ok') {
@@ -122,18 +147,26 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
     return `management unchecked: ${usageOutcome}`;
   }
   if (target.backupId) {
-    const backup = await send(checker, 'getBackup', { organizationId: target.organizationId, serviceId: target.serviceId, backupId: target.backupId });
+    const backup = await send(checker, 'getBackup', {
+      organizationId: target.organizationId,
+      serviceId: target.serviceId,
+      backupId: target.backupId,
+    });
     const backupOutcome = outcome(checker, backup);
     if (backupOutcome === 'refused') {
       throw new HarnessError(
         'CREDENTIALS_REFUSED',
-        `The management API refused the key on the backup read: ${checker.seen(backup)}. Check ${credentialVariables(APIS.management)}, and that the key has a role that may read backups of service ${target.serviceId}.`,
+        `The management API refused the key on the backup read: ${checker.seen(backup)}. Check ` +
+          `${credentialVariables(APIS.management)}, and that the key has a role that may read backups of ` +
+          `service ${target.serviceId}.`,
       );
     }
     if (backupOutcome === 'not-found') {
       throw new HarnessError(
         'TARGET_UNKNOWN_ID',
-        `BACKUP_ID (--backup) ${target.backupId} is not a backup the management API knows under SERVICE_ID (--service) ${target.serviceId}: ${checker.seen(backup)}. Check BACKUP_ID (a backup of that service) and SERVICE_ID, or unset BACKUP_ID to leave the backup read out.`,
+        `BACKUP_ID (--backup) ${target.backupId} is not a backup the management API knows under SERVICE_ID ` +
+          `(--service) ${target.serviceId}: ${checker.seen(backup)}. Check BACKUP_ID (a backup of that ` +
+          'service) and SERVICE_ID, or unset BACKUP_ID to leave the backup read out.',
       );
     }
     if (backupOutcome !== 'ok') {
@@ -145,7 +178,9 @@ async function checkManagement(target: ManagementTarget, checker: Checker): Prom
     }
     checked.push('service and backup');
   }
-  const service = target.backupId ? '' : '; SERVICE_ID unchecked (the API has no read of a service: an unknown one shows as a 404 on every pipe create)';
+  const service = target.backupId
+    ? ''
+    : '; SERVICE_ID unchecked (the API has no read of a service: an unknown one shows as a 404 on every pipe create)';
   return `management ${checked.join(', ')} ok${service}`;
 }
 
@@ -156,41 +191,63 @@ async function checkAlerts(target: AlertsTarget, checker: Checker): Promise<stri
     const token = credentialVariables(APIS.alerts);
     throw new HarnessError(
       'CREDENTIALS_REFUSED',
-      `The alerts API refused ${token}: ${checker.seen(list)}. Check ${token} (the ${APIS.alerts.auth.scheme === 'bearer' ? 'Bearer token' : 'credentials'} of the alerts API at ${checker.baseUrlVariable}).`,
+      `The alerts API refused ${token}: ${checker.seen(list)}. Check ${token} (the ` +
+        `${APIS.alerts.auth.scheme === 'bearer' ? 'Bearer token' : 'credentials'} of the alerts API at ` +
+        `${checker.baseUrlVariable}).`,
     );
   }
   if (listOutcome === 'not-found') {
     throw new HarnessError(
       'NOT_THE_API',
-      `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the alerts API: ${checker.seen(list)}. Set ${checker.baseUrlVariable} to the URL under which the API's ${APIS.alerts.settings.pathPrefix}/... paths are served.`,
+      `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the alerts API: ` +
+        `${checker.seen(list)}. Set ${checker.baseUrlVariable} to the URL under which the API's ` +
+        `${APIS.alerts.settings.pathPrefix}/... paths are served.`,
     );
   }
   if (listOutcome !== 'ok') return `alerts unchecked: ${listOutcome}`;
   if (!target.alertId) return 'alerts token ok';
   const field = APIS.alerts.envelope.payload;
   const data = (list.response?.json as Record<string, unknown> | undefined)?.[field];
-  if (!Array.isArray(data)) return `alerts token ok, ALERT_ID unchecked (the list is not { ${field}: [...] }: left to the run)`;
+  if (!Array.isArray(data))
+    return `alerts token ok, ALERT_ID unchecked (the list is not { ${field}: [...] }: left to the run)`;
   const wanted = target.alertId.toLowerCase();
-  const alert = data.find((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && String((a as { id?: unknown }).id).toLowerCase() === wanted);
+  const alert = data.find(
+    (a): a is Record<string, unknown> =>
+      typeof a === 'object' && a !== null && String((a as { id?: unknown }).id).toLowerCase() === wanted,
+  );
   if (!alert) {
     throw new HarnessError(
       'TARGET_UNKNOWN_ID',
-      `ALERT_ID (--alert) ${target.alertId} is not among the ${data.length} alerts the alerts API lists (GET ${list.request.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
+      `ALERT_ID (--alert) ${target.alertId} is not among the ${data.length} alerts the alerts API lists ` +
+        `(GET ${list.request.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
     );
   }
   const reason = alertNotUpdatable(alert);
   if (reason) {
     throw new HarnessError(
       'ALERT_NOT_UPDATABLE',
-      `ALERT_ID (--alert) ${target.alertId} names an alert the run may not update: ${reason}. Name a tile alert listed with every update field, or unset ALERT_ID to let the run pick one.`,
+      `ALERT_ID (--alert) ${target.alertId} names an alert the run may not update: ${reason}. Name a tile ` +
+        'alert listed with every update field, or unset ALERT_ID to let the run pick one.',
     );
   }
   return `alerts token ok, alert ${target.alertId} updatable`;
 }
 
-function send(checker: Checker, operationId: string, params: Record<string, string>, query: Record<string, string> = {}, authorization?: null): Promise<Exchange> {
+function send(
+  checker: Checker,
+  operationId: string,
+  params: Record<string, string>,
+  query: Record<string, string> = {},
+  authorization?: null,
+): Promise<Exchange> {
   const operation = operationById(checker.specs, operationId);
-  return checker.client.send({ operation, probe: PROBE, params, query, ...(authorization === null ? { authorization } : {}) });
+  return checker.client.send({
+    operation,
+    probe: PROBE,
+    params,
+    query,
+    ...(authorization === null ? { authorization } : {}),
+  });
 }
 
 /**
@@ -203,7 +260,11 @@ function outcome(checker: Checker, exchange: Exchange): string {
   if (failure) {
     const code = failure.message.split(':')[0] ?? failure.code;
     if (UNREACHABLE.test(code)) {
-      throw new HarnessError('TARGET_UNREACHABLE', `Cannot reach ${checker.baseUrlVariable} (${checker.baseUrl}): ${code}. Check the URL and that the target is up.`);
+      throw new HarnessError(
+        'TARGET_UNREACHABLE',
+        `Cannot reach ${checker.baseUrlVariable} (${checker.baseUrl}): ${code}. Check the URL and that the ` +
+          'target is up.',
+      );
     }
     return `${operationLabel(exchange)} got no answer (${failure.code}), left to the run`;
   }
@@ -212,7 +273,9 @@ function outcome(checker: Checker, exchange: Exchange): string {
     if (response.json === undefined && !/json/i.test(response.headers['content-type'] ?? '')) {
       throw new HarnessError(
         'NOT_THE_API',
-        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the ${exchange.api} API: ${checker.seen(exchange)}, not JSON. Set ${checker.baseUrlVariable} to the ${exchange.api} API's base URL.`,
+        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the ${exchange.api} API: ` +
+          `${checker.seen(exchange)}, not JSON. Set ${checker.baseUrlVariable} to the ${exchange.api} API's ` +
+          'base URL.',
       );
     }
     return 'ok';
@@ -230,7 +293,8 @@ function assertUuids(checker: Checker, exchange: Exchange, ids: readonly (readon
   if (bad.length === 0) return;
   throw new HarnessError(
     'TARGET_UNKNOWN_ID',
-    `${bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ')} ${bad.length === 1 ? 'is not a uuid' : 'are not uuids'} (the management API's ids are uuids), and ${checker.seen(exchange)}. Check ${bad.map(([name]) => name.split(' ')[0]).join(' and ')}.`,
+    `${bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ')} ${bad.length === 1 ? 'is not a uuid' : 'are not uuids'} (the management API's ids are uuids), and ` +
+      `${checker.seen(exchange)}. Check ${bad.map(([name]) => name.split(' ')[0]).join(' and ')}.`,
   );
 }
 
@@ -239,7 +303,8 @@ function describe(exchange: Exchange): string {
   if (!response) return `${operationLabel(exchange)} got no answer`;
   const type = response.headers['content-type'];
   const text = response.text.replace(/\s+/g, ' ').trim();
-  const excerpt = text === '' ? ', empty body' : `: ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}...` : text}`;
+  const excerpt =
+    text === '' ? ', empty body' : `: ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}...` : text}`;
   return `${operationLabel(exchange)} answered ${response.status}${type ? ` (${type})` : ''}${excerpt}`;
 }
 

@@ -9,5 +9,8 @@ export type AccessKey = {
 
 /** Request-only access keys whose id and secret are both fresh secret values. */
 export function accessKey(constraints: { prefix?: string } = {}): fc.Arbitrary<AccessKey> {
-  return fc.record({ accessKeyId: secretValue(constraints), secretKey: secretValue(constraints) }, { noNullPrototype: true });
+  return fc.record(
+    { accessKeyId: secretValue(constraints), secretKey: secretValue(constraints) },
+    { noNullPrototype: true },
+  );
 }

@@ -16,7 +16,9 @@ export type AlertUpdateBody = {
 };
 
 /** A complete alert update body: all nine fields. */
-export type CompleteAlertUpdateBody = Required<Omit<AlertUpdateBody, 'channel'>> & { channel: { type: string; webhookId: string } };
+export type CompleteAlertUpdateBody = Required<Omit<AlertUpdateBody, 'channel'>> & {
+  channel: { type: string; webhookId: string };
+};
 
 /** What a must-accept alert update may rely on: the interval the alert already has, and references the target lists. */
 export type AlertUpdateConstraints = {
@@ -29,11 +31,23 @@ export type AlertUpdateConstraints = {
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const OBJECT_ID = lazy(() => fc.stringMatching(/^[0-9a-f]{24}$/));
 const ASCII_TEXT = lazy(() => fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.:_-]{0,38}[A-Za-z0-9.]$/));
-const WORLD_TEXT = lazy(() => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })).filter((text) => text.trim() !== '');
-const PHRASES = fc.constantFrom('Taux d’erreur élevé', 'エラー率が高い', 'Fehlerquote über Schwelle ✓', 'Ошибка платежей 🚨', 'Latência > 5 s');
+const WORLD_TEXT = lazy(() => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })).filter(
+  (text) => text.trim() !== '',
+);
+const PHRASES = fc.constantFrom(
+  'Taux d’erreur élevé',
+  'エラー率が高い',
+  'Fehlerquote über Schwelle ✓',
+  'Ошибка платежей 🚨',
+  'Latência > 5 s',
+);
 
 /** Non-empty alert names and messages: plain ASCII, and text in other scripts and with symbols. */
-export const ALERT_TEXT: fc.Arbitrary<string> = fc.oneof({ weight: 2, arbitrary: ASCII_TEXT }, { weight: 1, arbitrary: PHRASES }, { weight: 1, arbitrary: WORLD_TEXT });
+export const ALERT_TEXT: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: ASCII_TEXT },
+  { weight: 1, arbitrary: PHRASES },
+  { weight: 1, arbitrary: WORLD_TEXT },
+);
 
 /** Finite thresholds of any sign: whole numbers, cents, and any double. */
 export const ALERT_THRESHOLD: fc.Arbitrary<number> = fc.oneof(
@@ -42,7 +56,10 @@ export const ALERT_THRESHOLD: fc.Arbitrary<number> = fc.oneof(
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)) },
 );
 
-function complete(interval: fc.Arbitrary<string>, reference: fc.Arbitrary<AlertReference>): fc.Arbitrary<CompleteAlertUpdateBody> {
+function complete(
+  interval: fc.Arbitrary<string>,
+  reference: fc.Arbitrary<AlertReference>,
+): fc.Arbitrary<CompleteAlertUpdateBody> {
   return fc
     .record(
       {
@@ -56,30 +73,54 @@ function complete(interval: fc.Arbitrary<string>, reference: fc.Arbitrary<AlertR
       },
       { noNullPrototype: true },
     )
-    .map(({ threshold, interval: every, thresholdType, source, reference: { dashboardId, tileId, webhookId }, name, message }) => ({
-      threshold,
-      interval: every,
-      thresholdType,
-      source,
-      dashboardId,
-      tileId,
-      channel: { type: 'webhook', webhookId },
-      name,
-      message,
-    }));
+    .map(
+      ({
+        threshold,
+        interval: every,
+        thresholdType,
+        source,
+        reference: { dashboardId, tileId, webhookId },
+        name,
+        message,
+      }) => ({
+        threshold,
+        interval: every,
+        thresholdType,
+        source,
+        dashboardId,
+        tileId,
+        channel: { type: 'webhook', webhookId },
+        name,
+        message,
+      }),
+    );
 }
 
-/** Complete alert update bodies (all nine fields): the given `interval`, one whole entry of `references` (from listed alerts), any finite threshold, thresholdType and source from their enums, a webhook channel, and non-empty names and messages, non-ASCII included. */
+/**
+ * Complete alert update bodies (all nine fields): the given `interval`, one whole entry of `references` (from listed
+ * alerts), any finite threshold, thresholdType and source from their enums, a webhook channel, and non-empty names and
+ * messages, non-ASCII included.
+ */
 export function alertUpdateBody(constraints: AlertUpdateConstraints): fc.Arbitrary<CompleteAlertUpdateBody>;
-/** @deprecated The suite's former call: `interval` 5m or 1h, ids from `ids` or invented 24-hex ones; pass `{ interval, references }` instead. */
+/**
+ * @deprecated The suite's former call: `interval` 5m or 1h, ids from `ids` or invented 24-hex ones; pass `{ interval,
+ *   references }` instead.
+ */
 export function alertUpdateBody(constraints?: { ids?: Partial<AlertReference> }): fc.Arbitrary<CompleteAlertUpdateBody>;
-export function alertUpdateBody(constraints: AlertUpdateConstraints | { ids?: Partial<AlertReference> } = {}): fc.Arbitrary<CompleteAlertUpdateBody> {
+export function alertUpdateBody(
+  constraints: AlertUpdateConstraints | { ids?: Partial<AlertReference> } = {},
+): fc.Arbitrary<CompleteAlertUpdateBody> {
   if ('interval' in constraints) {
-    if (constraints.references.length === 0) throw new RangeError("alertUpdateBody: `references` must list at least one listed alert's ids");
+    if (constraints.references.length === 0)
+      throw new RangeError("alertUpdateBody: `references` must list at least one listed alert's ids");
     return complete(fc.constant(constraints.interval), fc.constantFrom(...constraints.references));
   }
   const ids = 'ids' in constraints ? (constraints.ids ?? {}) : {};
-  const id = (known: string | undefined): fc.Arbitrary<string> => (known === undefined ? OBJECT_ID : fc.constant(known));
-  const reference = fc.record({ dashboardId: id(ids.dashboardId), tileId: id(ids.tileId), webhookId: id(ids.webhookId) }, { noNullPrototype: true });
+  const id = (known: string | undefined): fc.Arbitrary<string> =>
+    known === undefined ? OBJECT_ID : fc.constant(known);
+  const reference = fc.record(
+    { dashboardId: id(ids.dashboardId), tileId: id(ids.tileId), webhookId: id(ids.webhookId) },
+    { noNullPrototype: true },
+  );
   return complete(fc.constantFrom('5m', '1h'), reference);
 }

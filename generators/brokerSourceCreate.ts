@@ -23,9 +23,14 @@ const MINUTE_MAX = Date.UTC(2030, 11, 31) / 60_000;
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const PRIVATE_ENDPOINT_ID = lazy(() => fc.stringMatching(/^vpce-[0-9a-f]{17}$/));
 
-/** Complete broker sources for create (`{ broker, validateSamples }`): every documented field, the schema registry with its CA certificate and secret credentials included. */
+/**
+ * Complete broker sources for create (`{ broker, validateSamples }`): every documented field, the schema registry with
+ * its CA certificate and secret credentials included.
+ */
 export function brokerSourceCreate(): fc.Arbitrary<{ broker: BrokerSourceCreate; validateSamples: boolean }> {
-  const host = fc.tuple(identifier({ maxLength: 8 }), fc.integer({ min: 1, max: 3 })).map(([name, n]) => `b-${n}.${name}.kafka.example.com:9092`);
+  const host = fc
+    .tuple(identifier({ maxLength: 8 }), fc.integer({ min: 1, max: 3 }))
+    .map(([name, n]) => `b-${n}.${name}.kafka.example.com:9092`);
   const broker = fc.record(
     {
       brokers: fc.uniqueArray(host, { minLength: 1, maxLength: 3 }).map((hosts) => hosts.join(',')),
@@ -34,7 +39,9 @@ export function brokerSourceCreate(): fc.Arbitrary<{ broker: BrokerSourceCreate;
       iamRole: iamRole(),
       offset: fc.record(
         {
-          timestamp: fc.integer({ min: MINUTE_MIN, max: MINUTE_MAX }).map((minute) => new Date(minute * 60_000).toISOString().slice(0, 16)),
+          timestamp: fc
+            .integer({ min: MINUTE_MIN, max: MINUTE_MAX })
+            .map((minute) => new Date(minute * 60_000).toISOString().slice(0, 16)),
         },
         { noNullPrototype: true },
       ),

@@ -7,5 +7,7 @@ const LINE = fc.string({ unit: fc.constantFrom(...BASE64), minLength: 64, maxLen
 /** PEM-shaped CA certificate strings (a base64 body between BEGIN and END CERTIFICATE lines); not real certificates. */
 export function caCertificate(constraints: { maxLines?: number } = {}): fc.Arbitrary<string> {
   const { maxLines = 3 } = constraints;
-  return fc.array(LINE, { minLength: 1, maxLength: Math.max(1, maxLines) }).map((lines) => ['-----BEGIN CERTIFICATE-----', ...lines, '-----END CERTIFICATE-----'].join('\n'));
+  return fc
+    .array(LINE, { minLength: 1, maxLength: Math.max(1, maxLines) })
+    .map((lines) => ['-----BEGIN CERTIFICATE-----', ...lines, '-----END CERTIFICATE-----'].join('\n'));
 }

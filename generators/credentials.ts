@@ -9,5 +9,8 @@ export type Credentials = {
 
 /** Request-only credentials whose username and password are both fresh secret values. */
 export function credentials(constraints: { prefix?: string } = {}): fc.Arbitrary<Credentials> {
-  return fc.record({ username: secretValue(constraints), password: secretValue(constraints) }, { noNullPrototype: true });
+  return fc.record(
+    { username: secretValue(constraints), password: secretValue(constraints) },
+    { noNullPrototype: true },
+  );
 }

@@ -5,15 +5,27 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 function format(epochMs: number, offsetMinutes: number | 'Z', fraction: boolean): string {
   const shift = offsetMinutes === 'Z' ? 0 : offsetMinutes;
   const iso = new Date(epochMs + shift * 60_000).toISOString();
-  const zone = offsetMinutes === 'Z' ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
+  const zone =
+    offsetMinutes === 'Z'
+      ? 'Z'
+      : `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
   return iso.slice(0, 19) + (fraction ? iso.slice(19, 23) : '') + zone;
 }
 
-/** RFC 3339 date-times naming exactly the instant `at`: mostly in `Z`, sometimes with a `±hh:mm` offset, with fractional seconds when the instant needs them or by chance. */
+/**
+ * RFC 3339 date-times naming exactly the instant `at`: mostly in `Z`, sometimes with a `±hh:mm` offset, with fractional
+ * seconds when the instant needs them or by chance.
+ */
 export function dateTime(constraints: { at: Date | number }): fc.Arbitrary<string> {
   const epochMs = typeof constraints.at === 'number' ? constraints.at : constraints.at.getTime();
   if (!Number.isFinite(epochMs)) throw new RangeError('dateTime: `at` must be a valid instant');
-  const zone = fc.oneof({ weight: 4, arbitrary: fc.constant<'Z'>('Z') }, { weight: 1, arbitrary: fc.integer({ min: -48, max: 56 }).map((quarters) => quarters * 15) });
-  const fraction = epochMs % 1000 === 0 ? fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) : fc.constant(true);
+  const zone = fc.oneof(
+    { weight: 4, arbitrary: fc.constant<'Z'>('Z') },
+    { weight: 1, arbitrary: fc.integer({ min: -48, max: 56 }).map((quarters) => quarters * 15) },
+  );
+  const fraction =
+    epochMs % 1000 === 0
+      ? fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })
+      : fc.constant(true);
   return fc.tuple(zone, fraction).map(([offset, withFraction]) => format(epochMs, offset, withFraction));
 }

@@ -27,7 +27,9 @@ const COLUMN_TYPES = Object.freeze([
 ]);
 
 /** Lists of destination columns with unique names, drawn from fresh identifiers and from `names` when given. */
-export function destinationColumns(constraints: { minLength?: number; maxLength?: number; names?: readonly string[] } = {}): fc.Arbitrary<DestinationColumn[]> {
+export function destinationColumns(
+  constraints: { minLength?: number; maxLength?: number; names?: readonly string[] } = {},
+): fc.Arbitrary<DestinationColumn[]> {
   const { minLength = 1, maxLength = 5, names = [] } = constraints;
   const name = names.length > 0 ? fc.oneof(fc.constantFrom(...names), identifier()) : identifier();
   return fc.uniqueArray(fc.record({ name, type: fc.constantFrom(...COLUMN_TYPES) }, { noNullPrototype: true }), {

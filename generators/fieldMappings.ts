@@ -20,6 +20,11 @@ export function fieldMappings(constraints: { columns: readonly string[] }): fc.A
   const { columns } = constraints;
   const indices = columns.map((_, index) => index);
   return fc
-    .tuple(fc.tuple(...columns.map(sourceField)), fc.shuffledSubarray(indices, { minLength: indices.length, maxLength: indices.length }))
-    .map(([sources, order]) => order.map((index) => ({ sourceField: sources[index] ?? '', destinationField: columns[index] ?? '' })));
+    .tuple(
+      fc.tuple(...columns.map(sourceField)),
+      fc.shuffledSubarray(indices, { minLength: indices.length, maxLength: indices.length }),
+    )
+    .map(([sources, order]) =>
+      order.map((index) => ({ sourceField: sources[index] ?? '', destinationField: columns[index] ?? '' })),
+    );
 }

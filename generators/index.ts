@@ -9,7 +9,12 @@ import { usageQueryMissingParam } from './usageQueryMissingParam.ts';
 
 export { accessKey, type AccessKey } from './accessKey.ts';
 export type { AlertReference } from './alertReference.ts';
-export { alertUpdateBody, type AlertUpdateBody, type AlertUpdateConstraints, type CompleteAlertUpdateBody } from './alertUpdateBody.ts';
+export {
+  alertUpdateBody,
+  type AlertUpdateBody,
+  type AlertUpdateConstraints,
+  type CompleteAlertUpdateBody,
+} from './alertUpdateBody.ts';
 export { alertUpdateBodyObserve } from './alertUpdateBodyObserve.ts';
 export { alertUpdateBodyBadEnum } from './alertUpdateBodyBadEnum.ts';
 export { brokerSourceCreate, type BrokerSourceCreate } from './brokerSourceCreate.ts';

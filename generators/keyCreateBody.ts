@@ -28,16 +28,23 @@ const NEVER = Symbol('never');
 const HEX_DIGIT = fc.constantFrom(...'0123456789abcdef');
 const NAME_SUFFIX = lazy(() => fc.stringMatching(/^[a-z0-9]{4,12}$/));
 
-const hex = (length: number): fc.Arbitrary<string> => fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
+const hex = (length: number): fc.Arbitrary<string> =>
+  fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
 
 /** Hash data of the documented shape: 64-hex hashes and a 4-hex suffix. */
-export const KEY_HASH_DATA: fc.Arbitrary<KeyHashData> = fc.record({ keyIdHash: hex(64), keyIdSuffix: hex(4), keySecretHash: hex(64) }, { noNullPrototype: true });
+export const KEY_HASH_DATA: fc.Arbitrary<KeyHashData> = fc.record(
+  { keyIdHash: hex(64), keyIdSuffix: hex(4), keySecretHash: hex(64) },
+  { noNullPrototype: true },
+);
 
 function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | undefined> {
   const base = Math.ceil(now / 1000) * 1000;
   const at = (minMs: number, maxMs: number): fc.Arbitrary<string> =>
     fc
-      .tuple(fc.integer({ min: minMs / 1000, max: maxMs / 1000 - 2 }), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }))
+      .tuple(
+        fc.integer({ min: minMs / 1000, max: maxMs / 1000 - 2 }),
+        fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }),
+      )
       .chain(([seconds, ms]) => dateTime({ at: base + seconds * 1000 + ms }));
   const never = fc.constantFrom(undefined, null, '');
   const withinDay = at(HOUR, 23 * HOUR);
@@ -46,8 +53,15 @@ function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | unde
   return fc.oneof(never, withinDay, at(23 * HOUR, 365 * 24 * HOUR));
 }
 
-/** Complete key create bodies: name, a non-empty unique subset of the roles, `state` (default `disabled`), `expireAt` per `expiry` relative to `now` (default `withinDay`: between now+1h and now+23h; `never` sends it absent, null or empty, the three forms the document states), `hashData` (unless `hashData: false`) and `ipAccessList`; `now` defaults to the time the arbitrary is built. */
-export function keyCreateBody(constraints: { state?: 'enabled' | 'disabled'; expiry?: KeyExpiry; now?: Date; hashData?: boolean } = {}): fc.Arbitrary<KeyCreateBody> {
+/**
+ * Complete key create bodies: name, a non-empty unique subset of the roles, `state` (default `disabled`), `expireAt`
+ * per `expiry` relative to `now` (default `withinDay`: between now+1h and now+23h; `never` sends it absent, null or
+ * empty, the three forms the document states), `hashData` (unless `hashData: false`) and `ipAccessList`; `now` defaults
+ * to the time the arbitrary is built.
+ */
+export function keyCreateBody(
+  constraints: { state?: 'enabled' | 'disabled'; expiry?: KeyExpiry; now?: Date; hashData?: boolean } = {},
+): fc.Arbitrary<KeyCreateBody> {
   const { state = 'disabled', expiry: kind = 'withinDay', now = new Date(), hashData = true } = constraints;
   return fc
     .record({

@@ -19,10 +19,16 @@ const SAMPLES = Object.freeze([
 ]);
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const ODD_REFERENCE = fc
-  .oneof({ weight: 3, arbitrary: fc.constantFrom(...SAMPLES) }, { weight: 1, arbitrary: lazy(() => fc.string({ unit: 'grapheme', maxLength: 30 })) })
+  .oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...SAMPLES) },
+    { weight: 1, arbitrary: lazy(() => fc.string({ unit: 'grapheme', maxLength: 30 })) },
+  )
   .filter((id) => !OBJECT_ID.test(id));
 
-/** Invented reference ids (dashboard, tile, webhook) that are strings but not 24 lower-case hex digits: short names, empty, non-ASCII, near misses in length, 1024 characters long. */
+/**
+ * Invented reference ids (dashboard, tile, webhook) that are strings but not 24 lower-case hex digits: short names,
+ * empty, non-ASCII, near misses in length, 1024 characters long.
+ */
 export function oddReference(): fc.Arbitrary<string> {
   return ODD_REFERENCE;
 }

@@ -2,7 +2,18 @@ import * as fc from 'fast-check';
 import { lazy } from './lazy.ts';
 
 const LONG = 'conformance-long-'.padEnd(2_000, 'x');
-const SAMPLES = Object.freeze(['', ' ', 'Ünïcödé ✓', '日本語のテキスト', 'Ошибка', '🚀🔥', 'tab\tand\nnewline', 'quote " and \' <tag> & amp', '  padded  ', LONG]);
+const SAMPLES = Object.freeze([
+  '',
+  ' ',
+  'Ünïcödé ✓',
+  '日本語のテキスト',
+  'Ошибка',
+  '🚀🔥',
+  'tab\tand\nnewline',
+  'quote " and \' <tag> & amp',
+  '  padded  ',
+  LONG,
+]);
 const SURROGATE_START = 0xd800;
 const SURROGATES = 0xe000 - SURROGATE_START;
 /**
@@ -13,7 +24,12 @@ const CODE_POINT = fc.integer({ min: 0, max: 0x10ffff - SURROGATES }).map(
   (index) => String.fromCodePoint(index < SURROGATE_START ? index : index + SURROGATES),
   (unit) => {
     const point = typeof unit === 'string' ? unit.codePointAt(0) : undefined;
-    if (point === undefined || String.fromCodePoint(point) !== unit || (point >= SURROGATE_START && point < SURROGATE_START + SURROGATES)) throw new Error('not one Unicode scalar value');
+    if (
+      point === undefined ||
+      String.fromCodePoint(point) !== unit ||
+      (point >= SURROGATE_START && point < SURROGATE_START + SURROGATES)
+    )
+      throw new Error('not one Unicode scalar value');
     return point < SURROGATE_START ? point : point - SURROGATES;
   },
 );
@@ -24,7 +40,10 @@ const ODD_TEXT = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: CODE_POINT, maxLength: 20 }) },
 );
 
-/** Strings beyond the obvious shape, for fields the documents type only as "string": empty, blank, non-ASCII, control characters, markup, 2000 characters long. */
+/**
+ * Strings beyond the obvious shape, for fields the documents type only as "string": empty, blank, non-ASCII, control
+ * characters, markup, 2000 characters long.
+ */
 export function oddText(): fc.Arbitrary<string> {
   return ODD_TEXT;
 }

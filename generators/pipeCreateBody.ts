@@ -27,9 +27,15 @@ const SOURCES: Readonly<Record<PipeKind, () => fc.Arbitrary<Record<string, unkno
   relational: () => relationalSourceCreate(),
 });
 
-/** Complete pipe create bodies: every documented field of a source of `kind` (any kind when absent) with `validateSamples`, a complete destination, field mappings covering every destination column, all four scaling keys and all twelve settings. */
+/**
+ * Complete pipe create bodies: every documented field of a source of `kind` (any kind when absent) with
+ * `validateSamples`, a complete destination, field mappings covering every destination column, all four scaling keys
+ * and all twelve settings.
+ */
 export function pipeCreateBody(constraints: { kind?: PipeKind } = {}): fc.Arbitrary<PipeCreateBody> {
-  const source = constraints.kind ? SOURCES[constraints.kind]() : fc.oneof(...PIPE_KINDS.map((kind) => SOURCES[kind]()));
+  const source = constraints.kind
+    ? SOURCES[constraints.kind]()
+    : fc.oneof(...PIPE_KINDS.map((kind) => SOURCES[kind]()));
   return fc
     .record(
       {

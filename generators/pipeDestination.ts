@@ -25,7 +25,10 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
   return fc
     .record(
       {
-        engine: fc.record({ versionColumnId: column, columnIds: fc.subarray([...names], { minLength: 1 }) }, { noNullPrototype: true }),
+        engine: fc.record(
+          { versionColumnId: column, columnIds: fc.subarray([...names], { minLength: 1 }) },
+          { noNullPrototype: true },
+        ),
         sortingKey: fc.shuffledSubarray([...names], { minLength: 1 }),
         partitionBy: fc.oneof(
           column,
@@ -34,23 +37,37 @@ function tableDefinition(names: readonly string[]): fc.Arbitrary<TableDefinition
       },
       { noNullPrototype: true },
     )
-    .map((definition) => ({ ...definition, primaryKey: definition.sortingKey[0] ?? definition.engine.versionColumnId }));
+    .map((definition) => ({
+      ...definition,
+      primaryKey: definition.sortingKey[0] ?? definition.engine.versionColumnId,
+    }));
 }
 
-/** Complete pipe create destinations: database, table, 1..5 uniquely named columns (at least `minColumns`, at least 1), managedTable, a tableDefinition over those columns with every part, and roles. */
-export function pipeDestination(constraints: { minColumns?: number; maxColumns?: number } = {}): fc.Arbitrary<PipeDestination> {
+/**
+ * Complete pipe create destinations: database, table, 1..5 uniquely named columns (at least `minColumns`, at least 1),
+ * managedTable, a tableDefinition over those columns with every part, and roles.
+ */
+export function pipeDestination(
+  constraints: { minColumns?: number; maxColumns?: number } = {},
+): fc.Arbitrary<PipeDestination> {
   const minColumns = Math.max(1, constraints.minColumns ?? 1);
   const maxColumns = Math.max(minColumns, constraints.maxColumns ?? 5);
-  return fc.record({ database: identifier(), table: identifier(), columns: destinationColumns({ minLength: minColumns, maxLength: maxColumns }) }).chain((base) =>
-    fc
-      .record(
-        {
-          managedTable: fc.boolean(),
-          tableDefinition: tableDefinition(base.columns.map((column) => column.name)),
-          roles: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
-        },
-        { noNullPrototype: true },
-      )
-      .map((extra): PipeDestination => ({ ...base, ...extra })),
-  );
+  return fc
+    .record({
+      database: identifier(),
+      table: identifier(),
+      columns: destinationColumns({ minLength: minColumns, maxLength: maxColumns }),
+    })
+    .chain((base) =>
+      fc
+        .record(
+          {
+            managedTable: fc.boolean(),
+            tableDefinition: tableDefinition(base.columns.map((column) => column.name)),
+            roles: fc.uniqueArray(identifier(), { minLength: 1, maxLength: 3 }),
+          },
+          { noNullPrototype: true },
+        )
+        .map((extra): PipeDestination => ({ ...base, ...extra })),
+    );
 }

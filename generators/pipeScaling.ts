@@ -16,7 +16,10 @@ const MODEL: { readonly [K in keyof Required<PipeScaling>]: fc.Arbitrary<number>
   replicaMemoryGb: fc.integer({ min: 1, max: 64 }).map((quarters) => quarters / 4),
 });
 
-/** Pipe scaling objects with a subset of the four keys (at least `minKeys`), positive values, memory possibly fractional. */
+/**
+ * Pipe scaling objects with a subset of the four keys (at least `minKeys`), positive values, memory possibly
+ * fractional.
+ */
 export function pipeScaling(constraints: { minKeys?: number } = {}): fc.Arbitrary<PipeScaling> {
   return partialRecord(MODEL, constraints) as fc.Arbitrary<PipeScaling>;
 }

@@ -16,12 +16,18 @@ type Removal = Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTa
 
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const PRIVATE_ENDPOINT_ID = lazy(() => fc.stringMatching(/^vpce-[0-9a-f]{17}$/));
-const removal = (m: Removal): Removal => ({ sourceSchemaName: m.sourceSchemaName, sourceTable: m.sourceTable, targetTable: m.targetTable });
+const removal = (m: Removal): Removal => ({
+  sourceSchemaName: m.sourceSchemaName,
+  sourceTable: m.sourceTable,
+  targetTable: m.targetTable,
+});
 const tableKey = (m: Removal): string => `${m.sourceSchemaName}.${m.sourceTable}`;
 
 function relationalUpdate(existing: readonly Removal[]): fc.Arbitrary<Record<string, unknown>> {
   const toRemove =
-    existing.length > 0 ? fc.shuffledSubarray([...existing], { minLength: 1 }).map((list) => list.map(removal)) : tableMappings({ minLength: 1, maxLength: 2 }).map((list) => list.map(removal));
+    existing.length > 0
+      ? fc.shuffledSubarray([...existing], { minLength: 1 }).map((list) => list.map(removal))
+      : tableMappings({ minLength: 1, maxLength: 2 }).map((list) => list.map(removal));
   return fc
     .record(
       {
@@ -41,26 +47,41 @@ function relationalUpdate(existing: readonly Removal[]): fc.Arbitrary<Record<str
     });
 }
 
-const MODELS: Readonly<Record<Exclude<PipeKind, 'relational'>, () => Record<string, fc.Arbitrary<unknown>>>> = Object.freeze({
-  broker: () => ({
-    iamRole: iamRole(),
-    caCertificate: caCertificate(),
-    reversePrivateEndpointIds: fc.uniqueArray(PRIVATE_ENDPOINT_ID, { minLength: 1, maxLength: 2 }),
-    credentials: credentials(),
-  }),
-  objectStorage: () => ({
-    iamRole: iamRole(),
-    connectionString: identifier({ maxLength: 12 }).map((account) => `DefaultEndpointsProtocol=https;AccountName=${account};EndpointSuffix=core.windows.net`),
-    path: identifier({ maxLength: 10 }).map((prefix) => `${prefix}/*.json`),
-    containerName: identifier(),
-    accessKey: accessKey(),
-  }),
-  stream: () => ({ iamRole: iamRole(), accessKey: accessKey() }),
-});
+const MODELS: Readonly<Record<Exclude<PipeKind, 'relational'>, () => Record<string, fc.Arbitrary<unknown>>>> =
+  Object.freeze({
+    broker: () => ({
+      iamRole: iamRole(),
+      caCertificate: caCertificate(),
+      reversePrivateEndpointIds: fc.uniqueArray(PRIVATE_ENDPOINT_ID, { minLength: 1, maxLength: 2 }),
+      credentials: credentials(),
+    }),
+    objectStorage: () => ({
+      iamRole: iamRole(),
+      connectionString: identifier({ maxLength: 12 }).map(
+        (account) => `DefaultEndpointsProtocol=https;AccountName=${account};EndpointSuffix=core.windows.net`,
+      ),
+      path: identifier({ maxLength: 10 }).map((prefix) => `${prefix}/*.json`),
+      containerName: identifier(),
+      accessKey: accessKey(),
+    }),
+    stream: () => ({ iamRole: iamRole(), accessKey: accessKey() }),
+  });
 
-/** Complete pipe update sources of one kind: every update-time field of that kind (rule 1) and `validateSamples`, with secrets from `secretValue()`; relational removals are drawn from `tableMappings` (the pipe's own) when given, else invented. */
-export function pipeSourceUpdate(constraints: { kind: PipeKind; tableMappings?: readonly Removal[] }): fc.Arbitrary<PipeSourceUpdate> {
+/**
+ * Complete pipe update sources of one kind: every update-time field of that kind (rule 1) and `validateSamples`, with
+ * secrets from `secretValue()`; relational removals are drawn from `tableMappings` (the pipe's own) when given, else
+ * invented.
+ */
+export function pipeSourceUpdate(constraints: {
+  kind: PipeKind;
+  tableMappings?: readonly Removal[];
+}): fc.Arbitrary<PipeSourceUpdate> {
   const { kind } = constraints;
-  const fields = kind === 'relational' ? relationalUpdate(constraints.tableMappings ?? []) : fc.record(MODELS[kind](), { noNullPrototype: true });
-  return fc.record({ fields, validateSamples: fc.boolean() }).map(({ fields: value, validateSamples }) => ({ [kind]: value, validateSamples }));
+  const fields =
+    kind === 'relational'
+      ? relationalUpdate(constraints.tableMappings ?? [])
+      : fc.record(MODELS[kind](), { noNullPrototype: true });
+  return fc
+    .record({ fields, validateSamples: fc.boolean() })
+    .map(({ fields: value, validateSamples }) => ({ [kind]: value, validateSamples }));
 }

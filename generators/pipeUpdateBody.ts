@@ -16,7 +16,12 @@ export type PipeUpdateBody = {
   settings?: PipeSettings;
 };
 
-/** Complete pipe update bodies for a pipe of `kind`: a name, every update-time source field of the kind with `validateSamples`, destination columns (drawn from the pipe's `columns` when given, and fresh ones) with field mappings covering exactly them, and all twelve settings; relational removals come from the pipe's `tableMappings` when given. */
+/**
+ * Complete pipe update bodies for a pipe of `kind`: a name, every update-time source field of the kind with
+ * `validateSamples`, destination columns (drawn from the pipe's `columns` when given, and fresh ones) with field
+ * mappings covering exactly them, and all twelve settings; relational removals come from the pipe's `tableMappings`
+ * when given.
+ */
 export function pipeUpdateBody(constraints: {
   kind: PipeKind;
   columns?: readonly string[];
@@ -27,7 +32,10 @@ export function pipeUpdateBody(constraints: {
     .record(
       {
         name: identifier({ maxLength: 24 }).map((name) => `ct-${name}`),
-        source: pipeSourceUpdate({ kind, ...(constraints.tableMappings ? { tableMappings: constraints.tableMappings } : {}) }),
+        source: pipeSourceUpdate({
+          kind,
+          ...(constraints.tableMappings ? { tableMappings: constraints.tableMappings } : {}),
+        }),
         columns: destinationColumns({ names: columns }),
         settings: pipeSettings({ minKeys: 12 }),
       },

@@ -5,13 +5,25 @@ import type { PipeKind } from './pipeKind.ts';
 import { pipeUpdateBody, type PipeUpdateBody } from './pipeUpdateBody.ts';
 import type { TableMapping } from './tableMappings.ts';
 
-/** True for a secret the body carries (made by `secretValue`, under whichever field the spec marks secret): it keeps its value. */
+/**
+ * True for a secret the body carries (made by `secretValue`, under whichever field the spec marks secret): it keeps its
+ * value.
+ */
 const secretAt = (body: unknown, path: JsonPath): boolean =>
-  SECRET_VALUE_PATTERN.test(String(path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], body)));
+  SECRET_VALUE_PATTERN.test(
+    String(path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], body)),
+  );
 
-const tied = (path: JsonPath): boolean => (path[0] === 'source' && path.length === 2 && path[1] !== 'validateSamples') || path[0] === 'fieldMappings' || (path[0] === 'destination' && path.length > 1);
+const tied = (path: JsonPath): boolean =>
+  (path[0] === 'source' && path.length === 2 && path[1] !== 'validateSamples') ||
+  path[0] === 'fieldMappings' ||
+  (path[0] === 'destination' && path.length > 1);
 
-/** Observe pipe update bodies for a pipe of `kind`: a complete update with some fields left out (the destination columns and their mappings only together, never the source kind) and some strings and numbers given unusual values of their type (never secrets, column names or mappings); never empty. */
+/**
+ * Observe pipe update bodies for a pipe of `kind`: a complete update with some fields left out (the destination columns
+ * and their mappings only together, never the source kind) and some strings and numbers given unusual values of their
+ * type (never secrets, column names or mappings); never empty.
+ */
 export function pipeUpdateBodyObserve(constraints: {
   kind: PipeKind;
   columns?: readonly string[];
@@ -22,7 +34,8 @@ export function pipeUpdateBodyObserve(constraints: {
       body,
       {
         droppable: (path) => !tied(path),
-        open: (path) => !secretAt(body, path) && path[0] !== 'fieldMappings' && !(path[0] === 'destination' && path[3] === 'name'),
+        open: (path) =>
+          !secretAt(body, path) && path[0] !== 'fieldMappings' && !(path[0] === 'destination' && path[3] === 'name'),
       },
       { minDrop: 1 },
     )

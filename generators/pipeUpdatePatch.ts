@@ -21,7 +21,9 @@ export type PipeUpdatePatch = {
 };
 
 function partialBody(kind: PipeKind): fc.Arbitrary<PipeUpdateBody> {
-  const columns = destinationColumns().chain((list) => fieldMappings({ columns: list.map((c) => c.name) }).map((mappings) => ({ list, mappings })));
+  const columns = destinationColumns().chain((list) =>
+    fieldMappings({ columns: list.map((c) => c.name) }).map((mappings) => ({ list, mappings })),
+  );
   const add = kind === 'relational' ? tableMappings({ minLength: 1, maxLength: 2 }) : fc.constant(undefined);
   return fc
     .record(
@@ -44,7 +46,10 @@ function partialBody(kind: PipeKind): fc.Arbitrary<PipeUpdateBody> {
     }));
 }
 
-/** Updates of a pipe of `kind` for a sequence: complete bodies (as `pipeUpdateBody`) or parts of one, with picks among its known table mappings. */
+/**
+ * Updates of a pipe of `kind` for a sequence: complete bodies (as `pipeUpdateBody`) or parts of one, with picks among
+ * its known table mappings.
+ */
 export function pipeUpdatePatch(constraints: { kind: PipeKind }): fc.Arbitrary<PipeUpdatePatch> {
   const { kind } = constraints;
   const picks = kind === 'relational' ? fc.uniqueArray(fc.nat(7), { maxLength: 2 }) : fc.constant<number[]>([]);
@@ -52,7 +57,8 @@ export function pipeUpdatePatch(constraints: { kind: PipeKind }): fc.Arbitrary<P
   return fc
     .record(
       {
-        // Complete bodies three times in four: a target that accepts only complete bodies must still see updates judged.
+        // Complete bodies three times in four: a target that accepts only complete bodies must still see updates
+        // judged.
         complete: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
         remove: picks,
         readd,
@@ -60,6 +66,8 @@ export function pipeUpdatePatch(constraints: { kind: PipeKind }): fc.Arbitrary<P
       { noNullPrototype: true },
     )
     .chain(({ complete, remove, readd: again }) =>
-      (complete ? pipeUpdateBody({ kind }) : partialBody(kind)).map((body): PipeUpdatePatch => ({ complete, body, remove, ...(again === undefined ? {} : { readd: again }) })),
+      (complete ? pipeUpdateBody({ kind }) : partialBody(kind)).map(
+        (body): PipeUpdatePatch => ({ complete, body, remove, ...(again === undefined ? {} : { readd: again }) }),
+      ),
     );
 }

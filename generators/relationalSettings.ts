@@ -29,8 +29,12 @@ const CREATE_ONLY = Object.freeze({
   enableFailoverSlots: fc.boolean(),
 });
 
-/** Complete relational source settings: all nine keys on create, `syncIntervalSeconds` and `pullBatchSize` on update. */
-export function relationalSettings(constraints: { operation?: 'create' | 'update' } = {}): fc.Arbitrary<RelationalSettings> {
+/**
+ * Complete relational source settings: all nine keys on create, `syncIntervalSeconds` and `pullBatchSize` on update.
+ */
+export function relationalSettings(
+  constraints: { operation?: 'create' | 'update' } = {},
+): fc.Arbitrary<RelationalSettings> {
   const model = constraints.operation === 'update' ? UPDATABLE : { ...UPDATABLE, ...CREATE_ONLY };
   return fc.record(model, { noNullPrototype: true }) as fc.Arbitrary<RelationalSettings>;
 }

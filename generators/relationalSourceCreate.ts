@@ -14,8 +14,13 @@ export type RelationalSourceCreate = {
   tableMappings: TableMapping[];
 };
 
-/** Complete relational sources for create (`{ relational, validateSamples }`): host, port, database, secret credentials, all nine settings and 1..`maxTableMappings` complete table mappings. */
-export function relationalSourceCreate(constraints: { maxTableMappings?: number } = {}): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples: boolean }> {
+/**
+ * Complete relational sources for create (`{ relational, validateSamples }`): host, port, database, secret credentials,
+ * all nine settings and 1..`maxTableMappings` complete table mappings.
+ */
+export function relationalSourceCreate(
+  constraints: { maxTableMappings?: number } = {},
+): fc.Arbitrary<{ relational: RelationalSourceCreate; validateSamples: boolean }> {
   const { maxTableMappings = 3 } = constraints;
   const relational = fc.record(
     {

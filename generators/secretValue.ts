@@ -8,7 +8,10 @@ const SECRET_BODY = fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: L
 /** The shape of every default secret value: `sv_` and 28 letters or digits. */
 export const SECRET_VALUE_PATTERN = /^sv_[A-Za-z0-9]{28}$/;
 
-/** Unbiased random secret strings (`sv_` and 28 letters or digits by default), long enough never to appear in a response by chance. */
+/**
+ * Unbiased random secret strings (`sv_` and 28 letters or digits by default), long enough never to appear in a response
+ * by chance.
+ */
 export function secretValue(constraints: { prefix?: string } = {}): fc.Arbitrary<string> {
   const { prefix = 'sv_' } = constraints;
   return fc.noBias(SECRET_BODY.map((body) => prefix + body));

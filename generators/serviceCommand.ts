@@ -4,7 +4,9 @@ import * as fc from 'fast-check';
 export type ServiceCommand = 'start' | 'stop';
 
 /** Valid service commands, `start` or `stop`, from `commands` when given. */
-export function serviceCommand(constraints: { commands?: readonly ServiceCommand[] } = {}): fc.Arbitrary<ServiceCommand> {
+export function serviceCommand(
+  constraints: { commands?: readonly ServiceCommand[] } = {},
+): fc.Arbitrary<ServiceCommand> {
   const { commands = ['start', 'stop'] } = constraints;
   return fc.constantFrom(...commands);
 }

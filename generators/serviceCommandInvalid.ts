@@ -1,9 +1,23 @@
 import * as fc from 'fast-check';
 import type { InvalidGenerator } from './invalidGenerator.ts';
 
-const BAD_COMMANDS = Object.freeze(['restart', 'START', 'Stop', '', ' start', 'stop ', 'pause', 'resume', 'started', 'stopped']);
+const BAD_COMMANDS = Object.freeze([
+  'restart',
+  'START',
+  'Stop',
+  '',
+  ' start',
+  'stop ',
+  'pause',
+  'resume',
+  'started',
+  'stopped',
+]);
 
-/** Values for `command` other than the strings `start` and `stop`: near-miss strings, random strings, and non-strings (numbers, booleans, null, arrays, objects). */
+/**
+ * Values for `command` other than the strings `start` and `stop`: near-miss strings, random strings, and non-strings
+ * (numbers, booleans, null, arrays, objects).
+ */
 export const serviceCommandInvalid: InvalidGenerator<unknown> = Object.freeze({
   breaks: 'service.command',
   description: 'a service state command other than start or stop, including near misses and non-string values',

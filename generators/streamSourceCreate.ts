@@ -17,7 +17,10 @@ const REGIONS = Object.freeze(['us-east-1', 'us-west-2', 'eu-west-1', 'eu-centra
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
 const STREAM_NAME = lazy(() => fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,30}$/));
 
-/** Complete managed stream sources for create (`{ stream, validateSamples }`): stream name, region, enhanced fan-out, a start timestamp (epoch seconds; the unit is not shown), iamRole and a secret accessKey. */
+/**
+ * Complete managed stream sources for create (`{ stream, validateSamples }`): stream name, region, enhanced fan-out, a
+ * start timestamp (epoch seconds; the unit is not shown), iamRole and a secret accessKey.
+ */
 export function streamSourceCreate(): fc.Arbitrary<{ stream: StreamSourceCreate; validateSamples: boolean }> {
   const stream = fc.record(
     {

@@ -35,10 +35,19 @@ function tableMapping(): fc.Arbitrary<TableMapping> {
     }));
 }
 
-/** Lists of complete relational table mappings (all six fields, sorting keys never excluded) with unique source tables and unique target tables, none of whose source tables is in `avoid`. */
-export function tableMappings(constraints: { minLength?: number; maxLength?: number; avoid?: readonly string[] } = {}): fc.Arbitrary<TableMapping[]> {
+/**
+ * Lists of complete relational table mappings (all six fields, sorting keys never excluded) with unique source tables
+ * and unique target tables, none of whose source tables is in `avoid`.
+ */
+export function tableMappings(
+  constraints: { minLength?: number; maxLength?: number; avoid?: readonly string[] } = {},
+): fc.Arbitrary<TableMapping[]> {
   const { minLength = 1, maxLength = 3, avoid = [] } = constraints;
   return fc
     .uniqueArray(tableMapping(), { minLength, maxLength, selector: (m) => `${m.sourceSchemaName}.${m.sourceTable}` })
-    .filter((mappings) => new Set(mappings.map((m) => m.targetTable)).size === mappings.length && !mappings.some((m) => avoid.includes(`${m.sourceSchemaName}.${m.sourceTable}`)));
+    .filter(
+      (mappings) =>
+        new Set(mappings.map((m) => m.targetTable)).size === mappings.length &&
+        !mappings.some((m) => avoid.includes(`${m.sourceSchemaName}.${m.sourceTable}`)),
+    );
 }

@@ -9,12 +9,22 @@ export type UsagePeriod = {
 
 const DAY = 86_400_000;
 
-/** Valid usage periods: `from_date` between `anchor` and `anchor + spreadDays` (default 30), `to_date` 0 to exactly `maxDays` (default and at most 30) days later as instants, both RFC 3339 date-times, the bounds drawn often. */
-export function usagePeriod(constraints: { anchor: Date; maxDays?: number; spreadDays?: number }): fc.Arbitrary<UsagePeriod> {
+/**
+ * Valid usage periods: `from_date` between `anchor` and `anchor + spreadDays` (default 30), `to_date` 0 to exactly
+ * `maxDays` (default and at most 30) days later as instants, both RFC 3339 date-times, the bounds drawn often.
+ */
+export function usagePeriod(constraints: {
+  anchor: Date;
+  maxDays?: number;
+  spreadDays?: number;
+}): fc.Arbitrary<UsagePeriod> {
   const { anchor, maxDays = 30, spreadDays = 30 } = constraints;
   if (!(maxDays >= 0 && maxDays <= 30)) throw new RangeError('usagePeriod: maxDays must be between 0 and 30');
   const max = maxDays * DAY;
-  const start = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: spreadDays * 86_400 }).map((s) => s * 1000) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: spreadDays * DAY }) });
+  const start = fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: spreadDays * 86_400 }).map((s) => s * 1000) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: spreadDays * DAY }) },
+  );
   const length = fc.oneof(
     { weight: 1, arbitrary: fc.constant(max) },
     { weight: 1, arbitrary: fc.constant(0) },
@@ -23,6 +33,9 @@ export function usagePeriod(constraints: { anchor: Date; maxDays?: number; sprea
   );
   return fc.tuple(start, length).chain(([offset, span]) => {
     const from = anchor.getTime() + offset;
-    return fc.record({ from_date: dateTime({ at: from }), to_date: dateTime({ at: from + span }) }, { noNullPrototype: true });
+    return fc.record(
+      { from_date: dateTime({ at: from }), to_date: dateTime({ at: from + span }) },
+      { noNullPrototype: true },
+    );
   });
 }

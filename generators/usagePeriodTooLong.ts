@@ -9,7 +9,10 @@ const LIMIT = 30 * DAY;
 /** A fixed past UTC midnight, the default anchor, so that default values do not depend on the clock. */
 const DEFAULT_ANCHOR = new Date(Date.UTC(2026, 0, 1));
 
-/** Usage periods whose `to_date` lies from 30 days and 1 second up to 90 days after `from_date`, both valid RFC 3339 date-times. */
+/**
+ * Usage periods whose `to_date` lies from 30 days and 1 second up to 90 days after `from_date`, both valid RFC 3339
+ * date-times.
+ */
 export const usagePeriodTooLong: InvalidGenerator<UsagePeriod, { anchor?: Date; spreadDays?: number }> = Object.freeze({
   breaks: 'usage.period-limit',
   description: 'a usage period longer than 30 days (30 days and 1 second to 90 days), both dates valid',
@@ -21,7 +24,10 @@ export const usagePeriodTooLong: InvalidGenerator<UsagePeriod, { anchor?: Date; 
     );
     return fc.tuple(fc.integer({ min: 0, max: spreadDays * 86_400 }), length).chain(([offset, span]) => {
       const from = anchor.getTime() + offset * 1000;
-      return fc.record({ from_date: dateTime({ at: from }), to_date: dateTime({ at: from + span }) }, { noNullPrototype: true });
+      return fc.record(
+        { from_date: dateTime({ at: from }), to_date: dateTime({ at: from + span }) },
+        { noNullPrototype: true },
+      );
     });
   },
   witness: (period: UsagePeriod) => Date.parse(period.to_date) - Date.parse(period.from_date) > LIMIT,

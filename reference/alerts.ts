@@ -48,7 +48,8 @@ export const updateAlert: Route = {
   },
   apply: (call) => {
     const alert = call.store.alerts.get((call.params.id ?? '').toLowerCase());
-    if (alert === undefined) return { kind: 'rejected', problems: [problem('id', 'not-found', 'alert not found', 404)] };
+    if (alert === undefined)
+      return { kind: 'rejected', problems: [problem('id', 'not-found', 'alert not found', 404)] };
     const body = isObject(call.body) ? call.body : {};
     const channel = isObject(body.channel) ? body.channel : {};
     const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
@@ -60,7 +61,10 @@ export const updateAlert: Route = {
       interval: text(body.interval, alert.interval),
       thresholdType: text(body.thresholdType, alert.thresholdType),
       source: text(body.source, alert.source),
-      channel: { type: text(channel.type, alert.channel.type), webhookId: text(channel.webhookId, alert.channel.webhookId) },
+      channel: {
+        type: text(channel.type, alert.channel.type),
+        webhookId: text(channel.webhookId, alert.channel.webhookId),
+      },
       tileId: text(body.tileId, alert.tileId),
       dashboard: text(body.dashboardId, alert.dashboard),
       updatedAt: call.now.toISOString(),

@@ -10,7 +10,8 @@ export function verifyBasic(header: string | undefined, store: Store, now: Date)
   const colon = decoded.indexOf(':');
   if (colon < 0) return { accepted: false, scheme: 'basic', knownKey: false };
   const key = store.keys.get(decoded.slice(0, colon));
-  const usable = key !== undefined && key.state === 'enabled' && (key.expireAt === null || Date.parse(key.expireAt) > now.getTime());
+  const usable =
+    key !== undefined && key.state === 'enabled' && (key.expireAt === null || Date.parse(key.expireAt) > now.getTime());
   if (!usable) return { accepted: false, scheme: 'basic', knownKey: false };
   const accepted = timingSafeEqual(hashSecret(decoded.slice(colon + 1)), key.secretHash);
   if (accepted) store.keys.set(key.keyId, { ...key, usedAt: now.toISOString() });

@@ -2,15 +2,29 @@ import type { HookContext, Hooks } from './hooks.ts';
 import { isObject, type Json, type JsonObject } from './json.ts';
 import type { Problem } from './problem.ts';
 
-/** What a create's answer keeps whether or not the request sent it (dotted paths): what the target itself assigns, and what the documents say is always there. */
+/**
+ * What a create's answer keeps whether or not the request sent it (dotted paths): what the target itself assigns, and
+ * what the documents say is always there.
+ */
 const ALWAYS = Object.freeze({
   createPipe: new Set(['id', 'serviceId', 'state', 'settings', 'createdAt', 'updatedAt']),
-  createKey: new Set(['keyId', 'keySecret', 'key', 'key.id', 'key.keySuffix', 'key.createdAt', 'key.usedAt', 'key.state', 'key.expireAt']),
+  createKey: new Set([
+    'keyId',
+    'keySecret',
+    'key',
+    'key.id',
+    'key.keySuffix',
+    'key.createdAt',
+    'key.usedAt',
+    'key.state',
+    'key.expireAt',
+  ]),
 });
 
 type Create = keyof typeof ALWAYS;
 
-const isCreate = (operation: HookContext['operation']): operation is Create => operation === 'createPipe' || operation === 'createKey';
+const isCreate = (operation: HookContext['operation']): operation is Create =>
+  operation === 'createPipe' || operation === 'createKey';
 
 /**
  * Hooks of a target that accepts partial create bodies (no documented field is required of a pipe or a key) and
@@ -18,8 +32,12 @@ const isCreate = (operation: HookContext['operation']): operation is Create => o
  */
 export function echoOnly(): Hooks {
   return {
-    review: (ctx, problems) => (isCreate(ctx.operation) ? problems.filter((p: Problem) => p.code !== 'required') : problems),
-    result: (ctx, result) => (isCreate(ctx.operation) && isObject(ctx.input) ? (sentOnly(result, echoedOf(ctx.operation, ctx.input), ALWAYS[ctx.operation]) as JsonObject) : result),
+    review: (ctx, problems) =>
+      isCreate(ctx.operation) ? problems.filter((p: Problem) => p.code !== 'required') : problems,
+    result: (ctx, result) =>
+      isCreate(ctx.operation) && isObject(ctx.input)
+        ? (sentOnly(result, echoedOf(ctx.operation, ctx.input), ALWAYS[ctx.operation]) as JsonObject)
+        : result,
   };
 }
 

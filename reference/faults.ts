@@ -28,27 +28,59 @@ export interface Fault {
 }
 
 /** Every operation of the management API. */
-const MANAGEMENT: readonly OperationId[] = Object.freeze(['createPipe', 'updatePipe', 'getPipeSettings', 'changeServiceState', 'createKey', 'getUsageCost', 'getBackup']);
+const MANAGEMENT: readonly OperationId[] = Object.freeze([
+  'createPipe',
+  'updatePipe',
+  'getPipeSettings',
+  'changeServiceState',
+  'createKey',
+  'getUsageCost',
+  'getBackup',
+]);
 
 /** The fault table; each fault changes exactly one behaviour of the otherwise correct target. */
 export const FAULTS: readonly Fault[] = Object.freeze(
   [
     // Authentication.
-    fault('auth-missing-accepted', 'management API answers requests that carry no Authorization header', ['auth.required'], MANAGEMENT, {
-      authorize: (ctx, v) => (ctx.api === 'management' && v.scheme === 'none' ? { ...v, accepted: true } : v),
-    }),
+    fault(
+      'auth-missing-accepted',
+      'management API answers requests that carry no Authorization header',
+      ['auth.required'],
+      MANAGEMENT,
+      {
+        authorize: (ctx, v) => (ctx.api === 'management' && v.scheme === 'none' ? { ...v, accepted: true } : v),
+      },
+    ),
     fault('auth-any-secret', 'management API accepts any secret for a known key id', ['auth.required'], MANAGEMENT, {
       authorize: (ctx, v) => (ctx.api === 'management' && v.knownKey ? { ...v, accepted: true } : v),
     }),
-    fault('auth-bearer-on-management', 'management API accepts any Bearer token instead of Basic credentials', ['auth.required'], MANAGEMENT, {
-      authorize: (ctx, v) => (ctx.api === 'management' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
-    }),
-    fault('auth-basic-on-alerts', 'alerts API accepts any Basic credentials instead of its Bearer token', ['auth.required'], ['updateAlert', 'listAlerts'], {
-      authorize: (ctx, v) => (ctx.api === 'alerts' && v.scheme === 'basic' ? { ...v, accepted: true } : v),
-    }),
-    fault('auth-ignored-on-pipe-settings', 'the pipe settings read answers without checking credentials', ['auth.required'], ['getPipeSettings'], {
-      authorize: (ctx, v) => (ctx.operation === 'getPipeSettings' ? { ...v, accepted: true } : v),
-    }),
+    fault(
+      'auth-bearer-on-management',
+      'management API accepts any Bearer token instead of Basic credentials',
+      ['auth.required'],
+      MANAGEMENT,
+      {
+        authorize: (ctx, v) => (ctx.api === 'management' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
+      },
+    ),
+    fault(
+      'auth-basic-on-alerts',
+      'alerts API accepts any Basic credentials instead of its Bearer token',
+      ['auth.required'],
+      ['updateAlert', 'listAlerts'],
+      {
+        authorize: (ctx, v) => (ctx.api === 'alerts' && v.scheme === 'basic' ? { ...v, accepted: true } : v),
+      },
+    ),
+    fault(
+      'auth-ignored-on-pipe-settings',
+      'the pipe settings read answers without checking credentials',
+      ['auth.required'],
+      ['getPipeSettings'],
+      {
+        authorize: (ctx, v) => (ctx.operation === 'getPipeSettings' ? { ...v, accepted: true } : v),
+      },
+    ),
     fault('auth-alerts-list-any-token', 'the alert list accepts any Bearer token', ['auth.required'], ['listAlerts'], {
       authorize: (ctx, v) => (ctx.operation === 'listAlerts' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
     }),
@@ -60,75 +92,187 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('request-id-v1', 'requestId is a version-1 uuid', ['envelope.request-id-v4'], MANAGEMENT, {
       requestId: () => uuidV1(),
     }),
-    stateful('request-id-reused', 'the second successful pipe create reuses the requestId of the first', ['envelope.request-id-unique'], ['createPipe'], () => {
-      const seen: string[] = [];
-      return {
-        requestId: (ctx, requestId, success) => {
-          if (!success || ctx.operation !== 'createPipe') return requestId;
-          seen.push(requestId);
-          return seen.length === 2 ? (seen[0] ?? requestId) : requestId;
-        },
-      };
-    }),
-    fault('envelope-without-result', 'the usage cost envelope carries its result under `data` instead of `result`', ['envelope.shape'], ['getUsageCost'], {
-      envelope: (ctx, e) => {
-        if (ctx.operation !== 'getUsageCost') return e;
-        const { result, ...rest } = e;
-        return { ...rest, data: result };
+    stateful(
+      'request-id-reused',
+      'the second successful pipe create reuses the requestId of the first',
+      ['envelope.request-id-unique'],
+      ['createPipe'],
+      () => {
+        const seen: string[] = [];
+        return {
+          requestId: (ctx, requestId, success) => {
+            if (!success || ctx.operation !== 'createPipe') return requestId;
+            seen.push(requestId);
+            return seen.length === 2 ? (seen[0] ?? requestId) : requestId;
+          },
+        };
       },
-    }),
-    fault('envelope-status-201', 'the envelope status is 201 while the HTTP status is 200', ['envelope.status-matches-http'], MANAGEMENT, {
-      envelope: (_ctx, e) => ({ ...e, status: 201 }),
-    }),
-    fault('backup-text-plain', 'the backup read answers its JSON as text/plain', ['response.content-type'], ['getBackup'], {
-      response: (ctx, o) => (ctx.operation === 'getBackup' && o.status === 200 ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' } } : o),
-    }),
+    ),
+    fault(
+      'envelope-without-result',
+      'the usage cost envelope carries its result under `data` instead of `result`',
+      ['envelope.shape'],
+      ['getUsageCost'],
+      {
+        envelope: (ctx, e) => {
+          if (ctx.operation !== 'getUsageCost') return e;
+          const { result, ...rest } = e;
+          return { ...rest, data: result };
+        },
+      },
+    ),
+    fault(
+      'envelope-status-201',
+      'the envelope status is 201 while the HTTP status is 200',
+      ['envelope.status-matches-http'],
+      MANAGEMENT,
+      {
+        envelope: (_ctx, e) => ({ ...e, status: 201 }),
+      },
+    ),
+    fault(
+      'backup-text-plain',
+      'the backup read answers its JSON as text/plain',
+      ['response.content-type'],
+      ['getBackup'],
+      {
+        response: (ctx, o) =>
+          ctx.operation === 'getBackup' && o.status === 200
+            ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' } }
+            : o,
+      },
+    ),
     fault('settings-hang', 'the settings read never answers', ['transport.answers'], ['getPipeSettings'], {
       response: (ctx, o) => (ctx.operation === 'getPipeSettings' ? { ...o, delivery: 'hang' } : o),
     }),
-    fault('backup-connection-reset', 'the backup read closes the connection without an answer', ['transport.answers'], ['getBackup'], {
-      response: (ctx, o) => (ctx.operation === 'getBackup' ? { ...o, delivery: 'reset' } : o),
-    }),
-    fault('malformed-json-500', 'a body that is not JSON gets a 500', ['errors.client-not-server'], ['createPipe', 'updatePipe', 'changeServiceState', 'createKey', 'updateAlert'], {
-      review: (_ctx, problems) => {
-        if (problems.some((p) => p.code === 'malformed-json')) throw new SyntaxError('unexpected token in JSON body');
-        return problems;
+    fault(
+      'backup-connection-reset',
+      'the backup read closes the connection without an answer',
+      ['transport.answers'],
+      ['getBackup'],
+      {
+        response: (ctx, o) => (ctx.operation === 'getBackup' ? { ...o, delivery: 'reset' } : o),
       },
-    }),
+    ),
+    fault(
+      'malformed-json-500',
+      'a body that is not JSON gets a 500',
+      ['errors.client-not-server'],
+      ['createPipe', 'updatePipe', 'changeServiceState', 'createKey', 'updateAlert'],
+      {
+        review: (_ctx, problems) => {
+          if (problems.some((p) => p.code === 'malformed-json')) throw new SyntaxError('unexpected token in JSON body');
+          return problems;
+        },
+      },
+    ),
 
     // Secrets.
-    fault('broker-credentials-echoed', 'pipe create echoes source.broker.credentials', ['secrets.absent'], ['createPipe'], {
-      result: (ctx, r) => echo(ctx, 'createPipe', r, ['broker', 'credentials'], ['broker', 'credentials']),
-    }),
-    fault('schema-registry-credentials-echoed', 'pipe create echoes source.broker.schemaRegistry.credentials', ['secrets.absent'], ['createPipe'], {
-      result: (ctx, r) => echo(ctx, 'createPipe', r, ['broker', 'schemaRegistry', 'credentials'], ['broker', 'schemaRegistry', 'credentials']),
-    }),
-    fault('relational-password-as-note', 'pipe create of a relational source returns the password as source.relational.note', ['secrets.absent'], ['createPipe'], {
-      result: (ctx, r) => echo(ctx, 'createPipe', r, ['relational', 'credentials', 'password'], ['relational', 'note']),
-    }),
-    fault('access-key-echoed-on-update', 'pipe update echoes the accessKey of an objectStorage or stream source', ['secrets.absent'], ['updatePipe'], {
-      result: (ctx, r) => echo(ctx, 'updatePipe', echo(ctx, 'updatePipe', r, ['objectStorage', 'accessKey'], ['objectStorage', 'accessKey']), ['stream', 'accessKey'], ['stream', 'accessKey']),
-    }),
-    fault('secret-in-header', 'pipe create returns the first password or secretKey sent in an X-Source-Secret header', ['secrets.absent'], ['createPipe'], {
-      response: (ctx, o) => {
-        const secret = ctx.operation === 'createPipe' && o.status === 200 ? firstSecret(ctx.input) : undefined;
-        return secret === undefined ? o : { ...o, headers: { ...o.headers, 'x-source-secret': secret } };
+    fault(
+      'broker-credentials-echoed',
+      'pipe create echoes source.broker.credentials',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        result: (ctx, r) => echo(ctx, 'createPipe', r, ['broker', 'credentials'], ['broker', 'credentials']),
       },
-    }),
+    ),
+    fault(
+      'schema-registry-credentials-echoed',
+      'pipe create echoes source.broker.schemaRegistry.credentials',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        result: (ctx, r) =>
+          echo(
+            ctx,
+            'createPipe',
+            r,
+            ['broker', 'schemaRegistry', 'credentials'],
+            ['broker', 'schemaRegistry', 'credentials'],
+          ),
+      },
+    ),
+    fault(
+      'relational-password-as-note',
+      'pipe create of a relational source returns the password as source.relational.note',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        result: (ctx, r) =>
+          echo(ctx, 'createPipe', r, ['relational', 'credentials', 'password'], ['relational', 'note']),
+      },
+    ),
+    fault(
+      'access-key-echoed-on-update',
+      'pipe update echoes the accessKey of an objectStorage or stream source',
+      ['secrets.absent'],
+      ['updatePipe'],
+      {
+        result: (ctx, r) =>
+          echo(
+            ctx,
+            'updatePipe',
+            echo(ctx, 'updatePipe', r, ['objectStorage', 'accessKey'], ['objectStorage', 'accessKey']),
+            ['stream', 'accessKey'],
+            ['stream', 'accessKey'],
+          ),
+      },
+    ),
+    fault(
+      'secret-in-header',
+      'pipe create returns the first password or secretKey sent in an X-Source-Secret header',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        response: (ctx, o) => {
+          const secret = ctx.operation === 'createPipe' && o.status === 200 ? firstSecret(ctx.input) : undefined;
+          return secret === undefined ? o : { ...o, headers: { ...o.headers, 'x-source-secret': secret } };
+        },
+      },
+    ),
 
     // Pipes.
-    fault('field-mappings-unchecked', 'pipe create accepts fieldMappings that miss a destination column', ['pipes.field-mappings-cover-columns'], ['createPipe'], {
-      review: (ctx, problems) => (ctx.operation === 'createPipe' ? drop(problems, 'unmapped-column') : problems),
-    }),
-    fault('pipe-service-id-wrong', 'pipe create and update return a serviceId other than the path one', ['pipes.service-id'], ['createPipe', 'updatePipe'], {
-      result: (ctx, r) => (ctx.operation === 'createPipe' || ctx.operation === 'updatePipe' ? { ...r, serviceId: randomUUID() } : r),
-    }),
-    fault('pipe-name-changed', 'pipe create returns the name with " (copy)" appended', ['pipes.reflects-request'], ['createPipe'], {
-      result: (ctx, r) => (ctx.operation === 'createPipe' ? { ...r, name: `${String(r.name)} (copy)` } : r),
-    }),
-    fault('pipe-scaling-ignored', 'pipe create returns the default scaling whatever was sent', ['pipes.reflects-request'], ['createPipe'], {
-      result: (ctx, r) => (ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) } : r),
-    }),
+    fault(
+      'field-mappings-unchecked',
+      'pipe create accepts fieldMappings that miss a destination column',
+      ['pipes.field-mappings-cover-columns'],
+      ['createPipe'],
+      {
+        review: (ctx, problems) => (ctx.operation === 'createPipe' ? drop(problems, 'unmapped-column') : problems),
+      },
+    ),
+    fault(
+      'pipe-service-id-wrong',
+      'pipe create and update return a serviceId other than the path one',
+      ['pipes.service-id'],
+      ['createPipe', 'updatePipe'],
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'createPipe' || ctx.operation === 'updatePipe' ? { ...r, serviceId: randomUUID() } : r,
+      },
+    ),
+    fault(
+      'pipe-name-changed',
+      'pipe create returns the name with " (copy)" appended',
+      ['pipes.reflects-request'],
+      ['createPipe'],
+      {
+        result: (ctx, r) => (ctx.operation === 'createPipe' ? { ...r, name: `${String(r.name)} (copy)` } : r),
+      },
+    ),
+    fault(
+      'pipe-scaling-ignored',
+      'pipe create returns the default scaling whatever was sent',
+      ['pipes.reflects-request'],
+      ['createPipe'],
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'createPipe' && isObject(ctx.input) && ctx.input.scaling !== undefined
+            ? { ...r, scaling: copyJson({ ...DEFAULT_SCALING }) }
+            : r,
+      },
+    ),
     stateful(
       'pipe-update-ignored',
       'pipe update changes nothing and returns the pipe as it was',
@@ -165,175 +309,393 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     ),
 
     // Service.
-    fault('service-start-rejected', 'the state operation rejects the start command', ['service.command', 'request.valid-accepted'], ['changeServiceState'], {
-      review: (ctx, problems) =>
-        ctx.operation === 'changeServiceState' && field(ctx.input, 'command') === 'start' ? [...problems, problem('command', 'invalid', 'command start is not available')] : problems,
-    }),
-    fault('service-unknown-command-accepted', 'the state operation accepts any string command, as a restart', ['service.command'], ['changeServiceState'], {
-      review: (ctx, problems) => (ctx.operation === 'changeServiceState' && typeof field(ctx.input, 'command') === 'string' ? drop(problems, 'enum', 'command') : problems),
-    }),
-    fault('service-id-wrong', 'the state operation returns a service whose id is not the path serviceId', ['service.result-identity'], ['changeServiceState'], {
-      result: (ctx, r) => (ctx.operation === 'changeServiceState' ? { ...r, id: randomUUID() } : r),
-    }),
+    fault(
+      'service-start-rejected',
+      'the state operation rejects the start command',
+      ['service.command', 'request.valid-accepted'],
+      ['changeServiceState'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'changeServiceState' && field(ctx.input, 'command') === 'start'
+            ? [...problems, problem('command', 'invalid', 'command start is not available')]
+            : problems,
+      },
+    ),
+    fault(
+      'service-unknown-command-accepted',
+      'the state operation accepts any string command, as a restart',
+      ['service.command'],
+      ['changeServiceState'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'changeServiceState' && typeof field(ctx.input, 'command') === 'string'
+            ? drop(problems, 'enum', 'command')
+            : problems,
+      },
+    ),
+    fault(
+      'service-id-wrong',
+      'the state operation returns a service whose id is not the path serviceId',
+      ['service.result-identity'],
+      ['changeServiceState'],
+      {
+        result: (ctx, r) => (ctx.operation === 'changeServiceState' ? { ...r, id: randomUUID() } : r),
+      },
+    ),
 
     // Keys.
-    fault('keys-empty-roles-accepted', 'key create accepts an empty roles list', ['keys.roles-minimum'], ['createKey'], {
-      review: (ctx, problems) => (ctx.operation === 'createKey' ? drop(problems, 'min-items', 'roles') : problems),
-    }),
-    fault('keys-unknown-role-accepted', 'key create accepts and echoes roles outside admin, developer, query_endpoints', ['keys.roles-enum', 'response.schema'], ['createKey'], {
-      review: (ctx, problems) => (ctx.operation === 'createKey' ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles['))) : problems),
-    }),
-    fault('keys-empty-roles-crash', 'key create with an empty roles list fails with a 500', ['errors.client-not-server'], ['createKey'], {
-      review: (ctx, problems) => {
-        if (ctx.operation === 'createKey' && problems.some((p) => p.code === 'min-items' && p.path === 'roles')) {
-          throw new TypeError("Cannot read properties of undefined (reading 'role')");
-        }
-        return problems;
+    fault(
+      'keys-empty-roles-accepted',
+      'key create accepts an empty roles list',
+      ['keys.roles-minimum'],
+      ['createKey'],
+      {
+        review: (ctx, problems) => (ctx.operation === 'createKey' ? drop(problems, 'min-items', 'roles') : problems),
       },
-    }),
-    fault('keys-secret-missing', 'key create does not return keySecret', ['keys.credentials-returned', 'response.schema'], ['createKey'], {
-      result: (ctx, r) => {
-        if (ctx.operation !== 'createKey') return r;
-        const { keySecret: _omitted, ...rest } = r;
-        return rest;
+    ),
+    fault(
+      'keys-unknown-role-accepted',
+      'key create accepts and echoes roles outside admin, developer, query_endpoints',
+      ['keys.roles-enum', 'response.schema'],
+      ['createKey'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createKey'
+            ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles[')))
+            : problems,
       },
-    }),
-    fault('keys-hash-data-drops-secrets', 'key create with hashData answers without keyId and keySecret', ['keys.credentials-returned', 'response.schema'], ['createKey'], {
-      result: (ctx, r) => {
-        if (ctx.operation !== 'createKey' || field(ctx.input, 'hashData') === undefined) return r;
-        const { keyId: _keyId, keySecret: _keySecret, ...rest } = r;
-        return rest;
+    ),
+    fault(
+      'keys-empty-roles-crash',
+      'key create with an empty roles list fails with a 500',
+      ['errors.client-not-server'],
+      ['createKey'],
+      {
+        review: (ctx, problems) => {
+          if (ctx.operation === 'createKey' && problems.some((p) => p.code === 'min-items' && p.path === 'roles')) {
+            throw new TypeError("Cannot read properties of undefined (reading 'role')");
+          }
+          return problems;
+        },
       },
-    }),
-    fault('keys-default-expiry', 'a key created without expiry expires in 30 days', ['keys.never-expires'], ['createKey'], {
-      result: (ctx, r) =>
-        ctx.operation === 'createKey' && isObject(r.key) && (r.key.expireAt === null || r.key.expireAt === undefined)
-          ? { ...r, key: { ...r.key, expireAt: new Date(Date.now() + 30 * DAY_MS).toISOString() } }
-          : r,
-    }),
-    fault('keys-empty-expiry-rejected', 'key create rejects expireAt given as an empty string', ['keys.never-expires', 'request.valid-accepted'], ['createKey'], {
-      review: (ctx, problems) =>
-        ctx.operation === 'createKey' && field(ctx.input, 'expireAt') === '' ? [...problems, problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')] : problems,
-    }),
+    ),
+    fault(
+      'keys-secret-missing',
+      'key create does not return keySecret',
+      ['keys.credentials-returned', 'response.schema'],
+      ['createKey'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'createKey') return r;
+          const { keySecret: _omitted, ...rest } = r;
+          return rest;
+        },
+      },
+    ),
+    fault(
+      'keys-hash-data-drops-secrets',
+      'key create with hashData answers without keyId and keySecret',
+      ['keys.credentials-returned', 'response.schema'],
+      ['createKey'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'createKey' || field(ctx.input, 'hashData') === undefined) return r;
+          const { keyId: _keyId, keySecret: _keySecret, ...rest } = r;
+          return rest;
+        },
+      },
+    ),
+    fault(
+      'keys-default-expiry',
+      'a key created without expiry expires in 30 days',
+      ['keys.never-expires'],
+      ['createKey'],
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'createKey' && isObject(r.key) && (r.key.expireAt === null || r.key.expireAt === undefined)
+            ? { ...r, key: { ...r.key, expireAt: new Date(Date.now() + 30 * DAY_MS).toISOString() } }
+            : r,
+      },
+    ),
+    fault(
+      'keys-empty-expiry-rejected',
+      'key create rejects expireAt given as an empty string',
+      ['keys.never-expires', 'request.valid-accepted'],
+      ['createKey'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createKey' && field(ctx.input, 'expireAt') === ''
+            ? [...problems, problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')]
+            : problems,
+      },
+    ),
     fault('keys-used-at-number', 'key create returns usedAt as the number 0', ['response.schema'], ['createKey'], {
-      result: (ctx, r) => (ctx.operation === 'createKey' && isObject(r.key) ? { ...r, key: { ...r.key, usedAt: 0 } } : r),
+      result: (ctx, r) =>
+        ctx.operation === 'createKey' && isObject(r.key) ? { ...r, key: { ...r.key, usedAt: 0 } } : r,
     }),
 
     // Usage.
     fault('usage-accepts-31-days', 'usage accepts periods up to 31 days', ['usage.period-limit'], ['getUsageCost'], {
-      review: (ctx, problems) => (ctx.operation === 'getUsageCost' && periodMs(ctx) <= MAX_PERIOD_MS + DAY_MS ? drop(problems, 'period-too-long') : problems),
-    }),
-    fault('usage-rejects-30-days', 'usage rejects a period of exactly 30 days', ['usage.period-limit', 'request.valid-accepted'], ['getUsageCost'], {
       review: (ctx, problems) =>
-        ctx.operation === 'getUsageCost' && periodMs(ctx) === MAX_PERIOD_MS ? [...problems, problem('to_date', 'period-too-long', 'to_date must be less than 30 days after from_date')] : problems,
+        ctx.operation === 'getUsageCost' && periodMs(ctx) <= MAX_PERIOD_MS + DAY_MS
+          ? drop(problems, 'period-too-long')
+          : problems,
     }),
-    fault('usage-calendar-day-limit', 'usage compares UTC calendar days, not instants, so 30 days and some hours pass', ['usage.period-limit'], ['getUsageCost'], {
-      review: (ctx, problems) => {
-        if (ctx.operation !== 'getUsageCost') return problems;
-        const { from, to } = usagePeriod(ctx.input);
-        return from !== undefined && to !== undefined && to.utcDay - from.utcDay <= 30 ? drop(problems, 'period-too-long') : problems;
+    fault(
+      'usage-rejects-30-days',
+      'usage rejects a period of exactly 30 days',
+      ['usage.period-limit', 'request.valid-accepted'],
+      ['getUsageCost'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'getUsageCost' && periodMs(ctx) === MAX_PERIOD_MS
+            ? [...problems, problem('to_date', 'period-too-long', 'to_date must be less than 30 days after from_date')]
+            : problems,
       },
-    }),
-    fault('usage-to-date-optional', 'usage accepts a request without to_date (one day)', ['usage.required-params'], ['getUsageCost'], {
-      review: (ctx, problems) => (ctx.operation === 'getUsageCost' ? drop(problems, 'required', 'to_date') : problems),
-    }),
-    fault('usage-from-date-optional', 'usage accepts a request without from_date (one day)', ['usage.required-params'], ['getUsageCost'], {
-      review: (ctx, problems) => (ctx.operation === 'getUsageCost' ? drop(problems, 'required', 'from_date') : problems),
-    }),
-    fault('usage-extra-day', 'usage adds a cost entry dated the day after to_date', ['usage.to-date-inclusive'], ['getUsageCost'], {
-      result: (ctx, r) => {
-        const { to } = usagePeriod(ctx.input);
-        const costs = r.costs;
-        if (ctx.operation !== 'getUsageCost' || to === undefined || !Array.isArray(costs) || !isObject(costs[0])) return r;
-        const service = { id: costs[0].serviceId, name: costs[0].entityName, dataWarehouseId: costs[0].dataWarehouseId };
-        const extended = [...costs.filter(isObject), costEntry(service, Math.max(to.writtenDay, to.utcDay) + 1, new Date())];
-        return { ...r, costs: extended, grandTotalCredits: totalOf(extended) };
+    ),
+    fault(
+      'usage-calendar-day-limit',
+      'usage compares UTC calendar days, not instants, so 30 days and some hours pass',
+      ['usage.period-limit'],
+      ['getUsageCost'],
+      {
+        review: (ctx, problems) => {
+          if (ctx.operation !== 'getUsageCost') return problems;
+          const { from, to } = usagePeriod(ctx.input);
+          return from !== undefined && to !== undefined && to.utcDay - from.utcDay <= 30
+            ? drop(problems, 'period-too-long')
+            : problems;
+        },
       },
-    }),
+    ),
+    fault(
+      'usage-to-date-optional',
+      'usage accepts a request without to_date (one day)',
+      ['usage.required-params'],
+      ['getUsageCost'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'getUsageCost' ? drop(problems, 'required', 'to_date') : problems,
+      },
+    ),
+    fault(
+      'usage-from-date-optional',
+      'usage accepts a request without from_date (one day)',
+      ['usage.required-params'],
+      ['getUsageCost'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'getUsageCost' ? drop(problems, 'required', 'from_date') : problems,
+      },
+    ),
+    fault(
+      'usage-extra-day',
+      'usage adds a cost entry dated the day after to_date',
+      ['usage.to-date-inclusive'],
+      ['getUsageCost'],
+      {
+        result: (ctx, r) => {
+          const { to } = usagePeriod(ctx.input);
+          const costs = r.costs;
+          if (ctx.operation !== 'getUsageCost' || to === undefined || !Array.isArray(costs) || !isObject(costs[0]))
+            return r;
+          const service = {
+            id: costs[0].serviceId,
+            name: costs[0].entityName,
+            dataWarehouseId: costs[0].dataWarehouseId,
+          };
+          const extended = [
+            ...costs.filter(isObject),
+            costEntry(service, Math.max(to.writtenDay, to.utcDay) + 1, new Date()),
+          ];
+          return { ...r, costs: extended, grandTotalCredits: totalOf(extended) };
+        },
+      },
+    ),
 
-    fault('usage-to-date-exclusive', 'usage leaves out the entries of the to_date day (to_date taken as exclusive)', ['usage.to-date-inclusive'], ['getUsageCost'], {
-      result: (ctx, r) => {
-        const { to } = usagePeriod(ctx.input);
-        if (ctx.operation !== 'getUsageCost' || to === undefined || !Array.isArray(r.costs)) return r;
-        const lastDay = formatDay(Math.min(to.writtenDay, to.utcDay));
-        const kept = r.costs.filter((entry) => !(isObject(entry) && entry.date === lastDay));
-        return { ...r, costs: kept, grandTotalCredits: totalOf(kept.filter(isObject)) };
+    fault(
+      'usage-to-date-exclusive',
+      'usage leaves out the entries of the to_date day (to_date taken as exclusive)',
+      ['usage.to-date-inclusive'],
+      ['getUsageCost'],
+      {
+        result: (ctx, r) => {
+          const { to } = usagePeriod(ctx.input);
+          if (ctx.operation !== 'getUsageCost' || to === undefined || !Array.isArray(r.costs)) return r;
+          const lastDay = formatDay(Math.min(to.writtenDay, to.utcDay));
+          const kept = r.costs.filter((entry) => !(isObject(entry) && entry.date === lastDay));
+          return { ...r, costs: kept, grandTotalCredits: totalOf(kept.filter(isObject)) };
+        },
       },
-    }),
+    ),
 
-    fault('usage-grand-total-double-counts', "usage's grandTotalCredits counts the period's last entry twice", ['usage.grand-total'], ['getUsageCost'], {
-      result: (ctx, r) => {
-        if (ctx.operation !== 'getUsageCost' || !Array.isArray(r.costs)) return r;
-        const last = r.costs.filter(isObject).at(-1);
-        return last === undefined ? r : { ...r, grandTotalCredits: totalOf([...r.costs.filter(isObject), last]) };
+    fault(
+      'usage-grand-total-double-counts',
+      "usage's grandTotalCredits counts the period's last entry twice",
+      ['usage.grand-total'],
+      ['getUsageCost'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'getUsageCost' || !Array.isArray(r.costs)) return r;
+          const last = r.costs.filter(isObject).at(-1);
+          return last === undefined ? r : { ...r, grandTotalCredits: totalOf([...r.costs.filter(isObject), last]) };
+        },
       },
-    }),
+    ),
 
     // Backups.
-    fault('backup-id-mismatch', 'the backup read returns a backup whose id is not the path backupId', ['backups.identity'], ['getBackup'], {
-      result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, id: randomUUID() } : r),
-    }),
+    fault(
+      'backup-id-mismatch',
+      'the backup read returns a backup whose id is not the path backupId',
+      ['backups.identity'],
+      ['getBackup'],
+      {
+        result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, id: randomUUID() } : r),
+      },
+    ),
     fault('backup-size-string', 'the backup read returns sizeInBytes as a string', ['response.schema'], ['getBackup'], {
       result: (ctx, r) => (ctx.operation === 'getBackup' ? { ...r, sizeInBytes: String(r.sizeInBytes) } : r),
     }),
 
     // Alerts.
-    fault('alert-threshold-fraction-rejected', 'alert update rejects a negative or fractional threshold', ['request.valid-accepted'], ['updateAlert'], {
-      review: (ctx, problems) => {
-        const threshold = field(ctx.input, 'threshold');
-        return ctx.operation === 'updateAlert' && typeof threshold === 'number' && (threshold < 0 || !Number.isInteger(threshold))
-          ? [...problems, problem('threshold', 'invalid', 'threshold must be a whole number of at least 0')]
-          : problems;
+    fault(
+      'alert-threshold-fraction-rejected',
+      'alert update rejects a negative or fractional threshold',
+      ['request.valid-accepted'],
+      ['updateAlert'],
+      {
+        review: (ctx, problems) => {
+          const threshold = field(ctx.input, 'threshold');
+          return ctx.operation === 'updateAlert' &&
+            typeof threshold === 'number' &&
+            (threshold < 0 || !Number.isInteger(threshold))
+            ? [...problems, problem('threshold', 'invalid', 'threshold must be a whole number of at least 0')]
+            : problems;
+        },
       },
-    }),
-    fault('alerts-dashboard-non-hex-500', 'alert update with a dashboardId that is a string but not 24 hex digits fails with a 500', ['errors.client-not-server'], ['updateAlert'], {
-      review: (ctx, problems) => {
-        const dashboardId = field(ctx.input, 'dashboardId');
-        if (ctx.operation === 'updateAlert' && typeof dashboardId === 'string' && !/^[0-9a-f]{24}$/i.test(dashboardId)) {
-          throw new TypeError(`Cast to ObjectId failed for value "${dashboardId.slice(0, 40)}" (type string) at path "dashboard"`);
-        }
-        return problems;
+    ),
+    fault(
+      'alerts-dashboard-non-hex-500',
+      'alert update with a dashboardId that is a string but not 24 hex digits fails with a 500',
+      ['errors.client-not-server'],
+      ['updateAlert'],
+      {
+        review: (ctx, problems) => {
+          const dashboardId = field(ctx.input, 'dashboardId');
+          if (
+            ctx.operation === 'updateAlert' &&
+            typeof dashboardId === 'string' &&
+            !/^[0-9a-f]{24}$/i.test(dashboardId)
+          ) {
+            throw new TypeError(
+              `Cast to ObjectId failed for value "${dashboardId.slice(0, 40)}" (type string) at path "dashboard"`,
+            );
+          }
+          return problems;
+        },
       },
-    }),
-    fault('alerts-update-unwrapped', 'alert update answers the alert without the `data` wrapper', ['alerts.envelope'], ['updateAlert'], {
-      result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
-    }),
-    fault('alerts-dashboard-id-returned', 'alert update also returns the dashboard as dashboardId', ['alerts.dashboard-mapping'], ['updateAlert'], {
-      result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? { ...r, data: { ...r.data, dashboardId: r.data.dashboard } } : r),
-    }),
-    fault('alerts-dashboard-ignored', 'alert update ignores dashboardId: the answer keeps the dashboard the alert had', ['alerts.dashboard-mapping', 'alerts.update-applies'], ['updateAlert'], {
-      result: (ctx, r, previous) => (ctx.operation === 'updateAlert' && isObject(r.data) && isObject(previous?.data) ? { ...r, data: { ...r.data, dashboard: previous.data.dashboard } } : r),
-    }),
-    fault('alerts-group-by-missing', 'alert update omits groupBy', ['alerts.update-fields', 'response.schema'], ['updateAlert'], {
-      result: (ctx, r) => {
-        if (ctx.operation !== 'updateAlert' || !isObject(r.data)) return r;
-        const { groupBy: _omitted, ...data } = r.data;
-        return { ...r, data };
+    ),
+    fault(
+      'alerts-update-unwrapped',
+      'alert update answers the alert without the `data` wrapper',
+      ['alerts.envelope'],
+      ['updateAlert'],
+      {
+        result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
       },
-    }),
+    ),
+    fault(
+      'alerts-dashboard-id-returned',
+      'alert update also returns the dashboard as dashboardId',
+      ['alerts.dashboard-mapping'],
+      ['updateAlert'],
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'updateAlert' && isObject(r.data)
+            ? { ...r, data: { ...r.data, dashboardId: r.data.dashboard } }
+            : r,
+      },
+    ),
+    fault(
+      'alerts-dashboard-ignored',
+      'alert update ignores dashboardId: the answer keeps the dashboard the alert had',
+      ['alerts.dashboard-mapping', 'alerts.update-applies'],
+      ['updateAlert'],
+      {
+        result: (ctx, r, previous) =>
+          ctx.operation === 'updateAlert' && isObject(r.data) && isObject(previous?.data)
+            ? { ...r, data: { ...r.data, dashboard: previous.data.dashboard } }
+            : r,
+      },
+    ),
+    fault(
+      'alerts-group-by-missing',
+      'alert update omits groupBy',
+      ['alerts.update-fields', 'response.schema'],
+      ['updateAlert'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'updateAlert' || !isObject(r.data)) return r;
+          const { groupBy: _omitted, ...data } = r.data;
+          return { ...r, data };
+        },
+      },
+    ),
     fault('alerts-list-includes-silenced', 'alert list entries carry silenced', ['alerts.list-omits'], ['listAlerts'], {
-      result: (ctx, r) => (ctx.operation === 'listAlerts' && Array.isArray(r.data) ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) } : r),
+      result: (ctx, r) =>
+        ctx.operation === 'listAlerts' && Array.isArray(r.data)
+          ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) }
+          : r,
     }),
-    fault('alerts-update-not-listed', 'alert update answers the change but does not store it', ['alerts.update-applies'], ['listAlerts'], {
-      persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
-    }),
-    fault('alerts-threshold-type-unchecked', 'alert update accepts and stores a thresholdType outside above/below', ['alerts.enums', 'response.schema'], ['updateAlert'], {
-      review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'thresholdType') : problems),
-    }),
-    fault('alerts-source-unchecked', 'alert update accepts and stores a source outside tile/search', ['alerts.enums', 'response.schema'], ['updateAlert'], {
-      review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'source') : problems),
-    }),
-    fault('alerts-source-search-rejected', 'alert update answers 400 when `source` is "search", which the alerts document allows', ['request.valid-accepted'], ['updateAlert'], {
-      review: (ctx, problems) =>
-        ctx.operation === 'updateAlert' && field(ctx.input, 'source') === 'search'
-          ? [...problems, problem('source', 'invalid', 'source "search" is not supported for alert updates; use "tile"')]
-          : problems,
-    }),
+    fault(
+      'alerts-update-not-listed',
+      'alert update answers the change but does not store it',
+      ['alerts.update-applies'],
+      ['listAlerts'],
+      {
+        persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
+      },
+    ),
+    fault(
+      'alerts-threshold-type-unchecked',
+      'alert update accepts and stores a thresholdType outside above/below',
+      ['alerts.enums', 'response.schema'],
+      ['updateAlert'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'thresholdType') : problems,
+      },
+    ),
+    fault(
+      'alerts-source-unchecked',
+      'alert update accepts and stores a source outside tile/search',
+      ['alerts.enums', 'response.schema'],
+      ['updateAlert'],
+      {
+        review: (ctx, problems) => (ctx.operation === 'updateAlert' ? drop(problems, 'enum', 'source') : problems),
+      },
+    ),
+    fault(
+      'alerts-source-search-rejected',
+      'alert update answers 400 when `source` is "search", which the alerts document allows',
+      ['request.valid-accepted'],
+      ['updateAlert'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'updateAlert' && field(ctx.input, 'source') === 'search'
+            ? [
+                ...problems,
+                problem('source', 'invalid', 'source "search" is not supported for alert updates; use "tile"'),
+              ]
+            : problems,
+      },
+    ),
 
     // State over sequences of requests.
     stateful(
       'pipe-update-stored-once',
-      'a pipe update is stored only the first time: later updates of the same pipe are answered as applied but not stored',
+      'a pipe update is stored only the first time: later updates of the same pipe are answered as applied ' +
+        'but not stored',
       ['pipes.state-consistent', 'pipes.update-applies'],
       ['getPipeSettings'],
       () => {
@@ -372,7 +734,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           const settings = field(ctx.input, 'settings');
           if (ctx.operation !== 'updatePipe' || !isObject(settings) || Object.keys(settings).length >= 12) return r;
           for (const pipe of store.pipes.values()) {
-            if (pipe.id !== ctx.params.pipeId?.toLowerCase()) store.pipes.set(pipe.id, { ...pipe, settings: { ...pipe.settings, ...settings } });
+            if (pipe.id !== ctx.params.pipeId?.toLowerCase())
+              store.pipes.set(pipe.id, { ...pipe, settings: { ...pipe.settings, ...settings } });
           }
           return r;
         },
@@ -380,14 +743,23 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time).
       [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
     ),
-    stateful('alert-update-spills', 'an alert update also writes its threshold into the alert stored after it', ['alerts.update-isolated'], ['listAlerts'], (store) => ({
-      result: (ctx, r) => {
-        const threshold = field(ctx.input, 'threshold');
-        const after = ctx.operation === 'updateAlert' && typeof threshold === 'number' ? alertAfter(store, ctx.params.id) : undefined;
-        if (after && typeof threshold === 'number') store.alerts.set(after.id, { ...after, threshold });
-        return r;
-      },
-    })),
+    stateful(
+      'alert-update-spills',
+      'an alert update also writes its threshold into the alert stored after it',
+      ['alerts.update-isolated'],
+      ['listAlerts'],
+      (store) => ({
+        result: (ctx, r) => {
+          const threshold = field(ctx.input, 'threshold');
+          const after =
+            ctx.operation === 'updateAlert' && typeof threshold === 'number'
+              ? alertAfter(store, ctx.params.id)
+              : undefined;
+          if (after && typeof threshold === 'number') store.alerts.set(after.id, { ...after, threshold });
+          return r;
+        },
+      }),
+    ),
     stateful(
       'table-mappings-add-replaces',
       'a relational pipe update applies tableMappingsToAdd as a replacement: the mappings the pipe had are dropped',
@@ -397,7 +769,9 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         result: (ctx, r) => {
           const added = at(field(ctx.input, 'source'), ['relational', 'tableMappingsToAdd']);
           if (ctx.operation !== 'updatePipe' || !Array.isArray(added)) return r;
-          return withTableMappings(store, ctx.params.pipeId, r, (list) => list.filter((m) => added.some((a) => sameTableKey(m, a))));
+          return withTableMappings(store, ctx.params.pipeId, r, (list) =>
+            list.filter((m) => added.some((a) => sameTableKey(m, a))),
+          );
         },
       }),
     ),
@@ -427,12 +801,32 @@ export function selectFaults(names: readonly string[]): readonly Fault[] {
   return selectNamed(FAULTS, names, 'fault');
 }
 
-function fault(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], hooks: Hooks): Fault {
+function fault(
+  name: string,
+  description: string,
+  breaks: readonly RuleId[],
+  on: readonly OperationId[],
+  hooks: Hooks,
+): Fault {
   return stateful(name, description, breaks, on, () => hooks);
 }
 
-function stateful(name: string, description: string, breaks: readonly RuleId[], on: readonly OperationId[], install: (store: Store) => Hooks, also?: Fault['also']): Fault {
-  return { name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), ...(also ? { also: Object.freeze([...also]) } : {}), install };
+function stateful(
+  name: string,
+  description: string,
+  breaks: readonly RuleId[],
+  on: readonly OperationId[],
+  install: (store: Store) => Hooks,
+  also?: Fault['also'],
+): Fault {
+  return {
+    name,
+    description,
+    breaks: Object.freeze([...breaks]),
+    on: Object.freeze([...on]),
+    ...(also ? { also: Object.freeze([...also]) } : {}),
+    install,
+  };
 }
 
 function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {
@@ -448,7 +842,13 @@ function at(value: Json | undefined, path: readonly string[]): Json | undefined 
 }
 
 /** Copies a value sent under `source.<from>` into the result under `source.<to>`, for one operation. */
-function echo(ctx: HookContext, operation: OperationId, result: JsonObject, from: readonly string[], to: readonly string[]): JsonObject {
+function echo(
+  ctx: HookContext,
+  operation: OperationId,
+  result: JsonObject,
+  from: readonly string[],
+  to: readonly string[],
+): JsonObject {
   const sent = at(field(ctx.input, 'source'), from);
   if (ctx.operation !== operation || sent === undefined || !isObject(result.source)) return result;
   const copy = copyJson(result);

@@ -5,7 +5,16 @@ import type { Problem } from './problem.ts';
 export type ApiName = 'management' | 'alerts';
 
 /** The operations of both APIs, as hooks select them. */
-export type OperationId = 'createPipe' | 'updatePipe' | 'getPipeSettings' | 'changeServiceState' | 'createKey' | 'getUsageCost' | 'getBackup' | 'updateAlert' | 'listAlerts';
+export type OperationId =
+  | 'createPipe'
+  | 'updatePipe'
+  | 'getPipeSettings'
+  | 'changeServiceState'
+  | 'createKey'
+  | 'getUsageCost'
+  | 'getBackup'
+  | 'updateAlert'
+  | 'listAlerts';
 
 /** What a hook may know about the request being answered. */
 export interface HookContext {
@@ -79,7 +88,8 @@ export function composeHooks(list: readonly Hooks[]): ComposedHooks {
     review: (ctx, problems) => list.reduce((p, hooks) => hooks.review?.(ctx, p) ?? p, problems),
     persists: (ctx, persists) => list.reduce((p, hooks) => hooks.persists?.(ctx, p) ?? p, persists),
     result: (ctx, result, previous) => list.reduce((r, hooks) => hooks.result?.(ctx, r, previous) ?? r, result),
-    requestId: (ctx, requestId, success) => list.reduce((id, hooks) => hooks.requestId?.(ctx, id, success) ?? id, requestId),
+    requestId: (ctx, requestId, success) =>
+      list.reduce((id, hooks) => hooks.requestId?.(ctx, id, success) ?? id, requestId),
     envelope: (ctx, envelope) => list.reduce((e, hooks) => hooks.envelope?.(ctx, e) ?? e, envelope),
     response: (ctx, outgoing) => list.reduce((o, hooks) => hooks.response?.(ctx, o) ?? o, outgoing),
   });

@@ -57,7 +57,12 @@ export function jsonOutgoing(status: number, body: Json, extra: Partial<Outgoing
 
 /** Writes an outgoing response; a string body is sent as is, any other as JSON. */
 export function writeOutgoing(res: ServerResponse, outgoing: Outgoing): void {
-  const text = outgoing.body === undefined ? '' : typeof outgoing.body === 'string' ? outgoing.body : JSON.stringify(outgoing.body);
+  const text =
+    outgoing.body === undefined
+      ? ''
+      : typeof outgoing.body === 'string'
+        ? outgoing.body
+        : JSON.stringify(outgoing.body);
   const payload = Buffer.from(text, 'utf8');
   res.writeHead(outgoing.status, { ...outgoing.headers, 'content-length': String(payload.length) });
   res.end(payload);

@@ -72,7 +72,9 @@ export function presentKey(key: KeyRecord): JsonObject {
 function checkExpireAt(value: Json | undefined): Problem[] {
   if (value === undefined || value === null || value === '') return [];
   if (typeof value !== 'string') return [problem('expireAt', 'type', 'expireAt must be a date-time string or null')];
-  return parseDateTime(value) === undefined ? [problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')] : [];
+  return parseDateTime(value) === undefined
+    ? [problem('expireAt', 'format', 'expireAt must be an RFC 3339 date-time')]
+    : [];
 }
 
 function expiry(value: Json | undefined): string | null {

@@ -21,7 +21,9 @@ interface ReferenceArgs {
   readonly alertsPort?: number;
 }
 
-const USAGE = 'usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] [--host HOST] [--list]';
+const USAGE =
+  'usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] ' +
+  '[--host HOST] [--list]';
 
 const PROCESS_IO: ReferenceIo = Object.freeze<ReferenceIo>({
   out: (line) => process.stdout.write(`${line}\n`),
@@ -38,7 +40,10 @@ const PROCESS_IO: ReferenceIo = Object.freeze<ReferenceIo>({
     }),
 });
 
-/** `conformance reference`: starts the reference target, prints its settings as `export` lines, runs until stopped; returns the exit code. */
+/**
+ * `conformance reference`: starts the reference target, prints its settings as `export` lines, runs until stopped;
+ * returns the exit code.
+ */
 export async function runReference(argv: readonly string[], io: ReferenceIo = PROCESS_IO): Promise<number> {
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
@@ -117,7 +122,8 @@ function parseArgs(argv: readonly string[]): ReferenceArgs | string {
     else if (flag === '--host') host = value;
     else {
       const port = Number(value);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) return `${flag} must be a port number from 0 to 65535, not ${JSON.stringify(value)}`;
+      if (!Number.isInteger(port) || port < 0 || port > 65_535)
+        return `${flag} must be a port number from 0 to 65535, not ${JSON.stringify(value)}`;
       if (flag === '--management-port') managementPort = port;
       else alertsPort = port;
     }

@@ -6,4 +6,12 @@ import { getBackup } from './backups.ts';
 import { getUsageCost } from './usage.ts';
 
 /** The routes of the management API, all under `/v1`. */
-export const MANAGEMENT_ROUTES: readonly Route[] = Object.freeze([createPipe, updatePipe, getPipeSettings, changeServiceState, createKey, getUsageCost, getBackup]);
+export const MANAGEMENT_ROUTES: readonly Route[] = Object.freeze([
+  createPipe,
+  updatePipe,
+  getPipeSettings,
+  changeServiceState,
+  createKey,
+  getUsageCost,
+  getBackup,
+]);

@@ -52,37 +52,58 @@ export const MODES: readonly Mode[] = Object.freeze(
           : o,
     }),
     mode('plain-text-errors', 'alerts API errors are plain text', {
-      response: (ctx, o) => (ctx.api === 'alerts' && o.status >= 400 ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' }, body: o.message ?? 'error' } : o),
+      response: (ctx, o) =>
+        ctx.api === 'alerts' && o.status >= 400
+          ? { ...o, headers: { ...o.headers, 'content-type': 'text/plain; charset=utf-8' }, body: o.message ?? 'error' }
+          : o,
     }),
     mode('costs-object', 'usage `costs` is a single object (not a list) when the period covers one day', {
-      result: (ctx, r) => (ctx.operation === 'getUsageCost' && Array.isArray(r.costs) && r.costs.length === 1 ? { ...r, costs: r.costs[0] } : r),
-    }),
-    mode('usage-fine-credits', "usage entries' totalCredits carry four decimals, and grandTotalCredits is the sum of them rounded each to cents", {
       result: (ctx, r) =>
-        ctx.operation === 'getUsageCost' && Array.isArray(r.costs)
-          ? {
-              ...r,
-              costs: r.costs.map((entry) => (isObject(entry) && typeof entry.totalCredits === 'number' ? { ...entry, totalCredits: Math.round(entry.totalCredits * 10000 + 49) / 10000 } : entry)),
-            }
+        ctx.operation === 'getUsageCost' && Array.isArray(r.costs) && r.costs.length === 1
+          ? { ...r, costs: r.costs[0] }
           : r,
     }),
-    mode('conditional-absent', 'conditional fields are absent: key expireAt without expiry, usedAt, optional service fields', {
-      result: (ctx, r) => {
-        if (ctx.operation === 'createKey' && isObject(r.key)) {
-          const { usedAt: _usedAt, expireAt, ...key } = r.key;
-          return { ...r, key: expireAt === null ? key : { ...key, expireAt } };
-        }
-        if (ctx.operation === 'changeServiceState') {
-          return Object.fromEntries(Object.entries(r).filter(([key]) => !OPTIONAL_SERVICE_FIELDS.includes(key)));
-        }
-        return r;
+    mode(
+      'usage-fine-credits',
+      "usage entries' totalCredits carry four decimals, and grandTotalCredits is the sum of them rounded each to cents",
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'getUsageCost' && Array.isArray(r.costs)
+            ? {
+                ...r,
+                costs: r.costs.map((entry) =>
+                  isObject(entry) && typeof entry.totalCredits === 'number'
+                    ? { ...entry, totalCredits: Math.round(entry.totalCredits * 10000 + 49) / 10000 }
+                    : entry,
+                ),
+              }
+            : r,
       },
-    }),
+    ),
+    mode(
+      'conditional-absent',
+      'conditional fields are absent: key expireAt without expiry, usedAt, optional service fields',
+      {
+        result: (ctx, r) => {
+          if (ctx.operation === 'createKey' && isObject(r.key)) {
+            const { usedAt: _usedAt, expireAt, ...key } = r.key;
+            return { ...r, key: expireAt === null ? key : { ...key, expireAt } };
+          }
+          if (ctx.operation === 'changeServiceState') {
+            return Object.fromEntries(Object.entries(r).filter(([key]) => !OPTIONAL_SERVICE_FIELDS.includes(key)));
+          }
+          return r;
+        },
+      },
+    ),
     mode('rate-limit-retry-after', 'the 3rd and 20th requests get 429 with Retry-After: 1', {
       gate: (ctx) => (ctx.sequence === 3 || ctx.sequence === 20 ? tooMany(ctx, { 'retry-after': '1' }) : undefined),
     }),
     mode('rate-limit-reset', 'the 5th and 30th requests get 429 with X-RateLimit-Reset one second ahead', {
-      gate: (ctx) => (ctx.sequence === 5 || ctx.sequence === 30 ? tooMany(ctx, { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) }) : undefined),
+      gate: (ctx) =>
+        ctx.sequence === 5 || ctx.sequence === 30
+          ? tooMany(ctx, { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) })
+          : undefined,
     }),
     mode('rate-limit-bare', 'the 7th and 40th requests get 429 with neither Retry-After nor X-RateLimit-Reset', {
       gate: (ctx) => (ctx.sequence === 7 || ctx.sequence === 40 ? tooMany(ctx, {}) : undefined),
@@ -90,27 +111,36 @@ export const MODES: readonly Mode[] = Object.freeze(
     mode('slow', 'every response is delayed by 200 ms', {
       response: (_ctx, o) => ({ ...o, delayMs: o.delayMs + 200 }),
     }),
-    mode('lists-any-order', "lists come back in another order than sent or stored: the alert list, and a pipe's columns, field mappings and table mappings, reversed", {
-      result: (ctx, r) => {
-        if (ctx.operation === 'listAlerts' && Array.isArray(r.data)) return { ...r, data: [...r.data].reverse() };
-        return ctx.operation === 'createPipe' || ctx.operation === 'updatePipe' ? reversedLists(r) : r;
+    mode(
+      'lists-any-order',
+      "lists come back in another order than sent or stored: the alert list, and a pipe's columns, field " +
+        'mappings and table mappings, reversed',
+      {
+        result: (ctx, r) => {
+          if (ctx.operation === 'listAlerts' && Array.isArray(r.data)) return { ...r, data: [...r.data].reverse() };
+          return ctx.operation === 'createPipe' || ctx.operation === 'updatePipe' ? reversedLists(r) : r;
+        },
       },
-    }),
+    ),
     {
       name: 'table-mapping-copies',
-      description: 'adding a table mapping that a relational pipe already has keeps both copies, which a removal removes together',
+      description:
+        'adding a table mapping that a relational pipe already has keeps both copies, which a removal removes together',
       install: tableMappingCopies,
     },
     {
       name: 'echo-only',
       description:
-        'pipe and key creates accept partial bodies (no documented field required) and answer with only the fields they were sent, beside the ids, state, times and pipe settings the target assigns',
+        'pipe and key creates accept partial bodies (no documented field required) and answer with only ' +
+        'the fields they were sent, beside the ids, state, times and pipe settings the target assigns',
       install: echoOnly,
     },
     {
       name: 'strict-bodies',
       description:
-        "request bodies must be complete: pipe creates and updates and key creates without a documented field (a key's expireAt aside), and alert updates without any of the nine fields or with an interval its alerts did not use when it started, are rejected with 400",
+        'request bodies must be complete: pipe creates and updates and key creates without a documented ' +
+        "field (a key's expireAt aside), and alert updates without any of the nine fields or with an " +
+        'interval its alerts did not use when it started, are rejected with 400',
       install: strictBodies,
     },
   ].map((entry) => Object.freeze(entry)),
@@ -129,7 +159,8 @@ function mode(name: string, description: string, hooks: Hooks): Mode {
 }
 
 function tooMany(ctx: HookContext, headers: Readonly<Record<string, string>>): Outgoing {
-  const body: JsonObject = ctx.api === 'management' ? { status: 429, error: 'too many requests' } : { message: 'too many requests' };
+  const body: JsonObject =
+    ctx.api === 'management' ? { status: 429, error: 'too many requests' } : { message: 'too many requests' };
   return jsonOutgoing(429, body, { headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
@@ -146,32 +177,53 @@ function upperIds(value: Json): Json {
   if (!isObject(value)) return value;
   const copy: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item) ? item.toUpperCase() : item === undefined ? item : upperIds(item);
+    copy[key] =
+      ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item)
+        ? item.toUpperCase()
+        : item === undefined
+          ? item
+          : upperIds(item);
   }
   return copy;
 }
 
-/** A pipe answer with its lists reversed: destination columns, field mappings, and a relational source's table mappings. */
+/**
+ * A pipe answer with its lists reversed: destination columns, field mappings, and a relational source's table mappings.
+ */
 function reversedLists(pipe: JsonObject): JsonObject {
   const reversed = (value: Json | undefined): Json | undefined => (Array.isArray(value) ? [...value].reverse() : value);
   const copy = copyJson(pipe);
   if (isObject(copy.destination)) copy.destination.columns = reversed(copy.destination.columns) ?? [];
   if (Array.isArray(copy.fieldMappings)) copy.fieldMappings = [...copy.fieldMappings].reverse();
   const relational = isObject(copy.source) ? copy.source.relational : undefined;
-  if (isObject(relational) && Array.isArray(relational.tableMappings)) relational.tableMappings = [...relational.tableMappings].reverse();
+  if (isObject(relational) && Array.isArray(relational.tableMappings))
+    relational.tableMappings = [...relational.tableMappings].reverse();
   return copy;
 }
 
-/** Hooks that keep the copy a relational pipe already has of each table mapping an update adds (and does not remove). */
+/**
+ * Hooks that keep the copy a relational pipe already has of each table mapping an update adds (and does not remove).
+ */
 function tableMappingCopies(store: Pick<Store, 'pipes'>): Hooks {
   return {
     result: (ctx, r, previous) => {
       const relational = isObject(ctx.input) && isObject(ctx.input.source) ? ctx.input.source.relational : undefined;
-      const before = isObject(previous?.source) && isObject(previous.source.relational) ? previous.source.relational.tableMappings : undefined;
-      if (ctx.operation !== 'updatePipe' || !isObject(relational) || !Array.isArray(relational.tableMappingsToAdd) || !Array.isArray(before)) return r;
+      const before =
+        isObject(previous?.source) && isObject(previous.source.relational)
+          ? previous.source.relational.tableMappings
+          : undefined;
+      if (
+        ctx.operation !== 'updatePipe' ||
+        !isObject(relational) ||
+        !Array.isArray(relational.tableMappingsToAdd) ||
+        !Array.isArray(before)
+      )
+        return r;
       const added = relational.tableMappingsToAdd;
       const removed = Array.isArray(relational.tableMappingsToRemove) ? relational.tableMappingsToRemove : [];
-      const copies = before.filter((m) => added.some((a) => sameTableKey(a, m)) && !removed.some((key) => sameTableKey(key, m)));
+      const copies = before.filter(
+        (m) => added.some((a) => sameTableKey(a, m)) && !removed.some((key) => sameTableKey(key, m)),
+      );
       return copies.length === 0 ? r : withTableMappings(store, ctx.params.pipeId, r, (list) => [...copies, ...list]);
     },
   };

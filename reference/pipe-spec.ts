@@ -123,7 +123,10 @@ export const UPDATE_SOURCE_SPECS: Readonly<Record<SourceKind, FieldSpec>> = Obje
     },
     true,
   ),
-  objectStorage: obj({ iamRole: str(), connectionString: str(), path: str(), containerName: str(), accessKey: requestOnly(accessKey) }, true),
+  objectStorage: obj(
+    { iamRole: str(), connectionString: str(), path: str(), containerName: str(), accessKey: requestOnly(accessKey) },
+    true,
+  ),
   stream: obj({ iamRole: str(), accessKey: requestOnly(accessKey) }, true),
   relational: obj(
     {

@@ -40,10 +40,17 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   const method = req.method ?? 'GET';
   const match = matchRoute(options.routes, method, url.pathname);
   const operation = match.kind === 'route' ? match.route.operation : undefined;
-  const bare: HookContext = { api, operation, params: match.kind === 'route' ? match.params : {}, sequence, input: undefined };
+  const bare: HookContext = {
+    api,
+    operation,
+    params: match.kind === 'route' ? match.params : {},
+    sequence,
+    input: undefined,
+  };
   const read = await readBody(req);
   const send = (ctx: HookContext, outgoing: Outgoing): void => deliver(options, ctx, req, res, outgoing);
-  const refuse = (ctx: HookContext, status: number, message: string, extra: Partial<Outgoing> = {}): void => send(ctx, errorOutgoing(options, ctx, status, message, extra));
+  const refuse = (ctx: HookContext, status: number, message: string, extra: Partial<Outgoing> = {}): void =>
+    send(ctx, errorOutgoing(options, ctx, status, message, extra));
 
   const gated = hooks.gate(bare);
   if (gated !== undefined) return send(bare, gated);
@@ -75,7 +82,14 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   }
   const input = route.hasBody ? body : operation === 'getUsageCost' ? usageInput(url.searchParams) : undefined;
   const ctx: HookContext = { ...bare, input };
-  const call: Call = { params: match.params, query: url.searchParams, body, store, now, persist: hooks.persists(ctx, true) };
+  const call: Call = {
+    params: match.params,
+    query: url.searchParams,
+    body,
+    store,
+    now,
+    persist: hooks.persists(ctx, true),
+  };
   if (problems.length === 0) problems = route.check(call);
   problems = hooks.review(ctx, problems);
   if (problems.length > 0) return send(ctx, rejection(options, ctx, problems));
@@ -93,12 +107,27 @@ function rejection(options: PipelineOptions, ctx: HookContext, problems: readonl
   return errorOutgoing(options, ctx, statusOf(problems), message, { problems });
 }
 
-function errorOutgoing(options: PipelineOptions, ctx: HookContext, status: number, message: string, extra: Partial<Outgoing>): Outgoing {
-  const body: JsonObject = options.api === 'management' ? { status, requestId: options.hooks.requestId(ctx, randomUUID(), false), error: message } : { message };
+function errorOutgoing(
+  options: PipelineOptions,
+  ctx: HookContext,
+  status: number,
+  message: string,
+  extra: Partial<Outgoing>,
+): Outgoing {
+  const body: JsonObject =
+    options.api === 'management'
+      ? { status, requestId: options.hooks.requestId(ctx, randomUUID(), false), error: message }
+      : { message };
   return jsonOutgoing(status, body, { message, ...extra });
 }
 
-function deliver(options: PipelineOptions, ctx: HookContext, req: IncomingMessage, res: ServerResponse, original: Outgoing): void {
+function deliver(
+  options: PipelineOptions,
+  ctx: HookContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  original: Outgoing,
+): void {
   const outgoing = options.hooks.response(ctx, original);
   if (outgoing.delivery === 'hang') return;
   if (outgoing.delivery === 'reset') {

@@ -99,11 +99,19 @@ export const updatePipe: Route = {
     if (isObject(source)) {
       for (const kind of presentKinds(source)) {
         if (kind === pipe.kind) found.push(...check(UPDATE_SOURCE_SPECS[kind], source[kind], `source.${kind}`));
-        else found.push(problem(`source.${kind}`, 'source-kind', `source.${kind} does not match the pipe's source kind ${pipe.kind}`));
+        else
+          found.push(
+            problem(
+              `source.${kind}`,
+              'source-kind',
+              `source.${kind} does not match the pipe's source kind ${pipe.kind}`,
+            ),
+          );
       }
     }
     const destination = call.body.destination;
-    const columns = isObject(destination) && destination.columns !== undefined ? destination.columns : pipe.destination.columns;
+    const columns =
+      isObject(destination) && destination.columns !== undefined ? destination.columns : pipe.destination.columns;
     found.push(...coverage(columns, call.body.fieldMappings ?? pipe.fieldMappings));
     return found;
   },
@@ -117,8 +125,14 @@ export const updatePipe: Route = {
       ...pipe,
       name: typeof body.name === 'string' ? body.name : pipe.name,
       source: updateSource(pipe, sent),
-      destination: destination.columns === undefined ? pipe.destination : { ...pipe.destination, columns: project(COLUMNS_SPEC, destination.columns) },
-      fieldMappings: body.fieldMappings === undefined ? pipe.fieldMappings : asObjects(project(FIELD_MAPPINGS_SPEC, body.fieldMappings)),
+      destination:
+        destination.columns === undefined
+          ? pipe.destination
+          : { ...pipe.destination, columns: project(COLUMNS_SPEC, destination.columns) },
+      fieldMappings:
+        body.fieldMappings === undefined
+          ? pipe.fieldMappings
+          : asObjects(project(FIELD_MAPPINGS_SPEC, body.fieldMappings)),
       settings: { ...pipe.settings, ...asObject(project(SETTINGS_OBJECT_SPEC, body.settings ?? {})) },
       updatedAt: call.now.toISOString(),
     };
@@ -144,17 +158,22 @@ function updateSource(pipe: PipeRecord, sent: JsonObject): JsonObject {
   const changes = asObject(project(UPDATE_SOURCE_SPECS[pipe.kind], sent));
   const source: JsonObject = { ...pipe.source, ...changes };
   if (pipe.kind !== 'relational') return source;
-  if (changes.settings !== undefined) source.settings = { ...asObject(pipe.source.settings), ...asObject(changes.settings) };
+  if (changes.settings !== undefined)
+    source.settings = { ...asObject(pipe.source.settings), ...asObject(changes.settings) };
   const toRemove = asObjects(sent.tableMappingsToRemove ?? []);
   const toAdd = asObjects(sent.tableMappingsToAdd ?? []);
   if (toRemove.length === 0 && toAdd.length === 0) return source;
-  const kept = asObjects(pipe.source.tableMappings ?? []).filter((mapping) => !toRemove.some((key) => sameTable(mapping, key)) && !toAdd.some((key) => sameTable(mapping, key)));
+  const kept = asObjects(pipe.source.tableMappings ?? []).filter(
+    (mapping) => !toRemove.some((key) => sameTable(mapping, key)) && !toAdd.some((key) => sameTable(mapping, key)),
+  );
   source.tableMappings = [...kept, ...copyJson(toAdd)];
   return source;
 }
 
 function sameTable(mapping: JsonObject, key: JsonObject): boolean {
-  return (['sourceSchemaName', 'sourceTable', 'targetTable'] as const).every((field) => key[field] === undefined || key[field] === mapping[field]);
+  return (['sourceSchemaName', 'sourceTable', 'targetTable'] as const).every(
+    (field) => key[field] === undefined || key[field] === mapping[field],
+  );
 }
 
 function coverage(columns: Json | undefined, mappings: Json | undefined): Problem[] {
@@ -163,7 +182,9 @@ function coverage(columns: Json | undefined, mappings: Json | undefined): Proble
   return columns
     .filter(isObject)
     .filter((column) => typeof column.name === 'string' && !mapped.has(column.name))
-    .map((column) => problem('fieldMappings', 'unmapped-column', `fieldMappings must map destination column "${String(column.name)}"`));
+    .map((column) =>
+      problem('fieldMappings', 'unmapped-column', `fieldMappings must map destination column "${String(column.name)}"`),
+    );
 }
 
 function presentKinds(source: JsonObject): SourceKind[] {
@@ -178,7 +199,10 @@ function kindCountProblem(kinds: readonly SourceKind[]): Problem {
 }
 
 function notFound(call: Call): Outcome {
-  return { kind: 'rejected', problems: [problem('pipeId', 'not-found', `pipe ${call.params.pipeId} was not found`, 404)] };
+  return {
+    kind: 'rejected',
+    problems: [problem('pipeId', 'not-found', `pipe ${call.params.pipeId} was not found`, 404)],
+  };
 }
 
 function asObject(value: Json | undefined): JsonObject {

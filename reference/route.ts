@@ -15,7 +15,9 @@ export interface Call {
 }
 
 /** The outcome of applying an accepted request: a result, or problems found only while applying it. */
-export type Outcome = { readonly kind: 'ok'; readonly result: JsonObject; readonly previous?: JsonObject } | { readonly kind: 'rejected'; readonly problems: readonly Problem[] };
+export type Outcome =
+  | { readonly kind: 'ok'; readonly result: JsonObject; readonly previous?: JsonObject }
+  | { readonly kind: 'rejected'; readonly problems: readonly Problem[] };
 
 /** One operation: where it lives, how its request is checked, and how it is applied. */
 export interface Route {

@@ -31,7 +31,9 @@ export function checkService(params: Readonly<Record<string, string>>, store: St
 /** Finds the pipe a path names under its service. */
 export function findPipe(params: Readonly<Record<string, string>>, store: Store): PipeRecord | undefined {
   const pipe = store.pipes.get((params.pipeId ?? '').toLowerCase());
-  return pipe !== undefined && pipe.serviceId.toLowerCase() === (params.serviceId ?? '').toLowerCase() ? pipe : undefined;
+  return pipe !== undefined && pipe.serviceId.toLowerCase() === (params.serviceId ?? '').toLowerCase()
+    ? pipe
+    : undefined;
 }
 
 /** Checks the organization, service and pipe of a pipe path. */
@@ -40,5 +42,7 @@ export function checkPipe(params: Readonly<Record<string, string>>, store: Store
   if (found.length > 0) return found;
   const pipeId = params.pipeId ?? '';
   if (!isUuid(pipeId)) return [problem('pipeId', 'format', 'pipeId must be a uuid')];
-  return findPipe(params, store) === undefined ? [problem('pipeId', 'not-found', `pipe ${pipeId} was not found`, 404)] : [];
+  return findPipe(params, store) === undefined
+    ? [problem('pipeId', 'not-found', `pipe ${pipeId} was not found`, 404)]
+    : [];
 }

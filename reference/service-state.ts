@@ -19,7 +19,8 @@ export const changeServiceState: Route = {
     return scope.length > 0 ? scope : check(STATE_SPEC, call.body, '');
   },
   apply: (call) => {
-    const command = typeof call.body === 'object' && call.body !== null && !Array.isArray(call.body) ? call.body.command : undefined;
+    const command =
+      typeof call.body === 'object' && call.body !== null && !Array.isArray(call.body) ? call.body.command : undefined;
     const service = { ...call.store.service, state: command === 'stop' ? 'stopped' : 'running' };
     if (call.persist) call.store.service = service;
     return { kind: 'ok', result: copyJson(service) };

@@ -19,7 +19,10 @@ const ALERT_UPDATE_FIELDS: FieldSpec = obj({
   message: str(),
 });
 
-/** Hooks of a target that accepts only complete bodies, and alert intervals that its alerts used when it started (so that an alert can always be put back). */
+/**
+ * Hooks of a target that accepts only complete bodies, and alert intervals that its alerts used when it started (so
+ * that an alert can always be put back).
+ */
 export function strictBodies(store: Pick<Store, 'alerts'>): Hooks {
   const known = Object.freeze([...new Set([...store.alerts.values()].map((alert) => alert.interval))].sort());
   return {
@@ -43,7 +46,9 @@ function missing(ctx: HookContext): Problem[] {
           : ctx.operation === 'updateAlert'
             ? absentFields(ALERT_UPDATE_FIELDS, body, '')
             : [];
-  return paths.map((path) => problem(path, 'required', `${path} is required: this target accepts only complete bodies (every documented field)`));
+  return paths.map((path) =>
+    problem(path, 'required', `${path} is required: this target accepts only complete bodies (every documented field)`),
+  );
 }
 
 function pipeFields(body: Json, spec: FieldSpec, sources: Readonly<Record<string, FieldSpec>>): string[] {
@@ -63,5 +68,7 @@ function pipeFields(body: Json, spec: FieldSpec, sources: Readonly<Record<string
 function unknownInterval(input: Json | undefined, known: readonly string[]): Problem[] {
   const interval = isObject(input) ? input.interval : undefined;
   if (typeof interval !== 'string') return [];
-  return known.includes(interval) ? [] : [problem('interval', 'invalid', `interval must be one of the intervals this target uses: ${known.join(', ')}`)];
+  return known.includes(interval)
+    ? []
+    : [problem('interval', 'invalid', `interval must be one of the intervals this target uses: ${known.join(', ')}`)];
 }

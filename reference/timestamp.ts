@@ -15,7 +15,9 @@ const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function parseDateTime(text: string): ParsedTime | undefined {
   const m = DATE_TIME.exec(text);
   if (m === null) return undefined;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number);
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(
+    Number,
+  );
   if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return undefined;
   const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
   const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);

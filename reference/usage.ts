@@ -62,7 +62,8 @@ export const getUsageCost: Route = {
     }
     const { from, to } = usagePeriod(usageInput(call.query));
     if (from !== undefined && to !== undefined) {
-      if (to.instantMs < from.instantMs) found.push(problem('to_date', 'period-order', 'to_date must not be before from_date'));
+      if (to.instantMs < from.instantMs)
+        found.push(problem('to_date', 'period-order', 'to_date must not be before from_date'));
       else if (to.instantMs - from.instantMs > MAX_PERIOD_MS) {
         found.push(problem('to_date', 'period-too-long', 'to_date must be at most 30 days after from_date'));
       }
@@ -108,7 +109,9 @@ export function costEntry(service: JsonObject, day: number, now: Date): JsonObje
 
 /** The sum of the entries' `totalCredits`, rounded to cents. */
 export function totalOf(costs: readonly JsonObject[]): number {
-  return round(costs.reduce((sum, entry) => sum + (typeof entry.totalCredits === 'number' ? entry.totalCredits : 0), 0));
+  return round(
+    costs.reduce((sum, entry) => sum + (typeof entry.totalCredits === 'number' ? entry.totalCredits : 0), 0),
+  );
 }
 
 function round(value: number): number {

@@ -117,10 +117,16 @@ function typeProblem(path: string, name: string, expected: string): Problem {
   return problem(path, 'type', `${name} must be ${expected}`);
 }
 
-/** Every field a spec names that a value leaves out, at any depth (each array item's fields too), as paths; a value of the wrong shape is left to `check`. */
+/**
+ * Every field a spec names that a value leaves out, at any depth (each array item's fields too), as paths; a value of
+ * the wrong shape is left to `check`.
+ */
 export function absentFields(spec: FieldSpec, value: Json | undefined, path: string): string[] {
   if (value === undefined) return [path === '' ? 'body' : path];
-  if (spec.type === 'array') return Array.isArray(value) ? value.flatMap((item, index) => absentFields(spec.items, item, `${path}[${index}]`)) : [];
+  if (spec.type === 'array')
+    return Array.isArray(value)
+      ? value.flatMap((item, index) => absentFields(spec.items, item, `${path}[${index}]`))
+      : [];
   if (spec.type !== 'object' || !isObject(value)) return [];
   return Object.entries(spec.fields).flatMap(([key, field]) => absentFields(field, value[key], join(path, key)));
 }

@@ -33,21 +33,41 @@ export type BaselinedRunReport = RunReport & { readonly baseline?: BaselineSumma
  * Compares a run's results with a baseline on `today` (`YYYY-MM-DD`, UTC); an entry is valid through its `expires` day.
  * Entries match on rule and `METHOD /path`; each is named with the result's operationId where its file has none.
  */
-export function compareWithBaseline(results: readonly RuleResult[], baseline: Baseline, file: string, today: string): BaselineSummary {
+export function compareWithBaseline(
+  results: readonly RuleResult[],
+  baseline: Baseline,
+  file: string,
+  today: string,
+): BaselineSummary {
   const byKey = new Map(results.map((r) => [keyOf(r), r]));
   const listed = new Set(baseline.entries.map(keyOf));
   const expired = baseline.entries.filter((e) => isExpired(e, today));
   const expiredKeys = new Set(expired.map(keyOf));
   const named = (e: BaselineEntry): BaselineEntry => {
     const operationId = e.operationId ?? byKey.get(keyOf(e))?.operationId;
-    return operationId === undefined ? e : { rule: e.rule, operation: e.operation, operationId, reason: e.reason, ...(e.expires === undefined ? {} : { expires: e.expires }) };
+    return operationId === undefined
+      ? e
+      : {
+          rule: e.rule,
+          operation: e.operation,
+          operationId,
+          reason: e.reason,
+          ...(e.expires === undefined ? {} : { expires: e.expires }),
+        };
   };
   return {
     file,
-    known: baseline.entries.filter((e) => !expiredKeys.has(keyOf(e)) && byKey.get(keyOf(e))?.outcome === 'failed').map(named),
+    known: baseline.entries
+      .filter((e) => !expiredKeys.has(keyOf(e)) && byKey.get(keyOf(e))?.outcome === 'failed')
+      .map(named),
     new: results
       .filter((r) => r.outcome === 'failed' && !listed.has(keyOf(r)))
-      .map(({ rule, operation, operationId, message }) => ({ rule, operation, ...(operationId ? { operationId } : {}), message })),
+      .map(({ rule, operation, operationId, message }) => ({
+        rule,
+        operation,
+        ...(operationId ? { operationId } : {}),
+        message,
+      })),
     expired: expired.map((e) => ({ ...named(e), now: byKey.get(keyOf(e))?.outcome ?? 'not run' })),
     unexpectedPasses: baseline.entries.filter((e) => byKey.get(keyOf(e))?.outcome === 'passed').map(named),
   };
@@ -64,7 +84,8 @@ function isExpired(entry: BaselineEntry, today: string): boolean {
 
 /** The report with the baseline applied: the run fails only on new failures and expired entries. */
 export function applyBaseline(report: RunReport, summary: BaselineSummary): BaselinedRunReport {
-  const outcome: RunOutcome = report.outcome === 'error' ? 'error' : summary.new.length > 0 || summary.expired.length > 0 ? 'failed' : 'passed';
+  const outcome: RunOutcome =
+    report.outcome === 'error' ? 'error' : summary.new.length > 0 || summary.expired.length > 0 ? 'failed' : 'passed';
   return { ...report, outcome, baseline: summary };
 }
 
@@ -81,7 +102,13 @@ export function updatedBaseline(results: readonly RuleResult[], previous: Baseli
       const entry = old.get(keyOf(r)) ?? { rule: r.rule, operation: r.operation, reason: ADDED_REASON };
       return r.operationId === undefined
         ? entry
-        : { rule: entry.rule, operation: entry.operation, operationId: r.operationId, reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) };
+        : {
+            rule: entry.rule,
+            operation: entry.operation,
+            operationId: r.operationId,
+            reason: entry.reason,
+            ...(entry.expires === undefined ? {} : { expires: entry.expires }),
+          };
     });
   const notRun = (previous?.entries ?? []).filter((e) => {
     const outcome = byKey.get(keyOf(e))?.outcome;

@@ -1,18 +1,34 @@
 import { isHarnessError } from '../core/errors.ts';
 import type { RunReport } from '../core/run-report.ts';
 import { readBaseline, writeBaseline, type Baseline } from './baseline-file.ts';
-import { applyBaseline, compareWithBaseline, unexpiredEntries, updatedBaseline, type BaselinedRunReport } from './baseline-comparison.ts';
+import {
+  applyBaseline,
+  compareWithBaseline,
+  unexpiredEntries,
+  updatedBaseline,
+  type BaselinedRunReport,
+} from './baseline-comparison.ts';
 import type { KnownFailures } from '../core/known-failures.ts';
 
-/** The baseline settings of a run, and the baseline read before it (absent when `--update-baseline` creates the file). */
+/**
+ * The baseline settings of a run, and the baseline read before it (absent when `--update-baseline` creates the file).
+ */
 export interface LoadedBaseline {
   readonly file: string;
   readonly update: boolean;
   readonly previous?: Baseline;
 }
 
-/** Reads the baseline a run compares with, its entries checked against the rules and operations that exist; with `update`, a missing file is fine (it will be created). Throws BASELINE_INVALID. */
-export async function loadBaseline(file: string, update: boolean, knownRules: readonly string[], knownOperations: readonly string[]): Promise<LoadedBaseline> {
+/**
+ * Reads the baseline a run compares with, its entries checked against the rules and operations that exist; with
+ * `update`, a missing file is fine (it will be created). Throws BASELINE_INVALID.
+ */
+export async function loadBaseline(
+  file: string,
+  update: boolean,
+  knownRules: readonly string[],
+  knownOperations: readonly string[],
+): Promise<LoadedBaseline> {
   try {
     return { file, update, previous: await readBaseline(file, knownRules, knownOperations) };
   } catch (error) {
@@ -22,14 +38,21 @@ export async function loadBaseline(file: string, update: boolean, knownRules: re
   }
 }
 
-/** The failures a run with this baseline accepts on `now`'s day: every one under `--update-baseline`, else the unexpired entries. */
+/**
+ * The failures a run with this baseline accepts on `now`'s day: every one under `--update-baseline`, else the unexpired
+ * entries.
+ */
 export function acceptedFailures(loaded: LoadedBaseline, now: Date): KnownFailures {
   if (loaded.update) return { every: true };
   return { entries: unexpiredEntries(loaded.previous ?? { version: 1, entries: [] }, utcDay(now)) };
 }
 
 /** Applies the baseline to a finished run; with `update`, first rewrites the file from the run's failures. */
-export async function judgeWithBaseline(report: RunReport, loaded: LoadedBaseline, now: Date): Promise<BaselinedRunReport> {
+export async function judgeWithBaseline(
+  report: RunReport,
+  loaded: LoadedBaseline,
+  now: Date,
+): Promise<BaselinedRunReport> {
   let baseline = loaded.previous ?? { version: 1 as const, entries: [] };
   if (loaded.update) {
     baseline = updatedBaseline(report.results, loaded.previous);

@@ -11,7 +11,10 @@ export { normalisedPath };
 /** Examples with full evidence that a cause keeps, one per operation first. */
 export const EVIDENCE_PER_CAUSE = 3;
 
-/** One operation a cause shows up on: how many of its violations the cause accounts for, and whether the baseline accepts it. */
+/**
+ * One operation a cause shows up on: how many of its violations the cause accounts for, and whether the baseline
+ * accepts it.
+ */
 export interface CauseOperation {
   readonly operation: string;
   readonly operationId?: string;
@@ -21,7 +24,9 @@ export interface CauseOperation {
   readonly reproduce: Reproduction;
 }
 
-/** Violations of one rule at one place of the body with one kind of wrong value, on every operation where they occur. */
+/**
+ * Violations of one rule at one place of the body with one kind of wrong value, on every operation where they occur.
+ */
 export interface Cause {
   readonly rule: string;
   /** The rule's data from the table; absent for an id the table does not hold. */
@@ -55,16 +60,25 @@ interface Group {
 }
 
 /**
- * The causes of a run's failures: findings that share a rule, a normalised path and a kind of wrong value collapse
- * into one cause (a path under another of the same rule joins it), listed worst first (a leaked secret, accepted credentials,
- * server errors and missing answers, then the rest; new before known; then by operations and examples).
+ * The causes of a run's failures: findings that share a rule, a normalised path and a kind of wrong value collapse into
+ * one cause (a path under another of the same rule joins it), listed worst first (a leaked secret, accepted
+ * credentials, server errors and missing answers, then the rest; new before known; then by operations and examples).
  */
-export function causesOf(report: RunReport & { readonly baseline?: { readonly known: readonly { readonly rule: string; readonly operation: string }[] } }, catalogue: RuleCatalogue): Cause[] {
+export function causesOf(
+  report: RunReport & {
+    readonly baseline?: { readonly known: readonly { readonly rule: string; readonly operation: string }[] };
+  },
+  catalogue: RuleCatalogue,
+): Cause[] {
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
   const groups = new Map<string, Group>();
   for (const result of report.results) {
     if (result.outcome !== 'failed' || result.findings.length === 0) continue; // a failed verdict keeps at least one finding
-    const keyed = result.findings.map((finding) => ({ finding, path: normalisedPath(finding.path), kind: kindOf(finding) }));
+    const keyed = result.findings.map((finding) => ({
+      finding,
+      path: normalisedPath(finding.path),
+      kind: kindOf(finding),
+    }));
     const shares = apportion(result.violations, keyed.length);
     keyed.forEach(({ finding, path, kind }, index) => {
       const key = `${result.rule}\u0000${path}\u0000${kind}`;
@@ -88,13 +102,23 @@ export function causesOf(report: RunReport & { readonly baseline?: { readonly kn
   );
 }
 
-/** The kind of wrong value a finding saw: the transport failure, the status class, a uuid's version, a secret, a JSON type, or `absent`. */
+/**
+ * The kind of wrong value a finding saw: the transport failure, the status class, a uuid's version, a secret, a JSON
+ * type, or `absent`.
+ */
 export function kindOf(finding: Finding): string {
   const { failure, response } = finding.evidence;
-  return kindOfEvidence({ path: finding.path, actual: finding.actual, ...(failure ? { failure: failure.code } : {}), ...(response ? { status: response.status } : {}) });
+  return kindOfEvidence({
+    path: finding.path,
+    actual: finding.actual,
+    ...(failure ? { failure: failure.code } : {}),
+    ...(response ? { status: response.status } : {}),
+  });
 }
 
-/** Splits a result's `total` violations over its `kept` findings: one each, the ones not kept shared out evenly in turn. */
+/**
+ * Splits a result's `total` violations over its `kept` findings: one each, the ones not kept shared out evenly in turn.
+ */
 function apportion(total: number, kept: number): number[] {
   const shares = Array.from({ length: kept }, () => 1);
   let rest = Math.max(0, total - kept);
@@ -102,12 +126,18 @@ function apportion(total: number, kept: number): number[] {
   return shares;
 }
 
-/** Joins a group into another of the same rule whose path holds its path (`/a/credentials/password` into `/a/credentials`). */
+/**
+ * Joins a group into another of the same rule whose path holds its path (`/a/credentials/password` into
+ * `/a/credentials`).
+ */
 function mergeNested(groups: readonly Group[]): Group[] {
   const sorted = [...groups].sort((a, b) => a.path.length - b.path.length);
   const kept: Group[] = [];
   for (const group of sorted) {
-    const parent = kept.find((k) => k.rule === group.rule && k.path !== '' && !k.path.startsWith('header:') && group.path.startsWith(`${k.path}/`));
+    const parent = kept.find(
+      (k) =>
+        k.rule === group.rule && k.path !== '' && !k.path.startsWith('header:') && group.path.startsWith(`${k.path}/`),
+    );
     if (!parent) {
       kept.push({ ...group, findings: [...group.findings], counts: new Map(group.counts) });
       continue;
@@ -127,8 +157,12 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
     reproduce: group.findings.find((f) => f.operation === result.operation)!.reproduce,
   }));
   const info = catalogue(group.rule);
-  const minimal = group.findings.find((f) => f.minimal?.outcome === 'shrunk')?.minimal ?? group.findings.find((f) => f.minimal)?.minimal;
-  const sequence = group.findings.find((f) => f.sequence?.outcome === 'shrunk')?.sequence ?? group.findings.find((f) => f.sequence)?.sequence;
+  const minimal =
+    group.findings.find((f) => f.minimal?.outcome === 'shrunk')?.minimal ??
+    group.findings.find((f) => f.minimal)?.minimal;
+  const sequence =
+    group.findings.find((f) => f.sequence?.outcome === 'shrunk')?.sequence ??
+    group.findings.find((f) => f.sequence)?.sequence;
   return {
     rule: group.rule,
     ...(info ? { info } : {}),
@@ -148,7 +182,9 @@ function toCause(group: Group, catalogue: RuleCatalogue, known: ReadonlySet<stri
 /** The rule's own severity; else a violation seen on a 5xx or on no answer is a server's, the rest the contract's. */
 function severityOf(group: Group, info: RuleInfo | undefined): Severity {
   if (info?.severity) return info.severity;
-  const serverSide = group.findings.some((f) => f.evidence.failure !== undefined || (f.evidence.response?.status ?? 0) >= 500);
+  const serverSide = group.findings.some(
+    (f) => f.evidence.failure !== undefined || (f.evidence.response?.status ?? 0) >= 500,
+  );
   return serverSide ? 'server' : 'contract';
 }
 
@@ -168,7 +204,10 @@ function kindPhrase(kind: string, first: Finding): string {
   if (kind.startsWith('HTTP ')) return typeof first.actual === 'number' ? `HTTP ${first.actual}` : kind;
   if (first.evidence.failure) return `no answer (${kind})`;
   const text = JSON.stringify(first.actual) ?? String(first.actual);
-  return `${kind === 'object' || kind === 'array' ? `an ${kind}` : `a ${kind}`} such as ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+  return (
+    `${kind === 'object' || kind === 'array' ? `an ${kind}` : `a ${kind}`} such ` +
+    `as ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`
+  );
 }
 
 function boundedEvidence(findings: readonly Finding[]): Finding[] {

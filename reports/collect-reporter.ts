@@ -71,10 +71,16 @@ export class CollectReporter implements Reporter {
       else if (outcome === 'failed') failed += 1;
       else skipped += 1;
     }
-    this.progress.print(`${failed > 0 ? '✗' : '✓'} ${report.suite}: ${passed} passed, ${failed} failed, ${skipped} skipped (${report.requests} requests)`);
+    this.progress.print(
+      `${failed > 0 ? '✗' : '✓'} ${report.suite}: ${passed} passed, ${failed} failed, ${skipped} skipped ` +
+        `(${report.requests} requests)`,
+    );
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>): void {
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>,
+  ): void {
     clearInterval(this.progressTimer);
     this.progress.clear();
     const { results, suites, errors } = this.collected;
@@ -83,7 +89,8 @@ export class CollectReporter implements Reporter {
       for (const suite of module.children.allSuites()) {
         const report = suite.meta().conformanceSuite;
         if (report) suites.push(report);
-        for (const error of suite.errors()) errors.push(this.redact(`${suite.fullName}: ${error.stack ?? error.message}`));
+        for (const error of suite.errors())
+          errors.push(this.redact(`${suite.fullName}: ${error.stack ?? error.message}`));
       }
       for (const test of module.children.allTests()) {
         const result = test.meta().conformanceResult;
@@ -107,7 +114,9 @@ export class CollectReporter implements Reporter {
   private showStatus(): void {
     const { suite, step, done, total, failed, since } = this.status;
     if (!suite) return;
-    this.progress.status(`${suite}: ${step}  [${done}/${total} verdicts, ${failed} failed, ${Math.round((Date.now() - since) / 1000)} s]`);
+    this.progress.status(
+      `${suite}: ${step}  [${done}/${total} verdicts, ${failed} failed, ${Math.round((Date.now() - since) / 1000)} s]`,
+    );
   }
 }
 

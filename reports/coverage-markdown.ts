@@ -10,9 +10,12 @@ export function coverageMarkdown(rows: readonly OperationCoverageRow[]): string[
   return [
     '### Coverage',
     '',
-    'Credited by judgement: rules judged on the operation, documented request fields sent by must-accept / observe probes, documented enum values sent, documented response fields seen in 2xx answers. Sequence transitions: not recorded yet.',
+    'Credited by judgement: rules judged on the operation, documented request fields sent by must-accept / ' +
+      'observe probes, documented enum values sent, documented response fields seen in 2xx answers. Sequence ' +
+      'transitions: not recorded yet.',
     '',
-    '| Operation | Requests | Statuses | Rules judged | Request fields | Enum values | Response fields | Never sent, tried or seen |',
+    '| Operation | Requests | Statuses | Rules judged | Request fields | Enum values | Response fields | ' +
+      'Never sent, tried or seen |',
     '|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => {
       const statuses = Object.entries(row.statuses)
@@ -27,8 +30,16 @@ export function coverageMarkdown(rows: readonly OperationCoverageRow[]): string[
         ...row.enumValues.flatMap((e) => e.neverTried.map((v) => `tried \`${e.field}=${v}\``)),
         ...row.responseFields.neverSeen.map((f) => `seen \`${f}\``),
       ];
-      const shown = never.length > MAX_NAMES ? [...never.slice(0, MAX_NAMES), `${never.length - MAX_NAMES} more in findings.json`] : never;
-      return `| \`${operationName(row).replace(/\|/g, '¦')}\` | ${row.requests} | ${statuses} | ${judged} of ${row.rules.length} | ${row.requestFields.accept} / ${row.requestFields.observe} of ${row.requestFields.documented} | ${values === 0 ? '–' : `${tried} of ${values}`} | ${row.responseFields.seen} of ${row.responseFields.documented} | ${shown.join(', ') || 'none'} |`;
+      const shown =
+        never.length > MAX_NAMES
+          ? [...never.slice(0, MAX_NAMES), `${never.length - MAX_NAMES} more in findings.json`]
+          : never;
+      return (
+        `| \`${operationName(row).replace(/\|/g, '¦')}\` | ${row.requests} | ${statuses} | ${judged} of ` +
+        `${row.rules.length} | ${row.requestFields.accept} / ${row.requestFields.observe} of ` +
+        `${row.requestFields.documented} | ${values === 0 ? '–' : `${tried} of ${values}`} | ` +
+        `${row.responseFields.seen} of ${row.responseFields.documented} | ${shown.join(', ') || 'none'} |`
+      );
     }),
     '',
   ];

@@ -35,20 +35,29 @@ export function fileValidator(format: FileFormat): FileValidator {
   addFormats(ajv, ['date', 'date-time']);
   const schema = JSON.parse(readFileSync(SCHEMA_FILES[format], 'utf8')) as { $defs?: Definitions };
   const validate = ajv.compile(schema);
-  return (json, name = jsonPath) => (validate(json) ? undefined : schemaErrorMessage(validate.errors![0]!, name, schema.$defs));
+  return (json, name = jsonPath) =>
+    validate(json) ? undefined : schemaErrorMessage(validate.errors![0]!, name, schema.$defs);
 }
 
 /** Validates one file's parsed JSON against the schema of its format (see FileValidator). */
-export function schemaProblem(format: FileFormat, json: unknown, name: (pointer: string) => string = jsonPath): string | undefined {
+export function schemaProblem(
+  format: FileFormat,
+  json: unknown,
+  name: (pointer: string) => string = jsonPath,
+): string | undefined {
   return fileValidator(format)(json, name);
 }
 
 /**
  * Turns an Ajv error (from a validator compiled with `verbose`) into the words of a harness error: where (`name` of the
- * object at fault, empty for the whole file), the field, and what was expected: `entries[0] has no "reason" (a non-empty
- * string)`, `results[2] has "outcome" "maybe", not one of "passed", "failed", "skipped"`, `is not an object`.
+ * object at fault, empty for the whole file), the field, and what was expected: `entries[0] has no "reason" (a
+ * non-empty string)`, `results[2] has "outcome" "maybe", not one of "passed", "failed", "skipped"`, `is not an object`.
  */
-export function schemaErrorMessage(error: ErrorObject, name: (pointer: string) => string = jsonPath, definitions: Definitions = {}): string {
+export function schemaErrorMessage(
+  error: ErrorObject,
+  name: (pointer: string) => string = jsonPath,
+  definitions: Definitions = {},
+): string {
   const expectation = (schema: Record<string, unknown>): string => expected(schema, definitions);
   const at = (pointer: string, text: string): string => (name(pointer) ? `${name(pointer)} ${text}` : text);
   const pointer = error.instancePath;
@@ -59,13 +68,19 @@ export function schemaErrorMessage(error: ErrorObject, name: (pointer: string) =
     return at(pointer, `has no ${JSON.stringify(field)} (${expectation(properties[field] ?? {})})`);
   }
   if (error.keyword === 'additionalProperties') {
-    return at(pointer, `has unknown field ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)}`);
+    return at(
+      pointer,
+      `has unknown field ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)}`,
+    );
   }
   const field = unescapePointer(pointer.slice(pointer.lastIndexOf('/') + 1));
   if (pointer === '' || /^\d+$/.test(field)) {
     return at(pointer, `is not ${pointer === '' && schema.type === 'object' ? 'a JSON object' : expectation(schema)}`);
   }
-  return at(pointer.slice(0, pointer.lastIndexOf('/')), `has ${JSON.stringify(field)} ${preview(error.data)}, not ${expectation(schema)}`);
+  return at(
+    pointer.slice(0, pointer.lastIndexOf('/')),
+    `has ${JSON.stringify(field)} ${preview(error.data)}, not ${expectation(schema)}`,
+  );
 }
 
 /** A JSON pointer as a JavaScript-like path: `/results/2/evidence` is `results[2].evidence`; the root is empty. */
@@ -97,7 +112,9 @@ function expected(schema: Record<string, unknown>, definitions: Definitions): st
       return schema.pattern === '\\S' ? 'a non-empty string' : 'a string';
     case 'integer':
       if (schema.minimum === undefined) return 'a whole number';
-      return schema.maximum === undefined ? `a whole number, ${schema.minimum} or more` : `a whole number from ${schema.minimum} to ${schema.maximum}`;
+      return schema.maximum === undefined
+        ? `a whole number, ${schema.minimum} or more`
+        : `a whole number from ${schema.minimum} to ${schema.maximum}`;
     case 'array':
       return 'an array';
     case 'object':

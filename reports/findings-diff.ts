@@ -29,7 +29,9 @@ export function diffFindings(older: FindingsFile, newer: FindingsFile): Findings
     stillFailing: newer.results.filter((r) => r.outcome === 'failed' && was(r) === 'failed'),
     newlySkipped: newer.results.flatMap((r) => {
       const previous = was(r);
-      return r.outcome === 'skipped' && (previous === 'passed' || previous === 'failed') ? [{ ...r, was: previous }] : [];
+      return r.outcome === 'skipped' && (previous === 'passed' || previous === 'failed')
+        ? [{ ...r, was: previous }]
+        : [];
     }),
   };
 }
@@ -37,7 +39,13 @@ export function diffFindings(older: FindingsFile, newer: FindingsFile): Findings
 /** Renders a findings diff for the terminal: the one place its prose is written. */
 export function renderFindingsDiff(diff: FindingsDiff): string {
   const section = (title: string, mark: string, items: readonly Result[], detail: (r: Result) => string): string[] =>
-    items.length === 0 ? [] : [`${title} (${items.length}):`, ...items.map((r) => `  ${mark} ${r.rule}  ${operationName(r)}${detail(r)}`), ''];
+    items.length === 0
+      ? []
+      : [
+          `${title} (${items.length}):`,
+          ...items.map((r) => `  ${mark} ${r.rule}  ${operationName(r)}${detail(r)}`),
+          '',
+        ];
   const lines = [
     `conformance diff: ${diff.old} -> ${diff.new}`,
     '',
@@ -45,7 +53,8 @@ export function renderFindingsDiff(diff: FindingsDiff): string {
     ...section('Fixed', '✓', diff.fixed, () => ''),
     ...section('Still failing', '✗', diff.stillFailing, () => ''),
     ...section('Newly skipped', '-', diff.newlySkipped, (r) => `: ${r.message}`),
-    `${diff.newFailures.length} new failure(s), ${diff.fixed.length} fixed, ${diff.stillFailing.length} still failing, ${diff.newlySkipped.length} newly skipped.`,
+    `${diff.newFailures.length} new failure(s), ${diff.fixed.length} fixed, ${diff.stillFailing.length} ` +
+      `still failing, ${diff.newlySkipped.length} newly skipped.`,
   ];
   return lines.join('\n');
 }

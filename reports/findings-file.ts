@@ -11,12 +11,19 @@ export type FindingsDocument = BaselinedRunReport & { readonly schemaVersion: nu
 export interface FindingsFile {
   readonly file: string;
   readonly outcome: string;
-  readonly results: readonly { readonly rule: string; readonly operation: string; readonly operationId?: string; readonly outcome: Outcome; readonly message: string }[];
+  readonly results: readonly {
+    readonly rule: string;
+    readonly operation: string;
+    readonly operationId?: string;
+    readonly outcome: Outcome;
+    readonly message: string;
+  }[];
 }
 
 /**
- * Reads a `findings.json` and validates it against `schemas/findings.schema.json` (compiled once by the caller that reads
- * several); `fail` turns what is wrong (the file and the field at fault) into the caller's error, by default FINDINGS_INVALID.
+ * Reads a `findings.json` and validates it against `schemas/findings.schema.json` (compiled once by the caller that
+ * reads several); `fail` turns what is wrong (the file and the field at fault) into the caller's error, by default
+ * FINDINGS_INVALID.
  */
 export async function readFindingsDocument(
   file: string,
@@ -27,17 +34,38 @@ export async function readFindingsDocument(
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    return fail(error instanceof SyntaxError ? `${file} is not JSON (${error.message})` : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
+    return fail(
+      error instanceof SyntaxError
+        ? `${file} is not JSON (${error.message})`
+        : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      error,
+    );
   }
   const problem = validate(json);
   if (problem) fail(`${file} ${problem}`);
   return json as FindingsDocument;
 }
 
-/** Reads a `findings.json` for a comparison; an unreadable or malformed file is a FINDINGS_INVALID error naming the file and the field. */
-export async function readFindingsFile(file: string, validate: FileValidator = fileValidator('findings')): Promise<FindingsFile> {
+/**
+ * Reads a `findings.json` for a comparison; an unreadable or malformed file is a FINDINGS_INVALID error naming the file
+ * and the field.
+ */
+export async function readFindingsFile(
+  file: string,
+  validate: FileValidator = fileValidator('findings'),
+): Promise<FindingsFile> {
   const { outcome, results } = await readFindingsDocument(file, findingsInvalid, validate);
-  return { file, outcome, results: results.map(({ rule, operation, operationId, outcome, message }) => ({ rule, operation, ...(operationId ? { operationId } : {}), outcome, message })) };
+  return {
+    file,
+    outcome,
+    results: results.map(({ rule, operation, operationId, outcome, message }) => ({
+      rule,
+      operation,
+      ...(operationId ? { operationId } : {}),
+      outcome,
+      message,
+    })),
+  };
 }
 
 function findingsInvalid(problem: string, cause?: unknown): never {

@@ -7,9 +7,10 @@ import { causesOf, type Cause } from './causes.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 
 /**
- * The document `findings.json` holds (its format is schemas/findings.schema.json, versions of the format and of the tool last): the report with its causes; each result led by its rule, operation, outcome and
- * message; a failure with the evidence and reproduction of its first finding, and its other kept findings without
- * evidence. Each body is stored once: a response's parsed JSON when it parsed, else its text; a request's text.
+ * The document `findings.json` holds (its format is schemas/findings.schema.json, versions of the format and of the
+ * tool last): the report with its causes; each result led by its rule, operation, outcome and message; a failure with
+ * the evidence and reproduction of its first finding, and its other kept findings without evidence. Each body is stored
+ * once: a response's parsed JSON when it parsed, else its text; a request's text.
  */
 export function findingsDocument(report: BaselinedRunReport): object {
   const { outcome, seed, startedAt, durationMs, baseline, stats, results, ...rest } = report;
@@ -44,7 +45,12 @@ function causeEntry(cause: Cause): object {
     summary,
     examples,
     known,
-    operations: operations.map(({ operation, operationId, examples: n, known: k }) => ({ operation, ...(operationId ? { operationId } : {}), examples: n, known: k })),
+    operations: operations.map(({ operation, operationId, examples: n, known: k }) => ({
+      operation,
+      ...(operationId ? { operationId } : {}),
+      examples: n,
+      known: k,
+    })),
   };
 }
 
@@ -62,16 +68,25 @@ function resultEntry(result: RuleResult): object {
   };
 }
 
-/** A kept finding without its evidence (the result holds its first finding's): where, what, the status, how to reproduce. */
+/**
+ * A kept finding without its evidence (the result holds its first finding's): where, what, the status, how to
+ * reproduce.
+ */
 function withoutEvidence(finding: Finding): object {
   const { evidence, rule: _rule, operation: _operation, ...rest } = finding;
   return { ...rest, status: evidence.response?.status ?? evidence.failure?.code };
 }
 
-/** Evidence with each body once: the request's text (what was sent), the response's JSON when it parsed, else its text. */
+/**
+ * Evidence with each body once: the request's text (what was sent), the response's JSON when it parsed, else its text.
+ */
 function leanEvidence(evidence: Finding['evidence']): object {
   const { request, response, failure } = evidence;
-  return { request: leanRequest(request), ...(response ? { response: leanResponse(response) } : {}), ...(failure ? { failure } : {}) };
+  return {
+    request: leanRequest(request),
+    ...(response ? { response: leanResponse(response) } : {}),
+    ...(failure ? { failure } : {}),
+  };
 }
 
 function leanRequest(request: RecordedRequest): object {

@@ -56,7 +56,10 @@ export async function writeHar(file: string, report: RunReport, redact: (text: s
       if (line === '') continue;
       const entry = JSON.parse(line) as HarEntry;
       const { _evidence, ...rest } = entry;
-      const verdicts: HarVerdict[] = _evidence.map((e) => ({ ...e, outcome: outcomes.get(`${e.rule}\u0000${entry._operation}`) ?? 'not reported' }));
+      const verdicts: HarVerdict[] = _evidence.map((e) => ({
+        ...e,
+        outcome: outcomes.get(`${e.rule}\u0000${entry._operation}`) ?? 'not reported',
+      }));
       await write(out, `${entries === 0 ? '\n' : ',\n'}${redact(JSON.stringify({ ...rest, _verdicts: verdicts }))}`);
       entries += 1;
     }

@@ -12,7 +12,12 @@ import { TOOL } from './tool-version.ts';
 import { verdictWords } from './verdict-words.ts';
 
 const MARK: Readonly<Record<Outcome | 'known', string>> = { passed: '✓', failed: '✗', skipped: '–', known: '✗' };
-const SEVERITY: Readonly<Record<Severity, string>> = { secret: 'secret leaked', credentials: 'credentials', server: 'server error', contract: 'contract' };
+const SEVERITY: Readonly<Record<Severity, string>> = {
+  secret: 'secret leaked',
+  credentials: 'credentials',
+  server: 'server error',
+  contract: 'contract',
+};
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;padding:0 1.5rem 1.5rem;max-width:1400px;color:#1f2328;background:#fff}
@@ -55,8 +60,14 @@ export function htmlReport(report: BaselinedRunReport): string {
   const anchors = causeAnchors(causes);
   const known = new Set(report.baseline?.known.map((e) => key(e)));
   const sections: [string, string, string][] = [
-    ['failures', `Failures (${causes.length} cause${causes.length === 1 ? '' : 's'})`, failuresSection(causes, anchors)],
-    ...(report.errors.length > 0 ? [['errors', `Harness errors (${report.errors.length})`, errorsSection(report)] as [string, string, string]] : []),
+    [
+      'failures',
+      `Failures (${causes.length} cause${causes.length === 1 ? '' : 's'})`,
+      failuresSection(causes, anchors),
+    ],
+    ...(report.errors.length > 0
+      ? [['errors', `Harness errors (${report.errors.length})`, errorsSection(report)] as [string, string, string]]
+      : []),
     ...(report.baseline ? [['baseline', 'Baseline', baselineSection(report)] as [string, string, string]] : []),
     ['matrix', 'Rules × operations', matrix(report, anchors, known)],
     ['settings', 'Target and settings', targetSection(report)],
@@ -95,11 +106,15 @@ function header(report: BaselinedRunReport): string {
 /** What was tested, in one line: the embedded reference target with its faults and modes, or the APIs' URLs. */
 function targetWords(report: BaselinedRunReport): string {
   const { management, alerts, reference } = report.target;
-  const urls = [management ? `management API at ${esc(management.baseUrl)}` : 'management API not under test', alerts ? `alerts API at ${esc(alerts.baseUrl)}` : 'alerts API not under test'].join(
-    ', ',
-  );
+  const urls = [
+    management ? `management API at ${esc(management.baseUrl)}` : 'management API not under test',
+    alerts ? `alerts API at ${esc(alerts.baseUrl)}` : 'alerts API not under test',
+  ].join(', ');
   if (!reference) return `Tested: ${urls}.`;
-  const parts = [reference.faults.length > 0 ? `faults ${list(reference.faults)}` : 'no fault', ...(reference.modes.length > 0 ? [`modes ${list(reference.modes)}`] : [])];
+  const parts = [
+    reference.faults.length > 0 ? `faults ${list(reference.faults)}` : 'no fault',
+    ...(reference.modes.length > 0 ? [`modes ${list(reference.modes)}`] : []),
+  ];
   return `Tested: the embedded reference target with ${parts.join(' and ')} <span class="muted">(${urls})</span>.`;
 }
 
@@ -116,9 +131,12 @@ ${causes.map((cause) => causeSection(cause, anchors.get(cause)!)).join('\n')}`;
 function causeSection(cause: Cause, anchor: string): string {
   const { info } = cause;
   const names = cause.operations.map((o) => o.operationId ?? o.operation);
-  const count = `${cause.operations.length} operation${cause.operations.length === 1 ? '' : 's'}, ${cause.examples} example${cause.examples === 1 ? '' : 's'}`;
+  const count =
+    `${cause.operations.length} operation${cause.operations.length === 1 ? '' : 's'}, ${cause.examples} ` +
+    `example${cause.examples === 1 ? '' : 's'}`;
   const [shown, ...more] = cause.evidence;
-  const nameOf = (finding: Finding): string => operationName(cause.operations.find((o) => o.operation === finding.operation) ?? finding);
+  const nameOf = (finding: Finding): string =>
+    operationName(cause.operations.find((o) => o.operation === finding.operation) ?? finding);
   return `<details class="cause${cause.known ? ' known' : ''}" data-rule="${esc(cause.rule)}" data-severity="${cause.severity}">
 <summary><span class="line"><code><strong>${esc(cause.rule)}</strong></code> <span class="tag ${cause.severity}">${SEVERITY[cause.severity]}</span>${cause.known ? ' <span class="tag known">known</span>' : ''} ${esc(count)}: ${esc(names.join(', '))}</span><span class="line">${inlineCode(cause.summary)}</span>${minimalSummary(cause)}</summary>
 <div id="${anchor}">
@@ -138,7 +156,10 @@ ${more.length > 0 ? `<h3>Other examples</h3><ul class="ops">${more.map((f) => `<
 </details>`;
 }
 
-/** The lines of a cause's minimal example that fit its folded summary: what makes the difference, and what the failures share. */
+/**
+ * The lines of a cause's minimal example that fit its folded summary: what makes the difference, and what the failures
+ * share.
+ */
 function minimalSummary(cause: Cause): string {
   if (cause.minimal?.outcome !== 'shrunk') return '';
   return renderMinimalExample(cause.minimal)
@@ -147,7 +168,10 @@ function minimalSummary(cause: Cause): string {
     .join('');
 }
 
-/** The minimal example in full: its words, the smallest failing and the nearest passing request, and how to regenerate it. */
+/**
+ * The minimal example in full: its words, the smallest failing and the nearest passing request, and how to regenerate
+ * it.
+ */
 function minimalSection(minimal: MinimalExample): string {
   const [first, ...rest] = renderMinimalExample(minimal);
   const words = minimal.outcome === 'shrunk' ? [first ?? ''] : [first ?? '', ...rest];
@@ -166,7 +190,11 @@ function sequenceSection(sequence: SequenceExample): string {
   const steps = sequence.steps
     .map((step, index) => {
       const failing = index + 1 === sequence.failingStep;
-      return `<li${failing ? ' class="failing"' : ''}>${esc(step.command)}: <code>${esc(step.request)}</code> → ${esc(String(step.status))}${failing ? ' <strong>(disagrees with the model)</strong>' : ''}<pre class="curl">${esc(step.curl)}</pre></li>`;
+      return (
+        `<li${failing ? ' class="failing"' : ''}>${esc(step.command)}: <code>${esc(step.request)}</code> → ` +
+        `${esc(String(step.status))}${failing ? ' <strong>(disagrees with the model)</strong>' : ''}<pre ` +
+        `class="curl">${esc(step.curl)}</pre></li>`
+      );
     })
     .join('');
   return `<h3>Shortest failing sequence</h3>
@@ -177,17 +205,32 @@ ${outcome.map((line) => `<p>${inlineCode(line)}</p>`).join('\n')}`;
 
 function operationItem(anchor: string, cause: Cause, operation: Cause['operations'][number]): string {
   const shown = cause.evidence[0]?.operation === operation.operation;
-  const reproduce = shown ? ' (its evidence is below)' : ` <details><summary>reproduce</summary><pre class="curl">${esc(operation.reproduce.curl)}</pre></details>`;
-  return `<li id="${operationAnchor(anchor, cause, operation.operation)}"><code>${esc(operationName(operation))}</code>: ${operation.examples} example${operation.examples === 1 ? '' : 's'}${operation.known ? ' <span class="tag known">known</span>' : ''}${reproduce}</li>`;
+  const reproduce = shown
+    ? ' (its evidence is below)'
+    : ` <details><summary>reproduce</summary><pre class="curl">${esc(operation.reproduce.curl)}</pre></details>`;
+  return (
+    '<li ' +
+    `id="${operationAnchor(anchor, cause, operation.operation)}"><code>${esc(operationName(operation))}</code>: ${operation.examples} ` +
+    `example${operation.examples === 1 ? '' : 's'}${operation.known ? ' <span class="tag known">known</span>' : ''}${reproduce}</li>`
+  );
 }
 
 /** One finding in full: what was expected, the request, the response, and how to reproduce it. */
 function evidence(finding: Finding): string {
   const { request, response, failure } = finding.evidence;
   const { reproduce } = finding;
-  const requestText = [`${request.method} ${request.url}`, ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`), ...(request.body !== undefined ? ['', request.body] : [])].join('\n');
+  const requestText = [
+    `${request.method} ${request.url}`,
+    ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`),
+    ...(request.body !== undefined ? ['', request.body] : []),
+  ].join('\n');
   const responseText = response
-    ? [`HTTP ${response.status} (${response.durationMs} ms)`, ...Object.entries(response.headers).map(([k, v]) => `${k}: ${v}`), '', response.text].join('\n')
+    ? [
+        `HTTP ${response.status} (${response.durationMs} ms)`,
+        ...Object.entries(response.headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+        response.text,
+      ].join('\n')
     : failure
       ? `no response: ${failure.code}: ${failure.message} (after ${failure.durationMs} ms)`
       : 'no response';
@@ -205,22 +248,40 @@ function targetSection(report: BaselinedRunReport): string {
     [
       'Management API',
       management
-        ? `${esc(management.baseUrl)} (organization <code>${esc(management.organizationId)}</code>, service <code>${esc(management.serviceId)}</code>${management.backupId ? `, backup <code>${esc(management.backupId)}</code>` : ''})`
+        ? `${esc(management.baseUrl)} (organization <code>${esc(management.organizationId)}</code>, service ` +
+          `<code>${esc(management.serviceId)}</code>${management.backupId ? `, backup <code>${esc(management.backupId)}</code>` : ''})`
         : '<span class="muted">not under test</span>',
     ],
-    ['Alerts API', alerts ? `${esc(alerts.baseUrl)}${alerts.alertId ? ` (alert <code>${esc(alerts.alertId)}</code>)` : ''}` : '<span class="muted">not under test</span>'],
+    [
+      'Alerts API',
+      alerts
+        ? `${esc(alerts.baseUrl)}${alerts.alertId ? ` (alert <code>${esc(alerts.alertId)}</code>)` : ''}`
+        : '<span class="muted">not under test</span>',
+    ],
   ];
-  if (reference) rows.push(['Embedded reference target', `faults: ${list(reference.faults)}; modes: ${list(reference.modes)}`]);
-  const settings = settingsInWords(report.settings).map(([name, words]) => `<dt>${esc(name)}</dt><dd>${esc(words)}</dd>`);
+  if (reference)
+    rows.push(['Embedded reference target', `faults: ${list(reference.faults)}; modes: ${list(reference.modes)}`]);
+  const settings = settingsInWords(report.settings).map(
+    ([name, words]) => `<dt>${esc(name)}</dt><dd>${esc(words)}</dd>`,
+  );
   return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>
 <dl class="settings">${settings.join('')}</dl>`;
 }
 
 function baselineSection(report: BaselinedRunReport): string {
   const b = report.baseline!;
-  const rows = (items: readonly { rule: string; operation: string; operationId?: string }[], detail: (i: number) => string): string =>
-    items.map((e, i) => `<tr><td><code>${esc(e.rule)}</code></td><td><code>${esc(operationName(e))}</code></td><td>${detail(i)}</td></tr>`).join('');
-  const table = (title: string, body: string): string => (body ? `<h3>${esc(title)}</h3><table><tr><th>Rule</th><th>Operation</th><th></th></tr>${body}</table>` : '');
+  const rows = (
+    items: readonly { rule: string; operation: string; operationId?: string }[],
+    detail: (i: number) => string,
+  ): string =>
+    items
+      .map(
+        (e, i) =>
+          `<tr><td><code>${esc(e.rule)}</code></td><td><code>${esc(operationName(e))}</code></td><td>${detail(i)}</td></tr>`,
+      )
+      .join('');
+  const table = (title: string, body: string): string =>
+    body ? `<h3>${esc(title)}</h3><table><tr><th>Rule</th><th>Operation</th><th></th></tr>${body}</table>` : '';
   return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).</p>
 ${table(
   'New failures',
@@ -228,7 +289,11 @@ ${table(
 )}
 ${table(
   'Expired entries: fix them, or renew or remove the entry',
-  rows(b.expired, (i) => `expired ${esc(b.expired[i]!.expires ?? '')}; ${esc(b.expired[i]!.now)} in this run; ${esc(b.expired[i]!.reason)}`),
+  rows(
+    b.expired,
+    (i) =>
+      `expired ${esc(b.expired[i]!.expires ?? '')}; ${esc(b.expired[i]!.now)} in this run; ${esc(b.expired[i]!.reason)}`,
+  ),
 )}
 ${table(
   'Unexpected passes: remove these entries',
@@ -238,7 +303,10 @@ ${
   b.known.length > 0
     ? `<details><summary>Known failures (${b.known.length})</summary>${table(
         'Known failures',
-        rows(b.known, (i) => `${esc(b.known[i]!.reason)}${b.known[i]!.expires ? ` (until ${esc(b.known[i]!.expires!)})` : ''}`),
+        rows(
+          b.known,
+          (i) => `${esc(b.known[i]!.reason)}${b.known[i]!.expires ? ` (until ${esc(b.known[i]!.expires!)})` : ''}`,
+        ),
       )}</details>`
     : ''
 }`;
@@ -253,7 +321,8 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
   const rules = unique(report.results.map((r) => r.rule));
   const operations = [...new Map(report.results.map((r) => [r.operation, r])).values()];
   const cells = new Map(report.results.map((r) => [key(r), r]));
-  const causeOf = (result: RuleResult): [Cause, string] | undefined => [...anchors].find(([c]) => c.rule === result.rule && c.operations.some((o) => o.operation === result.operation));
+  const causeOf = (result: RuleResult): [Cause, string] | undefined =>
+    [...anchors].find(([c]) => c.rule === result.rule && c.operations.some((o) => o.operation === result.operation));
   const head = `<tr><th>Rule</th>${operations.map((op) => `<th class="op" title="${esc(operationName(op))}">${esc(op.operationId ?? shortOperation(op.operation))}</th>`).join('')}</tr>`;
   const rows = rules.map((rule) => {
     const tds = operations.map(({ operation }) => {
@@ -261,11 +330,20 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
       if (!result) return '<td class="cell none" title="does not apply">·</td>';
       const klass = result.outcome === 'failed' && known.has(key(result)) ? 'known' : result.outcome;
       const mark = MARK[klass];
-      const title = esc(`${rule} on ${operationName(result)}: ${result.outcome}${klass === 'known' ? ' (known, in the baseline)' : ''}: ${shorten(result.message)}`);
+      const title = esc(
+        `${rule} on ${operationName(result)}: ` +
+          `${result.outcome}${klass === 'known' ? ' (known, in the baseline)' : ''}: ${shorten(result.message)}`,
+      );
       const cause = result.outcome === 'failed' ? causeOf(result) : undefined;
-      return `<td class="cell ${klass}" data-outcome="${klass}" title="${title}">${cause ? `<a href="#${operationAnchor(cause[1], cause[0], operation)}">${mark}</a>` : mark}</td>`;
+      return (
+        `<td class="cell ${klass}" data-outcome="${klass}" ` +
+        `title="${title}">${cause ? `<a href="#${operationAnchor(cause[1], cause[0], operation)}">${mark}</a>` : mark}</td>`
+      );
     });
-    return `<tr data-rule="${esc(rule)}"><th class="rule"><a href="#${traceAnchor(rule)}" title="the statements of the contract it enforces"><code>${esc(rule)}</code></a></th>${tds.join('')}</tr>`;
+    return (
+      `<tr data-rule="${esc(rule)}"><th class="rule"><a href="#${traceAnchor(rule)}" title="the statements ` +
+      `of the contract it enforces"><code>${esc(rule)}</code></a></th>${tds.join('')}</tr>`
+    );
   });
   return `<table class="matrix">${head}${rows.join('')}</table>
 <p class="muted">✓ passed, ✗ failed (red; amber when the baseline accepts it; click for its cause), – skipped (hover for the reason), · the rule does not apply. Hover a column for its operation.</p>`;
@@ -295,8 +373,17 @@ function coverageSection(report: BaselinedRunReport): string {
       ...row.enumValues.flatMap((e) => e.neverTried.map((v) => `tried: <code>${esc(e.field)}=${esc(v)}</code>`)),
       ...row.responseFields.neverSeen.map((f) => `seen: <code>${esc(f)}</code>`),
     ];
-    const never = missing.length === 0 ? '<span class="muted">none</span>' : `<details><summary>${missing.length}</summary>${missing.join(', ')}</details>`;
-    return `<tr><td><code>${esc(operationName(row))}</code></td><td>${row.requests}</td><td>${statuses}</td><td title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ${row.requestFields.observe} of ${row.requestFields.documented}</td><td>${values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`}</td><td>${row.responseFields.seen} of ${row.responseFields.documented}</td><td>${never}</td></tr>`;
+    const never =
+      missing.length === 0
+        ? '<span class="muted">none</span>'
+        : `<details><summary>${missing.length}</summary>${missing.join(', ')}</details>`;
+    return (
+      `<tr><td><code>${esc(operationName(row))}</code></td><td>${row.requests}</td><td>${statuses}</td><td ` +
+      `title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ` +
+      `${row.requestFields.observe} ` +
+      `of ${row.requestFields.documented}</td><td>${values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`}</td><td>${row.responseFields.seen} ` +
+      `of ${row.responseFields.documented}</td><td>${never}</td></tr>`
+    );
   });
   return `<p class="muted">Credited by judgement, not traffic: a rule counts when an exchange was judged by it (hover for each part and its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented values sent by either; response fields: documented fields seen in 2xx answers. Sequence transitions: not recorded yet (no model-based sequences run).</p>
 <table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th><th>Rules judged</th><th>Request fields sent</th><th>Enum values tried</th><th>Response fields seen</th><th>Never sent, tried or seen</th></tr>${rows.join('')}</table>`;
@@ -311,10 +398,15 @@ function contractSection(report: BaselinedRunReport): string {
     const statements = ruleCatalogue(rule)?.statements ?? [];
     const list = statements.map((s) => `<li><code>${esc(s.id)}</code>: ${inlineCode(s.text)}</li>`).join('');
     return `<details id="${traceAnchor(rule)}"><summary><code>${esc(rule)}</code>: ${statements.length} statement${statements.length === 1 ? '' : 's'}</summary>${
-      statements.length > 0 ? `<ul class="ops">${list}</ul>` : '<p class="muted">none: the rule is inferred, the documents are silent.</p>'
+      statements.length > 0
+        ? `<ul class="ops">${list}</ul>`
+        : '<p class="muted">none: the rule is inferred, the documents are silent.</p>'
     }</details>`;
   });
-  return `<p class="muted">Which sentence of the contract each rule enforces (docs/traceability.md lists every statement, judged or not, and why).</p>\n${items.join('\n')}`;
+  return (
+    '<p class="muted">Which sentence of the contract each rule enforces (docs/traceability.md lists every ' +
+    `statement, judged or not, and why).</p>\n${items.join('\n')}`
+  );
 }
 
 /** The anchor of a rule's statements in the report: `trace-usage-grand-total`. */
@@ -324,9 +416,15 @@ function traceAnchor(rule: string): string {
 
 function skippedSection(report: BaselinedRunReport): string {
   const reasons = new Map<string, RuleResult[]>();
-  for (const r of report.results) if (r.outcome === 'skipped') reasons.set(r.message, [...(reasons.get(r.message) ?? []), r]);
-  const groups = report.skippedGroups.map((g) => `<tr><td><code>${esc(g.suite)}</code></td><td><code>${esc(g.group)}</code></td><td>${esc(g.reason)}</td></tr>`);
-  const byReason = [...reasons].map(([reason, results]) => `<tr><td>${esc(reason)}</td><td>${results.length}</td></tr>`);
+  for (const r of report.results)
+    if (r.outcome === 'skipped') reasons.set(r.message, [...(reasons.get(r.message) ?? []), r]);
+  const groups = report.skippedGroups.map(
+    (g) =>
+      `<tr><td><code>${esc(g.suite)}</code></td><td><code>${esc(g.group)}</code></td><td>${esc(g.reason)}</td></tr>`,
+  );
+  const byReason = [...reasons].map(
+    ([reason, results]) => `<tr><td>${esc(reason)}</td><td>${results.length}</td></tr>`,
+  );
   return `${groups.length > 0 ? `<h3>Probe groups not run</h3><table><tr><th>Suite</th><th>Group</th><th>Reason</th></tr>${groups.join('')}</table>` : '<p class="muted">Every probe group ran.</p>'}
 ${byReason.length > 0 ? `<h3>Rule × operation skipped</h3><table><tr><th>Reason</th><th>Count</th></tr>${byReason.join('')}</table>` : ''}`;
 }
@@ -335,7 +433,10 @@ function createdSection(report: BaselinedRunReport): string {
   if (report.created.length === 0) return '<p class="muted">Nothing.</p>';
   const byKind = new Map<string, number>();
   for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
-  const rows = report.created.map((c) => `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td><td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`);
+  const rows = report.created.map(
+    (c) =>
+      `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td><td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`,
+  );
   return `<details><summary>${[...byKind].map(([kind, n]) => `${n} ${esc(kind)}`).join(', ')}: the run leaves them on the target</summary>
 <table><tr><th>Kind</th><th>Id</th><th>Operation</th><th>Note</th></tr>${rows.join('')}</table>
 </details>`;
@@ -375,5 +476,10 @@ function key(item: { readonly rule: string; readonly operation: string }): strin
 }
 
 function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }

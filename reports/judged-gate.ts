@@ -1,12 +1,17 @@
 import type { RunReport } from '../core/run-report.ts';
 
-/** With `--require-judged`, fails a run in which a selected rule could not be judged on an operation; skips by choice never fail it. */
+/**
+ * With `--require-judged`, fails a run in which a selected rule could not be judged on an operation; skips by choice
+ * never fail it.
+ */
 export function applyJudgedGate<T extends RunReport>(report: T, requireJudged: boolean): T {
   const { notJudged } = report.stats;
   if (!requireJudged || notJudged === 0 || report.outcome === 'error') return report;
   return {
     ...report,
     outcome: 'failed',
-    gate: `--require-judged: ${notJudged} selected rule × operation verdict(s) could not be judged (budget, time, a missing resource or no evidence); see the skipped results`,
+    gate:
+      `--require-judged: ${notJudged} selected rule × operation verdict(s) could not be judged (budget, ` +
+      'time, a missing resource or no evidence); see the skipped results',
   };
 }

@@ -28,7 +28,9 @@ interface Case {
  * `--require-judged` gate are error cases of a `harness` suite.
  */
 export function junitXml(report: BaselinedRunReport): string {
-  const known = new Map((report.baseline?.known ?? []).map((entry) => [`${entry.rule} ${entry.operation}`, entry.reason]));
+  const known = new Map(
+    (report.baseline?.known ?? []).map((entry) => [`${entry.rule} ${entry.operation}`, entry.reason]),
+  );
   const suites = new Map<string, Case[]>();
   for (const result of report.results) {
     const name = operationName(result);
@@ -41,43 +43,83 @@ export function junitXml(report: BaselinedRunReport): string {
   const total = count([...suites.values()].flat());
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance" ${attributes(total)} time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}">`,
-    ...[...suites].flatMap(([name, cases]) => [`  <testsuite name="${attr(name)}" ${attributes(count(cases))}>`, ...cases.flatMap(testcase), '  </testsuite>']),
+    `<testsuites name="conformance" ${attributes(total)} time="${seconds(report.durationMs)}" ` +
+      `timestamp="${attr(report.startedAt)}">`,
+    ...[...suites].flatMap(([name, cases]) => [
+      `  <testsuite name="${attr(name)}" ${attributes(count(cases))}>`,
+      ...cases.flatMap(testcase),
+      '  </testsuite>',
+    ]),
     '</testsuites>',
     '',
   ].join('\n');
 }
 
 function caseOf(result: RuleResult, operation: string, knownReason: string | undefined): Case {
-  const base = { classname: `conformance.${result.operationId ?? result.operation}`, name: `${operation} > ${result.rule}` };
+  const base = {
+    classname: `conformance.${result.operationId ?? result.operation}`,
+    name: `${operation} > ${result.rule}`,
+  };
   if (result.outcome === 'skipped') return { ...base, skipped: result.message };
   if (result.outcome === 'passed') return base;
-  if (knownReason !== undefined) return { ...base, skipped: `known failure, accepted by the baseline: ${knownReason}. ${result.message}` };
-  return { ...base, failure: { message: `${result.rule} on ${result.operation}: ${result.message}`, type: 'ContractViolation', details: failureDetails(result) } };
+  if (knownReason !== undefined)
+    return { ...base, skipped: `known failure, accepted by the baseline: ${knownReason}. ${result.message}` };
+  return {
+    ...base,
+    failure: {
+      message: `${result.rule} on ${result.operation}: ${result.message}`,
+      type: 'ContractViolation',
+      details: failureDetails(result),
+    },
+  };
 }
 
 /** The violations a failure kept, with the request and answer of each, and how to reproduce the first. */
 function failureDetails(result: RuleResult): string {
-  const lines = [`${result.violations} violation(s) in ${result.checks} check(s) of ${result.rule} on ${operationName(result)}.`];
+  const lines = [
+    `${result.violations} violation(s) in ${result.checks} check(s) of ${result.rule} on ${operationName(result)}.`,
+  ];
   for (const finding of result.findings) lines.push('', `- ${renderFinding(finding)}`, ...exchangeLines(finding));
   const first = result.findings[0];
   if (first?.minimal) lines.push('', ...renderMinimalExample(first.minimal));
   const sequence = result.findings.find((f) => f.sequence)?.sequence;
   if (sequence) lines.push('', ...renderSequenceExample(sequence));
-  if (first) lines.push('', 'Reproduce:', first.reproduce.curl, `# seed ${first.reproduce.seed}; replay: ${first.reproduce.command}`);
+  if (first)
+    lines.push(
+      '',
+      'Reproduce:',
+      first.reproduce.curl,
+      `# seed ${first.reproduce.seed}; replay: ${first.reproduce.command}`,
+    );
   return lines.join('\n');
 }
 
 function exchangeLines({ evidence }: Finding): string[] {
-  const answer = evidence.response ? `HTTP ${evidence.response.status}` : evidence.failure ? `no answer: ${evidence.failure.message}` : 'no answer';
+  const answer = evidence.response
+    ? `HTTP ${evidence.response.status}`
+    : evidence.failure
+      ? `no answer: ${evidence.failure.message}`
+      : 'no answer';
   return [`  ${evidence.request.method} ${evidence.request.url} -> ${answer}`];
 }
 
 function harnessCases(report: BaselinedRunReport): Case[] {
-  const harness = (name: string, message: string, type: string): Case => ({ classname: 'conformance.harness', name, error: { message, type } });
+  const harness = (name: string, message: string, type: string): Case => ({
+    classname: 'conformance.harness',
+    name,
+    error: { message, type },
+  });
   return [
     ...report.errors.map((error, i) => harness(`error ${i + 1}`, error, 'HarnessError')),
-    ...(report.interrupted ? [harness('interrupted', `the run was interrupted by ${report.interrupted}: rules left without evidence are skipped`, 'Interrupted')] : []),
+    ...(report.interrupted
+      ? [
+          harness(
+            'interrupted',
+            `the run was interrupted by ${report.interrupted}: rules left without evidence are skipped`,
+            'Interrupted',
+          ),
+        ]
+      : []),
     ...(report.gate ? [harness('require-judged', report.gate, 'NotJudged')] : []),
   ];
 }
@@ -97,8 +139,15 @@ function attributes({ tests, failures, errors, skipped }: Counts): string {
 
 function testcase(c: Case): string[] {
   const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}"`;
-  if (c.failure) return [`${open}>`, `      <failure message="${attr(c.failure.message)}" type="${c.failure.type}">${text(c.failure.details)}</failure>`, '    </testcase>'];
-  if (c.error) return [`${open}>`, `      <error message="${attr(c.error.message)}" type="${c.error.type}"/>`, '    </testcase>'];
+  if (c.failure)
+    return [
+      `${open}>`,
+      `      <failure message="${attr(c.failure.message)}" ` +
+        `type="${c.failure.type}">${text(c.failure.details)}</failure>`,
+      '    </testcase>',
+    ];
+  if (c.error)
+    return [`${open}>`, `      <error message="${attr(c.error.message)}" type="${c.error.type}"/>`, '    </testcase>'];
   if (c.skipped !== undefined) return [`${open}>`, `      <skipped message="${attr(c.skipped)}"/>`, '    </testcase>'];
   return [`${open}></testcase>`];
 }

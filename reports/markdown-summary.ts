@@ -30,7 +30,9 @@ export function markdownSummary(report: BaselinedRunReport, options: SummaryOpti
   const lines = [
     `## Conformance: ${ICON[report.outcome]} ${verdictWords(report)}`,
     '',
-    `**${stats.failed} failed**, ${stats.passed} passed, ${stats.skipped} skipped (${stats.notJudged} not judged, ${stats.skippedByChoice} by choice) (rule × operation); ${stats.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed \`${report.seed}\`.`,
+    `**${stats.failed} failed**, ${stats.passed} passed, ${stats.skipped} skipped (${stats.notJudged} not ` +
+      `judged, ${stats.skippedByChoice} by choice) (rule × operation); ${stats.requests} requests in ` +
+      `${(report.durationMs / 1000).toFixed(1)} s; seed \`${report.seed}\`.`,
     '',
     `Target: ${target(report)}. Replay: \`${inline(report.replay)}\``,
     '',
@@ -48,9 +50,12 @@ export function markdownSummary(report: BaselinedRunReport, options: SummaryOpti
             .slice(0, maxRows)
             .map(
               (r) =>
-                `| \`${inline(r.rule)}\` | \`${inline(operationName(r))}\` | ${cell(r.message)} |${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`,
+                `| \`${inline(r.rule)}\` | \`${inline(operationName(r))}\` | ${cell(r.message)} ` +
+                `|${report.baseline ? (known.has(`${r.rule}\u0000${r.operation}`) ? ' known |' : ' **new** |') : ''}`,
             ),
-          ...(failed.length > maxRows ? [`| … | ${failed.length - maxRows} more in findings.json | |${report.baseline ? ' |' : ''}`] : []),
+          ...(failed.length > maxRows
+            ? [`| … | ${failed.length - maxRows} more in findings.json | |${report.baseline ? ' |' : ''}`]
+            : []),
           '',
           '#### Reproduce',
           '',
@@ -73,7 +78,10 @@ function causesSection(causes: readonly Cause[], maxRows: number): string[] {
       const names = c.operations.map((o) => `\`${inline(o.operationId ?? o.operation)}\``).join(', ');
       const basis = c.info ? `, ${c.info.basis}` : '';
       return [
-        `- **\`${inline(c.rule)}\`** (${c.severity === 'secret' ? 'secret leaked' : c.severity}${basis}${c.known ? ', known' : ''}): ${cell(c.summary.replace(/`/g, ''))}. ${c.operations.length} operation(s), ${c.examples} example(s): ${names}.`,
+        `- **\`${inline(c.rule)}\`** ` +
+          `(${c.severity === 'secret' ? 'secret leaked' : c.severity}${basis}${c.known ? ', known' : ''}): ` +
+          `${cell(c.summary.replace(/`/g, ''))}. ${c.operations.length} operation(s), ${c.examples} ` +
+          `example(s): ${names}.`,
         ...(c.info ? [`  > ${cell(c.info.sentence)} (\`${inline(c.info.doc)}\`)`] : []),
         ...(c.minimal ? renderMinimalExample(c.minimal).map((line) => `  - ${cell(line)}`) : []),
         ...(c.sequence ? renderSequenceExample(c.sequence).map((line) => `  - ${cell(line.trim())}`) : []),
@@ -85,20 +93,28 @@ function causesSection(causes: readonly Cause[], maxRows: number): string[] {
 
 function target(report: BaselinedRunReport): string {
   const { management, alerts, reference } = report.target;
-  const parts = [management ? `management \`${inline(management.baseUrl)}\`` : 'management not under test', alerts ? `alerts \`${inline(alerts.baseUrl)}\`` : 'alerts not under test'];
-  const faults = reference && reference.faults.length > 0 ? `, faults ${reference.faults.map((f) => `\`${inline(f)}\``).join(', ')}` : '';
+  const parts = [
+    management ? `management \`${inline(management.baseUrl)}\`` : 'management not under test',
+    alerts ? `alerts \`${inline(alerts.baseUrl)}\`` : 'alerts not under test',
+  ];
+  const faults =
+    reference && reference.faults.length > 0
+      ? `, faults ${reference.faults.map((f) => `\`${inline(f)}\``).join(', ')}`
+      : '';
   return `${parts.join(', ')}${reference ? ` (embedded reference target${faults})` : ''}`;
 }
 
 function baselineSection(report: BaselinedRunReport, maxRows: number): string[] {
   const b = report.baseline;
   if (!b) return [];
-  const list = (title: string, items: readonly string[]): string[] => (items.length === 0 ? [] : [`**${title}**`, '', ...items.slice(0, maxRows).map((i) => `- ${i}`), '']);
+  const list = (title: string, items: readonly string[]): string[] =>
+    items.length === 0 ? [] : [`**${title}**`, '', ...items.slice(0, maxRows).map((i) => `- ${i}`), ''];
   const at = (e: { rule: string; operation: string }): string => `\`${inline(e.rule)}\` on \`${inline(e.operation)}\``;
   return [
     `### Baseline \`${inline(b.file)}\``,
     '',
-    `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).`,
+    `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} ` +
+      `expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).`,
     '',
     ...list('New failures (not in the baseline)', b.new.map(at)),
     ...list(
@@ -117,7 +133,16 @@ function reproduction(result: RuleResult): string[] {
   if (!reproduce) return [];
   const body = `${reproduce.curl}\n# seed ${reproduce.seed}; replay: ${reproduce.command}`;
   const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return [`<details><summary>${cell(result.rule)} on ${cell(operationName(result))}</summary>`, '', `${fence}sh`, body, fence, '', '</details>', ''];
+  return [
+    `<details><summary>${cell(result.rule)} on ${cell(operationName(result))}</summary>`,
+    '',
+    `${fence}sh`,
+    body,
+    fence,
+    '',
+    '</details>',
+    '',
+  ];
 }
 
 /** What was not judged and why (no pass: the rule gathered no evidence), apart from what the settings left out. */
@@ -127,7 +152,14 @@ function skippedSection(report: BaselinedRunReport): string[] {
     const reasons = new Map<string, number>();
     for (const r of results) reasons.set(r.message, (reasons.get(r.message) ?? 0) + 1);
     if (reasons.size === 0) return [];
-    return [`**${title}**`, '', '| Reason | Rule × operation |', '|---|---|', ...[...reasons].map(([reason, n]) => `| ${cell(reason)} | ${n} |`), ''];
+    return [
+      `**${title}**`,
+      '',
+      '| Reason | Rule × operation |',
+      '|---|---|',
+      ...[...reasons].map(([reason, n]) => `| ${cell(reason)} | ${n} |`),
+      '',
+    ];
   };
   const notJudged = table(
     'Not judged (no evidence: not a pass)',
@@ -138,7 +170,14 @@ function skippedSection(report: BaselinedRunReport): string[] {
     skipped.filter((r) => r.skipKind === 'by-choice'),
   );
   if (notJudged.length === 0 && byChoice.length === 0 && report.skippedGroups.length === 0) return [];
-  return ['### Skipped', '', ...notJudged, ...byChoice, ...report.skippedGroups.map((g) => `- probe group \`${inline(g.suite)}/${inline(g.group)}\`: ${cell(g.reason)}`), ''];
+  return [
+    '### Skipped',
+    '',
+    ...notJudged,
+    ...byChoice,
+    ...report.skippedGroups.map((g) => `- probe group \`${inline(g.suite)}/${inline(g.group)}\`: ${cell(g.reason)}`),
+    '',
+  ];
 }
 
 function createdSection(report: BaselinedRunReport, maxRows: number): string[] {
@@ -154,8 +193,12 @@ function createdSection(report: BaselinedRunReport, maxRows: number): string[] {
     '',
     '| Kind | Id | Operation | Note |',
     '|---|---|---|---|',
-    ...report.created.slice(0, maxRows).map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(c.note)} |`),
-    ...(report.created.length > maxRows ? [`| … | ${report.created.length - maxRows} more in findings.json | | |`] : []),
+    ...report.created
+      .slice(0, maxRows)
+      .map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(c.note)} |`),
+    ...(report.created.length > maxRows
+      ? [`| … | ${report.created.length - maxRows} more in findings.json | | |`]
+      : []),
     '',
     '</details>',
     '',

@@ -22,7 +22,10 @@ export interface RuleInfo {
 /** Looks a rule up by id; undefined for an id the table does not hold (a findings file of another version, say). */
 export type RuleCatalogue = (id: string) => RuleInfo | undefined;
 
-/** GitHub's heading anchor of a rule's section in docs/rules.md (its heading is the id in code): lower case, dots dropped. */
+/**
+ * GitHub's heading anchor of a rule's section in docs/rules.md (its heading is the id in code): lower case, dots
+ * dropped.
+ */
 export function ruleAnchor(id: string): string {
   return id.toLowerCase().replace(/[^a-z0-9 _-]/g, '');
 }

@@ -10,7 +10,12 @@ import { settingErrors } from './setting-errors.ts';
 export type RunHeader = Pick<RunReport, 'seed' | 'startedAt' | 'durationMs' | 'target' | 'settings' | 'replay'>;
 
 /** Assembles the run's report from what the suites produced and the run's settings; holds no secret. */
-export function buildRunReport(config: RunConfig, collected: Collected, startedAt: Date, durationMs: number): RunReport {
+export function buildRunReport(
+  config: RunConfig,
+  collected: Collected,
+  startedAt: Date,
+  durationMs: number,
+): RunReport {
   return assembleRunReport(runHeader(config, startedAt, durationMs), collected, config.rules);
 }
 
@@ -31,7 +36,14 @@ export function runHeader(config: RunConfig, startedAt: Date, durationMs: number
             },
           }
         : {}),
-      ...(config.alerts ? { alerts: { baseUrl: config.alerts.baseUrl, ...(config.alerts.alertId ? { alertId: config.alerts.alertId } : {}) } } : {}),
+      ...(config.alerts
+        ? {
+            alerts: {
+              baseUrl: config.alerts.baseUrl,
+              ...(config.alerts.alertId ? { alertId: config.alerts.alertId } : {}),
+            },
+          }
+        : {}),
       ...(config.reference ? { reference: config.reference } : {}),
     },
     settings: {
@@ -59,7 +71,9 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
   const merged: Record<string, OperationCoverage> = {};
   for (const suite of suites) mergeCoverage(merged, suite.coverage);
-  const operations: RunReport['stats']['operations'] = Object.fromEntries(Object.entries(merged).map(([operation, c]) => [operation, { requests: c.requests, statuses: c.statuses }]));
+  const operations: RunReport['stats']['operations'] = Object.fromEntries(
+    Object.entries(merged).map(([operation, c]) => [operation, { requests: c.requests, statuses: c.statuses }]),
+  );
   const failed = count('failed');
   const { seed, startedAt, durationMs, target, settings, replay } = header;
   return {

@@ -1,4 +1,7 @@
-/** The run's settings in words, one `[name, words]` pair each, for a person reading a report ("at most 5 requests per second", "no limit"). */
+/**
+ * The run's settings in words, one `[name, words]` pair each, for a person reading a report ("at most 5 requests per
+ * second", "no limit").
+ */
 export function settingsInWords(settings: Readonly<Record<string, unknown>>): [string, string][] {
   return Object.entries(settings).map(([name, value]) => [LABELS[name] ?? name, (WORDS[name] ?? raw)(value)]);
 }
@@ -22,11 +25,14 @@ const WORDS: Readonly<Record<string, (value: unknown) => string>> = {
   runs: (v) => `${v} example${v === 1 ? '' : 's'} per property`,
   timeoutMs: (v) => `${seconds(v)} per request`,
   budgetMs: (v) => `${seconds(v)} for the whole run`,
-  maxRps: (v) => (v === 0 || v === null || v === undefined ? 'no limit' : `at most ${v} request${v === 1 ? '' : 's'} per second`),
+  maxRps: (v) =>
+    v === 0 || v === null || v === undefined ? 'no limit' : `at most ${v} request${v === 1 ? '' : 's'} per second`,
   concurrency: (v) => `at most ${v} request${v === 1 ? '' : 's'} in flight`,
-  maxRequests: (v) => (v === null || v === undefined ? 'no limit' : `at most ${v} request${v === 1 ? '' : 's'} in the run`),
+  maxRequests: (v) =>
+    v === null || v === undefined ? 'no limit' : `at most ${v} request${v === 1 ? '' : 's'} in the run`,
   maxResponseBytes: (v) => `response bodies up to ${bytes(v)}`,
-  shard: (v) => (typeof v === 'string' && /^\d+\/\d+$/.test(v) ? `part ${v.replace('/', ' of ')}` : 'the whole run (not sharded)'),
+  shard: (v) =>
+    typeof v === 'string' && /^\d+\/\d+$/.test(v) ? `part ${v.replace('/', ' of ')}` : 'the whole run (not sharded)',
 };
 
 function raw(value: unknown): string {

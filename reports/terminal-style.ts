@@ -15,7 +15,11 @@ export const PLAIN_STYLE: TerminalStyle = Object.freeze({ color: false, columns:
  * The style for an output stream: colour on a terminal unless `NO_COLOR` is set (non-empty), or anywhere when
  * `FORCE_COLOR` is set to anything but `0` or `false`; the stream's width on a terminal, else PLAIN_COLUMNS.
  */
-export function terminalStyle(stream: { readonly isTTY?: boolean; readonly columns?: number }, env: Readonly<Record<string, string | undefined>>, verbose = false): TerminalStyle {
+export function terminalStyle(
+  stream: { readonly isTTY?: boolean; readonly columns?: number },
+  env: Readonly<Record<string, string | undefined>>,
+  verbose = false,
+): TerminalStyle {
   const force = env.FORCE_COLOR;
   const forced = force !== undefined && force !== '0' && force !== 'false';
   const color = forced || (force === undefined && !env.NO_COLOR && stream.isTTY === true);

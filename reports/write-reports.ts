@@ -10,7 +10,10 @@ import { junitXml } from './junit-xml.ts';
 import { markdownSummary } from './markdown-summary.ts';
 import { sarifLog } from './sarif.ts';
 
-/** Where report writers print, which environment they read (CI summary files, annotations), and a last redaction of all they emit. */
+/**
+ * Where report writers print, which environment they read (CI summary files, annotations), and a last redaction of all
+ * they emit.
+ */
 export interface ReportIo {
   readonly out: (line: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -43,6 +46,7 @@ export async function writeReports(reportDir: string, report: BaselinedRunReport
   );
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   if (stepSummary) await appendFile(stepSummary, `${io.redact(jobSummary(report, io.env))}\n`);
-  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report, locations)) io.out(io.redact(line));
+  if (io.env.GITHUB_ACTIONS === 'true')
+    for (const line of githubAnnotations(report, locations)) io.out(io.redact(line));
   return written;
 }

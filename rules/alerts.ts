@@ -35,27 +35,45 @@ export const alertRules: Rule[] = [
       const value = data(ex.response?.json);
       if (ex.operationId === 'listAlerts') {
         if (!Array.isArray(value)) return [{ path: payloadPath(ex), expected: 'an array of alerts', actual: value }];
-        return value.flatMap((item, i) => (asObject(item) ? [] : [{ path: `${payloadPath(ex)}/${i}`, expected: 'an alert object', actual: item }]));
+        return value.flatMap((item, i) =>
+          asObject(item) ? [] : [{ path: `${payloadPath(ex)}/${i}`, expected: 'an alert object', actual: item }],
+        );
       }
-      return asObject(value) ? [] : [{ path: payloadPath(ex), expected: 'the alert object', actual: value ?? ex.response?.json }];
+      return asObject(value)
+        ? []
+        : [{ path: payloadPath(ex), expected: 'the alert object', actual: value ?? ex.response?.json }];
     },
   },
   {
     id: 'alerts.dashboard-mapping',
     title: 'dashboardId comes back as dashboard',
     basis: 'stated',
-    sentence: "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come back.",
-    probedBy: 'every update that sends one, including one that sends a dashboard other than the stored one (taken from another listed alert)',
+    sentence:
+      "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come back.",
+    probedBy:
+      'every update that sends one, including one that sends a dashboard other than the stored one (taken ' +
+      'from another listed alert)',
     operations: ['updateAlert'],
     parts: [{ name: 'an update that sends one' }, { name: 'a dashboard other than the stored one' }],
     partOf: (ex) => (ex.probe.part === ANOTHER_DASHBOARD ? ANOTHER_DASHBOARD : 'an update that sends one'),
-    applies: (ex) => isSuccess(ex) && requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined,
+    applies: (ex) =>
+      isSuccess(ex) && requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined,
     check: (ex) => {
       const alert = asObject(data(ex.response?.json))!;
       const violations: Violation[] = [];
       const sent = requestBody(ex)!.dashboardId;
-      if (alert.dashboard !== sent) violations.push({ path: `${payloadPath(ex)}/dashboard`, expected: JSON.stringify(sent), actual: alert.dashboard });
-      if ('dashboardId' in alert) violations.push({ path: `${payloadPath(ex)}/dashboardId`, expected: 'absent (the record names it dashboard)', actual: alert.dashboardId });
+      if (alert.dashboard !== sent)
+        violations.push({
+          path: `${payloadPath(ex)}/dashboard`,
+          expected: JSON.stringify(sent),
+          actual: alert.dashboard,
+        });
+      if ('dashboardId' in alert)
+        violations.push({
+          path: `${payloadPath(ex)}/dashboardId`,
+          expected: 'absent (the record names it dashboard)',
+          actual: alert.dashboardId,
+        });
       return violations;
     },
   },
@@ -69,7 +87,10 @@ export const alertRules: Rule[] = [
     applies: (ex) => isSuccess(ex) && asObject(data(ex.response?.json)) !== undefined,
     check: (ex) => {
       const alert = asObject(data(ex.response?.json))!;
-      return LIST_OMITTED.filter((field) => !(field in alert)).map((field) => ({ path: `${payloadPath(ex)}/${field}`, expected: 'present' }));
+      return LIST_OMITTED.filter((field) => !(field in alert)).map((field) => ({
+        path: `${payloadPath(ex)}/${field}`,
+        expected: 'present',
+      }));
     },
   },
   {
@@ -107,7 +128,8 @@ export const alertRules: Rule[] = [
         ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
         : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
     check: (ex) => {
-      if (ex.operationId === 'updateAlert') return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), payloadPath(ex));
+      if (ex.operationId === 'updateAlert')
+        return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), payloadPath(ex));
       const expected = asObject(ex.probe.expect?.alert)!;
       const list = data(ex.response?.json) as unknown[];
       const index = list.findIndex((item) => sameId(asObject(item)?.id, expected.id));
@@ -142,8 +164,11 @@ export const alertRules: Rule[] = [
     partOf: (ex) => {
       const body = requestBody(ex);
       if (ex.probe.intent !== 'reject' || !body) return undefined;
-      if (body.thresholdType !== undefined && !['above', 'below'].includes(body.thresholdType as string)) return 'thresholdType outside above/below rejected';
-      return body.source !== undefined && !['tile', 'search'].includes(body.source as string) ? 'source outside tile/search rejected' : undefined;
+      if (body.thresholdType !== undefined && !['above', 'below'].includes(body.thresholdType as string))
+        return 'thresholdType outside above/below rejected';
+      return body.source !== undefined && !['tile', 'search'].includes(body.source as string)
+        ? 'source outside tile/search rejected'
+        : undefined;
     },
     applies: (ex) => probes(ex, 'alerts.enums') && ex.response !== undefined,
     check: intentViolations,

@@ -15,9 +15,18 @@ export const backupRules: Rule[] = [
     check: (ex) => {
       const result = payload(ex)!;
       const violations: Violation[] = [];
-      if (!sameId(result.id, ex.request.params.backupId)) violations.push({ path: `${payloadPath(ex)}/id`, expected: `the path backupId ${ex.request.params.backupId}`, actual: result.id });
+      if (!sameId(result.id, ex.request.params.backupId))
+        violations.push({
+          path: `${payloadPath(ex)}/id`,
+          expected: `the path backupId ${ex.request.params.backupId}`,
+          actual: result.id,
+        });
       if (!sameId(result.serviceId, ex.request.params.serviceId))
-        violations.push({ path: `${payloadPath(ex)}/serviceId`, expected: `the path serviceId ${ex.request.params.serviceId}`, actual: result.serviceId });
+        violations.push({
+          path: `${payloadPath(ex)}/serviceId`,
+          expected: `the path serviceId ${ex.request.params.serviceId}`,
+          actual: result.serviceId,
+        });
       return violations;
     },
   },

@@ -1,7 +1,13 @@
 import { APIS } from '../apis/index.ts';
 import type { Envelope } from '../apis/descriptor.ts';
 import { type Exchange, isSuccess } from '../core/exchange.ts';
-import { EVERY_ENVELOPED_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
+import {
+  EVERY_ENVELOPED_OPERATION,
+  rememberingRule,
+  type Rule,
+  type RuleMemory,
+  type Violation,
+} from '../core/rule.ts';
 import { asObject } from './body.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -9,7 +15,9 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** The exchange's API's envelope, when it has the `{status, requestId, payload}` form. */
 const envelopeOf = (ex: Exchange): Required<Envelope> | undefined => {
   const envelope = APIS[ex.api].envelope;
-  return envelope.status !== undefined && envelope.requestId !== undefined ? (envelope as Required<Envelope>) : undefined;
+  return envelope.status !== undefined && envelope.requestId !== undefined
+    ? (envelope as Required<Envelope>)
+    : undefined;
 };
 
 /** The response's request id, when its API's envelope has one and the response carries it as a string. */
@@ -34,18 +42,30 @@ export const envelopeRules: Rule[] = [
     id: 'envelope.shape',
     title: 'Successful management responses use the envelope',
     basis: 'stated',
-    sentence: 'Every successful management response is an object with `status` (number), `requestId` (string) and `result` (object).',
+    sentence:
+      'Every successful management response is an object with `status` (number), `requestId` (string) and ' +
+      '`result` (object).',
     probedBy: 'every 2xx management response',
     operations: EVERY_ENVELOPED_OPERATION,
     applies: (ex) => envelopeOf(ex) !== undefined && isSuccess(ex),
     check: (ex) => {
       const { status, requestId, payload } = envelopeOf(ex)!;
       const body = asObject(ex.response?.json);
-      if (!body) return [{ path: '', expected: 'a JSON object envelope', actual: ex.response?.json ?? ex.response?.text.slice(0, 200) }];
+      if (!body)
+        return [
+          {
+            path: '',
+            expected: 'a JSON object envelope',
+            actual: ex.response?.json ?? ex.response?.text.slice(0, 200),
+          },
+        ];
       const violations: Violation[] = [];
-      if (typeof body[status] !== 'number') violations.push({ path: `/${status}`, expected: 'a number', actual: body[status] });
-      if (typeof body[requestId] !== 'string') violations.push({ path: `/${requestId}`, expected: 'a string', actual: body[requestId] });
-      if (!asObject(body[payload])) violations.push({ path: `/${payload}`, expected: 'an object', actual: body[payload] });
+      if (typeof body[status] !== 'number')
+        violations.push({ path: `/${status}`, expected: 'a number', actual: body[status] });
+      if (typeof body[requestId] !== 'string')
+        violations.push({ path: `/${requestId}`, expected: 'a string', actual: body[requestId] });
+      if (!asObject(body[payload]))
+        violations.push({ path: `/${payload}`, expected: 'an object', actual: body[payload] });
       return violations;
     },
   },
@@ -63,7 +83,8 @@ export const envelopeRules: Rule[] = [
       const http = ex.response?.status;
       const violations: Violation[] = [];
       if (http !== 200) violations.push({ path: '', expected: 'HTTP status 200 for a success', actual: http });
-      if (typeof status === 'number' && status !== http) violations.push({ path: `/${field}`, expected: `the HTTP status ${http}`, actual: status });
+      if (typeof status === 'number' && status !== http)
+        violations.push({ path: `/${field}`, expected: `the HTTP status ${http}`, actual: status });
       return violations;
     },
   },
@@ -77,7 +98,15 @@ export const envelopeRules: Rule[] = [
     applies: (ex) => requestIdOf(ex) !== undefined,
     check: (ex) => {
       const id = requestIdOf(ex);
-      return id !== undefined && !UUID_V4.test(id) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected: 'a uuid v4 (version nibble 4, variant 8, 9, a or b)', actual: id }] : [];
+      return id !== undefined && !UUID_V4.test(id)
+        ? [
+            {
+              path: `/${envelopeOf(ex)!.requestId}`,
+              expected: 'a uuid v4 (version nibble 4, variant 8, 9, a or b)',
+              actual: id,
+            },
+          ]
+        : [];
     },
   },
   rememberingRule({
@@ -94,7 +123,9 @@ export const envelopeRules: Rule[] = [
       if (ctx.again) return [];
       const id = requestIdOf(ex);
       const expected = 'a requestId not seen before in this run';
-      return id !== undefined && seen.has(id.toLowerCase()) ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected, actual: id }] : [];
+      return id !== undefined && seen.has(id.toLowerCase())
+        ? [{ path: `/${envelopeOf(ex)!.requestId}`, expected, actual: id }]
+        : [];
     },
   }),
 ];

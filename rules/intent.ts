@@ -15,9 +15,13 @@ export function intentViolations(exchange: Exchange): Violation[] {
 }
 
 /** The two halves of a paired rule, judged by the probe's intent: what must be accepted and what must be rejected. */
-export function pairedParts(accepted: string | undefined, rejected: string | undefined): Pick<Rule, 'parts' | 'partOf'> {
+export function pairedParts(
+  accepted: string | undefined,
+  rejected: string | undefined,
+): Pick<Rule, 'parts' | 'partOf'> {
   return {
     parts: [accepted, rejected].filter((name): name is string => name !== undefined).map((name) => ({ name })),
-    partOf: (exchange) => (exchange.probe.intent === 'accept' ? accepted : exchange.probe.intent === 'reject' ? rejected : undefined),
+    partOf: (exchange) =>
+      exchange.probe.intent === 'accept' ? accepted : exchange.probe.intent === 'reject' ? rejected : undefined,
   };
 }

@@ -4,7 +4,8 @@ import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
 
-const neverExpires = (body: Record<string, unknown> | undefined): boolean => body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
+const neverExpires = (body: Record<string, unknown> | undefined): boolean =>
+  body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
 
 /** Which of the three never-expires forms a create body uses, if any. */
 function expiryForm(body: Record<string, unknown> | undefined): string | undefined {
@@ -53,7 +54,11 @@ export const keyRules: Rule[] = [
       for (const field of ['keyId', 'keySecret']) {
         const value = result?.[field];
         if (typeof value !== 'string' || value === '')
-          violations.push({ path: `${payloadPath(ex)}/${field}`, expected: 'a non-empty string', actual: field === 'keySecret' && value ? '[redacted]' : value });
+          violations.push({
+            path: `${payloadPath(ex)}/${field}`,
+            expected: 'a non-empty string',
+            actual: field === 'keySecret' && value ? '[redacted]' : value,
+          });
       }
       const key = asObject(result?.key);
       violations.push(...subsetViolations({ name: body.name, roles: body.roles }, key, `${payloadPath(ex)}/key`));
@@ -64,17 +69,28 @@ export const keyRules: Rule[] = [
     id: 'keys.never-expires',
     title: 'A key created without expiry never expires',
     basis: 'stated',
-    sentence: 'A create with `expireAt` absent, null or empty returns a key with no expiry (`expireAt` null or absent).',
+    sentence:
+      'A create with `expireAt` absent, null or empty returns a key with no expiry (`expireAt` null or absent).',
     probedBy: 'the three forms',
     operations: ['createKey'],
     parts: [{ name: 'expireAt absent' }, { name: 'expireAt null' }, { name: 'expireAt empty' }],
     partOf: (ex) => expiryForm(requestBody(ex)),
-    applies: (ex) => (probes(ex, 'keys.never-expires') && ex.response !== undefined) || (isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined),
+    applies: (ex) =>
+      (probes(ex, 'keys.never-expires') && ex.response !== undefined) ||
+      (isSuccess(ex) && neverExpires(requestBody(ex)) && asObject(payload(ex)?.key) !== undefined),
     check: (ex) => {
       const rejected = probes(ex, 'keys.never-expires') ? intentViolations(ex) : [];
       if (rejected.length > 0 || !isSuccess(ex)) return rejected;
       const expireAt = asObject(payload(ex)?.key)?.expireAt;
-      return expireAt === undefined || expireAt === null ? [] : [{ path: `${payloadPath(ex)}/key/expireAt`, expected: 'null or absent (the key never expires)', actual: expireAt }];
+      return expireAt === undefined || expireAt === null
+        ? []
+        : [
+            {
+              path: `${payloadPath(ex)}/key/expireAt`,
+              expected: 'null or absent (the key never expires)',
+              actual: expireAt,
+            },
+          ];
     },
   },
 ];

@@ -12,9 +12,17 @@ function expectedPipe(body: Record<string, unknown>, operation: Operation): unkn
 }
 
 /** The `typeof` of a JSON value of each primitive JSON Schema type. */
-const TYPEOF: Readonly<Record<string, string>> = Object.freeze({ number: 'number', integer: 'number', boolean: 'boolean', string: 'string' });
+const TYPEOF: Readonly<Record<string, string>> = Object.freeze({
+  number: 'number',
+  integer: 'number',
+  boolean: 'boolean',
+  string: 'string',
+});
 
-/** The keys an operation's 200 payload (`payloadProperty`) must carry by the spec, each with the `typeof` of its documented type, if primitive. */
+/**
+ * The keys an operation's 200 payload (`payloadProperty`) must carry by the spec, each with the `typeof` of its
+ * documented type, if primitive.
+ */
 export function requiredPayloadKeys(operation: Operation, payloadProperty: string): [string, string | undefined][] {
   const schema = asObject(asObject(asObject(operation.responseSchemas['200'])?.properties)?.[payloadProperty]);
   const properties = asObject(schema?.properties) ?? {};
@@ -26,7 +34,11 @@ export function requiredPayloadKeys(operation: Operation, payloadProperty: strin
 }
 
 /** tableMappings after an update: the added ones present, the removed ones absent. */
-function tableMappingViolations(body: Record<string, unknown>, result: Record<string, unknown>, path: string): Violation[] {
+function tableMappingViolations(
+  body: Record<string, unknown>,
+  result: Record<string, unknown>,
+  path: string,
+): Violation[] {
   const sent = asObject(asObject(body.source)?.relational);
   if (!sent) return [];
   const mappings = asObject(asObject(result.source)?.relational)?.tableMappings;
@@ -34,12 +46,20 @@ function tableMappingViolations(body: Record<string, unknown>, result: Record<st
   const violations: Violation[] = [];
   for (const added of (sent.tableMappingsToAdd as unknown[] | undefined) ?? []) {
     if (!list.some((m) => subsetViolations(added, m, '').length === 0)) {
-      violations.push({ path: `${path}/source/relational/tableMappings`, expected: `to include the added mapping ${JSON.stringify(added)}`, actual: mappings });
+      violations.push({
+        path: `${path}/source/relational/tableMappings`,
+        expected: `to include the added mapping ${JSON.stringify(added)}`,
+        actual: mappings,
+      });
     }
   }
   for (const removed of (sent.tableMappingsToRemove as unknown[] | undefined) ?? []) {
     if (list.some((m) => subsetViolations(removed, m, '').length === 0)) {
-      violations.push({ path: `${path}/source/relational/tableMappings`, expected: `not to include the removed mapping ${JSON.stringify(removed)}`, actual: mappings });
+      violations.push({
+        path: `${path}/source/relational/tableMappings`,
+        expected: `not to include the removed mapping ${JSON.stringify(removed)}`,
+        actual: mappings,
+      });
     }
   }
   return violations;
@@ -51,7 +71,8 @@ export const pipeRules: Rule[] = [
     id: 'pipes.field-mappings-cover-columns',
     title: 'fieldMappings must cover every destination column',
     basis: 'stated',
-    sentence: 'A create whose `fieldMappings` miss a destination column is rejected; one that covers them all is accepted.',
+    sentence:
+      'A create whose `fieldMappings` miss a destination column is rejected; one that covers them all is accepted.',
     probedBy: 'paired valid / invalid creates',
     ...pairedParts('covering mappings accepted', 'a missed column rejected'),
     operations: ['createPipe'],
@@ -65,38 +86,58 @@ export const pipeRules: Rule[] = [
     sentence: "A pipe's `serviceId` is the path `serviceId`.",
     probedBy: 'every pipe response',
     operations: ['createPipe', 'updatePipe'],
-    applies: (ex) => (ex.operationId === 'createPipe' || ex.operationId === 'updatePipe') && isSuccess(ex) && payload(ex)?.serviceId !== undefined,
+    applies: (ex) =>
+      (ex.operationId === 'createPipe' || ex.operationId === 'updatePipe') &&
+      isSuccess(ex) &&
+      payload(ex)?.serviceId !== undefined,
     check: (ex) => {
       const actual = payload(ex)?.serviceId;
-      return sameId(actual, ex.request.params.serviceId) ? [] : [{ path: `${payloadPath(ex)}/serviceId`, expected: `the path serviceId ${ex.request.params.serviceId}`, actual }];
+      return sameId(actual, ex.request.params.serviceId)
+        ? []
+        : [
+            {
+              path: `${payloadPath(ex)}/serviceId`,
+              expected: `the path serviceId ${ex.request.params.serviceId}`,
+              actual,
+            },
+          ];
     },
   },
   {
     id: 'pipes.reflects-request',
     title: 'A created pipe carries what was sent',
     basis: 'inferred',
-    sentence: 'The created pipe carries the name, source (response fields), destination, mappings, scaling and settings sent.',
+    sentence:
+      'The created pipe carries the name, source (response fields), destination, mappings, scaling and settings sent.',
     probedBy: 'every create',
     operations: ['createPipe'],
-    applies: (ex) => ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && requestBody(ex) !== undefined,
+    applies: (ex) =>
+      ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && requestBody(ex) !== undefined,
     check: (ex, ctx) => subsetViolations(expectedPipe(requestBody(ex)!, ctx.operation), payload(ex), payloadPath(ex)),
   },
   {
     id: 'pipes.update-applies',
     title: 'A pipe update is applied and persisted',
     basis: 'inferred',
-    sentence: 'A PATCH returns the pipe with every sent change applied, and the settings operation then shows the new settings.',
+    sentence:
+      'A PATCH returns the pipe with every sent change applied, and the settings operation then shows the ' +
+      'new settings.',
     probedBy: 'create, patch, read settings',
     operations: ['updatePipe', 'getPipeSettings'],
     applies: (ex) =>
       isSuccess(ex) &&
       payload(ex) !== undefined &&
-      ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) || (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
+      ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) ||
+        (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
     check: (ex, ctx) => {
       const result = payload(ex)!;
-      if (ex.operationId === 'getPipeSettings') return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex));
+      if (ex.operationId === 'getPipeSettings')
+        return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex));
       const body = requestBody(ex)!;
-      return [...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)), ...tableMappingViolations(body, result, payloadPath(ex))];
+      return [
+        ...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)),
+        ...tableMappingViolations(body, result, payloadPath(ex)),
+      ];
     },
   },
   {
@@ -104,9 +145,14 @@ export const pipeRules: Rule[] = [
     title: 'Every pipe reads as its own writes left it',
     basis: 'inferred',
     sentence:
-      'Over any sequence of creates and updates, every pipe reads as its own writes left it: its settings read and its update answers show the latest value of each setting it was sent, the fields a PATCH did not send keep their values, every table mapping added is there and every one removed is gone (adding one already there may keep one copy), and nothing written to another pipe shows on it.',
+      'Over any sequence of creates and updates, every pipe reads as its own writes left it: its settings ' +
+      'read and its update answers show the latest value of each setting it was sent, the fields a PATCH ' +
+      'did not send keep their values, every table mapping added is there and every one removed is gone ' +
+      '(adding one already there may keep one copy), and nothing written to another pipe shows on it.',
     probedBy:
-      'model-based sequences: creates, updates and settings reads of several pipes, interleaved, each answer checked against a model of every write before it; a failure is shrunk to the shortest sequence',
+      'model-based sequences: creates, updates and settings reads of several pipes, interleaved, each ' +
+      'answer checked against a model of every write before it; a failure is shrunk to the shortest ' +
+      'sequence',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     parts: [{ name: SEQUENCE_PART }],
     partOf: () => SEQUENCE_PART,
@@ -126,7 +172,11 @@ export const pipeRules: Rule[] = [
       const path = payloadPath(ex);
       return requiredPayloadKeys(ctx.operation, path.slice(1))
         .filter(([key, type]) => !(key in result) || (type !== undefined && typeof result[key] !== type))
-        .map(([key, type]) => ({ path: `${path}/${key}`, expected: type ? `present, of type ${type}` : 'present', actual: result[key] }));
+        .map(([key, type]) => ({
+          path: `${path}/${key}`,
+          expected: type ? `present, of type ${type}` : 'present',
+          actual: result[key],
+        }));
     },
   },
 ];

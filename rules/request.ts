@@ -2,7 +2,11 @@ import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
 import { intentViolations } from './intent.ts';
 
 /** The ways a request can lack its API's credentials: each is a part of `auth.required` on every operation. */
-export const CREDENTIAL_WAYS = Object.freeze(['no credentials', 'a wrong secret or token', "the other API's scheme"] as const);
+export const CREDENTIAL_WAYS = Object.freeze([
+  'no credentials',
+  'a wrong secret or token',
+  "the other API's scheme",
+] as const);
 
 /** Rules on how the target answers valid and invalid requests in general. */
 export const requestRules: Rule[] = [
@@ -25,13 +29,18 @@ export const requestRules: Rule[] = [
     operations: EVERY_OPERATION,
     severity: 'server',
     applies: (ex) => ex.probe.intent !== 'accept' && ex.response !== undefined,
-    check: (ex) => ((ex.response?.status ?? 0) >= 500 ? [{ path: '', expected: `a 4xx for ${ex.probe.label}`, actual: ex.response?.status }] : []),
+    check: (ex) =>
+      (ex.response?.status ?? 0) >= 500
+        ? [{ path: '', expected: `a 4xx for ${ex.probe.label}`, actual: ex.response?.status }]
+        : [],
   },
   {
     id: 'auth.required',
     title: 'Every operation needs its own credentials',
     basis: 'stated',
-    sentence: "Every operation of both APIs is rejected without credentials, with a wrong secret or token, and with the other API's scheme.",
+    sentence:
+      'Every operation of both APIs is rejected without credentials, with a wrong secret or token, and ' +
+      "with the other API's scheme.",
     probedBy: 'each operation, each way',
     operations: EVERY_OPERATION,
     severity: 'credentials',

@@ -19,8 +19,18 @@ export const responseRules: Rule[] = [
     check: (ex) => {
       const violations = [];
       const type = ex.response?.headers['content-type'];
-      if (!type || !JSON_TYPE.test(type)) violations.push({ path: 'header:content-type', expected: 'a JSON media type (application/json)', actual: type });
-      if (ex.response?.jsonError) violations.push({ path: '', expected: 'a body that parses as JSON', actual: `${ex.response.jsonError}: ${ex.response.text.slice(0, 120)}` });
+      if (!type || !JSON_TYPE.test(type))
+        violations.push({
+          path: 'header:content-type',
+          expected: 'a JSON media type (application/json)',
+          actual: type,
+        });
+      if (ex.response?.jsonError)
+        violations.push({
+          path: '',
+          expected: 'a body that parses as JSON',
+          actual: `${ex.response.jsonError}: ${ex.response.text.slice(0, 120)}`,
+        });
       return violations;
     },
   },
@@ -28,17 +38,24 @@ export const responseRules: Rule[] = [
     id: 'response.schema',
     title: 'Successful payloads match the spec',
     basis: 'stated',
-    sentence: "Every 2xx `result` (management) or `data` (alerts) validates against the operation's response schema in `openapi/`.",
+    sentence:
+      "Every 2xx `result` (management) or `data` (alerts) validates against the operation's response " +
+      'schema in `openapi/`.',
     probedBy: 'every 2xx response',
     operations: EVERY_OPERATION,
     applies: (ex) => isSuccess(ex) && asObject(ex.response?.json)?.[payloadPath(ex).slice(1)] !== undefined,
     check: (ex, ctx) => {
       const property = payloadPath(ex).slice(1);
-      const validate = ctx.validators.response(ctx.operation, String(ex.response?.status), property) ?? ctx.validators.response(ctx.operation, '200', property);
+      const validate =
+        ctx.validators.response(ctx.operation, String(ex.response?.status), property) ??
+        ctx.validators.response(ctx.operation, '200', property);
       const value = asObject(ex.response?.json)?.[property];
       if (!validate) return [];
-      // A field that carries back what the request left out may be absent (RULES.md): judge only what the request makes certain.
-      const certain = validate(value).filter((error) => error.keyword !== 'required' || !echoOfUnsent(ctx.operation, ex.request.json, missingPointer(error)));
+      // A field that carries back what the request left out may be absent (RULES.md): judge only what the request makes
+      // certain.
+      const certain = validate(value).filter(
+        (error) => error.keyword !== 'required' || !echoOfUnsent(ctx.operation, ex.request.json, missingPointer(error)),
+      );
       return violationsFromAjv(certain, payloadPath(ex), value);
     },
   },

@@ -4,9 +4,19 @@ import { createSecretIndex, type SecretIndex } from '../core/secret-index.ts';
 import type { Specs } from '../core/spec.ts';
 
 /** Header and field names that carry credentials in any HTTP API, beside the fields the specs mark secret. */
-const CREDENTIAL_NAMES = Object.freeze(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'token']);
+const CREDENTIAL_NAMES = Object.freeze([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'token',
+]);
 
-/** Field and header names whose values the harness redacts in everything it records: the usual credential names and every field the specs mark `x-conformance-secret`. */
+/**
+ * Field and header names whose values the harness redacts in everything it records: the usual credential names and
+ * every field the specs mark `x-conformance-secret`.
+ */
 export function redactedNames(specs: Pick<Specs, 'secretFields'>): readonly string[] {
   return [...CREDENTIAL_NAMES, ...specs.secretFields];
 }
@@ -28,7 +38,10 @@ export function valuesUnder(json: unknown, names: readonly string[]): string[] {
   return found;
 }
 
-/** A JSON object or array. Walks go over an object's keys with `for...in` (a parsed body's own keys, in order), which allocates nothing per key. */
+/**
+ * A JSON object or array. Walks go over an object's keys with `for...in` (a parsed body's own keys, in order), which
+ * allocates nothing per key.
+ */
 const isContainer = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 const where = (json: unknown, secret: string, path: string): string | undefined => {
@@ -44,7 +57,12 @@ const where = (json: unknown, secret: string, path: string): string | undefined 
 };
 
 /** Every request-only field in a JSON value; a path is built only for an object or array, which may hold one. */
-const secretFields = (json: Record<string, unknown>, fields: readonly string[], path: string, out: Violation[]): void => {
+const secretFields = (
+  json: Record<string, unknown>,
+  fields: readonly string[],
+  path: string,
+  out: Violation[],
+): void => {
   if (Array.isArray(json)) {
     for (let i = 0; i < json.length; i++) {
       const item: unknown = json[i];
@@ -54,7 +72,8 @@ const secretFields = (json: Record<string, unknown>, fields: readonly string[], 
   }
   for (const key in json) {
     const value = json[key];
-    if (fields.includes(key)) out.push({ path: `${path}/${key}`, expected: `no \`${key}\` field: it is request-only`, actual: '[redacted]' });
+    if (fields.includes(key))
+      out.push({ path: `${path}/${key}`, expected: `no \`${key}\` field: it is request-only`, actual: '[redacted]' });
     else if (isContainer(value)) secretFields(value, fields, `${path}/${key}`, out);
   }
 };
@@ -74,7 +93,8 @@ export const secretRules: Rule[] = [
     title: 'Secrets sent never come back',
     basis: 'stated',
     sentence:
-      'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in any response: neither its field nor its value, under any name, anywhere in the body or headers.',
+      'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in ' +
+      'any response: neither its field nor its value, under any name, anywhere in the body or headers.',
     probedBy: 'generate unique secret values; scan each response for them',
     operations: EVERY_OPERATION,
     severity: 'secret',
@@ -85,10 +105,18 @@ export const secretRules: Rule[] = [
       const violations: Violation[] = [];
       if (isContainer(response.json)) secretFields(response.json, ctx.specs.requestOnlySecretFields, '', violations);
       for (const [name, value] of Object.entries(response.headers)) {
-        violations.push(...secrets.foundIn(value).map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })));
+        violations.push(
+          ...secrets
+            .foundIn(value)
+            .map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })),
+        );
       }
       for (const secret of secrets.foundIn(response.text)) {
-        violations.push({ path: where(response.json, secret, '') ?? '', expected: 'no secret value sent earlier', actual: '[redacted]' });
+        violations.push({
+          path: where(response.json, secret, '') ?? '',
+          expected: 'no secret value sent earlier',
+          actual: '[redacted]',
+        });
       }
       return violations;
     },

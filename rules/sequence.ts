@@ -27,10 +27,16 @@ export interface PipeState {
   readonly columns?: readonly unknown[];
   readonly fieldMappings?: readonly unknown[];
   /** For a relational source: every mapping that must be there (one copy or more), and the names of removed ones. */
-  readonly tableMappings?: { readonly present: readonly Record<string, unknown>[]; readonly absent: readonly TableKey[] };
+  readonly tableMappings?: {
+    readonly present: readonly Record<string, unknown>[];
+    readonly absent: readonly TableKey[];
+  };
 }
 
-/** What a list read of a sequence expects of the alerts it did not update (`probe.expect.others`): each as listed before. */
+/**
+ * What a list read of a sequence expects of the alerts it did not update (`probe.expect.others`): each as listed
+ * before.
+ */
 export type OtherAlerts = readonly Record<string, unknown>[];
 
 /** Whether a table mapping carries the naming fields of `key`. */
@@ -41,7 +47,11 @@ export function sameTable(mapping: unknown, key: TableKey): boolean {
 
 /** The naming fields of a table mapping. */
 export function tableKey(mapping: Readonly<Record<string, unknown>>): TableKey {
-  return { sourceSchemaName: String(mapping.sourceSchemaName), sourceTable: String(mapping.sourceTable), targetTable: String(mapping.targetTable) };
+  return {
+    sourceSchemaName: String(mapping.sourceSchemaName),
+    sourceTable: String(mapping.sourceTable),
+    targetTable: String(mapping.targetTable),
+  };
 }
 
 /** Where a pipe answer (create, update, settings read) differs from what the model expects of it. */
@@ -51,45 +61,86 @@ export function pipeStateViolations(ex: Exchange): Violation[] {
   const path = payloadPath(ex);
   if (ex.operationId === 'getPipeSettings') return subsetViolations(state.settings ?? {}, result, path);
   const violations: Violation[] = [];
-  if (state.id !== undefined && !sameId(result.id, state.id)) violations.push({ path: `${path}/id`, expected: `the pipe the request names, ${state.id}`, actual: result.id });
+  if (state.id !== undefined && !sameId(result.id, state.id))
+    violations.push({ path: `${path}/id`, expected: `the pipe the request names, ${state.id}`, actual: result.id });
   const other = state.others?.find((id) => sameId(result.id, id));
-  if (other !== undefined) violations.push({ path: `${path}/id`, expected: 'a pipe of its own, not one created before it', actual: result.id });
-  if (state.name !== undefined && result.name !== state.name) violations.push({ path: `${path}/name`, expected: JSON.stringify(state.name), actual: result.name });
+  if (other !== undefined)
+    violations.push({
+      path: `${path}/id`,
+      expected: 'a pipe of its own, not one created before it',
+      actual: result.id,
+    });
+  if (state.name !== undefined && result.name !== state.name)
+    violations.push({ path: `${path}/name`, expected: JSON.stringify(state.name), actual: result.name });
   if (state.settings) violations.push(...subsetViolations(state.settings, result.settings, `${path}/settings`));
-  if (state.columns) violations.push(...subsetViolations(state.columns, asObject(result.destination)?.columns, `${path}/destination/columns`));
-  if (state.fieldMappings) violations.push(...subsetViolations(state.fieldMappings, result.fieldMappings, `${path}/fieldMappings`));
-  if (state.tableMappings) violations.push(...tableMappingStateViolations(state.tableMappings, result, `${path}/source/relational/tableMappings`));
+  if (state.columns)
+    violations.push(
+      ...subsetViolations(state.columns, asObject(result.destination)?.columns, `${path}/destination/columns`),
+    );
+  if (state.fieldMappings)
+    violations.push(...subsetViolations(state.fieldMappings, result.fieldMappings, `${path}/fieldMappings`));
+  if (state.tableMappings)
+    violations.push(
+      ...tableMappingStateViolations(state.tableMappings, result, `${path}/source/relational/tableMappings`),
+    );
   return violations;
 }
 
-/** Table mappings against the model: each expected one there (a second copy allowed), none removed, none the model does not know. */
-function tableMappingStateViolations(expected: NonNullable<PipeState['tableMappings']>, result: Record<string, unknown>, path: string): Violation[] {
+/**
+ * Table mappings against the model: each expected one there (a second copy allowed), none removed, none the model does
+ * not know.
+ */
+function tableMappingStateViolations(
+  expected: NonNullable<PipeState['tableMappings']>,
+  result: Record<string, unknown>,
+  path: string,
+): Violation[] {
   const listed = asObject(asObject(result.source)?.relational)?.tableMappings;
   const actual = Array.isArray(listed) ? (listed as unknown[]) : [];
   const violations: Violation[] = [];
   for (const mapping of expected.present) {
-    if (!actual.some((m) => subsetViolations(mapping, m, '').length === 0)) violations.push({ path, expected: `to include ${JSON.stringify(mapping)}`, actual: listed });
+    if (!actual.some((m) => subsetViolations(mapping, m, '').length === 0))
+      violations.push({ path, expected: `to include ${JSON.stringify(mapping)}`, actual: listed });
   }
   for (const key of expected.absent) {
-    if (actual.some((m) => sameTable(m, key))) violations.push({ path, expected: `not to include the removed mapping ${JSON.stringify(key)}`, actual: listed });
+    if (actual.some((m) => sameTable(m, key)))
+      violations.push({ path, expected: `not to include the removed mapping ${JSON.stringify(key)}`, actual: listed });
   }
   const unknown = actual.filter((m) => !expected.present.some((known) => sameTable(m, tableKey(known))));
-  if (unknown.length > 0) violations.push({ path, expected: `only the mappings written to this pipe: ${unknown.length} more`, actual: listed });
+  if (unknown.length > 0)
+    violations.push({
+      path,
+      expected: `only the mappings written to this pipe: ${unknown.length} more`,
+      actual: listed,
+    });
   return violations;
 }
 
-/** Where a list read (`value`, its payload) shows another alert other than as listed before the sequence's updates, or an update answers another alert. */
+/**
+ * Where a list read (`value`, its payload) shows another alert other than as listed before the sequence's updates, or
+ * an update answers another alert.
+ */
 export function alertIsolationViolations(ex: Exchange, value: unknown): Violation[] {
   const path = payloadPath(ex);
   if (ex.operationId === 'updateAlert') {
     const id = asObject(value)?.id;
-    return sameId(id, ex.request.params.id) ? [] : [{ path: `${path}/id`, expected: `the alert the request names, ${ex.request.params.id}`, actual: id }];
+    return sameId(id, ex.request.params.id)
+      ? []
+      : [{ path: `${path}/id`, expected: `the alert the request names, ${ex.request.params.id}`, actual: id }];
   }
   const entries = Array.isArray(value) ? (value as unknown[]) : [];
   return ((ex.probe.expect?.others ?? []) as OtherAlerts).flatMap((before) => {
     const index = entries.findIndex((entry) => sameId(asObject(entry)?.id, before.id));
     if (index === -1) return [{ path, expected: `the alert ${String(before.id)}, which it listed before` }];
     const changed = subsetViolations(before, entries[index], `${path}/${index}`);
-    return changed.length === 0 ? [] : [{ path: `${path}/${index}`, expected: `alert ${String(before.id)} as listed before: ${JSON.stringify(before)}`, actual: entries[index] }];
+    return changed.length === 0
+      ? []
+      : [
+          {
+            path: `${path}/${index}`,
+            expected: `alert ${String(before.id)} as listed before: ${JSON.stringify(before)}`,
+            actual: entries[index],
+          },
+        ];
   });
 }

@@ -13,7 +13,12 @@ export const serviceRules: Rule[] = [
     probedBy: 'both commands, and invalid ones',
     operations: ['changeServiceState'],
     parts: [{ name: 'start accepted' }, { name: 'stop accepted' }, { name: 'other commands rejected' }],
-    partOf: (ex) => (ex.probe.intent === 'reject' ? 'other commands rejected' : ex.probe.intent === 'accept' ? `${String(requestBody(ex)?.command)} accepted` : undefined),
+    partOf: (ex) =>
+      ex.probe.intent === 'reject'
+        ? 'other commands rejected'
+        : ex.probe.intent === 'accept'
+          ? `${String(requestBody(ex)?.command)} accepted`
+          : undefined,
     applies: (ex) => probes(ex, 'service.command') && ex.response !== undefined,
     check: (ex) => {
       const violations = intentViolations(ex);
@@ -33,7 +38,15 @@ export const serviceRules: Rule[] = [
     applies: (ex) => isSuccess(ex) && payload(ex) !== undefined,
     check: (ex) => {
       const id = payload(ex)?.id;
-      return sameId(id, ex.request.params.serviceId) ? [] : [{ path: `${payloadPath(ex)}/id`, expected: `the path serviceId ${ex.request.params.serviceId}`, actual: id }];
+      return sameId(id, ex.request.params.serviceId)
+        ? []
+        : [
+            {
+              path: `${payloadPath(ex)}/id`,
+              expected: `the path serviceId ${ex.request.params.serviceId}`,
+              actual: id,
+            },
+          ];
     },
   },
 ];

@@ -10,7 +10,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function subsetViolations(expected: unknown, actual: unknown, path: string): Violation[] {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [{ path, expected: `an array like ${JSON.stringify(expected)}`, actual }];
-    if (actual.length !== expected.length) return [{ path, expected: `${expected.length} elements: ${JSON.stringify(expected)}`, actual }];
+    if (actual.length !== expected.length)
+      return [{ path, expected: `${expected.length} elements: ${JSON.stringify(expected)}`, actual }];
     const unused = [...actual];
     for (let index = 0; index < expected.length; index++) {
       const item: unknown = expected[index];
@@ -32,7 +33,9 @@ export function subsetViolations(expected: unknown, actual: unknown, path: strin
     return violations;
   }
   if (typeof expected === 'string' && typeof actual === 'string' && UUID.test(expected)) {
-    return expected.toLowerCase() === actual.toLowerCase() ? [] : [{ path, expected: JSON.stringify(expected), actual }];
+    return expected.toLowerCase() === actual.toLowerCase()
+      ? []
+      : [{ path, expected: JSON.stringify(expected), actual }];
   }
   return Object.is(expected, actual) ? [] : [{ path, expected: JSON.stringify(expected), actual }];
 }

@@ -13,6 +13,15 @@ export const transportRules: Rule[] = [
     operations: EVERY_OPERATION,
     severity: 'server',
     applies: (ex) => !(ex.failure && NOT_THE_TARGETS_FAULT.has(ex.failure.code)),
-    check: (ex) => (ex.failure ? [{ path: '', expected: 'a complete HTTP response within the timeout', actual: `${ex.failure.code}: ${ex.failure.message}` }] : []),
+    check: (ex) =>
+      ex.failure
+        ? [
+            {
+              path: '',
+              expected: 'a complete HTTP response within the timeout',
+              actual: `${ex.failure.code}: ${ex.failure.message}`,
+            },
+          ]
+        : [],
   },
 ];

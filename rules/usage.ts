@@ -28,12 +28,21 @@ function outsideThePeriod(ex: Exchange): Violation[] {
   return costEntries(payload(ex)).flatMap((entry, index) => {
     const date = asObject(entry)?.date;
     return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (date < from || date > to)
-      ? [{ path: list ? `${payloadPath(ex)}/costs/${index}/date` : `${payloadPath(ex)}/costs/date`, expected: `a date from ${from} to ${to}`, actual: date }]
+      ? [
+          {
+            path: list ? `${payloadPath(ex)}/costs/${index}/date` : `${payloadPath(ex)}/costs/date`,
+            expected: `a date from ${from} to ${to}`,
+            actual: date,
+          },
+        ]
       : [];
   });
 }
 
-/** For a period ending on a day that a wider period showed entries for (`probe.expect.entriesOn`): that day's entries are missing. */
+/**
+ * For a period ending on a day that a wider period showed entries for (`probe.expect.entriesOn`): that day's entries
+ * are missing.
+ */
 function lastDayMissing(ex: Exchange): Violation[] {
   const day = ex.probe.expect?.entriesOn;
   if (typeof day !== 'string') return [];
@@ -43,7 +52,9 @@ function lastDayMissing(ex: Exchange): Violation[] {
     : [
         {
           path: `${payloadPath(ex)}/costs`,
-          expected: `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed entries of that day)`,
+          expected:
+            `the entries of ${day}, the period's last day (to_date is inclusive; a wider period showed ` +
+            'entries of that day)',
           actual: `no entry dated ${day}`,
         },
       ];
@@ -52,7 +63,10 @@ function lastDayMissing(ex: Exchange): Violation[] {
 /** Rounding RULES.md allows between a total and the sum of its parts: a hundredth of a credit per entry summed. */
 export const CREDIT_ROUNDING = 0.01;
 
-/** `grandTotalCredits` against the sum of the entries' `totalCredits`, when every entry carries a number (else the schema rule speaks). */
+/**
+ * `grandTotalCredits` against the sum of the entries' `totalCredits`, when every entry carries a number (else the
+ * schema rule speaks).
+ */
 function grandTotalViolations(ex: Exchange): Violation[] {
   const result = payload(ex)!;
   const totals = costEntries(result).map((entry) => asObject(entry)?.totalCredits);
@@ -66,7 +80,9 @@ function grandTotalViolations(ex: Exchange): Violation[] {
     : [
         {
           path: `${payloadPath(ex)}/grandTotalCredits`,
-          expected: `the sum of the ${totals.length} listed entries' totalCredits, ${Number(sum.toFixed(6))} (within ${Number((CREDIT_ROUNDING * Math.max(1, totals.length)).toFixed(6))} for rounding)`,
+          expected:
+            `the sum of the ${totals.length} listed entries' totalCredits, ${Number(sum.toFixed(6))} (within ` +
+            `${Number((CREDIT_ROUNDING * Math.max(1, totals.length)).toFixed(6))} for rounding)`,
           actual: grand,
         },
       ];
@@ -94,7 +110,13 @@ export const usageRules: Rule[] = [
     operations: ['getUsageCost'],
     parts: [{ name: 'no from_date rejected' }, { name: 'no to_date rejected' }],
     partOf: (ex) =>
-      ex.probe.intent !== 'reject' ? undefined : ex.request.query.from_date === undefined ? 'no from_date rejected' : ex.request.query.to_date === undefined ? 'no to_date rejected' : undefined,
+      ex.probe.intent !== 'reject'
+        ? undefined
+        : ex.request.query.from_date === undefined
+          ? 'no from_date rejected'
+          : ex.request.query.to_date === undefined
+            ? 'no to_date rejected'
+            : undefined,
     applies: (ex) => probes(ex, 'usage.required-params') && ex.response !== undefined,
     check: intentViolations,
   },
@@ -102,7 +124,9 @@ export const usageRules: Rule[] = [
     id: 'usage.grand-total',
     title: 'grandTotalCredits is the sum of the listed entries',
     basis: 'stated',
-    sentence: '`grandTotalCredits` is the total over the period: it equals the sum of the `totalCredits` of the cost entries the answer lists (one entry or a list), up to rounding.',
+    sentence:
+      '`grandTotalCredits` is the total over the period: it equals the sum of the `totalCredits` of the ' +
+      'cost entries the answer lists (one entry or a list), up to rounding.',
     probedBy: 'every accepted period',
     operations: ['getUsageCost'],
     applies: (ex) => isSuccess(ex) && typeof payload(ex)?.grandTotalCredits === 'number',
@@ -112,12 +136,21 @@ export const usageRules: Rule[] = [
     id: 'usage.to-date-inclusive',
     title: 'Cost entries lie within the period, both ends included',
     basis: 'stated',
-    sentence: "Every cost entry's `date` lies within `from_date` .. `to_date`, both ends included, and a period that ends on a day returns that day's entries.",
+    sentence:
+      "Every cost entry's `date` lies within `from_date` .. `to_date`, both ends included, and a period " +
+      "that ends on a day returns that day's entries.",
     probedBy: 'every accepted period; and a period ending on a day for which a wider period showed entries',
     operations: ['getUsageCost'],
     parts: [{ name: 'entries within the period' }, { name: "a period ending on a day returns that day's entries" }],
-    partOf: (ex) => (typeof ex.probe.expect?.entriesOn === 'string' ? "a period ending on a day returns that day's entries" : 'entries within the period'),
-    applies: (ex) => isSuccess(ex) && payload(ex) !== undefined && ex.request.query.from_date !== undefined && ex.request.query.to_date !== undefined,
+    partOf: (ex) =>
+      typeof ex.probe.expect?.entriesOn === 'string'
+        ? "a period ending on a day returns that day's entries"
+        : 'entries within the period',
+    applies: (ex) =>
+      isSuccess(ex) &&
+      payload(ex) !== undefined &&
+      ex.request.query.from_date !== undefined &&
+      ex.request.query.to_date !== undefined,
     check: (ex) => [...outsideThePeriod(ex), ...lastDayMissing(ex)],
   },
 ];

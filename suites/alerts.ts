@@ -1,4 +1,9 @@
-import { alertUpdateBody, alertUpdateBodyBadEnum, alertUpdateBodyObserve, type AlertReference } from '../generators/index.ts';
+import {
+  alertUpdateBody,
+  alertUpdateBodyBadEnum,
+  alertUpdateBodyObserve,
+  type AlertReference,
+} from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
 import { subsetViolations } from '../rules/subset.ts';
@@ -18,7 +23,10 @@ const listOf = (exchange: Exchange): Alert[] => {
   return Array.isArray(data) ? (data as Alert[]) : [];
 };
 
-/** How many observe probes the update group sends at most: fewer when `--runs` (or `--max-requests`) asks for a small run. */
+/**
+ * How many observe probes the update group sends at most: fewer when `--runs` (or `--max-requests`) asks for a small
+ * run.
+ */
 const OBSERVED = 4;
 const observedCount = (runs: number): number => 1 + Math.min(OBSERVED - 1, runs);
 
@@ -31,7 +39,9 @@ interface Found {
   reason?: string;
   /** A dashboard and tile of another listed alert, other than the alert's own. */
   otherDashboard?: { dashboardId: string; tileId: string };
-  /** Dashboard, tile and webhook ids the target lists on updatable alerts: the references must-accept updates may send. */
+  /**
+   * Dashboard, tile and webhook ids the target lists on updatable alerts: the references must-accept updates may send.
+   */
   references: AlertReference[];
   /** Every other alert as first listed: one that changes while the run updates the alert is an incident. */
   others: Alert[];
@@ -41,14 +51,18 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   const listed = await context.send('listAlerts', { probe: accept('list alerts') });
   const alerts = listOf(listed);
   const wanted = context.config.alerts?.alertId;
-  const alert = wanted ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase()) : alerts.find((a) => alertNotUpdatable(a) === undefined);
+  const alert = wanted
+    ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase())
+    : alerts.find((a) => alertNotUpdatable(a) === undefined);
   const notUpdatable = alert ? alertNotUpdatable(alert) : undefined;
   if (!alert || typeof alert.id !== 'string' || notUpdatable) {
     found.reason = !isSuccess(listed)
-      ? `the alert list was not read (${listed.response?.status ?? listed.failure?.code}), so no alert is known to update`
+      ? `the alert list was not read (${listed.response?.status ?? listed.failure?.code}), so no alert is ` +
+        'known to update'
       : wanted
         ? `ALERT_ID ${wanted} ${alert ? `may not be updated: ${notUpdatable}` : 'is not listed'}`
-        : `none of the ${alerts.length} listed alert(s) can be put back after an update (a tile alert that lists every update field is needed); set ALERT_ID to one`;
+        : `none of the ${alerts.length} listed alert(s) can be put back after an update (a tile alert that ` +
+          'lists every update field is needed); set ALERT_ID to one';
     return;
   }
   found.id = alert.id;
@@ -56,33 +70,62 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   found.others = alerts.filter((a) => a !== alert);
   found.references = alerts
     .filter((a) => alertNotUpdatable(a) === undefined && a.dashboard !== '' && a.tileId !== '')
-    .map((a) => ({ dashboardId: a.dashboard as string, tileId: a.tileId as string, webhookId: (a.channel as { webhookId: string }).webhookId }));
-  const other = alerts.find((a) => a !== alert && typeof a.dashboard === 'string' && a.dashboard !== '' && a.dashboard !== alert.dashboard && typeof a.tileId === 'string' && a.tileId !== '');
+    .map((a) => ({
+      dashboardId: a.dashboard as string,
+      tileId: a.tileId as string,
+      webhookId: (a.channel as { webhookId: string }).webhookId,
+    }));
+  const other = alerts.find(
+    (a) =>
+      a !== alert &&
+      typeof a.dashboard === 'string' &&
+      a.dashboard !== '' &&
+      a.dashboard !== alert.dashboard &&
+      typeof a.tileId === 'string' &&
+      a.tileId !== '',
+  );
   if (other) found.otherDashboard = { dashboardId: other.dashboard as string, tileId: other.tileId as string };
 }
 
 /** The alerts of `before` that `listed` shows with another value (or not at all), each with both forms. */
-function changedOthers(before: readonly Alert[], listed: readonly Alert[]): { id: string; before: Alert; after: Alert | undefined }[] {
+function changedOthers(
+  before: readonly Alert[],
+  listed: readonly Alert[],
+): { id: string; before: Alert; after: Alert | undefined }[] {
   if (listed.length === 0) return [];
   return before.flatMap((alert) => {
     const after = listed.find((entry) => String(entry.id).toLowerCase() === String(alert.id).toLowerCase());
-    return after && subsetViolations(alert, after, '').length === 0 ? [] : [{ id: String(alert.id), before: alert, after }];
+    return after && subsetViolations(alert, after, '').length === 0
+      ? []
+      : [{ id: String(alert.id), before: alert, after }];
   });
 }
 
 /** Puts the alert back as found when a group changed it; a failure is an incident every report shows first. */
 async function putBack(context: SuiteContext, found: Found, changed: boolean): Promise<void> {
   if (!changed || !found.id || !found.original) return;
-  const restored = await context.send('updateAlert', { params: { id: found.id }, json: found.original, probe: accept('put the alert back as found', { evidence: false, restores: true }) });
+  const restored = await context.send('updateAlert', {
+    params: { id: found.id },
+    json: found.original,
+    probe: accept('put the alert back as found', { evidence: false, restores: true }),
+  });
   if (!isSuccess(restored)) {
-    context.incident(`Alert ${found.id} was updated and putting it back FAILED (${restored.response?.status ?? restored.failure?.code}): restore it by hand to ${JSON.stringify(found.original)}`);
+    context.incident(
+      `Alert ${found.id} was updated and putting it back FAILED ` +
+        `(${restored.response?.status ?? restored.failure?.code}): restore it by hand ` +
+        `to ${JSON.stringify(found.original)}`,
+    );
   }
 }
 
-/** The alerts suite: list, invalid enums, must-accept updates then list, observed updates, put back, malformed bodies, credentials. */
+/**
+ * The alerts suite: list, invalid enums, must-accept updates then list, observed updates, put back, malformed bodies,
+ * credentials.
+ */
 export function alertsSuite(): SuiteDefinition {
   const found: Found = { references: [], others: [] };
-  const alertParams = (): Record<string, string> | { unable: string } => (found.id ? { id: found.id } : { unable: found.reason ?? 'no alert is known to update' });
+  const alertParams = (): Record<string, string> | { unable: string } =>
+    found.id ? { id: found.id } : { unable: found.reason ?? 'no alert is known to update' };
   return {
     name: 'alerts',
     operations: ['updateAlert', 'listAlerts'],
@@ -96,7 +139,8 @@ export function alertsSuite(): SuiteDefinition {
         after: [LIST],
         estimate: (runs) => 4 + runs,
         async run(context) {
-          // Without a real alert a 404 would pass for an enum rejection; without its complete body a strict target's 400 would.
+          // Without a real alert a 404 would pass for an enum rejection; without its complete body a strict target's
+          // 400 would.
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const params = { id: found.id };
           const body = (change: Record<string, unknown>): Record<string, unknown> => ({ ...found.original, ...change });
@@ -107,13 +151,25 @@ export function alertsSuite(): SuiteDefinition {
             return exchange;
           };
           await Promise.all([
-            send({ params, json: body({ thresholdType: 'sideways' }), probe: reject('thresholdType "sideways"', 'alerts.enums') }),
+            send({
+              params,
+              json: body({ thresholdType: 'sideways' }),
+              probe: reject('thresholdType "sideways"', 'alerts.enums'),
+            }),
             send({ params, json: body({ source: 'dashboard' }), probe: reject('source "dashboard"', 'alerts.enums') }),
             context.eachExample('bad enum', alertUpdateBodyBadEnum.arbitrary(), (ex) =>
-              send({ params, json: body(ex.value as Record<string, unknown>), probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)) }),
+              send({
+                params,
+                json: body(ex.value as Record<string, unknown>),
+                probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)),
+              }),
             ),
             send({ params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
-            send({ params: { id: `conformance-unknown-${Date.now()}` }, json: found.original, probe: reject('an unknown alert id') }),
+            send({
+              params: { id: `conformance-unknown-${Date.now()}` },
+              json: found.original,
+              probe: reject('an unknown alert id'),
+            }),
           ]);
           await putBack(context, found, changed);
         },
@@ -129,33 +185,68 @@ export function alertsSuite(): SuiteDefinition {
           const original = found.original;
           const params = { id: found.id };
           let changed = false;
-          const update = async (sent: Record<string, unknown>, label: string, more: Parameters<typeof accept>[1] = {}): Promise<Exchange> => {
+          const update = async (
+            sent: Record<string, unknown>,
+            label: string,
+            more: Parameters<typeof accept>[1] = {},
+          ): Promise<Exchange> => {
             const updated = await context.send('updateAlert', { params, json: sent, probe: accept(label, more) });
             if (!isSuccess(updated)) return updated;
             changed = true;
-            await context.send('listAlerts', { probe: accept(`list after ${label}`, { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }) });
+            await context.send('listAlerts', {
+              probe: accept(`list after ${label}`, { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }),
+            });
             return updated;
           };
           // Must-accept: complete bodies, the alert's own interval, references the target lists.
-          const own = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
+          const own = {
+            dashboardId: original.dashboardId as string,
+            tileId: original.tileId as string,
+            webhookId: (original.channel as { webhookId: string }).webhookId,
+          };
           const references = found.references.length > 0 ? found.references : [own];
           const arbitrary = alertUpdateBody({ interval: original.interval as string, references });
-          await context.eachExample('alert update', arbitrary, (ex) => update(ex.value, 'a complete alert update', fromExample(ex)), {
-            inOrder: true,
-            async shrink(value, more) {
-              const exchange = await context.send('updateAlert', { params, json: value, probe: accept('a complete alert update', more) });
-              changed ||= isSuccess(exchange);
-              return exchange;
+          await context.eachExample(
+            'alert update',
+            arbitrary,
+            (ex) => update(ex.value, 'a complete alert update', fromExample(ex)),
+            {
+              inOrder: true,
+              async shrink(value, more) {
+                const exchange = await context.send('updateAlert', {
+                  params,
+                  json: value,
+                  probe: accept('a complete alert update', more),
+                });
+                changed ||= isSuccess(exchange);
+                return exchange;
+              },
             },
-          });
-          if (found.otherDashboard) await update({ ...original, ...found.otherDashboard }, 'an update to the dashboard and tile of another listed alert', { part: ANOTHER_DASHBOARD });
-          else context.unable('no other listed alert has a dashboard and a tile to move the alert to', { feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`] });
+          );
+          if (found.otherDashboard)
+            await update(
+              { ...original, ...found.otherDashboard },
+              'an update to the dashboard and tile of another listed alert',
+              { part: ANOTHER_DASHBOARD },
+            );
+          else
+            context.unable('no other listed alert has a dashboard and a tile to move the alert to', {
+              feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`],
+            });
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
           const observed = [
-            { label: 'a dashboardId that is not a 24-hex id', json: { ...original, dashboardId: 'conformance-dashboard' }, more: {} },
+            {
+              label: 'a dashboardId that is not a 24-hex id',
+              json: { ...original, dashboardId: 'conformance-dashboard' },
+              more: {},
+            },
             ...context
               .examples('observed alert update', alertUpdateBodyObserve({ references }), OBSERVED - 1)
-              .map((ex) => ({ label: 'an update the documents neither require nor forbid', json: ex.value as Record<string, unknown>, more: fromExample(ex) })),
+              .map((ex) => ({
+                label: 'an update the documents neither require nor forbid',
+                json: ex.value as Record<string, unknown>,
+                more: fromExample(ex),
+              })),
           ];
           for (const { label, json, more } of observed) {
             const exchange = await context.send('updateAlert', { params, json, probe: observe(label, more) });
@@ -173,8 +264,15 @@ export function alertsSuite(): SuiteDefinition {
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const original = found.original;
-          const own = { dashboardId: original.dashboardId as string, tileId: original.tileId as string, webhookId: (original.channel as { webhookId: string }).webhookId };
-          const bodies = alertUpdateBody({ interval: original.interval as string, references: found.references.length > 0 ? found.references : [own] });
+          const own = {
+            dashboardId: original.dashboardId as string,
+            tileId: original.tileId as string,
+            webhookId: (original.channel as { webhookId: string }).webhookId,
+          };
+          const bodies = alertUpdateBody({
+            interval: original.interval as string,
+            references: found.references.length > 0 ? found.references : [own],
+          });
           let changed = false;
           const reported = new Set<string>();
           await runAlertSequences(context, found.id, bodies, (exchange) => {
@@ -183,7 +281,8 @@ export function alertsSuite(): SuiteDefinition {
               if (reported.has(change.id)) continue;
               reported.add(change.id);
               context.incident(
-                `Alert ${change.id} changed while the run updated alert ${found.id} (the run never wrote to it): it was ${JSON.stringify(change.before)}, it is ${JSON.stringify(change.after)}`,
+                `Alert ${change.id} changed while the run updated alert ${found.id} (the run never wrote ` +
+                  `to it): it was ${JSON.stringify(change.before)}, it is ${JSON.stringify(change.after)}`,
               );
             }
           });
@@ -196,7 +295,10 @@ export function alertsSuite(): SuiteDefinition {
           operationId: 'updateAlert',
           api: 'alerts',
           after: [LIST],
-          request: () => (found.id && found.original ? { params: { id: found.id }, json: found.original } : { unable: found.reason ?? 'no alert is known to update' }),
+          request: () =>
+            found.id && found.original
+              ? { params: { id: found.id }, json: found.original }
+              : { unable: found.reason ?? 'no alert is known to update' },
         },
         { operationId: 'listAlerts', api: 'alerts', request: () => ({}) },
       ]),

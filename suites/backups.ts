@@ -6,7 +6,8 @@ import type { SuiteDefinition } from './support/suite-types.ts';
 
 const NO_BACKUP = 'BACKUP_ID (--backup) is not set: name a backup of the service to probe the backup operation';
 
-const needsBackup = (config: RunConfig): string | undefined => (config.management?.backupId || config.reference ? undefined : NO_BACKUP);
+const needsBackup = (config: RunConfig): string | undefined =>
+  config.management?.backupId || config.reference ? undefined : NO_BACKUP;
 
 /** The backup suite: reads of the configured backup, unknown and malformed ids, credentials. */
 export function backupsSuite(): SuiteDefinition {
@@ -29,14 +30,20 @@ export function backupsSuite(): SuiteDefinition {
         estimate: () => 2,
         async run(context) {
           await context.send('getBackup', { params: { backupId: randomUUID() }, probe: reject('an unknown backupId') });
-          await context.send('getBackup', { params: { backupId: 'not-a-uuid' }, probe: reject('a backupId that is not a uuid') });
+          await context.send('getBackup', {
+            params: { backupId: 'not-a-uuid' },
+            probe: reject('a backupId that is not a uuid'),
+          });
         },
       },
       ...authGroups([
         {
           operationId: 'getBackup',
           api: 'management',
-          request: (context) => (context.config.management?.backupId ? { params: { backupId: context.config.management.backupId } } : { unable: NO_BACKUP }),
+          request: (context) =>
+            context.config.management?.backupId
+              ? { params: { backupId: context.config.management.backupId } }
+              : { unable: NO_BACKUP },
         },
       ]),
     ],

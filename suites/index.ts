@@ -6,5 +6,15 @@ import { serviceSuite } from './service.ts';
 import { usageSuite } from './usage.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
 
-/** Every suite, as factories of fresh definitions: what the planner, `--dry-run` and the registration (`registerConformance`) read. */
-export const SUITES: readonly (() => SuiteDefinition)[] = Object.freeze([alertsSuite, pipesSuite, keysSuite, usageSuite, serviceSuite, backupsSuite]);
+/**
+ * Every suite, as factories of fresh definitions: what the planner, `--dry-run` and the registration
+ * (`registerConformance`) read.
+ */
+export const SUITES: readonly (() => SuiteDefinition)[] = Object.freeze([
+  alertsSuite,
+  pipesSuite,
+  keysSuite,
+  usageSuite,
+  serviceSuite,
+  backupsSuite,
+]);

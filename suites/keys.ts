@@ -1,11 +1,19 @@
-import { keyCreateBody, keyCreateBodyEmptyRoles, keyCreateBodyObserve, keyCreateBodyUnknownRole } from '../generators/index.ts';
+import {
+  keyCreateBody,
+  keyCreateBodyEmptyRoles,
+  keyCreateBodyObserve,
+  keyCreateBodyUnknownRole,
+} from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
 import type { SuiteDefinition } from './support/suite-types.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Probe } from '../core/probe.ts';
 
-/** The keys suite: valid creates, keys that never expire, invalid roles and bodies, credentials. Keys are created disabled. */
+/**
+ * The keys suite: valid creates, keys that never expire, invalid roles and bodies, credentials. Keys are created
+ * disabled.
+ */
 export function keysSuite(): SuiteDefinition {
   return {
     name: 'keys',
@@ -19,7 +27,10 @@ export function keysSuite(): SuiteDefinition {
         async run(context) {
           const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
           const send = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
-            context.send('createKey', { json, probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }) });
+            context.send('createKey', {
+              json,
+              probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }),
+            });
           await context.eachExample('valid key', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send });
         },
       },
@@ -34,13 +45,19 @@ export function keysSuite(): SuiteDefinition {
             ['expireAt null', { expireAt: null }],
             ['expireAt empty', { expireAt: '' }],
           ];
-          const [complete] = context.examples('never-expiring key', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1);
+          const [complete] = context.examples(
+            'never-expiring key',
+            keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+            1,
+          );
           const { expireAt: _withinDay, ...base } = complete!.value;
           await Promise.all(
             forms.map(([label, expiry]) =>
               context.send('createKey', {
                 json: { ...base, name: `conformance never-expires (${label})`, ...expiry },
-                probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, { rules: ['keys.never-expires'] }),
+                probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, {
+                  rules: ['keys.never-expires'],
+                }),
               }),
             ),
           );
@@ -52,22 +69,50 @@ export function keysSuite(): SuiteDefinition {
         feeds: ['keys.roles-minimum#empty roles rejected', 'keys.roles-enum'],
         estimate: (runs) => 6 + Math.min(runs - 1, 2) + runs,
         async run(context) {
-          // Complete bodies but for the fault under test, so that a target that wants every field cannot pass by its 400.
-          const [complete] = context.examples('base for invalid roles', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1);
+          // Complete bodies but for the fault under test, so that a target that wants every field cannot pass by its
+          // 400.
+          const [complete] = context.examples(
+            'base for invalid roles',
+            keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+            1,
+          );
           const base = { ...complete!.value, name: 'conformance invalid roles' };
           await Promise.all([
-            context.send('createKey', { json: { ...base, roles: [] }, probe: reject('roles: []', 'keys.roles-minimum') }),
-            context.send('createKey', { json: { ...base, roles: ['owner'] }, probe: reject('roles: ["owner"]', 'keys.roles-enum') }),
-            context.send('createKey', { json: { ...base, roles: ['admin', 'ADMIN'] }, probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum') }),
+            context.send('createKey', {
+              json: { ...base, roles: [] },
+              probe: reject('roles: []', 'keys.roles-minimum'),
+            }),
+            context.send('createKey', {
+              json: { ...base, roles: ['owner'] },
+              probe: reject('roles: ["owner"]', 'keys.roles-enum'),
+            }),
+            context.send('createKey', {
+              json: { ...base, roles: ['admin', 'ADMIN'] },
+              probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum'),
+            }),
             ...context
               .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
-              .map((ex) => context.send('createKey', { json: ex.value, probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)) })),
+              .map((ex) =>
+                context.send('createKey', {
+                  json: ex.value,
+                  probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)),
+                }),
+              ),
             context.eachExample('unknown role', keyCreateBodyUnknownRole.arbitrary(), (ex) =>
-              context.send('createKey', { json: ex.value, probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)) }),
+              context.send('createKey', {
+                json: ex.value,
+                probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)),
+              }),
             ),
             context.send('createKey', { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
-            context.send('createKey', { json: { ...base, roles: ['admin'], name: 42 }, probe: reject('name as a number') }),
-            context.send('createKey', { json: { ...base, roles: ['admin'], expireAt: 'tomorrow' }, probe: reject('expireAt that is not a date-time') }),
+            context.send('createKey', {
+              json: { ...base, roles: ['admin'], name: 42 },
+              probe: reject('name as a number'),
+            }),
+            context.send('createKey', {
+              json: { ...base, roles: ['admin'], expireAt: 'tomorrow' },
+              probe: reject('expireAt that is not a date-time'),
+            }),
           ]);
         },
       },
@@ -77,9 +122,12 @@ export function keysSuite(): SuiteDefinition {
         estimate: (runs) => Math.min(runs, 4),
         async run(context) {
           await Promise.all(
-            context
-              .examples('observed key', keyCreateBodyObserve(), 4)
-              .map((ex) => context.send('createKey', { json: ex.value, probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)) })),
+            context.examples('observed key', keyCreateBodyObserve(), 4).map((ex) =>
+              context.send('createKey', {
+                json: ex.value,
+                probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)),
+              }),
+            ),
           );
         },
       },
@@ -88,7 +136,13 @@ export function keysSuite(): SuiteDefinition {
         {
           operationId: 'createKey',
           api: 'management',
-          request: (context) => ({ json: context.examples('key for credentials', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1)[0]!.value }),
+          request: (context) => ({
+            json: context.examples(
+              'key for credentials',
+              keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+              1,
+            )[0]!.value,
+          }),
         },
       ]),
     ],

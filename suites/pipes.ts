@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { pipeCreateBody, pipeCreateBodyObserve, pipeCreateBodyUnmappedColumn, pipeUpdateBody, pipeUpdateBodyObserve } from '../generators/index.ts';
+import {
+  pipeCreateBody,
+  pipeCreateBodyObserve,
+  pipeCreateBodyUnmappedColumn,
+  pipeUpdateBody,
+  pipeUpdateBodyObserve,
+} from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from './support/probe.ts';
@@ -12,7 +18,10 @@ const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
 /** The group whose pipes the credential and malformed-body probes of update and settings use. */
 const FIRST_LIFECYCLE = 'broker pipe: create, update, read settings';
 
-type Body = Record<string, unknown> & { destination: { columns: Array<{ name: string }> }; settings?: Record<string, unknown> };
+type Body = Record<string, unknown> & {
+  destination: { columns: Array<{ name: string }> };
+  settings?: Record<string, unknown>;
+};
 
 const pipeParams = (pipeId: string): Record<string, string> => ({ pipeId });
 
@@ -23,7 +32,10 @@ interface CreatedPipe {
   readonly body: Body;
 }
 
-/** What an update of a pipe created from `body` must keep to: its kind, its columns, and its table mappings for a relational source. */
+/**
+ * What an update of a pipe created from `body` must keep to: its kind, its columns, and its table mappings for a
+ * relational source.
+ */
 function updateConstraints(kind: (typeof KINDS)[number], body: Body): Parameters<typeof pipeUpdateBody>[0] {
   const columns = body.destination.columns.map((c) => c.name);
   const tableMappings = (body.source as { relational?: { tableMappings?: unknown[] } }).relational?.tableMappings;
@@ -36,9 +48,14 @@ function updateBodyFor(kind: (typeof KINDS)[number], body: Body): ReturnType<typ
 }
 
 /** Create a pipe, update it, then read its settings: every step is judged. */
-async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number], createdPipes: CreatedPipe[]): Promise<void> {
+async function lifecycle(
+  context: SuiteContext,
+  kind: (typeof KINDS)[number],
+  createdPipes: CreatedPipe[],
+): Promise<void> {
   const arbitrary = pipeCreateBody({ kind });
-  const create = (json: unknown, more: Partial<Probe>): Promise<Exchange> => context.send('createPipe', { json, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...more }) });
+  const create = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
+    context.send('createPipe', { json, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...more }) });
   const lifecycleOf = async (ex: Example<unknown>): Promise<Exchange> => {
     const body = ex.value as Body;
     const created = await create(body, fromExample(ex));
@@ -48,10 +65,17 @@ async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number], cr
     if (createdPipes.length === 0) createdPipes.push({ id, kind, body });
     const [update] = context.examples(`update ${kind} ${ex.example.index}`, updateBodyFor(kind, body), 1);
     const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
-    const updated = await context.send('updatePipe', { params: pipeParams(id), json: patch, probe: accept(`an update of a ${kind} pipe`, fromExample(update!)) });
+    const updated = await context.send('updatePipe', {
+      params: pipeParams(id),
+      json: patch,
+      probe: accept(`an update of a ${kind} pipe`, fromExample(update!)),
+    });
     const settings = { ...body.settings, ...patch.settings };
     const sentSettings = Object.keys(settings).length > 0 && updated.response && updated.response.status < 300;
-    await context.send('getPipeSettings', { params: pipeParams(id), probe: accept(`settings of an updated ${kind} pipe`, sentSettings ? { expect: { settings } } : {}) });
+    await context.send('getPipeSettings', {
+      params: pipeParams(id),
+      probe: accept(`settings of an updated ${kind} pipe`, sentSettings ? { expect: { settings } } : {}),
+    });
     return created;
   };
   await context.eachExample(`create ${kind}`, arbitrary, lifecycleOf, { shrink: create });
@@ -61,8 +85,10 @@ async function lifecycle(context: SuiteContext, kind: (typeof KINDS)[number], cr
 export function pipesSuite(): SuiteDefinition {
   /** The first pipe this run created (the later groups send to it), shared by the groups (which run in order). */
   const createdPipes: CreatedPipe[] = [];
-  const NO_PIPE = 'no pipe of this run to send it to (none was created), and an unknown pipe id would let a 404 pass for a rejection';
-  const knownPipe = (): Record<string, string> | { unable: string } => (createdPipes[0] ? pipeParams(createdPipes[0].id) : { unable: NO_PIPE });
+  const NO_PIPE =
+    'no pipe of this run to send it to (none was created), and an unknown pipe id would let a 404 pass for a rejection';
+  const knownPipe = (): Record<string, string> | { unable: string } =>
+    createdPipes[0] ? pipeParams(createdPipes[0].id) : { unable: NO_PIPE };
   return {
     name: 'pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
@@ -85,7 +111,10 @@ export function pipesSuite(): SuiteDefinition {
         estimate: (runs) => runs,
         async run(context) {
           await context.eachExample('unmapped column', pipeCreateBodyUnmappedColumn.arbitrary(), (ex) =>
-            context.send('createPipe', { json: ex.value, probe: reject('fieldMappings missing one destination column', FIELD_MAPPINGS, fromExample(ex)) }),
+            context.send('createPipe', {
+              json: ex.value,
+              probe: reject('fieldMappings missing one destination column', FIELD_MAPPINGS, fromExample(ex)),
+            }),
           );
         },
       },
@@ -96,10 +125,24 @@ export function pipesSuite(): SuiteDefinition {
         async run(context) {
           const [valid] = context.examples('create for invalid requests', pipeCreateBody({ kind: 'broker' }), 1);
           await Promise.all([
-            context.send('createPipe', { json: { ...(valid!.value as object), name: 42 }, probe: reject('name as a number') }),
-            context.send('createPipe', { json: { ...(valid!.value as object), source: { unknownKind: {} } }, probe: reject('an unknown source kind') }),
-            context.send('createPipe', { params: { serviceId: randomUUID() }, json: valid!.value, probe: reject('an unknown serviceId') }),
-            context.send('updatePipe', { params: pipeParams(randomUUID()), json: { name: 'conformance' }, probe: reject('an unknown pipeId') }),
+            context.send('createPipe', {
+              json: { ...(valid!.value as object), name: 42 },
+              probe: reject('name as a number'),
+            }),
+            context.send('createPipe', {
+              json: { ...(valid!.value as object), source: { unknownKind: {} } },
+              probe: reject('an unknown source kind'),
+            }),
+            context.send('createPipe', {
+              params: { serviceId: randomUUID() },
+              json: valid!.value,
+              probe: reject('an unknown serviceId'),
+            }),
+            context.send('updatePipe', {
+              params: pipeParams(randomUUID()),
+              json: { name: 'conformance' },
+              probe: reject('an unknown pipeId'),
+            }),
           ]);
         },
       },
@@ -109,8 +152,14 @@ export function pipesSuite(): SuiteDefinition {
         estimate: () => 2,
         async run(context) {
           await Promise.all([
-            context.send('getPipeSettings', { params: pipeParams(randomUUID()), probe: reject('settings of an unknown pipeId') }),
-            context.send('getPipeSettings', { params: pipeParams('not-a-uuid'), probe: reject('a pipeId that is not a uuid') }),
+            context.send('getPipeSettings', {
+              params: pipeParams(randomUUID()),
+              probe: reject('settings of an unknown pipeId'),
+            }),
+            context.send('getPipeSettings', {
+              params: pipeParams('not-a-uuid'),
+              probe: reject('a pipeId that is not a uuid'),
+            }),
           ]);
         },
       },
@@ -120,32 +169,60 @@ export function pipesSuite(): SuiteDefinition {
         after: [FIRST_LIFECYCLE],
         estimate: (runs) => 2 * Math.min(runs, 2),
         async run(context) {
-          const creates = context
-            .examples('observed create', pipeCreateBodyObserve(), 2)
-            .map((ex) => context.send('createPipe', { json: ex.value, probe: observe('a pipe body the documents neither require nor forbid', fromExample(ex)) }));
+          const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
+            context.send('createPipe', {
+              json: ex.value,
+              probe: observe('a pipe body the documents neither require nor forbid', fromExample(ex)),
+            }),
+          );
           const pipe = createdPipes[0];
           const updates = pipe
             ? context
                 .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
-                .map((ex) => context.send('updatePipe', { params: pipeParams(pipe.id), json: ex.value, probe: observe('an update the documents neither require nor forbid', fromExample(ex)) }))
+                .map((ex) =>
+                  context.send('updatePipe', {
+                    params: pipeParams(pipe.id),
+                    json: ex.value,
+                    probe: observe('an update the documents neither require nor forbid', fromExample(ex)),
+                  }),
+                )
             : [];
           if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe'] });
           await Promise.all([...creates, ...updates]);
         },
       },
-      ...malformedJsonGroups([{ operationId: 'createPipe' }, { operationId: 'updatePipe', params: knownPipe, after: [FIRST_LIFECYCLE] }]),
+      ...malformedJsonGroups([
+        { operationId: 'createPipe' },
+        { operationId: 'updatePipe', params: knownPipe, after: [FIRST_LIFECYCLE] },
+      ]),
       ...authGroups([
-        { operationId: 'createPipe', api: 'management', request: (context) => ({ json: context.examples('create for credentials', pipeCreateBody({ kind: 'stream' }), 1)[0]!.value }) },
+        {
+          operationId: 'createPipe',
+          api: 'management',
+          request: (context) => ({
+            json: context.examples('create for credentials', pipeCreateBody({ kind: 'stream' }), 1)[0]!.value,
+          }),
+        },
         {
           operationId: 'updatePipe',
           api: 'management',
           after: [FIRST_LIFECYCLE],
           request: (context) => {
             const pipe = createdPipes[0];
-            return pipe ? { params: pipeParams(pipe.id), json: context.examples('update for credentials', updateBodyFor(pipe.kind, pipe.body), 1)[0]!.value } : { unable: NO_PIPE };
+            return pipe
+              ? {
+                  params: pipeParams(pipe.id),
+                  json: context.examples('update for credentials', updateBodyFor(pipe.kind, pipe.body), 1)[0]!.value,
+                }
+              : { unable: NO_PIPE };
           },
         },
-        { operationId: 'getPipeSettings', api: 'management', after: [FIRST_LIFECYCLE], request: () => (createdPipes[0] ? { params: pipeParams(createdPipes[0].id) } : { unable: NO_PIPE }) },
+        {
+          operationId: 'getPipeSettings',
+          api: 'management',
+          after: [FIRST_LIFECYCLE],
+          request: () => (createdPipes[0] ? { params: pipeParams(createdPipes[0].id) } : { unable: NO_PIPE }),
+        },
       ]),
     ],
   };

@@ -5,7 +5,10 @@ import type { SuiteDefinition } from './support/suite-types.ts';
 
 const RULE = 'service.command';
 
-/** The service suite: stop then start, invalid commands, malformed bodies, credentials; every request to the state operation is `disruptive`. */
+/**
+ * The service suite: stop then start, invalid commands, malformed bodies, credentials; every request to the state
+ * operation is `disruptive`.
+ */
 export function serviceSuite(): SuiteDefinition {
   return {
     name: 'service',
@@ -19,13 +22,21 @@ export function serviceSuite(): SuiteDefinition {
         async run(context) {
           const answers: string[] = [];
           for (const command of ['stop', 'start']) {
-            const exchange = await context.send('changeServiceState', { json: { command }, probe: accept(`command ${command}`, { rules: [RULE], restores: command === 'start' || undefined }) });
+            const exchange = await context.send('changeServiceState', {
+              json: { command },
+              probe: accept(`command ${command}`, { rules: [RULE], restores: command === 'start' || undefined }),
+            });
             answers.push(`${command} got ${exchange.response?.status ?? exchange.failure?.code}`);
-            // The gate refused the stop (budget, time, or an interrupt): it was not sent, so there is nothing to put back.
-            if (command === 'stop' && (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')) return;
+            // The gate refused the stop (budget, time, or an interrupt): it was not sent, so there is nothing to put
+            // back.
+            if (command === 'stop' && (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted'))
+              return;
           }
           if (answers[1] !== 'start got 200') {
-            context.incident(`The service ${context.config.management?.serviceId ?? ''} was sent stop, then start (${answers.join(', ')}): it may be left stopped. Check it and start it by hand.`);
+            context.incident(
+              `The service ${context.config.management?.serviceId ?? ''} was sent stop, then start ` +
+                `(${answers.join(', ')}): it may be left stopped. Check it and start it by hand.`,
+            );
           }
         },
       },
@@ -37,16 +48,26 @@ export function serviceSuite(): SuiteDefinition {
         async run(context) {
           const fixed: unknown[] = ['restart', 'START', '', null];
           await Promise.all([
-            ...fixed.map((command) => context.send('changeServiceState', { json: { command }, probe: reject(`command ${JSON.stringify(command)}`, RULE) })),
+            ...fixed.map((command) =>
+              context.send('changeServiceState', {
+                json: { command },
+                probe: reject(`command ${JSON.stringify(command)}`, RULE),
+              }),
+            ),
             context.send('changeServiceState', { json: {}, probe: reject('no command', RULE) }),
             context.eachExample('invalid command', serviceCommandInvalid.arbitrary(), (ex) =>
-              context.send('changeServiceState', { json: { command: ex.value }, probe: reject(`command ${JSON.stringify(ex.value)}`, RULE, fromExample(ex)) }),
+              context.send('changeServiceState', {
+                json: { command: ex.value },
+                probe: reject(`command ${JSON.stringify(ex.value)}`, RULE, fromExample(ex)),
+              }),
             ),
           ]);
         },
       },
       ...malformedJsonGroups([{ operationId: 'changeServiceState' }]),
-      ...authGroups([{ operationId: 'changeServiceState', api: 'management', request: () => ({ json: { command: 'start' } }) }]),
+      ...authGroups([
+        { operationId: 'changeServiceState', api: 'management', request: () => ({ json: { command: 'start' } }) },
+      ]),
     ],
   };
 }

@@ -12,7 +12,10 @@ const RULE = 'usage.period-limit';
 /** A past UTC midnight that depends only on the seed, so that a replay sends the same dates. */
 const anchorOf = (seed: number): Date => new Date(Date.UTC(2026, 0, 1) + (seed % 180) * DAY);
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-const period = (from: number, to: number): { from_date: string; to_date: string } => ({ from_date: iso(from), to_date: iso(to) });
+const period = (from: number, to: number): { from_date: string; to_date: string } => ({
+  from_date: iso(from),
+  to_date: iso(to),
+});
 
 /** The latest day strictly between `after` and `before` that a usage response shows cost entries for. */
 function lastDayWithEntries(exchange: Exchange, after: string, before: string): string | undefined {
@@ -38,12 +41,27 @@ export function usageSuite(): SuiteDefinition {
         async run(context) {
           const from = anchorOf(context.config.seed).getTime();
           await Promise.all([
-            context.send('getUsageCost', { query: period(from, from + 30 * DAY), probe: accept('exactly 30 days', { rules: [RULE] }) }),
-            context.send('getUsageCost', { query: period(from, from + 30 * DAY + 1000), probe: reject('30 days and 1 second', RULE) }),
+            context.send('getUsageCost', {
+              query: period(from, from + 30 * DAY),
+              probe: accept('exactly 30 days', { rules: [RULE] }),
+            }),
+            context.send('getUsageCost', {
+              query: period(from, from + 30 * DAY + 1000),
+              probe: reject('30 days and 1 second', RULE),
+            }),
             context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
-            context.send('getUsageCost', { query: period(from, from), probe: accept('a zero-length period', { rules: [RULE] }) }),
-            context.send('getUsageCost', { query: period(from, from + DAY - 1000), probe: accept('one day less a second', { rules: [RULE] }) }),
-            context.send('getUsageCost', { query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) }, probe: observe('a date-only period of 30 days') }),
+            context.send('getUsageCost', {
+              query: period(from, from),
+              probe: accept('a zero-length period', { rules: [RULE] }),
+            }),
+            context.send('getUsageCost', {
+              query: period(from, from + DAY - 1000),
+              probe: accept('one day less a second', { rules: [RULE] }),
+            }),
+            context.send('getUsageCost', {
+              query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) },
+              probe: observe('a date-only period of 30 days'),
+            }),
           ]);
         },
       },
@@ -56,11 +74,17 @@ export function usageSuite(): SuiteDefinition {
           const anchor = anchorOf(context.config.seed);
           const arbitrary = usagePeriod({ anchor });
           const send = (query: Record<string, string>, more: Partial<Probe>): Promise<Exchange> =>
-            context.send('getUsageCost', { query, probe: accept('a period of at most 30 days', { rules: [RULE], ...more }) });
+            context.send('getUsageCost', {
+              query,
+              probe: accept('a period of at most 30 days', { rules: [RULE], ...more }),
+            });
           await Promise.all([
             context.eachExample('valid period', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send }),
             context.eachExample('period too long', usagePeriodTooLong.arbitrary({ anchor }), (ex) =>
-              context.send('getUsageCost', { query: ex.value, probe: reject('a period of more than 30 days', RULE, fromExample(ex)) }),
+              context.send('getUsageCost', {
+                query: ex.value,
+                probe: reject('a period of more than 30 days', RULE, fromExample(ex)),
+              }),
             ),
           ]);
         },
@@ -72,7 +96,10 @@ export function usageSuite(): SuiteDefinition {
         estimate: () => 2,
         async run(context) {
           const from = anchorOf(context.config.seed).getTime();
-          const wide = await context.send('getUsageCost', { query: period(from, from + 10 * DAY), probe: accept('a period of 10 days') });
+          const wide = await context.send('getUsageCost', {
+            query: period(from, from + 10 * DAY),
+            probe: accept('a period of 10 days'),
+          });
           const day = lastDayWithEntries(wide, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
           if (day === undefined) {
             context.unable('the 10-day period showed no cost entries, so no day is known to have entries');
@@ -80,7 +107,9 @@ export function usageSuite(): SuiteDefinition {
           }
           await context.send('getUsageCost', {
             query: period(from, Date.parse(`${day}T00:00:00Z`)),
-            probe: accept(`a period ending on ${day}, a day the wider period showed entries for`, { expect: { entriesOn: day } }),
+            probe: accept(`a period ending on ${day}, a day the wider period showed entries for`, {
+              expect: { entriesOn: day },
+            }),
           });
         },
       },
@@ -90,19 +119,46 @@ export function usageSuite(): SuiteDefinition {
         feeds: ['usage.required-params'],
         estimate: (runs) => 3 + Math.min(runs, 2),
         async run(context) {
-          const { from_date, to_date } = period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + 5 * DAY);
+          const { from_date, to_date } = period(
+            anchorOf(context.config.seed).getTime(),
+            anchorOf(context.config.seed).getTime() + 5 * DAY,
+          );
           await Promise.all([
-            context.send('getUsageCost', { query: { to_date }, probe: reject('no from_date', 'usage.required-params') }),
-            context.send('getUsageCost', { query: { from_date }, probe: reject('no to_date', 'usage.required-params') }),
+            context.send('getUsageCost', {
+              query: { to_date },
+              probe: reject('no from_date', 'usage.required-params'),
+            }),
+            context.send('getUsageCost', {
+              query: { from_date },
+              probe: reject('no to_date', 'usage.required-params'),
+            }),
             ...context
-              .examples('missing parameter', usageQueryMissingParam.arbitrary({ anchor: anchorOf(context.config.seed) }), 2)
-              .map((ex) => context.send('getUsageCost', { query: ex.value as Record<string, string>, probe: reject('a missing date parameter', 'usage.required-params', fromExample(ex)) })),
-            context.send('getUsageCost', { query: { from_date: 'yesterday', to_date }, probe: reject('a from_date that is not a date') }),
+              .examples(
+                'missing parameter',
+                usageQueryMissingParam.arbitrary({ anchor: anchorOf(context.config.seed) }),
+                2,
+              )
+              .map((ex) =>
+                context.send('getUsageCost', {
+                  query: ex.value as Record<string, string>,
+                  probe: reject('a missing date parameter', 'usage.required-params', fromExample(ex)),
+                }),
+              ),
+            context.send('getUsageCost', {
+              query: { from_date: 'yesterday', to_date },
+              probe: reject('a from_date that is not a date'),
+            }),
           ]);
         },
       },
       ...authGroups([
-        { operationId: 'getUsageCost', api: 'management', request: (context) => ({ query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY) }) },
+        {
+          operationId: 'getUsageCost',
+          api: 'management',
+          request: (context) => ({
+            query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY),
+          }),
+        },
       ]),
     ],
   };

@@ -25,7 +25,9 @@ describe('alertNotUpdatable', () => {
   });
 
   it('refuses a saved-search alert, whose savedSearch lists omit', () => {
-    expect(alertNotUpdatable({ ...tileAlert, source: 'search', tileId: '', dashboard: '' })).toMatch(/^it is a saved-search alert \(source "search"\)/);
+    expect(alertNotUpdatable({ ...tileAlert, source: 'search', tileId: '', dashboard: '' })).toMatch(
+      /^it is a saved-search alert \(source "search"\)/,
+    );
   });
 
   it.each([
@@ -44,10 +46,24 @@ describe('alertNotUpdatable', () => {
 });
 
 describe('putBackBody', () => {
-  it('sends the nine update fields as listed, the listing’s dashboard as dashboardId, and nothing the update cannot set', () => {
-    const body = putBackBody({ ...tileAlert, state: 'ALERT', team: 't', createdAt: '2026-01-01T00:00:00Z' });
-    expect(Object.keys(body).sort()).toEqual(['channel', 'dashboardId', 'interval', 'message', 'name', 'source', 'threshold', 'thresholdType', 'tileId']);
-    expect(body.dashboardId).toBe(tileAlert.dashboard);
-    expect(putBackBody({ ...tileAlert, message: null }).message).toBeUndefined();
-  });
+  it(
+    'sends the nine update fields as listed, the listing’s dashboard as dashboardId, and nothing the update ' +
+      'cannot set',
+    () => {
+      const body = putBackBody({ ...tileAlert, state: 'ALERT', team: 't', createdAt: '2026-01-01T00:00:00Z' });
+      expect(Object.keys(body).sort()).toEqual([
+        'channel',
+        'dashboardId',
+        'interval',
+        'message',
+        'name',
+        'source',
+        'threshold',
+        'thresholdType',
+        'tileId',
+      ]);
+      expect(body.dashboardId).toBe(tileAlert.dashboard);
+      expect(putBackBody({ ...tileAlert, message: null }).message).toBeUndefined();
+    },
+  );
 });

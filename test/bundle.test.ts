@@ -37,7 +37,15 @@ describe('--bundle DIR and conformance verify', () => {
   it('holds the reports, the HAR and a manifest valid against schemas/manifest.schema.json', async () => {
     expect(run.code).toBe(0);
     expect(schemaProblem('manifest', manifest)).toBeUndefined();
-    expect((await readdir(bundle)).sort()).toEqual(['findings.json', 'junit.xml', 'manifest.json', 'report.html', 'results.sarif', 'summary.md', 'traffic.har']);
+    expect((await readdir(bundle)).sort()).toEqual([
+      'findings.json',
+      'junit.xml',
+      'manifest.json',
+      'report.html',
+      'results.sarif',
+      'summary.md',
+      'traffic.har',
+    ]);
     for (const file of manifest.files) {
       expect(
         createHash('sha256')
@@ -56,13 +64,23 @@ describe('--bundle DIR and conformance verify', () => {
       skippedByChoice: run.report.stats.skippedByChoice,
       notJudged: run.report.stats.notJudged,
     });
-    expect(Object.keys(manifest.run.target.management ?? {}).sort()).toEqual(['baseUrl', 'organizationId', 'serviceId', ...(manifest.run.target.management?.backupId ? ['backupId'] : [])].sort());
+    expect(Object.keys(manifest.run.target.management ?? {}).sort()).toEqual(
+      [
+        'baseUrl',
+        'organizationId',
+        'serviceId',
+        ...(manifest.run.target.management?.backupId ? ['backupId'] : []),
+      ].sort(),
+    );
     expect(JSON.stringify(manifest)).not.toMatch(/secret|token|password/i);
   });
 
   it('verify: exit 0 on the bundle as written', async () => {
     const { code, lines } = await command(['verify', bundle]);
-    expect(lines).toEqual([`conformance verify: ${bundle} is intact: 6 file(s) match their SHA-256 and their schemas. Tamper-evident, not signed.`]);
+    expect(lines).toEqual([
+      `conformance verify: ${bundle} is intact: 6 file(s) match their SHA-256 and their schemas. ` +
+        'Tamper-evident, not signed.',
+    ]);
     expect(code).toBe(0);
   });
 
@@ -74,7 +92,9 @@ describe('--bundle DIR and conformance verify', () => {
     await writeFile(file, bytes);
     const { code, lines } = await command(['verify', copy]);
     expect(code).toBe(1);
-    expect(lines[0]).toMatch(/^conformance verify: summary\.md changed: SHA-256 [0-9a-f]{64} \(\d+ bytes\), the manifest says [0-9a-f]{64}/);
+    expect(lines[0]).toMatch(
+      /^conformance verify: summary\.md changed: SHA-256 [0-9a-f]{64} \(\d+ bytes\), the manifest says [0-9a-f]{64}/,
+    );
     expect(lines.at(-1)).toBe(`conformance verify: ${copy} is NOT intact: 1 problem(s) in 6 file(s) listed.`);
   });
 
@@ -82,7 +102,13 @@ describe('--bundle DIR and conformance verify', () => {
     const copy = await copyOf(bundle);
     await rm(join(copy, 'junit.xml'));
     await writeFile(join(copy, 'extra.txt'), 'added');
-    const edited = { ...manifest, run: { ...manifest.run, verdicts: { ...manifest.run.verdicts, failed: 0, passed: manifest.run.verdicts.passed + 1 } } };
+    const edited = {
+      ...manifest,
+      run: {
+        ...manifest.run,
+        verdicts: { ...manifest.run.verdicts, failed: 0, passed: manifest.run.verdicts.passed + 1 },
+      },
+    };
     await writeFile(join(copy, 'manifest.json'), JSON.stringify(edited));
     const { code, lines } = await command(['verify', copy]);
     expect(code).toBe(1);
@@ -91,48 +117,71 @@ describe('--bundle DIR and conformance verify', () => {
     expect(lines).toContain('conformance verify: manifest.json changed: its digest does not match its content');
   });
 
-  it('verify: a file that matches its hash but not its schema is named (a manifest rewritten with the file)', async () => {
-    const copy = await copyOf(bundle);
-    const findings = JSON.stringify({ outcome: 'passed' });
-    await writeFile(join(copy, 'findings.json'), findings);
-    const files = manifest.files.map((f) => (f.path === 'findings.json' ? { ...f, bytes: findings.length, sha256: createHash('sha256').update(findings).digest('hex') } : f));
-    const rewritten = { ...manifest, files, digest: '' };
-    await writeFile(join(copy, 'manifest.json'), JSON.stringify({ ...rewritten, digest: manifestDigest(rewritten) }));
-    const { code, lines } = await command(['verify', copy]);
-    expect(code).toBe(1);
-    expect(lines[0]).toMatch(/^conformance verify: findings\.json does not match its schema: has no "schemaVersion"/);
-  });
+  it(
+    'verify: a file that matches its hash but not its ' + 'schema is named (a manifest rewritten with the file)',
+    async () => {
+      const copy = await copyOf(bundle);
+      const findings = JSON.stringify({ outcome: 'passed' });
+      await writeFile(join(copy, 'findings.json'), findings);
+      const files = manifest.files.map((f) =>
+        f.path === 'findings.json'
+          ? { ...f, bytes: findings.length, sha256: createHash('sha256').update(findings).digest('hex') }
+          : f,
+      );
+      const rewritten = { ...manifest, files, digest: '' };
+      await writeFile(join(copy, 'manifest.json'), JSON.stringify({ ...rewritten, digest: manifestDigest(rewritten) }));
+      const { code, lines } = await command(['verify', copy]);
+      expect(code).toBe(1);
+      expect(lines[0]).toMatch(/^conformance verify: findings\.json does not match its schema: has no "schemaVersion"/);
+    },
+  );
 
   it('verify: a bundle of another tool version or spec digest says so, and is still checked', async () => {
     const copy = await copyOf(bundle);
-    const other = { ...manifest, tool: { ...manifest.tool, version: '0.0.1' }, specs: { ...manifest.specs, alerts: '0'.repeat(64) }, digest: '' };
+    const other = {
+      ...manifest,
+      tool: { ...manifest.tool, version: '0.0.1' },
+      specs: { ...manifest.specs, alerts: '0'.repeat(64) },
+      digest: '',
+    };
     await writeFile(join(copy, 'manifest.json'), JSON.stringify({ ...other, digest: manifestDigest(other) }));
     const { code, lines } = await command(['verify', copy]);
     expect(code).toBe(0);
     expect(lines).toContain(`conformance verify: note: made by ${TOOL.name} 0.0.1; this is ${TOOL.version}`);
-    expect(lines.some((line) => line.startsWith(`conformance verify: note: judged by other specs than this installation's: alerts ${'0'.repeat(64)}, here `))).toBe(true);
+    expect(
+      lines.some((line) =>
+        line.startsWith(
+          `conformance verify: note: judged by other specs than this installation's: alerts ${'0'.repeat(64)}, here `,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('verify: a folder that is not a bundle is exit 2 naming it', async () => {
     const { code, lines } = await command(['verify', run.reportDir]);
     expect(code).toBe(2);
-    expect(lines).toEqual([`conformance: ${run.reportDir} is not a bundle: it has no readable manifest.json (ENOENT). [BUNDLE_INVALID]`]);
+    expect(lines).toEqual([
+      `conformance: ${run.reportDir} is not a bundle: it has no readable manifest.json (ENOENT). [BUNDLE_INVALID]`,
+    ]);
     const broken = await copyOf(bundle);
     await writeFile(join(broken, 'manifest.json'), '{"schemaVersion":1}');
     expect((await command(['verify', broken])).lines[0]).toMatch(/is not a bundle: manifest\.json has no "tool"/);
   });
 
-  it('bundle DIR after a run gathers the same files; a folder that is not empty is exit 2 and left as it was', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'conformance-bundle-')), 'later');
-    const written = await command(['bundle', dir, '--report-dir', run.reportDir]);
-    expect(written.code).toBe(0);
-    expect((await command(['verify', dir])).code).toBe(0);
-    const again = await command(['bundle', dir, '--report-dir', run.reportDir]);
-    expect(again.code).toBe(2);
-    expect(again.lines[0]).toContain(`the bundle folder ${dir} is not empty`);
-    expect((await command(['verify', dir])).code).toBe(0);
-    const refused = await command(['--bundle', bundle, '--report-dir', run.reportDir]);
-    expect(refused.code).toBe(2);
-    expect(refused.lines[0]).toContain(`--bundle ${bundle} is not empty`);
-  });
+  it(
+    'bundle DIR after a run gathers the same files; a ' + 'folder that is not empty is exit 2 and left as it ' + 'was',
+    async () => {
+      const dir = join(await mkdtemp(join(tmpdir(), 'conformance-bundle-')), 'later');
+      const written = await command(['bundle', dir, '--report-dir', run.reportDir]);
+      expect(written.code).toBe(0);
+      expect((await command(['verify', dir])).code).toBe(0);
+      const again = await command(['bundle', dir, '--report-dir', run.reportDir]);
+      expect(again.code).toBe(2);
+      expect(again.lines[0]).toContain(`the bundle folder ${dir} is not empty`);
+      expect((await command(['verify', dir])).code).toBe(0);
+      const refused = await command(['--bundle', bundle, '--report-dir', run.reportDir]);
+      expect(refused.code).toBe(2);
+      expect(refused.lines[0]).toContain(`--bundle ${bundle} is not empty`);
+    },
+  );
 });

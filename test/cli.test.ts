@@ -35,7 +35,11 @@ describe('conformance command', () => {
   });
 
   it('exits 2 naming the variable when a needed secret is missing', async () => {
-    const result = await runCli([], { MANAGEMENT_BASE_URL: 'http://127.0.0.1:9', ...target, MANAGEMENT_KEY_SECRET: '' });
+    const result = await runCli([], {
+      MANAGEMENT_BASE_URL: 'http://127.0.0.1:9',
+      ...target,
+      MANAGEMENT_KEY_SECRET: '',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/MANAGEMENT_KEY_SECRET is set but empty/);
@@ -66,13 +70,27 @@ describe('conformance command', () => {
     expect(await inProcess(['--max-rsp', '5'])).toEqual({
       code: 2,
       out: '',
-      err: 'conformance: unknown flag --max-rsp for `conformance run` (did you mean --max-rps?). Run `conformance help run` for its flags. [CONFIG_INVALID]',
+      err:
+        'conformance: unknown flag --max-rsp for `conformance run` (did you mean --max-rps?). Run ' +
+        '`conformance help run` for its flags. [CONFIG_INVALID]',
     });
-    expect((await inProcess(['merge', 'a', '--report-dri', 'x'])).err).toMatch(/unknown flag --report-dri for `conformance merge` \(did you mean --report-dir\?\)/);
-    expect((await inProcess(['--rules', 'auth.requird'])).err).toMatch(/^conformance: --rules names unknown rule auth\.requird \(did you mean auth\.required\?\)/);
-    expect((await inProcess(['--skip-rules', 'request-id-v4'])).err).toMatch(/--skip-rules names unknown rule request-id-v4 \(did you mean envelope\.request-id-v4\?\)/);
-    expect(await inProcess(['rules', 'secret.absent'])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown rule secret\.absent \(did you mean secrets\.absent\?\)/) });
-    expect(await inProcess(['mrege'])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown command "mrege" \(did you mean merge\?\)/) });
+    expect((await inProcess(['merge', 'a', '--report-dri', 'x'])).err).toMatch(
+      /unknown flag --report-dri for `conformance merge` \(did you mean --report-dir\?\)/,
+    );
+    expect((await inProcess(['--rules', 'auth.requird'])).err).toMatch(
+      /^conformance: --rules names unknown rule auth\.requird \(did you mean auth\.required\?\)/,
+    );
+    expect((await inProcess(['--skip-rules', 'request-id-v4'])).err).toMatch(
+      /--skip-rules names unknown rule request-id-v4 \(did you mean envelope\.request-id-v4\?\)/,
+    );
+    expect(await inProcess(['rules', 'secret.absent'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown rule secret\.absent \(did you mean secrets\.absent\?\)/),
+    });
+    expect(await inProcess(['mrege'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown command "mrege" \(did you mean merge\?\)/),
+    });
   });
 
   it('gives each command its own --help, and `help [command]`', async () => {
@@ -97,7 +115,13 @@ describe('conformance command', () => {
     expect(text.out).toContain('  request-id-v1: requestId is a version-1 uuid');
     expect(text.out).toContain('docs/rules.md#enveloperequest-id-v4');
     const json = JSON.parse((await inProcess(['rules', rule.id, '--json'])).out);
-    expect(json).toMatchObject({ id: rule.id, basis: 'stated', sentence: rule.sentence, probedBy: rule.probedBy, doc: 'docs/rules.md#enveloperequest-id-v4' });
+    expect(json).toMatchObject({
+      id: rule.id,
+      basis: 'stated',
+      sentence: rule.sentence,
+      probedBy: rule.probedBy,
+      doc: 'docs/rules.md#enveloperequest-id-v4',
+    });
     expect(json.operations).toHaveLength(operationsOf(rule, (await loadSpecs()).operations).length);
     expect(json.faults.map((f: { name: string }) => f.name).sort()).toEqual(
       FAULTS.filter((f) => (f.breaks as readonly string[]).includes(rule.id))
@@ -110,7 +134,9 @@ describe('conformance command', () => {
 
   it("uses vitest's module cache where it can write it, and runs without it where it cannot", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'module-cache-'));
-    expect(await moduleCache(join(dir, 'modules'))).toEqual({ experimental: { fsModuleCache: true, fsModuleCachePath: join(dir, 'modules') } });
+    expect(await moduleCache(join(dir, 'modules'))).toEqual({
+      experimental: { fsModuleCache: true, fsModuleCachePath: join(dir, 'modules') },
+    });
     await writeFile(join(dir, 'a-file'), '');
     expect(await moduleCache(join(dir, 'a-file', 'modules'))).toEqual({});
   });

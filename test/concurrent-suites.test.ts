@@ -18,27 +18,42 @@ interface Timed {
 }
 
 /** A proxy in front of one API of the reference target that answers every request `delayMs` late and records when. */
-async function timingProxy(api: Timed['api'], upstream: string, delayMs: number, log: Timed[]): Promise<{ url: string; server: Server }> {
+async function timingProxy(
+  api: Timed['api'],
+  upstream: string,
+  delayMs: number,
+  log: Timed[],
+): Promise<{ url: string; server: Server }> {
   const target = new URL(upstream);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const entry: Timed = { api, method: req.method ?? '', path: req.url ?? '', body, at: Date.now(), answeredAt: Number.POSITIVE_INFINITY };
+      const entry: Timed = {
+        api,
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body,
+        at: Date.now(),
+        answeredAt: Number.POSITIVE_INFINITY,
+      };
       log.push(entry);
-      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        const answer: Buffer[] = [];
-        up.on('data', (c: Buffer) => answer.push(c));
-        up.on('end', () => {
-          setTimeout(() => {
-            entry.answeredAt = Date.now();
-            const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
-            res.writeHead(up.statusCode ?? 502, headers);
-            res.end(Buffer.concat(answer));
-          }, delayMs);
-        });
-      });
+      const forward = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          const answer: Buffer[] = [];
+          up.on('data', (c: Buffer) => answer.push(c));
+          up.on('end', () => {
+            setTimeout(() => {
+              entry.answeredAt = Date.now();
+              const { 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = up.headers;
+              res.writeHead(up.statusCode ?? 502, headers);
+              res.end(Buffer.concat(answer));
+            }, delayMs);
+          });
+        },
+      );
       forward.on('error', () => res.destroy());
       forward.end(body);
     });
@@ -90,21 +105,30 @@ describe('the suites of a run, concurrently under one gate', () => {
     expect(peak).toBeGreaterThan(1);
   });
 
-  it('sends the disruptive requests (the service state) alone, after every other request was answered, and stop then start with nothing between', () => {
-    const state = log.filter(isServiceState);
-    const others = log.filter((t) => !isServiceState(t));
-    expect(state.length).toBeGreaterThan(2);
-    const firstState = Math.min(...state.map((t) => t.at));
-    expect(others.filter((t) => t.answeredAt > firstState)).toEqual([]);
-    const stop = state.find((t) => t.body === '{"command":"stop"}')!;
-    const start = state.find((t) => t.body === '{"command":"start"}' && t.at >= stop.answeredAt)!;
-    expect(log.filter((t) => t !== stop && t !== start && t.at >= stop.at && t.at <= start.answeredAt)).toEqual([]);
-  });
+  it(
+    'sends the disruptive requests (the service state) alone, after every other request was answered, and ' +
+      'stop then start with nothing between',
+    () => {
+      const state = log.filter(isServiceState);
+      const others = log.filter((t) => !isServiceState(t));
+      expect(state.length).toBeGreaterThan(2);
+      const firstState = Math.min(...state.map((t) => t.at));
+      expect(others.filter((t) => t.answeredAt > firstState)).toEqual([]);
+      const stop = state.find((t) => t.body === '{"command":"stop"}')!;
+      const start = state.find((t) => t.body === '{"command":"start"}' && t.at >= stop.answeredAt)!;
+      expect(log.filter((t) => t !== stop && t !== start && t.at >= stop.at && t.at <= start.answeredAt)).toEqual([]);
+    },
+  );
 });
 
 describe('runSchedule', () => {
   /** A group that records when it starts and ends, and takes `ms`. */
-  function group(events: string[], name: string, ms: number, more: { after?: string[]; disruptive?: boolean; fails?: boolean } = {}) {
+  function group(
+    events: string[],
+    name: string,
+    ms: number,
+    more: { after?: string[]; disruptive?: boolean; fails?: boolean } = {},
+  ) {
     return {
       name,
       after: more.after ?? [],
@@ -118,64 +142,88 @@ describe('runSchedule', () => {
     };
   }
 
-  it('runs suites at once, keeps a sequential suite in order and a group after the ones it names, and disruptive groups alone at the end', async () => {
-    const events: string[] = [];
-    const suites: ScheduledSuite[] = [
-      { name: 'chain', sequential: true, groups: [group(events, 'c1', 30), group(events, 'c2', 10)] },
-      { name: 'free', sequential: false, groups: [group(events, 'f1', 20), group(events, 'f2', 5, { after: ['f1'] }), group(events, 'f3', 5)] },
-      { name: 'risky', sequential: false, groups: [group(events, 'd1', 5, { disruptive: true }), group(events, 'r1', 5), group(events, 'd2', 5, { disruptive: true })] },
-    ];
-    const errors = await runSchedule(suites, { stopped: () => false, onDone: (name) => events.push(`done ${name}`) });
-    expect(errors.size).toBe(0);
-    // A suite is through as soon as its own groups are: its verdicts need not wait for the disruptive groups.
-    expect(events.indexOf('done chain')).toBe(events.indexOf('end c2') + 1);
-    expect(events.indexOf('done free')).toBeLessThan(events.indexOf('start d1'));
-    expect(events.at(-1)).toBe('done risky');
-    events.splice(0, events.length, ...events.filter((e) => !e.startsWith('done')));
-    const at = (event: string): number => events.indexOf(event);
-    // Different suites start together.
-    expect(at('start f1')).toBeLessThan(at('end c1'));
-    expect(at('start r1')).toBeLessThan(at('end c1'));
-    expect(at('start c2')).toBeGreaterThan(at('end c1'));
-    expect(at('start f2')).toBeGreaterThan(at('end f1'));
-    expect(at('start f3')).toBeLessThan(at('end f1'));
-    // Disruptive groups: after every other group, one at a time.
-    expect(events.slice(-4)).toEqual(['start d1', 'end d1', 'start d2', 'end d2']);
-  });
+  it(
+    'runs suites at once, keeps a sequential suite in order and a group after the ones it names, and ' +
+      'disruptive groups alone at the end',
+    async () => {
+      const events: string[] = [];
+      const suites: ScheduledSuite[] = [
+        { name: 'chain', sequential: true, groups: [group(events, 'c1', 30), group(events, 'c2', 10)] },
+        {
+          name: 'free',
+          sequential: false,
+          groups: [group(events, 'f1', 20), group(events, 'f2', 5, { after: ['f1'] }), group(events, 'f3', 5)],
+        },
+        {
+          name: 'risky',
+          sequential: false,
+          groups: [
+            group(events, 'd1', 5, { disruptive: true }),
+            group(events, 'r1', 5),
+            group(events, 'd2', 5, { disruptive: true }),
+          ],
+        },
+      ];
+      const errors = await runSchedule(suites, { stopped: () => false, onDone: (name) => events.push(`done ${name}`) });
+      expect(errors.size).toBe(0);
+      // A suite is through as soon as its own groups are: its verdicts need not wait for the disruptive groups.
+      expect(events.indexOf('done chain')).toBe(events.indexOf('end c2') + 1);
+      expect(events.indexOf('done free')).toBeLessThan(events.indexOf('start d1'));
+      expect(events.at(-1)).toBe('done risky');
+      events.splice(0, events.length, ...events.filter((e) => !e.startsWith('done')));
+      const at = (event: string): number => events.indexOf(event);
+      // Different suites start together.
+      expect(at('start f1')).toBeLessThan(at('end c1'));
+      expect(at('start r1')).toBeLessThan(at('end c1'));
+      expect(at('start c2')).toBeGreaterThan(at('end c1'));
+      expect(at('start f2')).toBeGreaterThan(at('end f1'));
+      expect(at('start f3')).toBeLessThan(at('end f1'));
+      // Disruptive groups: after every other group, one at a time.
+      expect(events.slice(-4)).toEqual(['start d1', 'end d1', 'start d2', 'end d2']);
+    },
+  );
 
-  it('keeps a sequential suite with a disruptive group whole, alone; a failing group fails its own suite only; an interrupt starts nothing new', async () => {
-    const events: string[] = [];
-    let stopped = false;
-    const suites: ScheduledSuite[] = [
-      { name: 'chain', sequential: true, groups: [group(events, 'c1', 5), group(events, 'cd', 5, { disruptive: true }), group(events, 'c3', 5)] },
-      { name: 'broken', sequential: true, groups: [group(events, 'b1', 5, { fails: true }), group(events, 'b2', 5)] },
-      { name: 'other', sequential: false, groups: [group(events, 'o1', 20)] },
-    ];
-    const errors = await runSchedule(suites, { stopped: () => stopped });
-    expect([...errors.keys()]).toEqual(['broken']);
-    expect(events).not.toContain('start b2');
-    expect(events.slice(-6)).toEqual(['start c1', 'end c1', 'start cd', 'end cd', 'start c3', 'end c3']);
-    expect(events.indexOf('end o1')).toBeLessThan(events.indexOf('start c1'));
+  it(
+    'keeps a sequential suite with a disruptive group whole, alone; a failing group fails its own suite ' +
+      'only; an interrupt starts nothing new',
+    async () => {
+      const events: string[] = [];
+      let stopped = false;
+      const suites: ScheduledSuite[] = [
+        {
+          name: 'chain',
+          sequential: true,
+          groups: [group(events, 'c1', 5), group(events, 'cd', 5, { disruptive: true }), group(events, 'c3', 5)],
+        },
+        { name: 'broken', sequential: true, groups: [group(events, 'b1', 5, { fails: true }), group(events, 'b2', 5)] },
+        { name: 'other', sequential: false, groups: [group(events, 'o1', 20)] },
+      ];
+      const errors = await runSchedule(suites, { stopped: () => stopped });
+      expect([...errors.keys()]).toEqual(['broken']);
+      expect(events).not.toContain('start b2');
+      expect(events.slice(-6)).toEqual(['start c1', 'end c1', 'start cd', 'end cd', 'start c3', 'end c3']);
+      expect(events.indexOf('end o1')).toBeLessThan(events.indexOf('start c1'));
 
-    const later: string[] = [];
-    const interrupted: ScheduledSuite[] = [
-      {
-        name: 'a',
-        sequential: true,
-        groups: [
-          {
-            ...group(later, 'a1', 5),
-            async run() {
-              later.push('a1');
-              stopped = true;
+      const later: string[] = [];
+      const interrupted: ScheduledSuite[] = [
+        {
+          name: 'a',
+          sequential: true,
+          groups: [
+            {
+              ...group(later, 'a1', 5),
+              async run() {
+                later.push('a1');
+                stopped = true;
+              },
             },
-          },
-          group(later, 'a2', 5),
-        ],
-      },
-      { name: 'd', sequential: false, groups: [group(later, 'd1', 5, { disruptive: true })] },
-    ];
-    await runSchedule(interrupted, { stopped: () => stopped });
-    expect(later).toEqual(['a1']);
-  });
+            group(later, 'a2', 5),
+          ],
+        },
+        { name: 'd', sequential: false, groups: [group(later, 'd1', 5, { disruptive: true })] },
+      ];
+      await runSchedule(interrupted, { stopped: () => stopped });
+      expect(later).toEqual(['a1']);
+    },
+  );
 });

@@ -31,7 +31,13 @@ describe('resolveConfig', () => {
 
   it('reads the environment and lets a flag win', () => {
     const config = resolveConfig(['--organization', 'flag-org', '--seed', '7'], full, RULE_IDS);
-    expect(config.management).toEqual({ baseUrl: 'https://api.example.test', keyId: 'kid', keySecret: 'ksecret', organizationId: 'flag-org', serviceId: 'svc' });
+    expect(config.management).toEqual({
+      baseUrl: 'https://api.example.test',
+      keyId: 'kid',
+      keySecret: 'ksecret',
+      organizationId: 'flag-org',
+      serviceId: 'svc',
+    });
     expect(config.alerts).toBeUndefined();
     expect(config.unconfigured.alerts).toMatch(/ALERTS_BASE_URL/);
     expect(config.seed).toBe(7);
@@ -41,7 +47,12 @@ describe('resolveConfig', () => {
     [{ ...full, MANAGEMENT_KEY_SECRET: '' }, [], 'CONFIG_MISSING', /MANAGEMENT_KEY_SECRET/],
     [{ ...full, SERVICE_ID: '' }, [], 'CONFIG_MISSING', /SERVICE_ID/],
     [{ ALERTS_BASE_URL: 'http://127.0.0.1:9' }, [], 'CONFIG_MISSING', /ALERTS_TOKEN/],
-    [{ ...full, MANAGEMENT_BASE_URL: 'ftp://x' }, [], 'CONFIG_INVALID', /MANAGEMENT_BASE_URL must use http or https, not ftp: give an absolute http\(s\) URL/],
+    [
+      { ...full, MANAGEMENT_BASE_URL: 'ftp://x' },
+      [],
+      'CONFIG_INVALID',
+      /MANAGEMENT_BASE_URL must use http or https, not ftp: give an absolute http\(s\) URL/,
+    ],
     [{ ...full, MANAGEMENT_BASE_URL: 'not a url' }, [], 'CONFIG_INVALID', /not a URL/],
     [full, ['--runs', 'many'], 'CONFIG_INVALID', /--runs/],
     [full, ['--rules', 'envelope.shape,no.such-rule'], 'CONFIG_INVALID', /no\.such-rule/],
@@ -49,7 +60,12 @@ describe('resolveConfig', () => {
     [full, ['--shard', '3/2'], 'CONFIG_INVALID', /--shard/],
     [full, ['--bogus'], 'CONFIG_INVALID', /bogus/],
     // Node's three-line message for a value that starts with a dash, as one sentence after another.
-    [full, ['--max-rps', '-1'], 'CONFIG_INVALID', /^Option '--max-rps' argument is ambiguous\. Did you forget [^\n]*'--max-rps=-XYZ'\. Run `conformance --help` for the flags\.$/],
+    [
+      full,
+      ['--max-rps', '-1'],
+      'CONFIG_INVALID',
+      /^Option '--max-rps' argument is ambiguous\. Did you forget [^\n]*'--max-rps=-XYZ'\. Run `conformance --help` for the flags\.$/,
+    ],
     [full, ['--update-baseline'], 'CONFIG_INVALID', /--baseline/],
     [full, ['--reference-fault', 'x'], 'CONFIG_INVALID', /reference/],
   ] as const)('rejects bad settings with a message naming the setting (%#)', (env, argv, code, pattern) => {
@@ -59,9 +75,27 @@ describe('resolveConfig', () => {
   });
 
   it.each([
-    ['an empty base URL with the keys set', { ...full, MANAGEMENT_BASE_URL: '' }, [], 'CONFIG_MISSING', /^MANAGEMENT_BASE_URL is set but empty/],
-    ['an empty optional id', { ...full, BACKUP_ID: '' }, [], 'CONFIG_MISSING', /^BACKUP_ID is set but empty.*vars\.BACKUP_ID/],
-    ['only empty variables', { MANAGEMENT_BASE_URL: '', ALERTS_BASE_URL: '' }, [], 'CONFIG_MISSING', /^MANAGEMENT_BASE_URL is set but empty/],
+    [
+      'an empty base URL with the keys set',
+      { ...full, MANAGEMENT_BASE_URL: '' },
+      [],
+      'CONFIG_MISSING',
+      /^MANAGEMENT_BASE_URL is set but empty/,
+    ],
+    [
+      'an empty optional id',
+      { ...full, BACKUP_ID: '' },
+      [],
+      'CONFIG_MISSING',
+      /^BACKUP_ID is set but empty.*vars\.BACKUP_ID/,
+    ],
+    [
+      'only empty variables',
+      { MANAGEMENT_BASE_URL: '', ALERTS_BASE_URL: '' },
+      [],
+      'CONFIG_MISSING',
+      /^MANAGEMENT_BASE_URL is set but empty/,
+    ],
     ['an empty flag', full, ['--organization', ' '], 'CONFIG_MISSING', /^--organization is set but empty/],
     [
       'the keys and ids without a base URL',
@@ -70,9 +104,27 @@ describe('resolveConfig', () => {
       'CONFIG_MISSING',
       /^MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID are/,
     ],
-    ['an id flag without a base URL', {}, ['--service', 'svc'], 'CONFIG_MISSING', /^MANAGEMENT_BASE_URL .*is not set, but --service is/],
-    ['the alerts token without its base URL', { ...full, ALERTS_TOKEN: 'tok' }, [], 'CONFIG_MISSING', /^ALERTS_BASE_URL \(--alerts-url\) is not set, but ALERTS_TOKEN is/],
-    ['an alert id without its base URL', { ALERT_ID: 'a1' }, [], 'CONFIG_MISSING', /^ALERTS_BASE_URL .*is not set, but ALERT_ID is/],
+    [
+      'an id flag without a base URL',
+      {},
+      ['--service', 'svc'],
+      'CONFIG_MISSING',
+      /^MANAGEMENT_BASE_URL .*is not set, but --service is/,
+    ],
+    [
+      'the alerts token without its base URL',
+      { ...full, ALERTS_TOKEN: 'tok' },
+      [],
+      'CONFIG_MISSING',
+      /^ALERTS_BASE_URL \(--alerts-url\) is not set, but ALERTS_TOKEN is/,
+    ],
+    [
+      'an alert id without its base URL',
+      { ALERT_ID: 'a1' },
+      [],
+      'CONFIG_MISSING',
+      /^ALERTS_BASE_URL .*is not set, but ALERT_ID is/,
+    ],
     [
       '/v1 in the management base URL',
       { ...full, MANAGEMENT_BASE_URL: 'https://api.example.test/v1/' },
@@ -80,7 +132,13 @@ describe('resolveConfig', () => {
       'CONFIG_INVALID',
       /^MANAGEMENT_BASE_URL ends with \/v1.*drop \/v1 and give https:\/\/api\.example\.test\./,
     ],
-    ['/V1 in a management URL with a path', { ...full, MANAGEMENT_BASE_URL: 'https://gw.example.test/cloud/V1' }, [], 'CONFIG_INVALID', /give https:\/\/gw\.example\.test\/cloud\./],
+    [
+      '/V1 in a management URL with a path',
+      { ...full, MANAGEMENT_BASE_URL: 'https://gw.example.test/cloud/V1' },
+      [],
+      'CONFIG_INVALID',
+      /give https:\/\/gw\.example\.test\/cloud\./,
+    ],
     [
       '/api/v2 in the alerts base URL',
       { ALERTS_BASE_URL: 'https://alerts.example.test/api/v2', ALERTS_TOKEN: 't' },
@@ -102,10 +160,26 @@ describe('resolveConfig', () => {
   });
 
   it.each([
-    ['MANAGEMENT_KEY_ID', 'MANAGEMENT_KEY_ID is not set: it is the management API key id (HTTP Basic user), needed for this target. Set it and run again.'],
-    ['MANAGEMENT_KEY_SECRET', 'MANAGEMENT_KEY_SECRET is not set: it is the management API key secret (HTTP Basic password), needed for this target. Set it and run again.'],
-    ['ORGANIZATION_ID', 'ORGANIZATION_ID (or --organization) is not set: it is the organization to run against, needed for this target. Set it and run again.'],
-    ['SERVICE_ID', 'SERVICE_ID (or --service) is not set: it is the service that owns the pipes the run creates, needed for this target. Set it and run again.'],
+    [
+      'MANAGEMENT_KEY_ID',
+      'MANAGEMENT_KEY_ID is not set: it is the management API key id (HTTP Basic user), needed for this ' +
+        'target. Set it and run again.',
+    ],
+    [
+      'MANAGEMENT_KEY_SECRET',
+      'MANAGEMENT_KEY_SECRET is not set: it is the management API key secret (HTTP Basic password), needed ' +
+        'for this target. Set it and run again.',
+    ],
+    [
+      'ORGANIZATION_ID',
+      'ORGANIZATION_ID (or --organization) is not set: it is the organization to run against, needed for ' +
+        'this target. Set it and run again.',
+    ],
+    [
+      'SERVICE_ID',
+      'SERVICE_ID (or --service) is not set: it is the service that owns the pipes the run creates, needed ' +
+        'for this target. Set it and run again.',
+    ],
   ] as const)('a required setting left unset is CONFIG_MISSING saying what it is: %s', (variable, message) => {
     const { [variable]: _left, ...env } = full;
     expect(failure([], env)).toEqual({ code: 'CONFIG_MISSING', message });
@@ -114,9 +188,13 @@ describe('resolveConfig', () => {
   it('names the alerts token when only its base URL is set, and why each API is not under test', () => {
     expect(failure([], { ALERTS_BASE_URL: 'https://alerts.example.test' })).toEqual({
       code: 'CONFIG_MISSING',
-      message: 'ALERTS_TOKEN is not set: it is the Bearer token of the alerts API, needed for this target. Set it and run again.',
+      message:
+        'ALERTS_TOKEN is not set: it is the Bearer token of the alerts API, needed for this target. Set it ' +
+        'and run again.',
     });
-    expect(resolveConfig([], full, RULE_IDS).unconfigured).toEqual({ alerts: 'ALERTS_BASE_URL (--alerts-url) is not set' });
+    expect(resolveConfig([], full, RULE_IDS).unconfigured).toEqual({
+      alerts: 'ALERTS_BASE_URL (--alerts-url) is not set',
+    });
     expect(resolveConfig([], { ALERTS_BASE_URL: 'https://a.test', ALERTS_TOKEN: 't' }, RULE_IDS).unconfigured).toEqual({
       management: 'MANAGEMENT_BASE_URL (--management-url) is not set',
     });
@@ -124,15 +202,33 @@ describe('resolveConfig', () => {
   });
 
   it('fills every field of a target its descriptor names, optional ids included', () => {
-    const config = resolveConfig(['--backup', ' b1 ', '--alerts-url', 'https://alerts.example.test/', '--alert', 'a1'], { ...full, ALERTS_TOKEN: ' tok ' }, RULE_IDS);
-    expect(config.management).toEqual({ baseUrl: 'https://api.example.test', keyId: 'kid', keySecret: 'ksecret', organizationId: 'org', serviceId: 'svc', backupId: 'b1' });
+    const config = resolveConfig(
+      ['--backup', ' b1 ', '--alerts-url', 'https://alerts.example.test/', '--alert', 'a1'],
+      { ...full, ALERTS_TOKEN: ' tok ' },
+      RULE_IDS,
+    );
+    expect(config.management).toEqual({
+      baseUrl: 'https://api.example.test',
+      keyId: 'kid',
+      keySecret: 'ksecret',
+      organizationId: 'org',
+      serviceId: 'svc',
+      backupId: 'b1',
+    });
     expect(config.alerts).toEqual({ baseUrl: 'https://alerts.example.test', token: ' tok ', alertId: 'a1' });
     expect(config.unconfigured).toEqual({});
   });
 
   it('tests the embedded reference target only when no target setting at all is present', () => {
-    expect(resolveConfig([], { PATH: '/usr/bin', GITHUB_ACTIONS: 'true' }, RULE_IDS).reference).toEqual({ faults: [], modes: [] });
-    const alertsOnly = resolveConfig([], { ALERTS_BASE_URL: 'https://alerts.example.test/', ALERTS_TOKEN: 'tok', ALERT_ID: ' a1 ' }, RULE_IDS);
+    expect(resolveConfig([], { PATH: '/usr/bin', GITHUB_ACTIONS: 'true' }, RULE_IDS).reference).toEqual({
+      faults: [],
+      modes: [],
+    });
+    const alertsOnly = resolveConfig(
+      [],
+      { ALERTS_BASE_URL: 'https://alerts.example.test/', ALERTS_TOKEN: 'tok', ALERT_ID: ' a1 ' },
+      RULE_IDS,
+    );
     expect(alertsOnly.reference).toBeUndefined();
     expect(alertsOnly.alerts).toEqual({ baseUrl: 'https://alerts.example.test', token: 'tok', alertId: 'a1' });
     expect(alertsOnly.unconfigured.management).toMatch(/MANAGEMENT_BASE_URL/);
@@ -144,7 +240,11 @@ describe('resolveConfig', () => {
   });
 
   it('narrows rules with --rules and --skip-rules', () => {
-    const config = resolveConfig(['--rules', 'envelope.shape,auth.required', '--skip-rules', 'auth.required'], {}, RULE_IDS);
+    const config = resolveConfig(
+      ['--rules', 'envelope.shape,auth.required', '--skip-rules', 'auth.required'],
+      {},
+      RULE_IDS,
+    );
     expect(config.rules).toEqual(['envelope.shape']);
   });
 });

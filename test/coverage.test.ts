@@ -27,7 +27,10 @@ describe('documented fields of a schema, and the fields a value has', () => {
   };
 
   it('walks objects, arrays and anyOf, a list and one entry being the same field, with string enums', () => {
-    expect(documentedFields(schema)).toEqual({ fields: ['name', 'roles', 'costs', 'costs.date'], enums: { roles: ['admin', 'developer'] } });
+    expect(documentedFields(schema)).toEqual({
+      fields: ['name', 'roles', 'costs', 'costs.date'],
+      enums: { roles: ['admin', 'developer'] },
+    });
   });
 
   it('finds the same paths in a value, and the strings at enum paths', () => {
@@ -47,20 +50,44 @@ describe('coverage rows, credited by judgement', () => {
       operation: operation.key,
       operationId: operation.operationId,
       probe: { intent, label: 'x' },
-      request: { method: 'POST', url: 'http://127.0.0.1/', headers: {}, auth: 'default', params: {}, query: {}, json, body: JSON.stringify(json) },
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1/',
+        headers: {},
+        auth: 'default',
+        params: {},
+        query: {},
+        json,
+        body: JSON.stringify(json),
+      },
       response: { status: 200, headers: {}, text: '', json: { result: { keyId: 'k', keySecret: 's' } }, durationMs: 1 },
     });
     coverFields(ledger, exchange('accept', { name: 'n', roles: ['admin'], state: 'disabled' }), operation);
     coverFields(ledger, exchange('observe', { name: 'n', roles: ['developer'] }), operation);
     const [row] = coverageRows(ledger.coverage, [
-      { rule: 'keys.roles-enum', operation: operation.key, operationId: 'createKey', outcome: 'passed', message: '', checks: 0, violations: 0, findings: [] },
+      {
+        rule: 'keys.roles-enum',
+        operation: operation.key,
+        operationId: 'createKey',
+        outcome: 'passed',
+        message: '',
+        checks: 0,
+        violations: 0,
+        findings: [],
+      },
     ]);
     expect(row?.requestFields).toMatchObject({ accept: 3, observe: 2 });
     expect(row?.requestFields.neverSent).toContain('expireAt');
     expect(row?.requestFields.neverSent).toContain('ipAccessList.source');
     expect(row?.requestFields.neverSent).not.toContain('roles');
     const roles = row?.enumValues.find((e) => e.field === 'roles');
-    expect(roles).toEqual({ field: 'roles', values: ['admin', 'developer', 'query_endpoints'], accept: ['admin'], observe: ['developer'], neverTried: ['query_endpoints'] });
+    expect(roles).toEqual({
+      field: 'roles',
+      values: ['admin', 'developer', 'query_endpoints'],
+      accept: ['admin'],
+      observe: ['developer'],
+      neverTried: ['query_endpoints'],
+    });
     expect(row?.enumValues.find((e) => e.field === 'state')?.neverTried).toEqual(['enabled']);
     expect(row?.responseFields.neverSeen).toContain('key.name');
     expect(row?.sequences).toBeNull();
@@ -73,22 +100,25 @@ describe('a default run reports its coverage in findings.json, report.html and s
     run = await runInProcess(['--runs', '2', '--seed', '3']);
   }, 120_000);
 
-  it('has one row per operation with a verdict, each rule with the parts that judged it adding up to its checks', () => {
-    const rows = run.report.coverage ?? [];
-    expect(rows.map((r) => r.operation)).toEqual([...new Set(run.report.results.map((r) => r.operation))]);
-    for (const row of rows) {
-      for (const rule of row.rules) {
-        const result = run.report.results.find((r) => r.rule === rule.rule && r.operation === row.operation)!;
-        expect(
-          Object.values(rule.parts).reduce((a, b) => a + b, 0),
-          `${rule.rule} on ${row.operation}`,
-        ).toBe(result.checks);
+  it(
+    'has one row per operation with a verdict, each rule ' + 'with the parts that judged it adding up to its checks',
+    () => {
+      const rows = run.report.coverage ?? [];
+      expect(rows.map((r) => r.operation)).toEqual([...new Set(run.report.results.map((r) => r.operation))]);
+      for (const row of rows) {
+        for (const rule of row.rules) {
+          const result = run.report.results.find((r) => r.rule === rule.rule && r.operation === row.operation)!;
+          expect(
+            Object.values(rule.parts).reduce((a, b) => a + b, 0),
+            `${rule.rule} on ${row.operation}`,
+          ).toBe(result.checks);
+        }
+        expect(row.requests).toBe(run.report.stats.operations[row.operation]?.requests);
       }
-      expect(row.requests).toBe(run.report.stats.operations[row.operation]?.requests);
-    }
-    expect(rows.find((r) => r.operationId === 'createPipe')?.requestFields.documented).toBeGreaterThan(50);
-    expect(schemaProblem('findings', run.report)).toBeUndefined();
-  });
+      expect(rows.find((r) => r.operationId === 'createPipe')?.requestFields.documented).toBeGreaterThan(50);
+      expect(schemaProblem('findings', run.report)).toBeUndefined();
+    },
+  );
 
   it('shows the same table in report.html and summary.md', async () => {
     const html = await readFile(join(run.reportDir, 'report.html'), 'utf8');
@@ -96,6 +126,7 @@ describe('a default run reports its coverage in findings.json, report.html and s
     expect(section.match(/<tr><td><code>/g)).toHaveLength(run.report.coverage?.length ?? -1);
     const summary = await readFile(join(run.reportDir, 'summary.md'), 'utf8');
     expect(summary).toContain('### Coverage');
-    for (const row of run.report.coverage ?? []) expect(summary).toContain(`| \`${row.operationId} (${row.operation})\` | ${row.requests} |`);
+    for (const row of run.report.coverage ?? [])
+      expect(summary).toContain(`| \`${row.operationId} (${row.operation})\` | ${row.requests} |`);
   });
 });

@@ -37,8 +37,11 @@ describe('credential hygiene', () => {
         ALERTS_TOKEN: reference.alertsToken,
       });
       expect(run.code).toBe(0);
-      const authorizations = (log: WireExchange[]): string => log.map((e) => String(e.requestHeaders.authorization ?? '')).join('\n');
-      const basicSecret = Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString('base64');
+      const authorizations = (log: WireExchange[]): string =>
+        log.map((e) => String(e.requestHeaders.authorization ?? '')).join('\n');
+      const basicSecret = Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString(
+        'base64',
+      );
       expect(management.length).toBeGreaterThan(100);
       expect(alerts.length).toBeGreaterThan(10);
       expect(authorizations(management)).toContain(basicSecret);
@@ -74,7 +77,9 @@ describe('credential hygiene', () => {
     });
     expect(sinkRequests).toBe(0);
     expect(run.code).toBe(1);
-    expect(run.report.results.find((r) => r.rule === 'request.valid-accepted' && r.outcome === 'failed')?.message).toMatch(/got 307/);
+    expect(
+      run.report.results.find((r) => r.rule === 'request.valid-accepted' && r.outcome === 'failed')?.message,
+    ).toMatch(/got 307/);
     expect(run.output).not.toContain('redirect-secret');
   });
 });

@@ -46,7 +46,10 @@ function json(text: string): unknown {
   }
 }
 
-/** Every string under a request-only secret field of a request body: what the harness generated and `secrets.absent` looks for. */
+/**
+ * Every string under a request-only secret field of a request body: what the harness generated and `secrets.absent`
+ * looks for.
+ */
 function generatedSecrets(body: unknown, specs: Specs): string[] {
   return valuesUnder(body, specs.requestOnlySecretFields);
 }
@@ -64,7 +67,13 @@ interface Reported {
 
 /** Every finding of every failed result in a findings.json document. */
 function reportedFindings(report: { results: readonly unknown[] }): Reported[] {
-  type Loose = { probe: string; path: string; status?: number | string; evidence?: { response?: { status: number }; failure?: { code: string } }; reproduce: { curl: string } };
+  type Loose = {
+    probe: string;
+    path: string;
+    status?: number | string;
+    evidence?: { response?: { status: number }; failure?: { code: string } };
+    reproduce: { curl: string };
+  };
   const results = report.results as Array<{ rule: string; operation: string; outcome: string; findings: Loose[] }>;
   return results
     .filter((r) => r.outcome === 'failed')
@@ -107,14 +116,21 @@ describe("each failed finding's curl reproduces it", () => {
   });
 
   /** Runs the harness against the fault, then each finding's curl through the same recording proxy. */
-  async function reproduce(fault: string, intent: ProbeIntent): Promise<{ findings: Reported[]; reproduced: Reproduced[]; reference: ReferenceTarget }> {
+  async function reproduce(
+    fault: string,
+    intent: ProbeIntent,
+  ): Promise<{ findings: Reported[]; reproduced: Reproduced[]; reference: ReferenceTarget }> {
     const reference = await startReference({ faults: [fault] });
     targets.push(reference);
     const wire: WireExchange[] = [];
     const management = await recordingProxy(reference.managementUrl, wire);
     const alerts = await recordingProxy(reference.alertsUrl, wire);
     proxies.push(management.server, alerts.server);
-    const credentials = { MANAGEMENT_KEY_ID: reference.managementKeyId, MANAGEMENT_KEY_SECRET: reference.managementKeySecret, ALERTS_TOKEN: reference.alertsToken };
+    const credentials = {
+      MANAGEMENT_KEY_ID: reference.managementKeyId,
+      MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+      ALERTS_TOKEN: reference.alertsToken,
+    };
     const result = await runInProcess(['--runs', '2', '--seed', '31'], {
       ...credentials,
       MANAGEMENT_BASE_URL: management.url,
@@ -126,7 +142,10 @@ describe("each failed finding's curl reproduces it", () => {
     expect(result.code).toBe(1);
     const harnessWire = [...wire];
     const same = (a: WireExchange, b: WireExchange): boolean =>
-      a.method === b.method && a.path === b.path && a.requestBody === b.requestBody && a.requestHeaders.authorization === b.requestHeaders.authorization;
+      a.method === b.method &&
+      a.path === b.path &&
+      a.requestBody === b.requestBody &&
+      a.requestHeaders.authorization === b.requestHeaders.authorization;
     const findings = reportedFindings(result.report);
     const reproduced: Reproduced[] = [];
     for (const finding of findings) {
@@ -162,9 +181,18 @@ describe("each failed finding's curl reproduces it", () => {
         validators: createValidators(),
       };
       // The rule's memory of the run as far as this one request goes: the secrets it sent, no requestId seen before.
-      const memory = rule.id === 'secrets.absent' ? createSecretIndex(generatedSecrets(exchange.request.json, specs)) : new Set<string>();
+      const memory =
+        rule.id === 'secrets.absent'
+          ? createSecretIndex(generatedSecrets(exchange.request.json, specs))
+          : new Set<string>();
       const paths = rule.applies(exchange) ? rule.check(exchange, context, memory).map((v) => v.path) : [];
-      reproduced.push({ finding, status: answer.status, wire: sent, paths, sentByHarness: harnessWire.some((e) => same(e, sent)) });
+      reproduced.push({
+        finding,
+        status: answer.status,
+        wire: sent,
+        paths,
+        sentByHarness: harnessWire.some((e) => same(e, sent)),
+      });
     }
     return { findings, reproduced, reference };
   }
@@ -178,18 +206,26 @@ describe("each failed finding's curl reproduces it", () => {
         const { curl } = finding;
         expect(status, curl).toBe(finding.status);
         expect(paths, curl).toContain(finding.path);
-        for (const secret of [reference.managementKeySecret, reference.alertsToken, reference.managementKeyId]) expect(curl).not.toContain(secret);
+        for (const secret of [reference.managementKeySecret, reference.alertsToken, reference.managementKeyId])
+          expect(curl).not.toContain(secret);
         expect(sentByHarness, `curl sends the bytes the harness sent: ${curl}`).toBe(true);
         // The run's own credentials went out, and the curl names them by their variables.
-        if (wire.requestHeaders.authorization === realBasic) expect(curl).toContain('-u "$MANAGEMENT_KEY_ID:$MANAGEMENT_KEY_SECRET"');
-        if (wire.requestHeaders.authorization === `Bearer ${reference.alertsToken}`) expect(curl).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
+        if (wire.requestHeaders.authorization === realBasic)
+          expect(curl).toContain('-u "$MANAGEMENT_KEY_ID:$MANAGEMENT_KEY_SECRET"');
+        if (wire.requestHeaders.authorization === `Bearer ${reference.alertsToken}`)
+          expect(curl).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
       }
     }, 60_000);
   }
 
-  it("auth-any-secret: the wrong-secret curl sends the key id from $MANAGEMENT_KEY_ID and the probe's own wrong secret", async () => {
+  it("auth-any-secret: the wrong-secret curl sends the key id from $MANAGEMENT_KEY_ID and the probe's own " +
+    'wrong secret', async () => {
     const { reproduced, reference } = await reproduce('auth-any-secret', 'reject');
-    const wrongSecret = reproduced.filter((r) => /^a wrong (key secret|secret or token)$/.test(r.finding.probe) && String(r.wire.requestHeaders.authorization).startsWith('Basic '));
+    const wrongSecret = reproduced.filter(
+      (r) =>
+        /^a wrong (key secret|secret or token)$/.test(r.finding.probe) &&
+        String(r.wire.requestHeaders.authorization).startsWith('Basic '),
+    );
     expect(wrongSecret.length).toBeGreaterThan(0);
     for (const { finding, wire } of wrongSecret) {
       expect(finding.curl).toMatch(/-u "\$MANAGEMENT_KEY_ID:wrong-[A-Za-z0-9_-]+"/);
@@ -215,22 +251,41 @@ describe('curlCommand', () => {
     query: {},
     ...(body ? { body } : {}),
   });
-  const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  const basic = (user: string, password: string): string =>
+    `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
   it("names the run's credentials by their variables and shows a probe's own ones as sent", () => {
-    expect(curlCommand('alerts', request({ authorization: 'Bearer real-token-1' }, 'default'), { credentials, redact })).toBe(
-      `curl -sS -i -X POST 'http://127.0.0.1:1/api/v2/alerts' -H "Authorization: Bearer $ALERTS_TOKEN" -H 'accept: application/json'`,
+    expect(
+      curlCommand('alerts', request({ authorization: 'Bearer real-token-1' }, 'default'), { credentials, redact }),
+    ).toBe(
+      `curl -sS -i -X POST 'http://127.0.0.1:1/api/v2/alerts' -H "Authorization: Bearer $ALERTS_TOKEN" -H ` +
+        `'accept: application/json'`,
     );
-    expect(curlCommand('alerts', request({ authorization: 'Bearer wrong-abc' }, 'custom'), { credentials, redact })).toContain(`-H 'authorization: Bearer wrong-abc'`);
-    expect(curlCommand('alerts', request({ authorization: basic('kid-1', 'wrong-"$x') }, 'custom'), { credentials, redact })).toContain('-u "$MANAGEMENT_KEY_ID:wrong-\\"\\$x"');
-    expect(curlCommand('management', request({ authorization: basic('other', 'real-secret-1') }, 'custom'), { credentials, redact })).toContain('-u "other:$MANAGEMENT_KEY_SECRET"');
-    expect(curlCommand('management', request({ authorization: 'Bearer real-token-1' }, 'custom'), { credentials, redact })).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
+    expect(
+      curlCommand('alerts', request({ authorization: 'Bearer wrong-abc' }, 'custom'), { credentials, redact }),
+    ).toContain(`-H 'authorization: Bearer wrong-abc'`);
+    expect(
+      curlCommand('alerts', request({ authorization: basic('kid-1', 'wrong-"$x') }, 'custom'), { credentials, redact }),
+    ).toContain('-u "$MANAGEMENT_KEY_ID:wrong-\\"\\$x"');
+    expect(
+      curlCommand('management', request({ authorization: basic('other', 'real-secret-1') }, 'custom'), {
+        credentials,
+        redact,
+      }),
+    ).toContain('-u "other:$MANAGEMENT_KEY_SECRET"');
+    expect(
+      curlCommand('management', request({ authorization: 'Bearer real-token-1' }, 'custom'), { credentials, redact }),
+    ).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
   });
 
   it('masks other real secrets and keeps generated values as sent', () => {
     const curl = curlCommand(
       'management',
-      request({ authorization: basic('kid-1', 'real-secret-1'), 'content-type': 'application/json' }, 'default', `{"k":"returned-key-secret","p":"sv_generated","q":"it's"}`),
+      request(
+        { authorization: basic('kid-1', 'real-secret-1'), 'content-type': 'application/json' },
+        'default',
+        `{"k":"returned-key-secret","p":"sv_generated","q":"it's"}`,
+      ),
       { credentials, redact },
     );
     expect(curl).toContain(`--data-raw '{"k":"[redacted]","p":"sv_generated","q":"it'\\''s"}'`);

@@ -8,9 +8,11 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The build's modules, as a run of the build uses them: a run of the sources has no early worker.
-const built = async <T>(path: string): Promise<T> => (await import(fileURLToPath(new URL(`../dist/${path}`, import.meta.url)))) as T;
+const built = async <T>(path: string): Promise<T> =>
+  (await import(fileURLToPath(new URL(`../dist/${path}`, import.meta.url)))) as T;
 const { EarlyWorker } = await built<typeof import('../cli/early-worker.ts')>('cli/early-worker.js');
-const { vitestThreadStart, COPIED_FROM_VITEST } = await built<typeof import('../cli/vitest-thread.ts')>('cli/vitest-thread.js');
+const { vitestThreadStart, COPIED_FROM_VITEST } =
+  await built<typeof import('../cli/vitest-thread.ts')>('cli/vitest-thread.js');
 const { version: VITEST_VERSION } = createRequire(import.meta.url)('vitest/package.json') as { version: string };
 const { prepareRun } = await built<typeof import('../engine/prepare-run.ts')>('engine/prepare-run.js');
 const { openRunChannel } = await built<typeof import('../core/run-channel.ts')>('core/run-channel.js');
@@ -21,7 +23,12 @@ const { RULE_IDS } = await built<typeof import('../rules/index.ts')>('rules/inde
 const BIN = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
 const REFUSED = /vitest wanted its worker thread started otherwise/;
 /** This process's environment without target settings: runs go to the embedded reference target. */
-const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID)/.test(name)));
+const cleanEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID)/.test(name),
+    ),
+  );
 
 describe("vitest's worker thread, started with the command", () => {
   const scratch = mkdtemp(join(tmpdir(), 'early-worker-'));
@@ -31,73 +38,103 @@ describe("vitest's worker thread, started with the command", () => {
     ['unset', undefined],
     ['production', 'production'],
     ['development', 'development'],
-  ])('is adopted by vitest in a run of the build, NODE_ENV %s: vitest asks for a thread started exactly as the command started it', async (_, nodeEnv) => {
-    const reportDir = join(await scratch, `report-${nodeEnv}`);
-    // Each thread writes a CPU profile as it ends: two when vitest ran the suites in the thread the command started.
-    const profiles = join(await scratch, `profiles-${nodeEnv}`);
-    const { NODE_ENV: _vitests, ...env } = cleanEnv();
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, '--runs', '1', '--report-dir', reportDir], {
-      env: nodeEnv ? { ...env, NODE_ENV: nodeEnv } : env,
-    });
-    expect(stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
-    const changed = `vitest ${VITEST_VERSION} starts its pool's threads otherwise than cli/vitest-thread.ts copies from vitest ${COPIED_FROM_VITEST}, so every run of the build starts a second thread (about 0.1 s): update vitestThreadStart to what it says, or drop the early worker. ${stderr}`;
-    expect(stderr, changed).not.toMatch(REFUSED);
-    expect(await readdir(profiles)).toHaveLength(2);
-  });
+  ])(
+    'is adopted by vitest in a run of the build, NODE_ENV %s: vitest asks for a thread started exactly as ' +
+      'the command started it',
+    async (_, nodeEnv) => {
+      const reportDir = join(await scratch, `report-${nodeEnv}`);
+      // Each thread writes a CPU profile as it ends: two when vitest ran the suites in the thread the command started.
+      const profiles = join(await scratch, `profiles-${nodeEnv}`);
+      const { NODE_ENV: _vitests, ...env } = cleanEnv();
+      const { stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, '--runs', '1', '--report-dir', reportDir],
+        {
+          env: nodeEnv ? { ...env, NODE_ENV: nodeEnv } : env,
+        },
+      );
+      expect(stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
+      const changed =
+        `vitest ${VITEST_VERSION} starts its pool's threads otherwise than cli/vitest-thread.ts copies from ` +
+        `vitest ${COPIED_FROM_VITEST}, so every run of the build starts a second thread (about 0.1 s): ` +
+        `update vitestThreadStart to what it says, or drop the early worker. ${stderr}`;
+      expect(stderr, changed).not.toMatch(REFUSED);
+      expect(await readdir(profiles)).toHaveLength(2);
+    },
+  );
 
   it('leaves a bad setting that only planning finds to the command, which exits 2 naming it as given', async () => {
     const reportDir = join(await scratch, 'shard-report');
-    const run = await promisify(execFile)(process.execPath, [BIN, '--shard', '9/9', '--report-dir', reportDir], { env: cleanEnv() }).catch((error: { code: number; stderr: string }) => error);
+    const run = await promisify(execFile)(process.execPath, [BIN, '--shard', '9/9', '--report-dir', reportDir], {
+      env: cleanEnv(),
+    }).catch((error: { code: number; stderr: string }) => error);
     expect(run).toMatchObject({ code: 2 });
     expect(run.stderr).toContain('--shard 9/9: a shard runs whole suites, and the run has 6');
     expect(run.stderr).not.toMatch(REFUSED);
   });
 
-  it("prepares the run, from the settings the command hands over on the run's channel, as the command's own thread would", async () => {
-    const specs = await loadShippedSpecs();
-    const reference = await startReference();
-    /** What the early worker prepares from a run's settings: the run, or the error that stops it. */
-    const preparedThere = async (config: ReturnType<typeof resolveConfig>): Promise<unknown> => {
-      const name = `early-worker-test:${Math.random()}`;
-      const channel = openRunChannel(name);
-      const prepared = channel.handOver(Promise.resolve({ config }));
-      const early = EarlyWorker.start(name, prepared, () => undefined);
-      expect(early).toBeDefined();
-      try {
-        return await prepared.catch((error: unknown) => error);
-      } finally {
-        channel.close();
-        await early?.dispose();
-      }
-    };
-    try {
-      const target = {
-        MANAGEMENT_BASE_URL: reference.managementUrl,
-        MANAGEMENT_KEY_ID: reference.managementKeyId,
-        MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-        ORGANIZATION_ID: reference.organizationId,
-        SERVICE_ID: reference.serviceId,
-        BACKUP_ID: reference.backupId,
-        ALERTS_BASE_URL: reference.alertsUrl,
-        ALERTS_TOKEN: reference.alertsToken,
+  it(
+    "prepares the run, from the settings the command hands over on the run's channel, as the command's own " +
+      'thread would',
+    async () => {
+      const specs = await loadShippedSpecs();
+      const reference = await startReference();
+      /** What the early worker prepares from a run's settings: the run, or the error that stops it. */
+      const preparedThere = async (config: ReturnType<typeof resolveConfig>): Promise<unknown> => {
+        const name = `early-worker-test:${Math.random()}`;
+        const channel = openRunChannel(name);
+        const prepared = channel.handOver(Promise.resolve({ config }));
+        const early = EarlyWorker.start(name, prepared, () => undefined);
+        expect(early).toBeDefined();
+        try {
+          return await prepared.catch((error: unknown) => error);
+        } finally {
+          channel.close();
+          await early?.dispose();
+        }
       };
-      for (const argv of [[], ['--runs', '40', '--max-requests', '150'], ['--shard', '2/3', '--allow', 'read'], ['--rules', 'alerts.list-omits']]) {
-        const config = resolveConfig(argv, target, RULE_IDS);
-        expect(await preparedThere(config), argv.join(' ')).toEqual(await prepareRun({ config }, specs));
+      try {
+        const target = {
+          MANAGEMENT_BASE_URL: reference.managementUrl,
+          MANAGEMENT_KEY_ID: reference.managementKeyId,
+          MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
+          ORGANIZATION_ID: reference.organizationId,
+          SERVICE_ID: reference.serviceId,
+          BACKUP_ID: reference.backupId,
+          ALERTS_BASE_URL: reference.alertsUrl,
+          ALERTS_TOKEN: reference.alertsToken,
+        };
+        for (const argv of [
+          [],
+          ['--runs', '40', '--max-requests', '150'],
+          ['--shard', '2/3', '--allow', 'read'],
+          ['--rules', 'alerts.list-omits'],
+        ]) {
+          const config = resolveConfig(argv, target, RULE_IDS);
+          expect(await preparedThere(config), argv.join(' ')).toEqual(await prepareRun({ config }, specs));
+        }
+        // What stops the run reaches the command as the HarnessError it is.
+        const unreachable = await preparedThere(
+          resolveConfig([], { ...target, ALERTS_BASE_URL: 'http://127.0.0.1:9' }, RULE_IDS),
+        );
+        expect(unreachable).toMatchObject({
+          name: 'HarnessError',
+          code: 'TARGET_UNREACHABLE',
+          message: expect.stringContaining('ALERTS_BASE_URL'),
+        });
+        // The embedded target has no preflight.
+        expect(await preparedThere(resolveConfig([], {}, RULE_IDS))).not.toHaveProperty('preflight');
+      } finally {
+        await reference.close();
       }
-      // What stops the run reaches the command as the HarnessError it is.
-      const unreachable = await preparedThere(resolveConfig([], { ...target, ALERTS_BASE_URL: 'http://127.0.0.1:9' }, RULE_IDS));
-      expect(unreachable).toMatchObject({ name: 'HarnessError', code: 'TARGET_UNREACHABLE', message: expect.stringContaining('ALERTS_BASE_URL') });
-      // The embedded target has no preflight.
-      expect(await preparedThere(resolveConfig([], {}, RULE_IDS))).not.toHaveProperty('preflight');
-    } finally {
-      await reference.close();
-    }
-  });
+    },
+  );
 
   it('is handed over once, and only to a pool that asks for the same environment and Node flags', async () => {
     const said: string[] = [];
-    const early = EarlyWorker.start(`early-worker-test:${Math.random()}`, new Promise(() => undefined), (why) => said.push(why));
+    const early = EarlyWorker.start(`early-worker-test:${Math.random()}`, new Promise(() => undefined), (why) =>
+      said.push(why),
+    );
     expect(early).toBeDefined();
     const thread = early?.take(vitestThreadStart());
     expect(thread).toBeDefined();
@@ -106,23 +143,32 @@ describe("vitest's worker thread, started with the command", () => {
     expect(said).toEqual([]);
   });
 
-  it('is refused when vitest asks otherwise, naming what differs but never an environment value, and ended only once it has answered', async () => {
-    const said: string[] = [];
-    const name = `early-worker-test:${Math.random()}`;
-    const channel = openRunChannel(name);
-    const config = resolveConfig([], {}, RULE_IDS);
-    const prepared = channel.handOver(Promise.resolve({ config }));
-    const early = EarlyWorker.start(name, prepared, (why) => said.push(why));
-    // Refused while it prepares: what it began (a preflight, for a configured target) is answered, not cut off.
-    const wanted = vitestThreadStart();
-    expect(early?.take({ env: { ...wanted.env, SOME_TOKEN: 'value-not-to-print' }, execArgv: [...wanted.execArgv, '--no-warnings'] })).toBeUndefined();
-    expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(REFUSED);
-    expect(said[0]).toContain('SOME_TOKEN');
-    expect(said[0]).toContain('--no-warnings');
-    expect(said[0]).not.toContain('value-not-to-print');
-    expect((await prepared).plan).toEqual((await prepareRun({ config }, await loadShippedSpecs())).plan);
-    channel.close();
-    await early?.dispose();
-  });
+  it(
+    'is refused when vitest asks otherwise, naming what differs but never an environment value, and ended ' +
+      'only once it has answered',
+    async () => {
+      const said: string[] = [];
+      const name = `early-worker-test:${Math.random()}`;
+      const channel = openRunChannel(name);
+      const config = resolveConfig([], {}, RULE_IDS);
+      const prepared = channel.handOver(Promise.resolve({ config }));
+      const early = EarlyWorker.start(name, prepared, (why) => said.push(why));
+      // Refused while it prepares: what it began (a preflight, for a configured target) is answered, not cut off.
+      const wanted = vitestThreadStart();
+      expect(
+        early?.take({
+          env: { ...wanted.env, SOME_TOKEN: 'value-not-to-print' },
+          execArgv: [...wanted.execArgv, '--no-warnings'],
+        }),
+      ).toBeUndefined();
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(REFUSED);
+      expect(said[0]).toContain('SOME_TOKEN');
+      expect(said[0]).toContain('--no-warnings');
+      expect(said[0]).not.toContain('value-not-to-print');
+      expect((await prepared).plan).toEqual((await prepareRun({ config }, await loadShippedSpecs())).plan);
+      channel.close();
+      await early?.dispose();
+    },
+  );
 });

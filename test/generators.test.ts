@@ -4,7 +4,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecs, operationById, type Specs } from '../core/spec.ts';
 import { createValidators, type Validators } from '../core/validators.ts';
 import * as generators from '../generators/index.ts';
-import { INVALID_GENERATORS, KEY_ROLES, PIPE_KINDS, SECRET_VALUE_PATTERN, type AlertReference, type InvalidGenerator, type PipeCreateBody, type PipeKind } from '../generators/index.ts';
+import {
+  INVALID_GENERATORS,
+  KEY_ROLES,
+  PIPE_KINDS,
+  SECRET_VALUE_PATTERN,
+  type AlertReference,
+  type InvalidGenerator,
+  type PipeCreateBody,
+  type PipeKind,
+} from '../generators/index.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
 const DAY = 86_400_000;
@@ -38,12 +47,17 @@ interface InvalidRow {
   /** The constraints the suite would pass. */
   readonly constraints?: unknown;
   /** A schema that expresses the break: it must reject the value, with every error at the field named. */
-  readonly rejectedAt?: { readonly operationId: string; readonly wrap?: (value: any) => unknown; readonly path: RegExp };
+  readonly rejectedAt?: {
+    readonly operationId: string;
+    readonly wrap?: (value: any) => unknown;
+    readonly path: RegExp;
+  };
   /** The schema cannot express the break: the value must be otherwise schema-valid, plus extra checks. */
   readonly valid?: Check;
 }
 
-const errorsText = (errors: readonly ErrorObject[]): string[] => errors.map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+const errorsText = (errors: readonly ErrorObject[]): string[] =>
+  errors.map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
 
 /** References as a listed alert carries them. */
 const REFERENCES: readonly AlertReference[] = Object.freeze([
@@ -51,17 +65,40 @@ const REFERENCES: readonly AlertReference[] = Object.freeze([
   { dashboardId: '65a1b2c3d4e5f60718293a5b', tileId: 'tile-throughput', webhookId: '65a1b2c3d4e5f60718293a5d' },
 ]);
 
-const ALERT_FIELDS = Object.freeze(['threshold', 'interval', 'thresholdType', 'source', 'dashboardId', 'tileId', 'channel', 'name', 'message']);
+const ALERT_FIELDS = Object.freeze([
+  'threshold',
+  'interval',
+  'thresholdType',
+  'source',
+  'dashboardId',
+  'tileId',
+  'channel',
+  'name',
+  'message',
+]);
 
-/** Problems of a must-accept alert update: a field missing, another interval, references not one listed entry, an empty text, a channel other than a webhook. */
-function completeAlertProblems(body: Json, interval: string, references: readonly AlertReference[] = REFERENCES): string[] {
+/**
+ * Problems of a must-accept alert update: a field missing, another interval, references not one listed entry, an empty
+ * text, a channel other than a webhook.
+ */
+function completeAlertProblems(
+  body: Json,
+  interval: string,
+  references: readonly AlertReference[] = REFERENCES,
+): string[] {
   return [
     ...ALERT_FIELDS.filter((field) => !(field in body)).map((field) => `${field} missing`),
     ...(body.interval === interval ? [] : [`interval ${body.interval}`]),
-    ...(references.some((r) => r.dashboardId === body.dashboardId && r.tileId === body.tileId && r.webhookId === body.channel?.webhookId) ? [] : ['references not one listed entry']),
+    ...(references.some(
+      (r) => r.dashboardId === body.dashboardId && r.tileId === body.tileId && r.webhookId === body.channel?.webhookId,
+    )
+      ? []
+      : ['references not one listed entry']),
     ...(body.channel?.type === 'webhook' ? [] : [`channel type ${body.channel?.type}`]),
     ...(Number.isFinite(body.threshold) ? [] : [`threshold ${body.threshold}`]),
-    ...['name', 'message'].filter((field) => !(typeof body[field] === 'string' && body[field].trim() !== '')).map((field) => `${field} is blank`),
+    ...['name', 'message']
+      .filter((field) => !(typeof body[field] === 'string' && body[field].trim() !== ''))
+      .map((field) => `${field} is blank`),
   ];
 }
 
@@ -100,7 +137,9 @@ function secretsOf(value: unknown, path = ''): { path: string; value: unknown }[
   if (Array.isArray(value)) return value.flatMap((item, i) => secretsOf(item, `${path}/${i}`));
   if (!value || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, child]) =>
-    key === 'credentials' || key === 'accessKey' ? Object.entries(child as Json).map(([field, secret]) => ({ path: `${path}/${key}/${field}`, value: secret })) : secretsOf(child, `${path}/${key}`),
+    key === 'credentials' || key === 'accessKey'
+      ? Object.entries(child as Json).map(([field, secret]) => ({ path: `${path}/${key}/${field}`, value: secret }))
+      : secretsOf(child, `${path}/${key}`),
   );
 }
 
@@ -121,13 +160,16 @@ function periodProblems(period: Json, maxDays: number): string[] {
 }
 
 const usageParams = (ctx: Ctx, period: Json): string[] =>
-  ['from_date', 'to_date'].flatMap((name) => (name in period ? errorsText(ctx.query('getUsageCost', name)(period[name])).map((e) => `${name}: ${e}`) : []));
+  ['from_date', 'to_date'].flatMap((name) =>
+    name in period ? errorsText(ctx.query('getUsageCost', name)(period[name])).map((e) => `${name}: ${e}`) : [],
+  );
 
 function keyProblems(body: Json, now: Date): string[] {
   const problems: string[] = [];
   if (body.state !== 'disabled') problems.push(`state ${body.state}`);
   const at = instant(body.expireAt);
-  if (!(at >= now.getTime() + HOUR && at <= now.getTime() + 23 * HOUR)) problems.push(`expireAt ${body.expireAt} is not within now+1h..now+23h`);
+  if (!(at >= now.getTime() + HOUR && at <= now.getTime() + 23 * HOUR))
+    problems.push(`expireAt ${body.expireAt} is not within now+1h..now+23h`);
   return problems;
 }
 
@@ -157,7 +199,8 @@ function pipeUpdateProblems(ctx: Ctx, body: Json, kind: PipeKind, columns?: read
   if (body.source) {
     const kinds = Object.keys(body.source).filter((key) => key !== 'validateSamples');
     if (kinds.length !== 1 || kinds[0] !== kind) problems.push(`source kinds ${kinds.join(',')}`);
-    for (const field of Object.keys(body.source[kind] ?? {})) if (!UPDATE_FIELDS[kind].includes(field)) problems.push(`${field} is not update-time`);
+    for (const field of Object.keys(body.source[kind] ?? {}))
+      if (!UPDATE_FIELDS[kind].includes(field)) problems.push(`${field} is not update-time`);
   }
   if (body.destination)
     problems.push(
@@ -174,34 +217,63 @@ function pipeUpdateProblems(ctx: Ctx, body: Json, kind: PipeKind, columns?: read
 }
 
 const VALID: readonly ValidRow[] = [
-  { name: 'identifier', arbitrary: () => generators.identifier(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), name: v }).concat(/^[a-z][a-z0-9_]*$/.test(v) ? [] : [`bad identifier ${v}`]) },
+  {
+    name: 'identifier',
+    arbitrary: () => generators.identifier(),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), name: v }).concat(/^[a-z][a-z0-9_]*$/.test(v) ? [] : [`bad identifier ${v}`]),
+  },
   {
     name: 'secretValue',
     arbitrary: () => generators.secretValue(),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { credentials: { username: v, password: v } } } }).concat(SECRET_VALUE_PATTERN.test(v) ? [] : [`bad secret ${v}`]),
+    check: (v, ctx) =>
+      createBody(ctx, {
+        ...baseCreate(),
+        source: { relational: { credentials: { username: v, password: v } } },
+      }).concat(SECRET_VALUE_PATTERN.test(v) ? [] : [`bad secret ${v}`]),
   },
   {
     name: 'credentials',
     arbitrary: () => generators.credentials(),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { credentials: v } } }).concat(secretProblems({ credentials: v })),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: { broker: { credentials: v } } }).concat(
+        secretProblems({ credentials: v }),
+      ),
   },
   {
     name: 'accessKey',
     arbitrary: () => generators.accessKey(),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { accessKey: v } } }).concat(secretProblems({ accessKey: v })),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: { stream: { accessKey: v } } }).concat(
+        secretProblems({ accessKey: v }),
+      ),
   },
   {
     name: 'iamRole',
     arbitrary: () => generators.iamRole(),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { stream: { iamRole: v } } }).concat(/^arn:aws:iam::\d{12}:role\/.+$/.test(v) ? [] : [`bad ARN ${v}`]),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: { stream: { iamRole: v } } }).concat(
+        /^arn:aws:iam::\d{12}:role\/.+$/.test(v) ? [] : [`bad ARN ${v}`],
+      ),
   },
-  { name: 'caCertificate', arbitrary: () => generators.caCertificate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }) },
+  {
+    name: 'caCertificate',
+    arbitrary: () => generators.caCertificate(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }),
+  },
   {
     name: 'dateTime',
     arbitrary: () => generators.dateTime({ at: NOW }),
-    check: (v, ctx) => usageParams(ctx, { from_date: v }).concat(instant(v) === NOW.getTime() ? [] : [`${v} is not ${NOW.toISOString()}`]),
+    check: (v, ctx) =>
+      usageParams(ctx, { from_date: v }).concat(
+        instant(v) === NOW.getTime() ? [] : [`${v} is not ${NOW.toISOString()}`],
+      ),
   },
-  { name: 'pipeKind', arbitrary: () => generators.pipeKind(), check: (v) => (PIPE_KINDS.includes(v) ? [] : [`kind ${v}`]) },
+  {
+    name: 'pipeKind',
+    arbitrary: () => generators.pipeKind(),
+    check: (v) => (PIPE_KINDS.includes(v) ? [] : [`kind ${v}`]),
+  },
   {
     name: 'pipeScaling',
     arbitrary: () => generators.pipeScaling(),
@@ -216,7 +288,10 @@ const VALID: readonly ValidRow[] = [
     name: 'pipeSettings',
     arbitrary: () => generators.pipeSettings(),
     check: (v, ctx) =>
-      [...createBody(ctx, { ...baseCreate(), settings: v }), ...errorsText(ctx.body('updatePipe')({ settings: v }))].concat(
+      [
+        ...createBody(ctx, { ...baseCreate(), settings: v }),
+        ...errorsText(ctx.body('updatePipe')({ settings: v })),
+      ].concat(
         Object.values(v)
           .filter((n) => typeof n === 'number' && !(Number.isInteger(n) && n > 0))
           .map((n) => `not a positive integer: ${n}`),
@@ -225,59 +300,118 @@ const VALID: readonly ValidRow[] = [
   {
     name: 'pipeSettings (all keys)',
     arbitrary: () => generators.pipeSettings({ minKeys: 12 }),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), settings: v }).concat(Object.keys(v).length === 12 ? [] : ['not all 12 keys']),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), settings: v }).concat(Object.keys(v).length === 12 ? [] : ['not all 12 keys']),
   },
   {
     name: 'destinationColumns',
     arbitrary: () => generators.destinationColumns({ names: COLUMNS }),
     check: (v, ctx) =>
-      createBody(ctx, { ...baseCreate(), destination: { database: 'd', table: 't', columns: v }, fieldMappings: v.map((c: Json) => ({ sourceField: 'x', destinationField: c.name })) }).concat(
-        new Set(v.map((c: Json) => c.name)).size === v.length ? [] : ['duplicate column names'],
-      ),
+      createBody(ctx, {
+        ...baseCreate(),
+        destination: { database: 'd', table: 't', columns: v },
+        fieldMappings: v.map((c: Json) => ({ sourceField: 'x', destinationField: c.name })),
+      }).concat(new Set(v.map((c: Json) => c.name)).size === v.length ? [] : ['duplicate column names']),
   },
   {
     name: 'pipeDestination',
     arbitrary: () => generators.pipeDestination(),
     check: (v, ctx) => {
       const names: string[] = v.columns.map((c: Json) => c.name);
-      const referenced = [v.tableDefinition?.engine?.versionColumnId, ...(v.tableDefinition?.engine?.columnIds ?? []), ...(v.tableDefinition?.sortingKey ?? []), v.tableDefinition?.primaryKey].filter(
-        (n) => n !== undefined,
-      );
+      const referenced = [
+        v.tableDefinition?.engine?.versionColumnId,
+        ...(v.tableDefinition?.engine?.columnIds ?? []),
+        ...(v.tableDefinition?.sortingKey ?? []),
+        v.tableDefinition?.primaryKey,
+      ].filter((n) => n !== undefined);
       return [
-        ...createBody(ctx, { ...baseCreate(), destination: v, fieldMappings: names.map((name) => ({ sourceField: name, destinationField: name })) }),
-        ...(names.length >= 1 && names.length <= 5 && new Set(names).size === names.length ? [] : [`columns ${names.join(',')}`]),
+        ...createBody(ctx, {
+          ...baseCreate(),
+          destination: v,
+          fieldMappings: names.map((name) => ({ sourceField: name, destinationField: name })),
+        }),
+        ...(names.length >= 1 && names.length <= 5 && new Set(names).size === names.length
+          ? []
+          : [`columns ${names.join(',')}`]),
         ...referenced.filter((n) => !names.includes(n)).map((n) => `table definition refers to unknown column ${n}`),
       ];
     },
   },
-  { name: 'fieldMappings', arbitrary: () => generators.fieldMappings({ columns: COLUMNS }), check: (v, ctx) => [...createBody(ctx, { ...baseCreate(), fieldMappings: v }), ...coverage(COLUMNS, v)] },
+  {
+    name: 'fieldMappings',
+    arbitrary: () => generators.fieldMappings({ columns: COLUMNS }),
+    check: (v, ctx) => [...createBody(ctx, { ...baseCreate(), fieldMappings: v }), ...coverage(COLUMNS, v)],
+  },
   {
     name: 'tableMappings',
     arbitrary: () => generators.tableMappings(),
     check: (v, ctx) =>
-      createBody(ctx, { ...baseCreate(), source: { relational: { tableMappings: v } } }).concat(new Set(v.map((m: Json) => m.targetTable)).size === v.length ? [] : ['duplicate target tables']),
+      createBody(ctx, { ...baseCreate(), source: { relational: { tableMappings: v } } }).concat(
+        new Set(v.map((m: Json) => m.targetTable)).size === v.length ? [] : ['duplicate target tables'],
+      ),
   },
-  { name: 'relationalSettings (create)', arbitrary: () => generators.relationalSettings(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { settings: v } } }) },
+  {
+    name: 'relationalSettings (create)',
+    arbitrary: () => generators.relationalSettings(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { relational: { settings: v } } }),
+  },
   {
     name: 'relationalSettings (update)',
     arbitrary: () => generators.relationalSettings({ operation: 'update' }),
     check: (v, ctx) => errorsText(ctx.body('updatePipe')({ source: { relational: { settings: v } } })),
   },
-  { name: 'brokerSourceCreate', arbitrary: () => generators.brokerSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
+  {
+    name: 'brokerSourceCreate',
+    arbitrary: () => generators.brokerSourceCreate(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)),
+  },
   {
     name: 'objectStorageSourceCreate',
     arbitrary: () => generators.objectStorageSourceCreate(),
     check: (v, ctx) =>
-      createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v), 'compression' in v.objectStorage && v.objectStorage.compression !== 'auto' ? ['compression other than auto'] : []),
+      createBody(ctx, { ...baseCreate(), source: v }).concat(
+        secretProblems(v),
+        'compression' in v.objectStorage && v.objectStorage.compression !== 'auto'
+          ? ['compression other than auto']
+          : [],
+      ),
   },
-  { name: 'streamSourceCreate', arbitrary: () => generators.streamSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
-  { name: 'relationalSourceCreate', arbitrary: () => generators.relationalSourceCreate(), check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)) },
+  {
+    name: 'streamSourceCreate',
+    arbitrary: () => generators.streamSourceCreate(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)),
+  },
+  {
+    name: 'relationalSourceCreate',
+    arbitrary: () => generators.relationalSourceCreate(),
+    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: v }).concat(secretProblems(v)),
+  },
   ...PIPE_KINDS.map(
-    (kind): ValidRow => ({ name: `pipeSourceUpdate (${kind})`, arbitrary: () => generators.pipeSourceUpdate({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, { source: v }, kind) }),
+    (kind): ValidRow => ({
+      name: `pipeSourceUpdate (${kind})`,
+      arbitrary: () => generators.pipeSourceUpdate({ kind }),
+      check: (v, ctx) => pipeUpdateProblems(ctx, { source: v }, kind),
+    }),
   ),
-  { name: 'pipeCreateBody', arbitrary: () => generators.pipeCreateBody(), check: (v, ctx) => pipeCreateProblems(ctx, v) },
-  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeCreateBody (${kind})`, arbitrary: () => generators.pipeCreateBody({ kind }), check: (v, ctx) => pipeCreateProblems(ctx, v, kind) })),
-  ...PIPE_KINDS.map((kind): ValidRow => ({ name: `pipeUpdateBody (${kind})`, arbitrary: () => generators.pipeUpdateBody({ kind }), check: (v, ctx) => pipeUpdateProblems(ctx, v, kind) })),
+  {
+    name: 'pipeCreateBody',
+    arbitrary: () => generators.pipeCreateBody(),
+    check: (v, ctx) => pipeCreateProblems(ctx, v),
+  },
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeCreateBody (${kind})`,
+      arbitrary: () => generators.pipeCreateBody({ kind }),
+      check: (v, ctx) => pipeCreateProblems(ctx, v, kind),
+    }),
+  ),
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeUpdateBody (${kind})`,
+      arbitrary: () => generators.pipeUpdateBody({ kind }),
+      check: (v, ctx) => pipeUpdateProblems(ctx, v, kind),
+    }),
+  ),
   ...PIPE_KINDS.map(
     (kind): ValidRow => ({
       name: `pipeUpdateBody (${kind}, columns)`,
@@ -292,10 +426,18 @@ const VALID: readonly ValidRow[] = [
       check: (v, ctx) => [
         ...pipeUpdateProblems(ctx, v.body, kind),
         ...(v.complete
-          ? errorsText(ctx.body('updatePipe')(v.body)).concat(['name', 'settings', 'destination', 'fieldMappings', 'source'].filter((k) => !(k in v.body)).map((k) => `complete without ${k}`))
+          ? errorsText(ctx.body('updatePipe')(v.body)).concat(
+              ['name', 'settings', 'destination', 'fieldMappings', 'source']
+                .filter((k) => !(k in v.body))
+                .map((k) => `complete without ${k}`),
+            )
           : []),
-        ...(v.complete && Object.keys(v.body.settings ?? {}).length < 12 ? ['complete with fewer than 12 settings'] : []),
-        ...(kind !== 'relational' && (v.remove.length > 0 || v.readd !== undefined) ? ['table mapping picks for a source without table mappings'] : []),
+        ...(v.complete && Object.keys(v.body.settings ?? {}).length < 12
+          ? ['complete with fewer than 12 settings']
+          : []),
+        ...(kind !== 'relational' && (v.remove.length > 0 || v.readd !== undefined)
+          ? ['table mapping picks for a source without table mappings']
+          : []),
       ],
     }),
   ),
@@ -304,10 +446,16 @@ const VALID: readonly ValidRow[] = [
     arbitrary: () => generators.ipAccessList(),
     check: (v, ctx) =>
       errorsText(ctx.body('createKey')({ name: 'k', roles: ['admin'], ipAccessList: v })).concat(
-        v.filter((e: Json) => !/^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/.test(e.source)).map((e: Json) => `source ${e.source}`),
+        v
+          .filter((e: Json) => !/^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/.test(e.source))
+          .map((e: Json) => `source ${e.source}`),
       ),
   },
-  { name: 'keyCreateBody', arbitrary: () => generators.keyCreateBody({ now: NOW }), check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, NOW)] },
+  {
+    name: 'keyCreateBody',
+    arbitrary: () => generators.keyCreateBody({ now: NOW }),
+    check: (v, ctx) => [...errorsText(ctx.body('createKey')(v)), ...keyProblems(v, NOW)],
+  },
   {
     name: 'keyCreateBody (default now)',
     arbitrary: () => generators.keyCreateBody(),
@@ -332,7 +480,9 @@ const VALID: readonly ValidRow[] = [
     check: (v, ctx) =>
       errorsText(ctx.body('createKey')(v)).concat(
         v.state === undefined || v.state === 'enabled' ? [] : [`state ${v.state}`],
-        typeof v.expireAt === 'string' && v.expireAt !== '' && !(instant(v.expireAt) >= NOW.getTime() + HOUR) ? [`expireAt ${v.expireAt}`] : [],
+        typeof v.expireAt === 'string' && v.expireAt !== '' && !(instant(v.expireAt) >= NOW.getTime() + HOUR)
+          ? [`expireAt ${v.expireAt}`]
+          : [],
       ),
   },
   {
@@ -343,17 +493,27 @@ const VALID: readonly ValidRow[] = [
   {
     name: 'alertUpdateBody (one reference)',
     arbitrary: () => generators.alertUpdateBody({ interval: '1h', references: REFERENCES.slice(1) }),
-    check: (v, ctx) => [...errorsText(ctx.body('updateAlert')(v)), ...completeAlertProblems(v, '1h', REFERENCES.slice(1))],
+    check: (v, ctx) => [
+      ...errorsText(ctx.body('updateAlert')(v)),
+      ...completeAlertProblems(v, '1h', REFERENCES.slice(1)),
+    ],
   },
   {
     name: 'alertUpdateBodyObserve',
     arbitrary: () => generators.alertUpdateBodyObserve({ references: REFERENCES }),
-    check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(Object.keys(v).length > 0 ? [] : ['empty body'], v.channel && Object.keys(v.channel).length === 0 ? ['empty channel'] : []),
+    check: (v, ctx) =>
+      observeErrors(ctx, 'updateAlert', v).concat(
+        Object.keys(v).length > 0 ? [] : ['empty body'],
+        v.channel && Object.keys(v.channel).length === 0 ? ['empty channel'] : [],
+      ),
   },
   {
     name: 'alertUpdateBodyObserve (no references)',
     arbitrary: () => generators.alertUpdateBodyObserve(),
-    check: (v, ctx) => observeErrors(ctx, 'updateAlert', v).concat(['dashboardId', 'tileId'].filter((f) => f in v && /^[0-9a-f]{24}$/.test(v[f])).map((f) => `${f} is 24-hex`)),
+    check: (v, ctx) =>
+      observeErrors(ctx, 'updateAlert', v).concat(
+        ['dashboardId', 'tileId'].filter((f) => f in v && /^[0-9a-f]{24}$/.test(v[f])).map((f) => `${f} is 24-hex`),
+      ),
   },
   ...PIPE_KINDS.map(
     (kind): ValidRow => ({
@@ -393,18 +553,49 @@ const VALID: readonly ValidRow[] = [
   {
     name: 'keyCreateBodyObserve',
     arbitrary: () => generators.keyCreateBodyObserve({ now: NOW }),
-    check: (v, ctx) => [...observeErrors(ctx, 'createKey', v), ...keyProblems(v, NOW), ...(Array.isArray(v.roles) && v.roles.length > 0 ? [] : ['roles dropped'])],
+    check: (v, ctx) => [
+      ...observeErrors(ctx, 'createKey', v),
+      ...keyProblems(v, NOW),
+      ...(Array.isArray(v.roles) && v.roles.length > 0 ? [] : ['roles dropped']),
+    ],
   },
-  { name: 'oddText', arbitrary: () => generators.oddText(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ name: v, message: v })).concat(typeof v === 'string' ? [] : ['not a string']) },
-  { name: 'oddNumber', arbitrary: () => generators.oddNumber(), check: (v, ctx) => errorsText(ctx.body('updateAlert')({ threshold: v })).concat(Number.isFinite(v) ? [] : [`not finite: ${v}`]) },
+  {
+    name: 'oddText',
+    arbitrary: () => generators.oddText(),
+    check: (v, ctx) =>
+      errorsText(ctx.body('updateAlert')({ name: v, message: v })).concat(
+        typeof v === 'string' ? [] : ['not a string'],
+      ),
+  },
+  {
+    name: 'oddNumber',
+    arbitrary: () => generators.oddNumber(),
+    check: (v, ctx) =>
+      errorsText(ctx.body('updateAlert')({ threshold: v })).concat(Number.isFinite(v) ? [] : [`not finite: ${v}`]),
+  },
   {
     name: 'oddReference',
     arbitrary: () => generators.oddReference(),
-    check: (v, ctx) => errorsText(ctx.body('updateAlert')({ dashboardId: v, tileId: v })).concat(/^[0-9a-f]{24}$/.test(v) ? [`24-hex ${v}`] : []),
+    check: (v, ctx) =>
+      errorsText(ctx.body('updateAlert')({ dashboardId: v, tileId: v })).concat(
+        /^[0-9a-f]{24}$/.test(v) ? [`24-hex ${v}`] : [],
+      ),
   },
-  { name: 'usagePeriod', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 30)] },
-  { name: 'usagePeriod (7 days)', arbitrary: () => generators.usagePeriod({ anchor: ANCHOR, maxDays: 7 }), check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 7)] },
-  { name: 'serviceCommand', arbitrary: () => generators.serviceCommand(), check: (v, ctx) => errorsText(ctx.body('changeServiceState')({ command: v })) },
+  {
+    name: 'usagePeriod',
+    arbitrary: () => generators.usagePeriod({ anchor: ANCHOR }),
+    check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 30)],
+  },
+  {
+    name: 'usagePeriod (7 days)',
+    arbitrary: () => generators.usagePeriod({ anchor: ANCHOR, maxDays: 7 }),
+    check: (v, ctx) => [...usageParams(ctx, v), ...periodProblems(v, 7)],
+  },
+  {
+    name: 'serviceCommand',
+    arbitrary: () => generators.serviceCommand(),
+    check: (v, ctx) => errorsText(ctx.body('changeServiceState')({ command: v })),
+  },
 ];
 
 const INVALID: readonly InvalidRow[] = [
@@ -414,7 +605,11 @@ const INVALID: readonly InvalidRow[] = [
     valid: (v, ctx) => {
       const mapped = new Set(v.fieldMappings.map((m: Json) => m.destinationField));
       const unmapped = v.destination.columns.filter((c: Json) => !mapped.has(c.name));
-      return [...createBody(ctx, v), ...secretProblems(v), ...(unmapped.length === 1 ? [] : [`${unmapped.length} unmapped columns`])];
+      return [
+        ...createBody(ctx, v),
+        ...secretProblems(v),
+        ...(unmapped.length === 1 ? [] : [`${unmapped.length} unmapped columns`]),
+      ];
     },
   },
   {
@@ -429,20 +624,41 @@ const INVALID: readonly InvalidRow[] = [
     generator: generators.keyCreateBodyUnknownRole,
     constraints: { now: NOW },
     rejectedAt: { operationId: 'createKey', path: /^\/roles\/\d+$/ },
-    valid: (v) => keyProblems(v, NOW).concat(v.roles.filter((r: string) => !(KEY_ROLES as readonly string[]).includes(r)).length === 1 ? [] : ['not exactly one unknown role']),
+    valid: (v) =>
+      keyProblems(v, NOW).concat(
+        v.roles.filter((r: string) => !(KEY_ROLES as readonly string[]).includes(r)).length === 1
+          ? []
+          : ['not exactly one unknown role'],
+      ),
   },
-  { name: 'alertUpdateBodyBadEnum', generator: generators.alertUpdateBodyBadEnum, rejectedAt: { operationId: 'updateAlert', path: /^\/(thresholdType|source)$/ } },
+  {
+    name: 'alertUpdateBodyBadEnum',
+    generator: generators.alertUpdateBodyBadEnum,
+    rejectedAt: { operationId: 'updateAlert', path: /^\/(thresholdType|source)$/ },
+  },
   {
     name: 'usagePeriodTooLong',
     generator: generators.usagePeriodTooLong,
     constraints: { anchor: ANCHOR },
     valid: (v, ctx) => {
       const span = instant(v.to_date) - instant(v.from_date);
-      return [...usageParams(ctx, v), ...(span >= 30 * DAY + 1000 && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`])];
+      return [
+        ...usageParams(ctx, v),
+        ...(span >= 30 * DAY + 1000 && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`]),
+      ];
     },
   },
-  { name: 'usageQueryMissingParam', generator: generators.usageQueryMissingParam, constraints: { anchor: ANCHOR }, valid: (v, ctx) => usageParams(ctx, v) },
-  { name: 'serviceCommandInvalid', generator: generators.serviceCommandInvalid, rejectedAt: { operationId: 'changeServiceState', wrap: (command) => ({ command }), path: /^\/command$/ } },
+  {
+    name: 'usageQueryMissingParam',
+    generator: generators.usageQueryMissingParam,
+    constraints: { anchor: ANCHOR },
+    valid: (v, ctx) => usageParams(ctx, v),
+  },
+  {
+    name: 'serviceCommandInvalid',
+    generator: generators.serviceCommandInvalid,
+    rejectedAt: { operationId: 'changeServiceState', wrap: (command) => ({ command }), path: /^\/command$/ },
+  },
 ];
 
 let ctx: Ctx;
@@ -458,7 +674,8 @@ beforeAll(async () => {
   };
 });
 
-const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns = SAMPLES, seed = 42): T[] => fc.sample(arbitrary, { seed, numRuns });
+const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns = SAMPLES, seed = 42): T[] =>
+  fc.sample(arbitrary, { seed, numRuns });
 
 /** Fails with the first few offending values and their problems. */
 function expectNoProblems(values: readonly unknown[], check: (value: any) => string[]): void {
@@ -500,17 +717,24 @@ describe.each(INVALID)('invalid generator $name', (row) => {
   });
 
   it('gives values its witness confirms break the rule', () => {
-    expectNoProblems(sample(arbitrary()), (value) => (row.generator.witness(value) ? [] : ['witness says the rule holds']));
+    expectNoProblems(sample(arbitrary()), (value) =>
+      row.generator.witness(value) ? [] : ['witness says the rule holds'],
+    );
   });
 
-  it.runIf(row.rejectedAt !== undefined)('gives values the request schema rejects at the field in question only', () => {
-    const { operationId, wrap = (v: unknown) => v, path } = row.rejectedAt!;
-    expectNoProblems(sample(arbitrary()), (value) => {
-      const errors = ctx.body(operationId)(wrap(value));
-      if (errors.length === 0) return ['schema accepts it'];
-      return errors.filter((e) => !path.test(e.instancePath)).map((e) => `error elsewhere: ${e.instancePath} ${e.message}`);
-    });
-  });
+  it.runIf(row.rejectedAt !== undefined)(
+    'gives values the request schema rejects at the field in question only',
+    () => {
+      const { operationId, wrap = (v: unknown) => v, path } = row.rejectedAt!;
+      expectNoProblems(sample(arbitrary()), (value) => {
+        const errors = ctx.body(operationId)(wrap(value));
+        if (errors.length === 0) return ['schema accepts it'];
+        return errors
+          .filter((e) => !path.test(e.instancePath))
+          .map((e) => `error elsewhere: ${e.instancePath} ${e.message}`);
+      });
+    },
+  );
 
   it.runIf(row.valid !== undefined)('gives values that are otherwise valid', () => {
     expectNoProblems(sample(arbitrary()), (value) => row.valid!(value, ctx));
@@ -527,7 +751,10 @@ describe('the generator table', () => {
   it('tests every exported generator', () => {
     const tested = new Set([...VALID.map((row) => row.name.split(' ')[0]), ...INVALID.map((row) => row.name)]);
     const exported = Object.entries(generators)
-      .filter(([, value]) => typeof value === 'function' || (typeof value === 'object' && value !== null && 'witness' in value))
+      .filter(
+        ([, value]) =>
+          typeof value === 'function' || (typeof value === 'object' && value !== null && 'witness' in value),
+      )
       .map(([name]) => name);
     expect(exported.filter((name) => !tested.has(name))).toEqual([]);
   });
@@ -552,7 +779,10 @@ describe('the generator table', () => {
 });
 
 describe('secrets in pipe bodies', () => {
-  const bodies = (): unknown[] => [...sample(generators.pipeCreateBody(), 200, 7), ...PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBody({ kind, columns: COLUMNS }), 50, 7))];
+  const bodies = (): unknown[] => [
+    ...sample(generators.pipeCreateBody(), 200, 7),
+    ...PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBody({ kind, columns: COLUMNS }), 50, 7)),
+  ];
 
   it('every secret field carries a secretValue', () => {
     expectNoProblems(bodies(), secretProblems);
@@ -565,7 +795,9 @@ describe('secrets in pipe bodies', () => {
   });
 
   it('schemaRegistry credentials are secretValues too', () => {
-    const registries = sample(generators.brokerSourceCreate(), 200).flatMap((s) => (s.broker.schemaRegistry?.credentials ? [s.broker.schemaRegistry.credentials] : []));
+    const registries = sample(generators.brokerSourceCreate(), 200).flatMap((s) =>
+      s.broker.schemaRegistry?.credentials ? [s.broker.schemaRegistry.credentials] : [],
+    );
     expect(registries.length).toBeGreaterThan(0);
     expectNoProblems(registries, (c) => secretProblems({ credentials: c }));
   });
@@ -578,14 +810,19 @@ describe('keyCreateBody defaults', () => {
     const after = Date.now();
     expectNoProblems(sample(arbitrary), (body) => {
       const at = instant(body.expireAt);
-      return [...(body.state === 'disabled' ? [] : [`state ${body.state}`]), ...(at >= before + HOUR && at <= after + 23 * HOUR ? [] : [`expireAt ${body.expireAt}`])];
+      return [
+        ...(body.state === 'disabled' ? [] : [`state ${body.state}`]),
+        ...(at >= before + HOUR && at <= after + 23 * HOUR ? [] : [`expireAt ${body.expireAt}`]),
+      ];
     });
   });
 });
 
 describe('usagePeriod', () => {
   it('reaches both bounds: zero length and exactly 30 days', () => {
-    const spans = sample(generators.usagePeriod({ anchor: ANCHOR }), 200).map((p) => instant(p.to_date) - instant(p.from_date));
+    const spans = sample(generators.usagePeriod({ anchor: ANCHOR }), 200).map(
+      (p) => instant(p.to_date) - instant(p.from_date),
+    );
     expect(spans).toContain(0);
     expect(spans).toContain(30 * DAY);
   });
@@ -598,10 +835,14 @@ describe('usagePeriod', () => {
   });
 });
 
-/** Every property path a request schema documents, through properties, array items and oneOf/anyOf branches (`a.b[].c`). */
+/**
+ * Every property path a request schema documents, through properties, array items and oneOf/anyOf branches (`a.b[].c`).
+ */
 function schemaPaths(schema: Json | undefined, prefix = ''): string[] {
   if (!schema || typeof schema !== 'object') return [];
-  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])].flatMap((branch: Json) => schemaPaths(branch, prefix));
+  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])].flatMap((branch: Json) =>
+    schemaPaths(branch, prefix),
+  );
   const items = schema.items ? schemaPaths(schema.items, `${prefix}[]`) : [];
   const properties = Object.entries(schema.properties ?? {}).flatMap(([key, child]) => {
     const path = prefix === '' ? key : `${prefix}.${key}`;
@@ -620,20 +861,25 @@ function valuePaths(value: unknown, prefix = ''): string[] {
   });
 }
 
-/** A must-accept generator of an operation, and for a pipe the source kind it sends (the other kinds' paths do not apply to it). */
+/**
+ * A must-accept generator of an operation, and for a pipe the source kind it sends (the other kinds' paths do not apply
+ * to it).
+ */
 type MustAccept = { readonly arbitrary: fc.Arbitrary<unknown>; readonly kind?: PipeKind };
 
 /** The must-accept generators of each operation with a request body, as the suites build them. */
 const MUST_ACCEPT: Readonly<Record<string, () => readonly MustAccept[]>> = Object.freeze({
   createPipe: () => PIPE_KINDS.map((kind) => ({ arbitrary: generators.pipeCreateBody({ kind }), kind })),
-  updatePipe: () => PIPE_KINDS.map((kind) => ({ arbitrary: generators.pipeUpdateBody({ kind, columns: COLUMNS }), kind })),
+  updatePipe: () =>
+    PIPE_KINDS.map((kind) => ({ arbitrary: generators.pipeUpdateBody({ kind, columns: COLUMNS }), kind })),
   changeServiceState: () => [{ arbitrary: generators.serviceCommand().map((command) => ({ command })) }],
   createKey: () => [{ arbitrary: generators.keyCreateBody({ now: NOW }) }],
   updateAlert: () => [{ arbitrary: generators.alertUpdateBody({ interval: '5m', references: REFERENCES }) }],
 });
 
 /** Whether a documented path applies to a body sending a source of `kind`. */
-const applies = (path: string, kind: PipeKind | undefined): boolean => kind === undefined || !PIPE_KINDS.some((other) => other !== kind && path.startsWith(`source.${other}`));
+const applies = (path: string, kind: PipeKind | undefined): boolean =>
+  kind === undefined || !PIPE_KINDS.some((other) => other !== kind && path.startsWith(`source.${other}`));
 
 const DEFAULT_RUNS = 8;
 const COVERAGE_SEEDS = Object.freeze([1, 7, 42, 1234, 20261123]);
@@ -644,27 +890,37 @@ describe('must-accept generators send every documented request field', () => {
     expect(withBody.sort()).toEqual(Object.keys(MUST_ACCEPT).sort());
   });
 
-  it.each(Object.keys(MUST_ACCEPT))('%s: every property path of the request schema, in the samples of every seed at the default --runs', (operationId) => {
-    const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
-    expect(documented.length).toBeGreaterThan(0);
-    const missing = COVERAGE_SEEDS.flatMap((seed) => {
-      const sent = new Set(MUST_ACCEPT[operationId]!().flatMap(({ arbitrary }) => sample(arbitrary, DEFAULT_RUNS, seed).flatMap((value) => valuePaths(value))));
-      return documented.filter((path) => !sent.has(path)).map((path) => `seed ${seed}: ${path}`);
-    });
-    expect(missing).toEqual([]);
-  });
+  it.each(Object.keys(MUST_ACCEPT))(
+    '%s: every property path of the request schema, in the samples of every seed at the default --runs',
+    (operationId) => {
+      const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
+      expect(documented.length).toBeGreaterThan(0);
+      const missing = COVERAGE_SEEDS.flatMap((seed) => {
+        const sent = new Set(
+          MUST_ACCEPT[operationId]!().flatMap(({ arbitrary }) =>
+            sample(arbitrary, DEFAULT_RUNS, seed).flatMap((value) => valuePaths(value)),
+          ),
+        );
+        return documented.filter((path) => !sent.has(path)).map((path) => `seed ${seed}: ${path}`);
+      });
+      expect(missing).toEqual([]);
+    },
+  );
 
-  it.each(Object.keys(MUST_ACCEPT))('%s: every sample is complete, every documented path of its source kind present', (operationId) => {
-    const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
-    const incomplete = MUST_ACCEPT[operationId]!().flatMap(({ arbitrary, kind }) =>
-      sample(arbitrary, SAMPLES).flatMap((value, index) => {
-        const sent = new Set(valuePaths(value));
-        const missing = documented.filter((path) => applies(path, kind) && !sent.has(path));
-        return missing.length === 0 ? [] : [`${kind ?? ''} sample ${index}: ${missing.join(', ')}`];
-      }),
-    );
-    expect(incomplete.slice(0, 5)).toEqual([]);
-  });
+  it.each(Object.keys(MUST_ACCEPT))(
+    '%s: every sample is complete, every documented path of its source kind present',
+    (operationId) => {
+      const documented = schemaPaths(operationById(ctx.specs, operationId).requestSchema as Json);
+      const incomplete = MUST_ACCEPT[operationId]!().flatMap(({ arbitrary, kind }) =>
+        sample(arbitrary, SAMPLES).flatMap((value, index) => {
+          const sent = new Set(valuePaths(value));
+          const missing = documented.filter((path) => applies(path, kind) && !sent.has(path));
+          return missing.length === 0 ? [] : [`${kind ?? ''} sample ${index}: ${missing.join(', ')}`];
+        }),
+      );
+      expect(incomplete.slice(0, 5)).toEqual([]);
+    },
+  );
 
   it('walks the schemas through properties, items and oneOf/anyOf branches', () => {
     const create = schemaPaths(operationById(ctx.specs, 'createPipe').requestSchema as Json);
@@ -677,7 +933,9 @@ describe('must-accept generators send every documented request field', () => {
         'source.validateSamples',
       ]),
     );
-    expect(schemaPaths(operationById(ctx.specs, 'createKey').requestSchema as Json)).toEqual(expect.arrayContaining(['expireAt', 'hashData.keySecretHash', 'ipAccessList[].description']));
+    expect(schemaPaths(operationById(ctx.specs, 'createKey').requestSchema as Json)).toEqual(
+      expect.arrayContaining(['expireAt', 'hashData.keySecretHash', 'ipAccessList[].description']),
+    );
   });
 });
 
@@ -712,27 +970,44 @@ describe('observe generators reach what must-accept ones never send', () => {
     expect(bodies.some((b) => /\P{ASCII}/u.test(b.message))).toBe(true);
   });
 
-  it('pipeCreateBodyObserve and pipeUpdateBodyObserve: nested fields left out, empty and non-ASCII strings, negative and fractional numbers', () => {
-    const creates = PIPE_KINDS.flatMap((kind) => sample(generators.pipeCreateBodyObserve({ kind }), 50));
-    const leaves = (value: unknown): unknown[] => (Array.isArray(value) ? value.flatMap(leaves) : value && typeof value === 'object' ? Object.values(value).flatMap(leaves) : [value]);
-    const values = creates.flatMap(leaves);
-    expect(values).toContain('');
-    expect(values.some((v) => typeof v === 'string' && /\P{ASCII}/u.test(v))).toBe(true);
-    expect(values.some((v) => typeof v === 'number' && v < 0)).toBe(true);
-    expect(values.some((v) => typeof v === 'number' && !Number.isInteger(v))).toBe(true);
-    expect(creates.some((b) => b.source && !('validateSamples' in b.source))).toBe(true);
-    expect(creates.some((b) => b.scaling && Object.keys(b.scaling).length < 4)).toBe(true);
-    const updates = PIPE_KINDS.flatMap((kind) => sample(generators.pipeUpdateBodyObserve({ kind, columns: COLUMNS }), 50));
-    expect(updates.some((b) => !('settings' in b))).toBe(true);
-    expect(updates.some((b) => !('destination' in b))).toBe(true);
-  });
+  it(
+    'pipeCreateBodyObserve and pipeUpdateBodyObserve: nested fields left out, empty and non-ASCII strings, ' +
+      'negative and fractional numbers',
+    () => {
+      const creates = PIPE_KINDS.flatMap((kind) => sample(generators.pipeCreateBodyObserve({ kind }), 50));
+      const leaves = (value: unknown): unknown[] =>
+        Array.isArray(value)
+          ? value.flatMap(leaves)
+          : value && typeof value === 'object'
+            ? Object.values(value).flatMap(leaves)
+            : [value];
+      const values = creates.flatMap(leaves);
+      expect(values).toContain('');
+      expect(values.some((v) => typeof v === 'string' && /\P{ASCII}/u.test(v))).toBe(true);
+      expect(values.some((v) => typeof v === 'number' && v < 0)).toBe(true);
+      expect(values.some((v) => typeof v === 'number' && !Number.isInteger(v))).toBe(true);
+      expect(creates.some((b) => b.source && !('validateSamples' in b.source))).toBe(true);
+      expect(creates.some((b) => b.scaling && Object.keys(b.scaling).length < 4)).toBe(true);
+      const updates = PIPE_KINDS.flatMap((kind) =>
+        sample(generators.pipeUpdateBodyObserve({ kind, columns: COLUMNS }), 50),
+      );
+      expect(updates.some((b) => !('settings' in b))).toBe(true);
+      expect(updates.some((b) => !('destination' in b))).toBe(true);
+    },
+  );
 
-  it('keyCreateBodyObserve: name, hashData or ipAccessList left out or unusual, while the key stays disabled and short-lived', () => {
-    const bodies = sample(generators.keyCreateBodyObserve({ now: NOW }), 200);
-    expect(bodies.some((b) => !('hashData' in b))).toBe(true);
-    expect(bodies.some((b) => !('name' in b))).toBe(true);
-    expect(bodies.some((b) => b.name === '')).toBe(true);
-    expect(bodies.some((b) => b.hashData?.keyIdHash !== undefined && !/^[0-9a-f]{64}$/.test(b.hashData.keyIdHash))).toBe(true);
-    expectNoProblems(bodies, (body) => keyProblems(body, NOW));
-  });
+  it(
+    'keyCreateBodyObserve: name, hashData or ipAccessList left out or unusual, while the key stays disabled ' +
+      'and short-lived',
+    () => {
+      const bodies = sample(generators.keyCreateBodyObserve({ now: NOW }), 200);
+      expect(bodies.some((b) => !('hashData' in b))).toBe(true);
+      expect(bodies.some((b) => !('name' in b))).toBe(true);
+      expect(bodies.some((b) => b.name === '')).toBe(true);
+      expect(
+        bodies.some((b) => b.hashData?.keyIdHash !== undefined && !/^[0-9a-f]{64}$/.test(b.hashData.keyIdHash)),
+      ).toBe(true);
+      expectNoProblems(bodies, (body) => keyProblems(body, NOW));
+    },
+  );
 });

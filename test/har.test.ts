@@ -53,7 +53,9 @@ describe('--har FILE writes every exchange of the run as HAR 1.2, with the verdi
     for (const verdict of har.log.entries.flatMap((e) => e._verdicts.map((v) => ({ ...v, operation: e._operation })))) {
       expect(verdict.outcome).toBe(outcomes.get(`${verdict.rule} ${verdict.operation}`));
     }
-    const leaking = har.log.entries.filter((e) => e._verdicts.some((v) => v.rule === 'secrets.absent' && v.violations > 0));
+    const leaking = har.log.entries.filter((e) =>
+      e._verdicts.some((v) => v.rule === 'secrets.absent' && v.violations > 0),
+    );
     expect(leaking.length).toBeGreaterThan(0);
     expect(leaking.every((e) => e._verdicts.find((v) => v.rule === 'secrets.absent')?.outcome === 'failed')).toBe(true);
   });
@@ -61,7 +63,8 @@ describe('--har FILE writes every exchange of the run as HAR 1.2, with the verdi
   it('is redacted as every report is: credentials, secret fields and the secrets sent never appear', () => {
     const text = JSON.stringify(har);
     for (const entry of har.log.entries) {
-      for (const header of entry.request.headers) if (header.name.toLowerCase() === 'authorization') expect(header.value).toBe('[redacted]');
+      for (const header of entry.request.headers)
+        if (header.name.toLowerCase() === 'authorization') expect(header.value).toBe('[redacted]');
     }
     // Booleans, so that a failure does not print the whole HAR.
     expect(/"(password|secretKey)":"(?!\[redacted\])/.test(text), 'a secret field shown').toBe(false);
@@ -93,7 +96,16 @@ describe('writeHar streams the spooled entries', () => {
     const entry = {
       startedDateTime: '2026-01-01T00:00:00.000Z',
       time: 3,
-      request: { method: 'GET', url: 'http://127.0.0.1/api/v2/alerts', httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
+      request: {
+        method: 'GET',
+        url: 'http://127.0.0.1/api/v2/alerts',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [],
+        queryString: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
       response: {
         status: 200,
         statusText: '',
@@ -118,7 +130,11 @@ describe('writeHar streams the spooled entries', () => {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Har;
     expect(harValidator()(parsed)).toBeUndefined();
     expect(parsed.log.entries).toHaveLength(10_000);
-    expect(parsed.log.entries[9_999]?._verdicts).toEqual([{ rule: 'alerts.envelope', violations: 1, outcome: 'failed' }]);
-    expect(harValidator()({ log: { ...parsed.log, entries: [{ ...parsed.log.entries[0], time: 'soon' }] } })).toMatch(/time/);
+    expect(parsed.log.entries[9_999]?._verdicts).toEqual([
+      { rule: 'alerts.envelope', violations: 1, outcome: 'failed' },
+    ]);
+    expect(harValidator()({ log: { ...parsed.log, entries: [{ ...parsed.log.entries[0], time: 'soon' }] } })).toMatch(
+      /time/,
+    );
   });
 });

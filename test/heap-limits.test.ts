@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.ts';
 
 /**
- * Starts a process that (given `runs`) applies the command's heap limits for a run of that many, then a worker thread that allocates as the
- * run's worker does: garbage, with a window of recent objects still alive. Returns the most the worker's young
- * generation took, in MiB. Flags change a whole process, so this never runs in the test's own.
+ * Starts a process that (given `runs`) applies the command's heap limits for a run of that many, then a worker thread
+ * that allocates as the run's worker does: garbage, with a window of recent objects still alive. Returns the most the
+ * worker's young generation took, in MiB. Flags change a whole process, so this never runs in the test's own.
  */
 function youngGenerationMiB(runs: number | undefined): Promise<number> {
   const script = `
@@ -25,7 +25,10 @@ function youngGenerationMiB(runs: number | undefined): Promise<number> {
     worker.once('message', (most) => process.stdout.write(String(most / 1048576)));
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -40,8 +43,13 @@ function youngGenerationMiB(runs: number | undefined): Promise<number> {
 }
 
 describe("the command's heap limits", () => {
-  it("bound the young generation of the threads a run longer than the default starts (vitest's worker), to 8 MiB, which V8 would let grow to 32", async () => {
-    const [unlimited, defaultRun, longRun] = await Promise.all([youngGenerationMiB(undefined), youngGenerationMiB(8), youngGenerationMiB(64)]);
+  it("bound the young generation of the threads a run longer than the default starts (vitest's worker), to 8 " +
+    'MiB, which V8 would let grow to 32', async () => {
+    const [unlimited, defaultRun, longRun] = await Promise.all([
+      youngGenerationMiB(undefined),
+      youngGenerationMiB(8),
+      youngGenerationMiB(64),
+    ]);
     // Without the limits the same load takes V8's default most: the bound below is the flags', not the load's.
     expect(unlimited).toBeGreaterThan(16);
     expect(defaultRun).toBeGreaterThan(16);

@@ -8,7 +8,8 @@ import { resolveConfig } from '../core/config.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
-const HEARTBEAT = /^conformance: (\d+)\/(\d+) requests sent, (\d+) rate-limit waits, (\d+) violations so far \(\d+ s\)$/;
+const HEARTBEAT =
+  /^conformance: (\d+)\/(\d+) requests sent, (\d+) rate-limit waits, (\d+) violations so far \(\d+ s\)$/;
 
 describe('heartbeat', () => {
   it('prints after each quiet spell, and a line restarts the quiet', async () => {
@@ -37,12 +38,33 @@ describe('heartbeat', () => {
   it('off a terminal, a slow and rate-limited run prints heartbeat lines whose counts rise', async () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'heartbeat-'));
     const config = resolveConfig(
-      ['--reference-mode', 'slow', '--reference-mode', 'rate-limit-retry-after', '--max-requests', '40', '--concurrency', '2', '--runs', '1', '--seed', '3', '--report-dir', reportDir],
+      [
+        '--reference-mode',
+        'slow',
+        '--reference-mode',
+        'rate-limit-retry-after',
+        '--max-requests',
+        '40',
+        '--concurrency',
+        '2',
+        '--runs',
+        '1',
+        '--seed',
+        '3',
+        '--report-dir',
+        reportDir,
+      ],
       {},
       RULE_IDS,
     );
     const lines: string[] = [];
-    const code = await runCommand(config, {}, { out: (line) => lines.push(line), err: (line) => lines.push(line) }, undefined, { heartbeatMs: 300 });
+    const code = await runCommand(
+      config,
+      {},
+      { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+      undefined,
+      { heartbeatMs: 300 },
+    );
     expect(code).toBe(0);
     const beats = lines.flatMap((line) => {
       const match = HEARTBEAT.exec(line);

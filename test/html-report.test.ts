@@ -8,77 +8,125 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const THREE_FAULTS = ['--reference-fault', 'request-id-v1', '--reference-fault', 'broker-credentials-echoed', '--reference-fault', 'usage-accepts-31-days'];
+const THREE_FAULTS = [
+  '--reference-fault',
+  'request-id-v1',
+  '--reference-fault',
+  'broker-credentials-echoed',
+  '--reference-fault',
+  'usage-accepts-31-days',
+];
 const SCREEN = { width: 1400, height: 900 };
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`, () => {
-  let browser: BrowserContext;
-  let dir: string;
-  let findings: { outcome: string; results: { rule: string; operation: string; outcome: string }[] };
+describe.skipIf(!existsSync(CHROMIUM))(
+  `report.html in headless Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`,
+  () => {
+    let browser: BrowserContext;
+    let dir: string;
+    let findings: { outcome: string; results: { rule: string; operation: string; outcome: string }[] };
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'html-report-'));
-    const run = await runCli([...THREE_FAULTS, '--report-dir', join(dir, 'out')]);
-    expect(run.code).toBe(1);
-    findings = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
-    const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, javaScriptEnabled: false, offline: true, viewport: SCREEN });
-  }, 180_000);
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'html-report-'));
+      const run = await runCli([...THREE_FAULTS, '--report-dir', join(dir, 'out')]);
+      expect(run.code).toBe(1);
+      findings = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
+      const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
+      browser = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        args: ARGS,
+        headless: true,
+        javaScriptEnabled: false,
+        offline: true,
+        viewport: SCREEN,
+      });
+    }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+    afterAll(async () => {
+      await browser?.close();
+    });
 
-  it('renders the verdict and a rules × operations matrix, offline and without script', async () => {
-    const page = await browser.newPage();
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    const url = pathToFileURL(join(dir, 'out', 'report.html')).href;
-    await page.goto(url);
+    it('renders the verdict and a rules × operations matrix, offline and without script', async () => {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      const url = pathToFileURL(join(dir, 'out', 'report.html')).href;
+      await page.goto(url);
 
-    expect(requested).toEqual([url]);
-    expect(await page.locator('#verdict').innerText()).toBe('FAILED');
+      expect(requested).toEqual([url]);
+      expect(await page.locator('#verdict').innerText()).toBe('FAILED');
 
-    const rules = [...new Set(findings.results.map((r) => r.rule))];
-    const operations = [...new Set(findings.results.map((r) => r.operation))];
-    const rows = page.locator('table.matrix tr[data-rule]');
-    expect(await rows.count()).toBe(rules.length);
-    expect(await page.locator('table.matrix tr').first().locator('th.op').count()).toBe(operations.length);
+      const rules = [...new Set(findings.results.map((r) => r.rule))];
+      const operations = [...new Set(findings.results.map((r) => r.operation))];
+      const rows = page.locator('table.matrix tr[data-rule]');
+      expect(await rows.count()).toBe(rules.length);
+      expect(await page.locator('table.matrix tr').first().locator('th.op').count()).toBe(operations.length);
 
-    const idRow = page.locator('table.matrix tr[data-rule="envelope.request-id-v4"]');
-    const failedCells = idRow.locator('td[data-outcome="failed"]');
-    const failedResults = findings.results.filter((r) => r.rule === 'envelope.request-id-v4' && r.outcome === 'failed');
-    expect(failedResults.length).toBe(7);
-    expect(await failedCells.count()).toBe(failedResults.length);
-    expect(await failedCells.first().evaluate((td) => getComputedStyle(td).backgroundColor)).toBe('rgb(255, 235, 233)');
-    expect(await page.locator('table.matrix tr[data-rule="response.schema"] td[data-outcome="failed"]').count()).toBe(0);
+      const idRow = page.locator('table.matrix tr[data-rule="envelope.request-id-v4"]');
+      const failedCells = idRow.locator('td[data-outcome="failed"]');
+      const failedResults = findings.results.filter(
+        (r) => r.rule === 'envelope.request-id-v4' && r.outcome === 'failed',
+      );
+      expect(failedResults.length).toBe(7);
+      expect(await failedCells.count()).toBe(failedResults.length);
+      expect(await failedCells.first().evaluate((td) => getComputedStyle(td).backgroundColor)).toBe(
+        'rgb(255, 235, 233)',
+      );
+      expect(await page.locator('table.matrix tr[data-rule="response.schema"] td[data-outcome="failed"]').count()).toBe(
+        0,
+      );
 
-    await failedCells.nth(2).locator('a').click();
-    const target = new URL(page.url()).hash;
-    expect(target).toMatch(/^#cause-\d+-op-3$/);
-    await expect.poll(() => page.locator(target).isVisible()).toBe(true);
-    const cause = page.locator('details.cause', { has: page.locator(target) });
-    expect(await cause.getAttribute('data-rule')).toBe('envelope.request-id-v4');
-    expect(await cause.locator('summary').first().innerText()).toMatch(/7 operations, \d+ examples[\s\S]*got a version-1 uuid/);
-    expect(await cause.locator('pre.curl:visible').first().innerText()).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
-    expect(await cause.locator('blockquote').innerText()).toMatch(/requestId/);
-    await page.close();
-  });
+      await failedCells.nth(2).locator('a').click();
+      const target = new URL(page.url()).hash;
+      expect(target).toMatch(/^#cause-\d+-op-3$/);
+      await expect.poll(() => page.locator(target).isVisible()).toBe(true);
+      const cause = page.locator('details.cause', { has: page.locator(target) });
+      expect(await cause.getAttribute('data-rule')).toBe('envelope.request-id-v4');
+      expect(await cause.locator('summary').first().innerText()).toMatch(
+        /7 operations, \d+ examples[\s\S]*got a version-1 uuid/,
+      );
+      expect(await cause.locator('pre.curl:visible').first().innerText()).toMatch(
+        /^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//,
+      );
+      expect(await cause.locator('blockquote').innerText()).toMatch(/requestId/);
+      await page.close();
+    });
 
-  it('fits the three-fault run in under five screens before a fold is opened, the worst cause first on the first screen', async () => {
-    const page = await browser.newPage();
-    await page.goto(pathToFileURL(join(dir, 'out', 'report.html')).href);
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    expect(height).toBeLessThan(5 * SCREEN.height);
-    expect(await page.locator('details[open]').count()).toBe(0);
-    const causes = page.locator('details.cause');
-    expect(await causes.evaluateAll((all) => all.map((d) => d.getAttribute('data-rule')))).toEqual(['secrets.absent', 'envelope.request-id-v4', 'usage.period-limit']);
-    const first = await causes.first().boundingBox();
-    expect(first!.y + first!.height).toBeLessThan(SCREEN.height);
-    await page.screenshot({ path: join(dir, 'out', 'first-screen.png') });
-    expect(await page.locator('footer').innerText()).toMatch(/^contract-conformance \d+\.\d+\.\d+; run started \d{4}-/);
-    expect(await page.locator('p.target').innerText()).toMatch(/^Tested: the embedded reference target with faults request-id-v1, broker-credentials-echoed, usage-accepts-31-days/);
-    await page.close();
-  });
-});
+    it(
+      'fits the three-fault run in under five screens before a fold is opened, the worst cause first on the ' +
+        'first screen',
+      async () => {
+        const page = await browser.newPage();
+        await page.goto(pathToFileURL(join(dir, 'out', 'report.html')).href);
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        expect(height).toBeLessThan(5 * SCREEN.height);
+        expect(await page.locator('details[open]').count()).toBe(0);
+        const causes = page.locator('details.cause');
+        expect(await causes.evaluateAll((all) => all.map((d) => d.getAttribute('data-rule')))).toEqual([
+          'secrets.absent',
+          'envelope.request-id-v4',
+          'usage.period-limit',
+        ]);
+        const first = await causes.first().boundingBox();
+        expect(first!.y + first!.height).toBeLessThan(SCREEN.height);
+        await page.screenshot({ path: join(dir, 'out', 'first-screen.png') });
+        expect(await page.locator('footer').innerText()).toMatch(
+          /^contract-conformance \d+\.\d+\.\d+; run started \d{4}-/,
+        );
+        expect(await page.locator('p.target').innerText()).toMatch(
+          /^Tested: the embedded reference target with faults request-id-v1, broker-credentials-echoed, usage-accepts-31-days/,
+        );
+        await page.close();
+      },
+    );
+  },
+);

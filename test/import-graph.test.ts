@@ -28,7 +28,11 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The files vitest's worker loads first: they start the run there, so they stand above engine/, as cli/ does. */
-const WORKER_ENTRIES: ReadonlySet<string> = new Set(['suites/conformance.suite.ts', 'suites/bundle-entry.ts', 'suites/vitest-worker.ts']);
+const WORKER_ENTRIES: ReadonlySet<string> = new Set([
+  'suites/conformance.suite.ts',
+  'suites/bundle-entry.ts',
+  'suites/vitest-worker.ts',
+]);
 
 /** Packages that only the vitest glue may import: core/ knows nothing of vitest. */
 const VITEST = /^(vitest|@vitest\/)/;
@@ -132,7 +136,9 @@ describe('the import graph', () => {
   });
 
   test('core/ knows nothing of vitest', () => {
-    const offending = packages.filter(({ from, to }) => folderOf(from) === 'core' && VITEST.test(to)).map(({ from, to }) => `${from} -> ${to}`);
+    const offending = packages
+      .filter(({ from, to }) => folderOf(from) === 'core' && VITEST.test(to))
+      .map(({ from, to }) => `${from} -> ${to}`);
     expect(offending).toEqual([]);
   });
 });

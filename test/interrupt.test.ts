@@ -34,11 +34,14 @@ interface Trap {
 }
 
 /** When to signal: the service's `stop` arrives. */
-const AT_STOP = (arrival: Arrival): boolean => arrival.method === 'PATCH' && arrival.path.endsWith('/state') && arrival.body === '{"command":"stop"}';
+const AT_STOP = (arrival: Arrival): boolean =>
+  arrival.method === 'PATCH' && arrival.path.endsWith('/state') && arrival.body === '{"command":"stop"}';
 
 /** When to signal: the fourth pipe create arrives (with one request at a time, the first three were answered). */
 const AT_FOURTH_PIPE = (arrival: Arrival, arrivals: readonly Arrival[]): boolean =>
-  arrival.method === 'POST' && arrival.path.endsWith('/pipes') && arrivals.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes')).length === 4;
+  arrival.method === 'POST' &&
+  arrival.path.endsWith('/pipes') &&
+  arrivals.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes')).length === 4;
 
 interface TrapOptions {
   readonly signals: NodeJS.Signals[];
@@ -75,11 +78,14 @@ async function trapProxy(upstream: string, trap: Trap, options: TrapOptions): Pr
           res.end('{"status":503,"error":"unavailable"}');
           return;
         }
-        const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-          trap.answers.push({ ...arrival, status: up.statusCode ?? 0, answeredAt: Date.now() });
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        });
+        const forward = httpRequest(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+          (up) => {
+            trap.answers.push({ ...arrival, status: up.statusCode ?? 0, answeredAt: Date.now() });
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
         forward.on('error', () => res.destroy());
         forward.end(body);
       };
@@ -122,31 +128,51 @@ describe('an interrupted run', () => {
     );
     const report = JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')) as RunReport;
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
-    const after = trap.arrivals.filter((a) => a.at > trap.signalledAt!).map((a) => `${a.method} ${a.path.replace(/^.*\/services\/[^/]+/, '…')} ${a.body}`);
+    const after = trap.arrivals
+      .filter((a) => a.at > trap.signalledAt!)
+      .map((a) => `${a.method} ${a.path.replace(/^.*\/services\/[^/]+/, '…')} ${a.body}`);
     return { run, report, junit, after, trap, dir, elapsedAfterSignal: Date.now() - trap.signalledAt!, started };
   }
 
-  it('SIGINT: sends nothing new but the service start, reaches every verdict, writes every report, warns, exits 130', async () => {
-    const { run, report, junit, after, trap, dir } = await interruptRun({ signals: ['SIGINT'], holdMs: 700, startStatus: 503, when: AT_STOP });
+  it('SIGINT: sends nothing new but the service start, reaches every verdict, writes every report, warns, ' +
+    'exits 130', async () => {
+    const { run, report, junit, after, trap, dir } = await interruptRun({
+      signals: ['SIGINT'],
+      holdMs: 700,
+      startStatus: 503,
+      when: AT_STOP,
+    });
     expect(trap.signalledAt).toBeDefined();
     expect(run.code).toBe(130);
     expect(after).toEqual(['PATCH …/state {"command":"start"}']);
     expect(report.interrupted).toBe('SIGINT');
     expect(report.results.length).toBe(122);
-    expect(report.results.filter((r) => r.outcome === 'skipped' && r.message.includes('the run was interrupted')).length).toBeGreaterThan(0);
-    expect(report.results.filter((r) => r.message.includes('reached --max-requests') || r.message.includes('(budget)'))).toEqual([]);
+    expect(
+      report.results.filter((r) => r.outcome === 'skipped' && r.message.includes('the run was interrupted')).length,
+    ).toBeGreaterThan(0);
+    expect(
+      report.results.filter((r) => r.message.includes('reached --max-requests') || r.message.includes('(budget)')),
+    ).toEqual([]);
     expect(report.incidents.join('\n')).toMatch(/start got 503/);
     // Every verdict, and the interrupt as an error case of its own, so that CI does not read the run as clean.
     expect(junit).toMatch(/<testsuites[^>]*tests="123" failures="\d+" errors="1"/);
     expect(junit).toContain('<testcase classname="conformance.harness" name="interrupted">');
     for (const file of ['report.html', 'summary.md']) expect((await stat(join(dir, file))).size).toBeGreaterThan(0);
     expect(run.stderr).toMatch(/^conformance: SIGINT received: no new requests/m);
-    expect(run.stderr).toMatch(/^conformance: WARNING: The service \S+ was sent stop, then start \(stop got 200, start got 503\): it may be left stopped/m);
+    expect(run.stderr).toMatch(
+      /^conformance: WARNING: The service \S+ was sent stop, then start \(stop got 200, start got 503\): it may be left stopped/m,
+    );
     expect(run.stderr).not.toMatch(/Error|at .*\.ts:\d+/);
   }, 150_000);
 
-  it('SIGINT while the service stop waits out a 429: the stop never took effect, so no start is sent and no incident raised', async () => {
-    const { run, report, after, trap } = await interruptRun({ signals: ['SIGINT'], holdMs: 300, stopRetryAfter: 2, when: AT_STOP });
+  it('SIGINT while the service stop waits out a 429: the stop never took effect, so no start is sent and no ' +
+    'incident raised', async () => {
+    const { run, report, after, trap } = await interruptRun({
+      signals: ['SIGINT'],
+      holdMs: 300,
+      stopRetryAfter: 2,
+      when: AT_STOP,
+    });
     expect(trap.signalledAt).toBeDefined();
     expect(run.code).toBe(130);
     expect(after).toEqual([]);
@@ -156,21 +182,34 @@ describe('an interrupted run', () => {
     expect(run.stderr).not.toMatch(/may be left stopped/);
   }, 150_000);
 
-  it('a second SIGTERM ends at once, with exit 143, the verdicts reached so far, what was created, and a warning', async () => {
-    const { run, report, junit, elapsedAfterSignal, trap } = await interruptRun({ signals: ['SIGTERM', 'SIGTERM'], holdMs: 30_000, when: AT_FOURTH_PIPE });
+  it('a second SIGTERM ends at once, with exit 143, the ' +
+    'verdicts reached so far, what was created, and a ' +
+    'warning', async () => {
+    const { run, report, junit, elapsedAfterSignal, trap } = await interruptRun({
+      signals: ['SIGTERM', 'SIGTERM'],
+      holdMs: 30_000,
+      when: AT_FOURTH_PIPE,
+    });
     expect(run.code).toBe(143);
-    const pipesCreated = trap.answers.filter((a) => a.method === 'POST' && a.path.endsWith('/pipes') && a.status === 200 && a.answeredAt < trap.signalledAt!);
+    const pipesCreated = trap.answers.filter(
+      (a) => a.method === 'POST' && a.path.endsWith('/pipes') && a.status === 200 && a.answeredAt < trap.signalledAt!,
+    );
     expect(pipesCreated.length).toBeGreaterThan(0);
     expect(report.created.filter((c) => c.operation === 'createPipe').length).toBe(pipesCreated.length);
     expect(elapsedAfterSignal).toBeLessThan(15_000);
     expect(report.interrupted).toBe('SIGTERM');
     expect(report.outcome).toBe('error');
-    // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts the rest.
+    // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts
+    // the rest.
     expect(report.errors.join('\n')).toMatch(/^the run was stopped at once: \d+ verdict\(s\) were not reached$/m);
     expect(report.results.every((r) => ['passed', 'failed', 'skipped'].includes(r.outcome))).toBe(true);
-    expect(junit).toMatch(/<error message="the run was stopped at once: \d+ verdict\(s\) were not reached" type="HarnessError"\/>/);
+    expect(junit).toMatch(
+      /<error message="the run was stopped at once: \d+ verdict\(s\) were not reached" type="HarnessError"\/>/,
+    );
     expect(junit.match(/<testcase /g)?.length).toBe(report.results.length + 2);
     expect(run.stderr).toMatch(/^conformance: SIGTERM again: stopping at once\./m);
-    expect(run.stderr).toMatch(/^conformance: WARNING: the run was stopped at once: service \S+ may have been sent `stop` and not `start`/m);
+    expect(run.stderr).toMatch(
+      /^conformance: WARNING: the run was stopped at once: service \S+ may have been sent `stop` and not `start`/m,
+    );
   }, 150_000);
 });

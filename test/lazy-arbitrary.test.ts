@@ -19,8 +19,11 @@ describe('lazy arbitraries', () => {
     const built = (): fc.Arbitrary<string> => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
     for (const seed of [1, 7, 42]) {
       expect(fc.sample(lazy(built), { seed, numRuns: 50 })).toEqual(fc.sample(built(), { seed, numRuns: 50 }));
-      const trimmed = (arbitrary: fc.Arbitrary<string>) => arbitrary.filter((text) => text.trim() !== '').map((text) => text.length);
-      expect(fc.sample(trimmed(lazy(built)), { seed, numRuns: 50 })).toEqual(fc.sample(trimmed(built()), { seed, numRuns: 50 }));
+      const trimmed = (arbitrary: fc.Arbitrary<string>) =>
+        arbitrary.filter((text) => text.trim() !== '').map((text) => text.length);
+      expect(fc.sample(trimmed(lazy(built)), { seed, numRuns: 50 })).toEqual(
+        fc.sample(trimmed(built()), { seed, numRuns: 50 }),
+      );
     }
   });
 

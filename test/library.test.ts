@@ -37,10 +37,17 @@ describe('the library entry', () => {
   });
 
   it('returns exit code 1 and the failed rules when the embedded target has a fault', async () => {
-    const run = await runConformance({ referenceFault: ['auth-any-secret'], rules: ['auth.required', 'envelope.shape'], runs: 1, reportDir: await reportDir() });
+    const run = await runConformance({
+      referenceFault: ['auth-any-secret'],
+      rules: ['auth.required', 'envelope.shape'],
+      runs: 1,
+      reportDir: await reportDir(),
+    });
     expect(run.exitCode).toBe(1);
     expect(run.report?.outcome).toBe('failed');
-    expect([...new Set(run.report?.results.filter((r) => r.outcome === 'failed').map((r) => r.rule))]).toEqual(['auth.required']);
+    expect([...new Set(run.report?.results.filter((r) => r.outcome === 'failed').map((r) => r.rule))]).toEqual([
+      'auth.required',
+    ]);
   });
 
   it('returns the plan of a dry run without a report, and writes its lines to the output given', async () => {
@@ -80,7 +87,16 @@ describe('the library entry', () => {
         referenceMode: ['x', 'y'],
       }),
     ).toEqual({
-      argv: ['--management-url=https://m.example', '--skip-rules=a.b,c.d', '--allow=read,write', '--max-requests=100', '--dry-run', '--shard=2/3', '--reference-mode=x', '--reference-mode=y'],
+      argv: [
+        '--management-url=https://m.example',
+        '--skip-rules=a.b,c.d',
+        '--allow=read,write',
+        '--max-requests=100',
+        '--dry-run',
+        '--shard=2/3',
+        '--reference-mode=x',
+        '--reference-mode=y',
+      ],
       env: { MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
     });
   });

@@ -16,30 +16,44 @@ describe('the clean reference target and its unusual-but-correct modes pass', ()
     expect(run.output).toMatch(/PASSED: 0 failed/);
   });
 
-  /** Several seeds, not one: which probes a target accepts depends on what each seed draws. `npm run seeds` runs a hundred. */
+  /**
+   * Several seeds, not one: which probes a target accepts depends on what each seed draws. `npm run seeds` runs a
+   * hundred.
+   */
   const SEEDS = [7, 4242, 20261125];
   const FAST = ['--runs', '4'];
-  const verdicts = (report: RunReport): Record<string, string> => Object.fromEntries(report.results.map((r) => [`${r.rule} on ${r.operation}`, r.outcome]));
+  const verdicts = (report: RunReport): Record<string, string> =>
+    Object.fromEntries(report.results.map((r) => [`${r.rule} on ${r.operation}`, r.outcome]));
   const clean = new Map<number, Record<string, string>>();
   beforeAll(async () => {
     for (const seed of SEEDS) clean.set(seed, verdicts((await runInProcess([...FAST, '--seed', String(seed)])).report));
   });
 
   for (const mode of MODES) {
-    it(`${mode.name}: exit 0, and the same verdict for every rule and operation as the clean target, on seeds ${SEEDS.join(', ')}`, async () => {
-      for (const seed of SEEDS) {
-        const run = await runInProcess([...FAST, '--seed', String(seed), '--reference-mode', mode.name]);
-        expect(run.report.errors).toEqual([]);
-        expect(failedRules(run.report), `--seed ${seed}`).toEqual([]);
-        expect(Object.keys(clean.get(seed)!).length).toBeGreaterThan(100);
-        expect(verdicts(run.report), `--seed ${seed}`).toEqual(clean.get(seed));
-        expect(run.code).toBe(0);
-      }
-    });
+    it(
+      `${mode.name}: exit 0, and the same verdict for every rule and operation as the clean target, on ` +
+        `seeds ${SEEDS.join(', ')}`,
+      async () => {
+        for (const seed of SEEDS) {
+          const run = await runInProcess([...FAST, '--seed', String(seed), '--reference-mode', mode.name]);
+          expect(run.report.errors).toEqual([]);
+          expect(failedRules(run.report), `--seed ${seed}`).toEqual([]);
+          expect(Object.keys(clean.get(seed)!).length).toBeGreaterThan(100);
+          expect(verdicts(run.report), `--seed ${seed}`).toEqual(clean.get(seed));
+          expect(run.code).toBe(0);
+        }
+      },
+    );
   }
 
   it('every mode at once: exit 0', async () => {
-    const run = await runInProcess(['--runs', '3', '--seed', '9', ...MODES.filter((m) => m.name !== 'slow').flatMap((m) => ['--reference-mode', m.name])]);
+    const run = await runInProcess([
+      '--runs',
+      '3',
+      '--seed',
+      '9',
+      ...MODES.filter((m) => m.name !== 'slow').flatMap((m) => ['--reference-mode', m.name]),
+    ]);
     expect(failedRules(run.report)).toEqual([]);
     expect(run.code).toBe(0);
   });

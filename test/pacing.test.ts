@@ -47,7 +47,10 @@ function operation(api: ApiName): Operation {
  * Sends `perCredential` GETs with each of two credentials (one per API, as a run does) through one run-wide gate of
  * concurrency 8, all at once; returns the exchanges, the wall time and the retries the clients reported.
  */
-async function sendThrough(url: string, perCredential: number): Promise<{ exchanges: Exchange[]; wallMs: number; retried: number }> {
+async function sendThrough(
+  url: string,
+  perCredential: number,
+): Promise<{ exchanges: Exchange[]; wallMs: number; retried: number }> {
   const deadline = Date.now() + 120_000;
   const gate = createRequestGate({ concurrency: 8, maxRps: 0, deadline });
   const pacers = createPacers({ maxHoldMs: 60_000, deadline });
@@ -68,11 +71,18 @@ async function sendThrough(url: string, perCredential: number): Promise<{ exchan
       retried += 1;
     },
   };
-  const clients = [createHttpClient({ ...common, api: 'management', authorization: 'Basic a2V5OnNlY3JldA==' }), createHttpClient({ ...common, api: 'alerts', authorization: 'Bearer alerts-token' })];
+  const clients = [
+    createHttpClient({ ...common, api: 'management', authorization: 'Basic a2V5OnNlY3JldA==' }),
+    createHttpClient({ ...common, api: 'alerts', authorization: 'Bearer alerts-token' }),
+  ];
   const started = Date.now();
   try {
     const exchanges = await Promise.all(
-      clients.flatMap((client) => Array.from({ length: perCredential }, () => client.send({ operation: operation(client.api), probe: { intent: 'observe', label: 'paced' } }))),
+      clients.flatMap((client) =>
+        Array.from({ length: perCredential }, () =>
+          client.send({ operation: operation(client.api), probe: { intent: 'observe', label: 'paced' } }),
+        ),
+      ),
     );
     return { exchanges, wallMs: Date.now() - started, retried };
   } finally {
@@ -101,8 +111,8 @@ describe('pacing against a limiter of 20 requests per 2 s per credential', () =>
       expect(totals.accepted).toBe(140);
       expect(totals.limited).toBe(retried);
       expect(totals.limited).toBeLessThanOrEqual(most429s);
-      // 70 requests per credential take 4 windows: at least 6 s from the first request. The upper bound only tells
-      // a paced run from one that waited out a 60 s Retry-After (how close to the least possible is the bench's figure).
+      // 70 requests per credential take 4 windows: at least 6 s from the first request. The upper bound only tells a
+      // paced run from one that waited out a 60 s Retry-After (how close to the least possible is the bench's figure).
       expect(wallMs).toBeGreaterThanOrEqual(limiter.leastPossibleMs() - 50);
       expect(wallMs).toBeLessThan(limiter.leastPossibleMs() + 30_000);
     },

@@ -17,15 +17,31 @@ interface Exec {
 const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** This process's environment without any target setting, as on a machine where none is configured. */
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k)));
+const CLEAN_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k),
+  ),
+);
 
 /** Runs a command to its end (within `timeoutMs`), never throwing on a non-zero exit. */
-function exec(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<Exec> {
+function exec(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<Exec> {
   return new Promise((resolve, reject) => {
-    execFile(command, [...args], { cwd, env: { ...CLEAN_ENV, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`, { cause: error }));
-      else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      [...args],
+      { cwd, env: { ...CLEAN_ENV, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`, { cause: error }));
+        else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -50,7 +66,10 @@ describe('the published package', () => {
     const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
     const project = join(scratch, 'project');
     await mkdir(project);
-    await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' })}\n`);
+    await writeFile(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' })}\n`,
+    );
     const install = await exec('npm', ['install', '--no-audit', '--no-fund', join(scratch, filename)], project);
     expect(install.code, install.stderr).toBe(0);
     installed = join(project, 'node_modules', 'contract-conformance');
@@ -80,7 +99,12 @@ describe('the published package', () => {
   });
 
   it('lets a project resolve the published schemas', async () => {
-    const result = await exec(process.execPath, ['-e', "console.log(require.resolve('contract-conformance/schemas/baseline.schema.json'))"], join(installed, '..', '..'), env);
+    const result = await exec(
+      process.execPath,
+      ['-e', "console.log(require.resolve('contract-conformance/schemas/baseline.schema.json'))"],
+      join(installed, '..', '..'),
+      env,
+    );
     expect(result).toMatchObject({ code: 0, stdout: `${join(installed, 'schemas', 'baseline.schema.json')}\n` });
   });
 
@@ -89,25 +113,44 @@ describe('the published package', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
   });
 
-  it('runs against the embedded reference target with `npx conformance`, its caches outside the installed package', async () => {
-    const before = await filesUnder(installed);
-    const reportDir = join(scratch, 'report');
-    const result = await exec('npx', ['conformance', '--runs', '2', '--report-dir', reportDir], join(installed, '..', '..'), env);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
-    // vitest adopted the worker thread the command started (cli/early-worker.ts), in an installed package's layout too.
-    expect(result.stderr).not.toMatch(/vitest wanted its worker thread started otherwise/);
-    const findings = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as { outcome: string; toolVersion: string };
-    expect(findings).toMatchObject({ outcome: 'passed', toolVersion: VERSION });
-    const ajv = new Ajv2020({ strict: true, allErrors: true });
-    addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(await readFile(join(installed, 'schemas', 'findings.schema.json'), 'utf8')) as object);
-    expect(validate(findings), JSON.stringify(validate.errors)).toBe(true);
-    expect(await filesUnder(installed)).toEqual(before);
-    expect((await filesUnder(join(scratch, 'cache', 'contract-conformance'))).filter((file) => /^[0-9a-f]{12}\/modules\//.test(file)).length).toBeGreaterThan(0);
-  });
+  it(
+    'runs against the embedded reference target with `npx conformance`, its caches outside the installed ' + 'package',
+    async () => {
+      const before = await filesUnder(installed);
+      const reportDir = join(scratch, 'report');
+      const result = await exec(
+        'npx',
+        ['conformance', '--runs', '2', '--report-dir', reportDir],
+        join(installed, '..', '..'),
+        env,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
+      // vitest adopted the worker thread the command started (cli/early-worker.ts), in an installed package's layout
+      // too.
+      expect(result.stderr).not.toMatch(/vitest wanted its worker thread started otherwise/);
+      const findings = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as {
+        outcome: string;
+        toolVersion: string;
+      };
+      expect(findings).toMatchObject({ outcome: 'passed', toolVersion: VERSION });
+      const ajv = new Ajv2020({ strict: true, allErrors: true });
+      addFormats.default(ajv);
+      const validate = ajv.compile(
+        JSON.parse(await readFile(join(installed, 'schemas', 'findings.schema.json'), 'utf8')) as object,
+      );
+      expect(validate(findings), JSON.stringify(validate.errors)).toBe(true);
+      expect(await filesUnder(installed)).toEqual(before);
+      expect(
+        (await filesUnder(join(scratch, 'cache', 'contract-conformance'))).filter((file) =>
+          /^[0-9a-f]{12}\/modules\//.test(file),
+        ).length,
+      ).toBeGreaterThan(0);
+    },
+  );
 
-  it("registers the suites in a project's own vitest run with `contract-conformance/vitest`: every rule a passed test, and a fault's rule a failed one", async () => {
+  it("registers the suites in a project's own vitest run with `contract-conformance/vitest`: every rule a " +
+    "passed test, and a fault's rule a failed one", async () => {
     const project = join(installed, '..', '..');
     // The README's example, as a project would write it.
     await writeFile(
@@ -143,7 +186,10 @@ await conformanceSuites({
     );
     // The reference target, started from code with the installed library.
     const library = (await import(join(installed, 'dist', 'index.js'))) as typeof import('../index.ts');
-    /** Runs `npx vitest run` there against a reference target with these faults; the test cases of its junit report (the project's own reporter). */
+    /**
+     * Runs `npx vitest run` there against a reference target with these faults; the test cases of its junit report (the
+     * project's own reporter).
+     */
     const vitestRun = async (faults: string[]): Promise<Exec & { cases: Array<{ name: string; failed: boolean }> }> => {
       const target = await library.startReference({ faults });
       try {
@@ -164,7 +210,11 @@ await conformanceSuites({
           expect(text).not.toContain(target.managementKeySecret);
           expect(text).not.toContain(target.alertsToken);
         }
-        const cases = [...junit.matchAll(/<testcase classname="conformance\/api\.test\.ts" name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => ({
+        const cases = [
+          ...junit.matchAll(
+            /<testcase classname="conformance\/api\.test\.ts" name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g,
+          ),
+        ].map((m) => ({
           name: m[1]!.replaceAll('&gt;', '>'),
           failed: (m[3] ?? '').includes('<failure'),
         }));
@@ -179,12 +229,16 @@ await conformanceSuites({
     expect(clean.stdout).toMatch(/Tests +(\d+) passed \(\1\)/);
     expect(clean.cases.length).toBeGreaterThan(100);
     expect(clean.cases.filter((c) => c.failed)).toEqual([]);
-    expect([...new Set(clean.cases.map((c) => c.name.split(' > ').at(-1)))].sort()).toEqual(library.RULES.map((rule) => rule.id).sort());
+    expect([...new Set(clean.cases.map((c) => c.name.split(' > ').at(-1)))].sort()).toEqual(
+      library.RULES.map((rule) => rule.id).sort(),
+    );
     expect(clean.cases.map((c) => c.name)).toContain('alerts > listAlerts > alerts.list-omits');
 
     const faulty = await vitestRun(['alerts-list-includes-silenced']);
     expect(faulty.code).toBe(1);
-    expect(faulty.cases.filter((c) => c.failed).map((c) => c.name)).toEqual(['alerts > listAlerts > alerts.list-omits']);
+    expect(faulty.cases.filter((c) => c.failed).map((c) => c.name)).toEqual([
+      'alerts > listAlerts > alerts.list-omits',
+    ]);
     expect(faulty.stdout + faulty.stderr).toMatch(/ContractViolation: alerts\.list-omits on GET \/\S+/);
     expect(faulty.stdout).toMatch(/Tests +1 failed \| \d+ passed/);
   }, 240_000);

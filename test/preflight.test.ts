@@ -35,11 +35,19 @@ function envFor(target: ReferenceTarget): Record<string, string> {
   };
 }
 
-/** Runs the `conformance` command in this process; what it printed, its exit code, and whether the run wrote reports. */
-async function command(env: Record<string, string>, args: readonly string[] = []): Promise<{ code: number; output: string; wroteReports: boolean }> {
+/**
+ * Runs the `conformance` command in this process; what it printed, its exit code, and whether the run wrote reports.
+ */
+async function command(
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<{ code: number; output: string; wroteReports: boolean }> {
   const reportDir = await mkdtemp(join(tmpdir(), 'preflight-'));
   const lines: string[] = [];
-  const code = await main(['--report-dir', reportDir, ...args], env, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+  const code = await main(['--report-dir', reportDir, ...args], env, {
+    out: (l) => lines.push(l),
+    err: (l) => lines.push(l),
+  });
   return { code, output: lines.join('\n'), wroteReports: (await readdir(reportDir)).length > 0 };
 }
 
@@ -176,7 +184,10 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     const target = await startReference({ modes: [mode] });
     try {
       const report = await preflight(resolveConfig([], envFor(target), RULE_IDS), specs);
-      expect(report.line).toBe(`preflight: management credentials, organization, service and backup ok; alerts token ok, alert ${target.alertIds[0]} updatable (${report.requests} GET requests)`);
+      expect(report.line).toBe(
+        'preflight: management credentials, organization, service and backup ok; alerts token ok, alert ' +
+          `${target.alertIds[0]} updatable (${report.requests} GET requests)`,
+      );
       expect(report.requests).toBeGreaterThanOrEqual(3);
     } finally {
       await target.close();
@@ -187,7 +198,12 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     const target = await startReference({ modes: MODE_NAMES.filter((m) => m !== 'slow') });
     try {
       const env = envFor(target);
-      const upper = { ...env, ORGANIZATION_ID: env.ORGANIZATION_ID!.toUpperCase(), BACKUP_ID: env.BACKUP_ID!.toUpperCase(), ALERT_ID: env.ALERT_ID!.toUpperCase() };
+      const upper = {
+        ...env,
+        ORGANIZATION_ID: env.ORGANIZATION_ID!.toUpperCase(),
+        BACKUP_ID: env.BACKUP_ID!.toUpperCase(),
+        ALERT_ID: env.ALERT_ID!.toUpperCase(),
+      };
       expect((await preflight(resolveConfig([], upper, RULE_IDS), specs)).line).toMatch(
         /^preflight: management credentials, organization, service and backup ok; alerts token ok, alert \w+ updatable/,
       );
@@ -201,13 +217,17 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     for (const fault of FAULT_NAMES) {
       const target = await startReference({ faults: [fault] });
       try {
-        lines.push(`${fault}: ${(await preflight(resolveConfig(['--timeout-ms', '1000'], envFor(target), RULE_IDS), specs)).line}`);
+        lines.push(
+          `${fault}: ${(await preflight(resolveConfig(['--timeout-ms', '1000'], envFor(target), RULE_IDS), specs)).line}`,
+        );
       } finally {
         await target.close();
       }
     }
     expect(lines.filter((line) => line.includes('left to the run'))).toEqual([
-      expect.stringMatching(/^backup-connection-reset: preflight: management credentials, organization ok, service and backup unchecked: GET .* got no answer \(connection\), left to the run;/),
+      expect.stringMatching(
+        /^backup-connection-reset: preflight: management credentials, organization ok, service and backup unchecked: GET .* got no answer \(connection\), left to the run;/,
+      ),
     ]);
   }, 60_000);
 
@@ -223,7 +243,8 @@ describe('a correct target passes the preflight, never crying wolf', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: [] }));
     });
-    const alertsOnly = (url: string, args: string[] = []) => resolveConfig(args, { ALERTS_BASE_URL: url, ALERTS_TOKEN: 'token-value' }, RULE_IDS);
+    const alertsOnly = (url: string, args: string[] = []) =>
+      resolveConfig(args, { ALERTS_BASE_URL: url, ALERTS_TOKEN: 'token-value' }, RULE_IDS);
     const report = await preflight(alertsOnly(limited), specs);
     expect(report).toEqual({ line: 'preflight: alerts token ok (2 GET requests)', requests: 2 });
 
@@ -231,7 +252,9 @@ describe('a correct target passes the preflight, never crying wolf', () => {
       res.writeHead(503, { 'content-type': 'text/html' });
       res.end('<h1>Service Unavailable</h1>');
     });
-    expect((await preflight(alertsOnly(failing), specs)).line).toMatch(/^preflight: alerts unchecked: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 503, left to the run/);
+    expect((await preflight(alertsOnly(failing), specs)).line).toMatch(
+      /^preflight: alerts unchecked: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 503, left to the run/,
+    );
 
     const redirecting = await serve((_req, res) => {
       res.writeHead(307, { location: 'http://127.0.0.1:9/elsewhere' });
@@ -242,12 +265,18 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     const hanging = await serve(() => {
       /* never answers */
     });
-    expect((await preflight(alertsOnly(hanging, ['--timeout-ms', '300']), specs)).line).toMatch(/got no answer \(timeout\), left to the run/);
+    expect((await preflight(alertsOnly(hanging, ['--timeout-ms', '300']), specs)).line).toMatch(
+      /got no answer \(timeout\), left to the run/,
+    );
   });
 
   it('a target that cannot be reached at all stays TARGET_UNREACHABLE', async () => {
     const error = await preflightError({ ALERTS_BASE_URL: 'http://127.0.0.1:9', ALERTS_TOKEN: 'token-value' });
-    expect(error).toEqual({ code: 'TARGET_UNREACHABLE', message: 'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED. Check the URL and that the target is up.' });
+    expect(error).toEqual({
+      code: 'TARGET_UNREACHABLE',
+      message:
+        'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED. Check the URL and that the target is up.',
+    });
   });
 });
 
@@ -278,7 +307,12 @@ describe('vitest starts while the preflight runs', () => {
     const management = await recordingProxy(reference.managementUrl, wire);
     const alerts = await recordingProxy(reference.alertsUrl, wire);
     servers.push(management.server, alerts.server);
-    const env = { ...envFor(reference), MANAGEMENT_BASE_URL: management.url, ALERTS_BASE_URL: alerts.url, ALERTS_TOKEN: 'not-the-token' };
+    const env = {
+      ...envFor(reference),
+      MANAGEMENT_BASE_URL: management.url,
+      ALERTS_BASE_URL: alerts.url,
+      ALERTS_TOKEN: 'not-the-token',
+    };
     const run = await command(env, ['--seed', '3']);
     expect(run.code).toBe(2);
     expect(run.output.split('\n').at(-1)).toMatch(/refused ALERTS_TOKEN.*\[CREDENTIALS_REFUSED\]$/);

@@ -6,7 +6,12 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { loadShippedSpecs, prepareSpecs } from '../core/prepared-specs.ts';
 import { loadSpecs, type Operation } from '../core/spec.ts';
-import { createValidators, preparedValidatorsCode, type PreparedValidators, type Validator } from '../core/validators.ts';
+import {
+  createValidators,
+  preparedValidatorsCode,
+  type PreparedValidators,
+  type Validator,
+} from '../core/validators.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +35,8 @@ function instance(schema: Json | undefined, depth = 0): unknown {
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   const branch = (schema.oneOf ?? schema.anyOf ?? schema.allOf) as Json[] | undefined;
-  if (branch?.[0]) return instance({ ...branch[0], ...(schema.properties ? { properties: schema.properties } : {}) }, depth + 1);
+  if (branch?.[0])
+    return instance({ ...branch[0], ...(schema.properties ? { properties: schema.properties } : {}) }, depth + 1);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'object': {
@@ -45,20 +51,35 @@ function instance(schema: Json | undefined, depth = 0): unknown {
     case 'boolean':
       return true;
     case 'string':
-      return schema.format === 'uuid' ? '3f1c2a4e-9b7d-4c1e-8a2b-5d6e7f809a1b' : schema.format === 'date-time' ? '2024-01-02T03:04:05Z' : schema.format === 'date' ? '2024-01-02' : 'text';
+      return schema.format === 'uuid'
+        ? '3f1c2a4e-9b7d-4c1e-8a2b-5d6e7f809a1b'
+        : schema.format === 'date-time'
+          ? '2024-01-02T03:04:05Z'
+          : schema.format === 'date'
+            ? '2024-01-02'
+            : 'text';
     default:
       return null;
   }
 }
 
-/** The instance and its neighbours: each property dropped, set to a wrong type, an odd string, an extra property; plus values of every type. */
+/**
+ * The instance and its neighbours: each property dropped, set to a wrong type, an odd string, an extra property; plus
+ * values of every type.
+ */
 function samples(schema: object): unknown[] {
   const valid = instance(schema as Json);
   const out: unknown[] = [valid, null, 'text', 42, 1.5, true, [], {}, [valid]];
   if (valid && typeof valid === 'object' && !Array.isArray(valid)) {
     for (const key of Object.keys(valid)) {
       const { [key]: _dropped, ...without } = valid as Json;
-      out.push(without, { ...valid, [key]: 'not-a-uuid' }, { ...valid, [key]: -1 }, { ...valid, [key]: [] }, { ...valid, [key]: {} });
+      out.push(
+        without,
+        { ...valid, [key]: 'not-a-uuid' },
+        { ...valid, [key]: -1 },
+        { ...valid, [key]: [] },
+        { ...valid, [key]: {} },
+      );
     }
     out.push({ ...valid, unexpected: 1 });
   }
@@ -66,18 +87,24 @@ function samples(schema: object): unknown[] {
 }
 
 /** Every validator a run can ask for, as [label, schema, validator from the set]. */
-function everyValidator(operations: readonly Operation[], validators: ReturnType<typeof createValidators>): Array<[string, object, Validator]> {
+function everyValidator(
+  operations: readonly Operation[],
+  validators: ReturnType<typeof createValidators>,
+): Array<[string, object, Validator]> {
   const out: Array<[string, object, Validator]> = [];
   for (const op of operations) {
     const request = validators.request(op);
     if (request && op.requestSchema) out.push([`${op.key} request`, op.requestSchema, request]);
     for (const [status, schema] of Object.entries(op.responseSchemas)) {
       out.push([`${op.key} ${status}`, schema, validators.response(op, status)!]);
-      for (const [property, sub] of Object.entries((schema as { properties?: Record<string, object> }).properties ?? {})) {
+      for (const [property, sub] of Object.entries(
+        (schema as { properties?: Record<string, object> }).properties ?? {},
+      )) {
         out.push([`${op.key} ${status} ${property}`, sub, validators.response(op, status, property)!]);
       }
     }
-    for (const param of op.queryParams) if (param.schema) out.push([`${op.key} query ${param.name}`, param.schema, validators.query(op, param.name)!]);
+    for (const param of op.queryParams)
+      if (param.schema) out.push([`${op.key} query ${param.name}`, param.schema, validators.query(op, param.name)!]);
   }
   return out;
 }
@@ -110,9 +137,14 @@ describe('the validators prepared at build time', () => {
     const specs = await loadSpecs();
     const prepared = evaluate(preparedValidatorsCode(specs.operations).code);
     const op = specs.operations.find((o) => o.operationId === 'createKey')!;
-    const changed: Operation = { ...op, requestSchema: { type: 'object', required: ['only'], properties: { only: { type: 'string' } } } };
+    const changed: Operation = {
+      ...op,
+      requestSchema: { type: 'object', required: ['only'], properties: { only: { type: 'string' } } },
+    };
     expect(() => createValidators(prepared, NO_COMPILER).request(changed)).toThrow('compiled at run time');
-    expect(createValidators(prepared).request(changed)!({})).toEqual([expect.objectContaining({ keyword: 'required', params: { missingProperty: 'only' } })]);
+    expect(createValidators(prepared).request(changed)!({})).toEqual([
+      expect.objectContaining({ keyword: 'required', params: { missingProperty: 'only' } }),
+    ]);
   });
 });
 
@@ -123,15 +155,23 @@ describe('the specs prepared at build time', () => {
     const parsed = await loadSpecs();
     expect(JSON.parse(JSON.stringify(prepared.documents))).toEqual(JSON.parse(JSON.stringify(parsed.documents)));
     // A marker in the prepared documents shows which of the two a load returned.
-    const marked = structuredClone(prepared) as { sources: Record<string, string>; documents: { alerts: { info: Json } } };
+    const marked = structuredClone(prepared) as {
+      sources: Record<string, string>;
+      documents: { alerts: { info: Json } };
+    };
     marked.documents.alerts.info.title = 'prepared';
     const current = join(dir, 'current.json');
     await writeFile(current, JSON.stringify(marked));
     expect((await loadShippedSpecs(current)).documents.alerts.info.title).toBe('prepared');
     const stale = join(dir, 'stale.json');
-    await writeFile(stale, JSON.stringify({ ...marked, sources: { ...marked.sources, alerts: 'made from another alerts.yaml' } }));
+    await writeFile(
+      stale,
+      JSON.stringify({ ...marked, sources: { ...marked.sources, alerts: 'made from another alerts.yaml' } }),
+    );
     expect((await loadShippedSpecs(stale)).documents.alerts.info.title).toBe(parsed.documents.alerts.info.title);
-    expect((await loadShippedSpecs(join(dir, 'none.json'))).operations.map((o) => o.key)).toEqual(parsed.operations.map((o) => o.key));
+    expect((await loadShippedSpecs(join(dir, 'none.json'))).operations.map((o) => o.key)).toEqual(
+      parsed.operations.map((o) => o.key),
+    );
     await writeFile(join(dir, 'broken.json'), '{');
     await expect(loadShippedSpecs(join(dir, 'broken.json'))).rejects.toMatchObject({ code: 'SPEC_INVALID' });
   });

@@ -27,7 +27,8 @@ describe("a property's examples, drawn as the gate can send them", () => {
     expect(drawn.map((e) => e.example.index)).toEqual([...Array(150).keys()]);
   });
 
-  it('keeps what waits for the gate and what is drawn ahead to the width, however many examples there are', async () => {
+  it('keeps what waits for the gate and what is drawn ' +
+    'ahead to the width, however many examples there are', async () => {
     const width = 4;
     for (const count of [40, 1200]) {
       const gate = createRequestGate({ concurrency: 2, maxRps: 0, deadline: Date.now() + 60_000 });
@@ -44,7 +45,9 @@ describe("a property's examples, drawn as the gate can send them", () => {
         },
       };
       await forEachExample(counted, width, async (example) => {
-        const outcome = await gate.admit(() => fetch(`${url}/?n=${example.value}`, { method: 'POST', body: '{}' }).then((res) => res.text()));
+        const outcome = await gate.admit(() =>
+          fetch(`${url}/?n=${example.value}`, { method: 'POST', body: '{}' }).then((res) => res.text()),
+        );
         done += 1;
         return outcome;
       });
@@ -55,14 +58,17 @@ describe("a property's examples, drawn as the gate can send them", () => {
     }
   }, 60_000);
 
-  it('stops drawing at the first probe that throws, and throws its error once the probes under way are done', async () => {
-    let probed = 0;
-    const run = forEachExample(propertyExamples('p', fc.nat(), 7, 1000), 3, async (example) => {
-      probed += 1;
-      await new Promise((resolve) => setImmediate(resolve));
-      if (example.example.index === 5) throw new Error('probe 5 broke');
-    });
-    await expect(run).rejects.toThrow('probe 5 broke');
-    expect(probed).toBeLessThan(10);
-  });
+  it(
+    'stops drawing at the first probe that throws, and ' + 'throws its error once the probes under way are done',
+    async () => {
+      let probed = 0;
+      const run = forEachExample(propertyExamples('p', fc.nat(), 7, 1000), 3, async (example) => {
+        probed += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (example.example.index === 5) throw new Error('probe 5 broke');
+      });
+      await expect(run).rejects.toThrow('probe 5 broke');
+      expect(probed).toBeLessThan(10);
+    },
+  );
 });

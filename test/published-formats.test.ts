@@ -27,37 +27,62 @@ async function capture(args: readonly string[]): Promise<{ code: number; err: st
 }
 
 describe('published formats', () => {
-  it('validates the findings.json of a real run, with failures and a baseline, and the baseline it updated', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'formats-'));
-    const baseline = join(dir, 'baseline.json');
-    await writeFile(
-      baseline,
-      JSON.stringify({
-        version: 1,
-        entries: [
-          { rule: 'auth.required', operation: CREATE_KEY, reason: 'ticket 1' },
-          { rule: 'envelope.shape', operation: LIST_ALERTS, reason: 'ticket 2', expires: '2020-01-31' },
-        ],
-      }),
-    );
-    const run = await runInProcess(['--reference-fault', 'auth-any-secret', '--rules', 'auth.required,envelope.shape', '--runs', '1', '--baseline', baseline]);
-    expect(run.code).toBe(1);
-    const findings = JSON.parse(await readFile(join(run.reportDir, 'findings.json'), 'utf8'));
-    expect(findings.results.filter((r: { outcome: string; evidence?: unknown }) => r.outcome === 'failed' && r.evidence).length).toBeGreaterThan(0);
-    expect(findings.baseline.expired).toHaveLength(1);
-    const validFindings = await userValidator(SCHEMA_FILES.findings);
-    expect(validFindings(findings), JSON.stringify(validFindings.errors)).toBe(true);
-    const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(findings).toMatchObject({ toolVersion: version, schemaVersion: FINDINGS_SCHEMA_VERSION });
-    expect(validFindings({ ...findings, results: [{ ...findings.results[0], outcome: 'maybe' }] })).toBe(false);
+  it(
+    'validates the findings.json of a real run, with ' + 'failures and a baseline, and the baseline it ' + 'updated',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'formats-'));
+      const baseline = join(dir, 'baseline.json');
+      await writeFile(
+        baseline,
+        JSON.stringify({
+          version: 1,
+          entries: [
+            { rule: 'auth.required', operation: CREATE_KEY, reason: 'ticket 1' },
+            { rule: 'envelope.shape', operation: LIST_ALERTS, reason: 'ticket 2', expires: '2020-01-31' },
+          ],
+        }),
+      );
+      const run = await runInProcess([
+        '--reference-fault',
+        'auth-any-secret',
+        '--rules',
+        'auth.required,envelope.shape',
+        '--runs',
+        '1',
+        '--baseline',
+        baseline,
+      ]);
+      expect(run.code).toBe(1);
+      const findings = JSON.parse(await readFile(join(run.reportDir, 'findings.json'), 'utf8'));
+      expect(
+        findings.results.filter((r: { outcome: string; evidence?: unknown }) => r.outcome === 'failed' && r.evidence)
+          .length,
+      ).toBeGreaterThan(0);
+      expect(findings.baseline.expired).toHaveLength(1);
+      const validFindings = await userValidator(SCHEMA_FILES.findings);
+      expect(validFindings(findings), JSON.stringify(validFindings.errors)).toBe(true);
+      const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+      expect(findings).toMatchObject({ toolVersion: version, schemaVersion: FINDINGS_SCHEMA_VERSION });
+      expect(validFindings({ ...findings, results: [{ ...findings.results[0], outcome: 'maybe' }] })).toBe(false);
 
-    const updated = await runInProcess(['--reference-fault', 'auth-any-secret', '--rules', 'auth.required', '--runs', '1', '--baseline', baseline, '--update-baseline']);
-    expect(updated.code).not.toBe(2);
-    const validBaseline = await userValidator(SCHEMA_FILES.baseline);
-    const written = JSON.parse(await readFile(baseline, 'utf8'));
-    expect(written.entries.length).toBeGreaterThan(1);
-    expect(validBaseline(written), JSON.stringify(validBaseline.errors)).toBe(true);
-  });
+      const updated = await runInProcess([
+        '--reference-fault',
+        'auth-any-secret',
+        '--rules',
+        'auth.required',
+        '--runs',
+        '1',
+        '--baseline',
+        baseline,
+        '--update-baseline',
+      ]);
+      expect(updated.code).not.toBe(2);
+      const validBaseline = await userValidator(SCHEMA_FILES.baseline);
+      const written = JSON.parse(await readFile(baseline, 'utf8'));
+      expect(written.entries.length).toBeGreaterThan(1);
+      expect(validBaseline(written), JSON.stringify(validBaseline.errors)).toBe(true);
+    },
+  );
 
   it('states the schema version findings.json carries', async () => {
     const schema = JSON.parse(await readFile(SCHEMA_FILES.findings, 'utf8'));
@@ -68,11 +93,22 @@ describe('published formats', () => {
   it('refuses a baseline entry whose operation no spec has, naming it, before any request', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'formats-'));
     const baseline = join(dir, 'baseline.json');
-    await writeFile(baseline, JSON.stringify({ version: 1, entries: [{ rule: 'auth.required', operation: 'POST /v1/organizations/{organizationId}/key', reason: 'typo' }] }));
+    await writeFile(
+      baseline,
+      JSON.stringify({
+        version: 1,
+        entries: [{ rule: 'auth.required', operation: 'POST /v1/organizations/{organizationId}/key', reason: 'typo' }],
+      }),
+    );
     const result = await capture(['--report-dir', join(dir, 'out'), '--baseline', baseline]);
     expect(result.code).toBe(2);
     expect(result.err).toBe(
-      `conformance: The baseline ${baseline} entry 0 (auth.required on POST /v1/organizations/{organizationId}/key) names operation "POST /v1/organizations/{organizationId}/key", which no spec has, so the entry would never apply: give the "METHOD /path" that findings.json names. Expected { "version": 1, "entries": [ { "rule", "operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] } (schemas/baseline.schema.json). [BASELINE_INVALID]`,
+      `conformance: The baseline ${baseline} entry 0 (auth.required on POST ` +
+        '/v1/organizations/{organizationId}/key) names operation "POST ' +
+        '/v1/organizations/{organizationId}/key", which no spec has, so the entry would never apply: give ' +
+        'the "METHOD /path" that findings.json names. Expected { "version": 1, "entries": [ { "rule", ' +
+        '"operation", "operationId"?, "reason", "expires"?: "YYYY-MM-DD" } ] } ' +
+        '(schemas/baseline.schema.json). [BASELINE_INVALID]',
     );
   });
 
@@ -89,9 +125,25 @@ describe('published formats', () => {
       /^The baseline known\.json entry 0 \(auth\.required on POST \S+\) has "reason" " ", not a non-empty string\./,
     );
     expect(message({ version: 1, entries: [7] })).toMatch(/^The baseline known\.json entry 0 is not an object\./);
-    expect(message({ version: 1, entries: [], extra: true })).toMatch(/^The baseline known\.json has unknown field "extra"\./);
-    expect(message({ $schema: './baseline.schema.json', version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, reason: 'r', expires: '2028-02-29' }] })).toBe('valid');
-    expect(parseBaseline({ version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY, operationId: 'createKey', reason: 'r' }] }, 'known.json').entries[0]).toEqual({
+    expect(message({ version: 1, entries: [], extra: true })).toMatch(
+      /^The baseline known\.json has unknown field "extra"\./,
+    );
+    expect(
+      message({
+        $schema: './baseline.schema.json',
+        version: 1,
+        entries: [{ rule: 'auth.required', operation: CREATE_KEY, reason: 'r', expires: '2028-02-29' }],
+      }),
+    ).toBe('valid');
+    expect(
+      parseBaseline(
+        {
+          version: 1,
+          entries: [{ rule: 'auth.required', operation: CREATE_KEY, operationId: 'createKey', reason: 'r' }],
+        },
+        'known.json',
+      ).entries[0],
+    ).toEqual({
       rule: 'auth.required',
       operation: CREATE_KEY,
       operationId: 'createKey',

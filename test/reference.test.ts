@@ -27,7 +27,13 @@ interface Reply {
   readonly json: any;
 }
 
-type Auth = 'basic' | 'bearer' | 'none' | 'wrong' | { readonly basic: readonly [string, string] } | { readonly raw: string };
+type Auth =
+  | 'basic'
+  | 'bearer'
+  | 'none'
+  | 'wrong'
+  | { readonly basic: readonly [string, string] }
+  | { readonly raw: string };
 
 interface Send {
   readonly method?: string;
@@ -38,14 +44,20 @@ interface Send {
 }
 
 /** Sends one request to a target's API and reads the whole reply. */
-async function send(target: ReferenceTarget, api: 'management' | 'alerts', path: string, options: Send = {}): Promise<Reply> {
+async function send(
+  target: ReferenceTarget,
+  api: 'management' | 'alerts',
+  path: string,
+  options: Send = {},
+): Promise<Reply> {
   const base = api === 'management' ? target.managementUrl : target.alertsUrl;
   const headers: Record<string, string> = {};
   const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
   const auth = options.auth ?? (api === 'management' ? 'basic' : 'bearer');
   if (auth === 'basic') headers.authorization = basic(target.managementKeyId, target.managementKeySecret);
   else if (auth === 'bearer') headers.authorization = `Bearer ${target.alertsToken}`;
-  else if (auth === 'wrong') headers.authorization = api === 'management' ? basic(target.managementKeyId, 'wrong-secret') : 'Bearer wrong-token';
+  else if (auth === 'wrong')
+    headers.authorization = api === 'management' ? basic(target.managementKeyId, 'wrong-secret') : 'Bearer wrong-token';
   else if (typeof auth === 'object' && 'basic' in auth) headers.authorization = basic(auth.basic[0], auth.basic[1]);
   else if (typeof auth === 'object') headers.authorization = auth.raw;
   const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -70,7 +82,8 @@ const paths = (t: ReferenceTarget) => {
     settings: (id: string) => `${service}/pipes/${id}/settings`,
     state: `${service}/state`,
     keys: `${org}/keys`,
-    usage: (from: string, to: string) => `${org}/usageCost?from_date=${encodeURIComponent(from)}&to_date=${encodeURIComponent(to)}`,
+    usage: (from: string, to: string) =>
+      `${org}/usageCost?from_date=${encodeURIComponent(from)}&to_date=${encodeURIComponent(to)}`,
     backup: `${service}/backups/${t.backupId}`,
   };
 };
@@ -96,8 +109,19 @@ function pipeBody(kind: 'broker' | 'objectStorage' | 'stream' | 'relational', se
       reversePrivateEndpointIds: ['rpe-1'],
       credentials: { username: `${secret}-u`, password: `${secret}-p` },
     },
-    objectStorage: { url: 's3://bucket/*.json', compression: 'auto', isContinuous: false, accessKey: { accessKeyId: `${secret}-ak`, secretKey: `${secret}-sk` } },
-    stream: { streamName: 's', region: 'us-east-1', useEnhancedFanOut: true, timestamp: 1700000000, accessKey: { accessKeyId: `${secret}-ak`, secretKey: `${secret}-sk` } },
+    objectStorage: {
+      url: 's3://bucket/*.json',
+      compression: 'auto',
+      isContinuous: false,
+      accessKey: { accessKeyId: `${secret}-ak`, secretKey: `${secret}-sk` },
+    },
+    stream: {
+      streamName: 's',
+      region: 'us-east-1',
+      useEnhancedFanOut: true,
+      timestamp: 1700000000,
+      accessKey: { accessKeyId: `${secret}-ak`, secretKey: `${secret}-sk` },
+    },
     relational: {
       host: 'db',
       port: 5432,
@@ -143,7 +167,10 @@ describe('reference target, correct by default', () => {
   let alertId: string;
   beforeAll(async () => {
     t = await startReference();
-    const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('relational', 'seed') });
+    const created = await send(t, 'management', paths(t).pipes, {
+      method: 'POST',
+      body: pipeBody('relational', 'seed'),
+    });
     pipeId = created.json.result.id;
     alertId = t.alertIds[0]!;
   });
@@ -166,7 +193,11 @@ describe('reference target, correct by default', () => {
       const reply = await send(t, 'management', path, options);
       expect(reply.status, operation).toBe(200);
       expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(reply.json).toMatchObject({ status: 200, requestId: expect.stringMatching(UUID_V4), result: expect.any(Object) });
+      expect(reply.json).toMatchObject({
+        status: 200,
+        requestId: expect.stringMatching(UUID_V4),
+        result: expect.any(Object),
+      });
       ids.add(reply.json.requestId);
     }
     expect(ids.size).toBe(7);
@@ -194,22 +225,31 @@ describe('reference target, correct by default', () => {
     }
   });
 
-  it.each(['broker', 'objectStorage', 'stream', 'relational'] as const)('creates a %s pipe that reflects the request and returns no secret', async (kind) => {
-    const secret = `s3cr3t${kind}${Date.now()}`;
-    const body = pipeBody(kind, secret);
-    const reply = await send(t, 'management', paths(t).pipes, { method: 'POST', body });
-    expect(reply.status).toBe(200);
-    expect(reply.json.requestId).toMatch(UUID_V4);
-    expect(reply.text).not.toContain(secret);
-    expect([...reply.headers.values()].join('\n')).not.toContain(secret);
-    const result = reply.json.result;
-    expect(hasKey(result, new Set(['credentials', 'accessKey', 'validateSamples', 'roles']))).toBe(false);
-    expect(result).toMatchObject({ id: expect.stringMatching(UUID_V4), serviceId: t.serviceId, name: body.name, fieldMappings: mappings, scaling: body.scaling });
-    expect(Object.keys(result.source)).toEqual([kind]);
-    expect(result.destination).toEqual({ database: 'default', table: 'events', managedTable: true, columns });
-    expect(Object.keys(result.settings)).toHaveLength(12);
-    expect(result.settings).toMatchObject(body.settings as object);
-  });
+  it.each(['broker', 'objectStorage', 'stream', 'relational'] as const)(
+    'creates a %s pipe that reflects the request and returns no secret',
+    async (kind) => {
+      const secret = `s3cr3t${kind}${Date.now()}`;
+      const body = pipeBody(kind, secret);
+      const reply = await send(t, 'management', paths(t).pipes, { method: 'POST', body });
+      expect(reply.status).toBe(200);
+      expect(reply.json.requestId).toMatch(UUID_V4);
+      expect(reply.text).not.toContain(secret);
+      expect([...reply.headers.values()].join('\n')).not.toContain(secret);
+      const result = reply.json.result;
+      expect(hasKey(result, new Set(['credentials', 'accessKey', 'validateSamples', 'roles']))).toBe(false);
+      expect(result).toMatchObject({
+        id: expect.stringMatching(UUID_V4),
+        serviceId: t.serviceId,
+        name: body.name,
+        fieldMappings: mappings,
+        scaling: body.scaling,
+      });
+      expect(Object.keys(result.source)).toEqual([kind]);
+      expect(result.destination).toEqual({ database: 'default', table: 'events', managedTable: true, columns });
+      expect(Object.keys(result.settings)).toHaveLength(12);
+      expect(result.settings).toMatchObject(body.settings as object);
+    },
+  );
 
   it('rejects creates that miss a column mapping, carry two kinds or a wrong type, and unknown paths', async () => {
     const p = paths(t);
@@ -225,8 +265,17 @@ describe('reference target, correct by default', () => {
     expect(typed.status).toBe(400);
     expect(typed.json.error).toContain('source.broker.topics must be a string');
     const otherService = p.pipes.replace(t.serviceId, '00000000-0000-4000-8000-000000000000');
-    expect((await send(t, 'management', otherService, { method: 'POST', body: pipeBody('stream', 'x') })).status).toBe(404);
-    expect((await send(t, 'management', p.pipes.replace(t.serviceId, 'nope'), { method: 'POST', body: pipeBody('stream', 'x') })).status).toBe(400);
+    expect((await send(t, 'management', otherService, { method: 'POST', body: pipeBody('stream', 'x') })).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await send(t, 'management', p.pipes.replace(t.serviceId, 'nope'), {
+          method: 'POST',
+          body: pipeBody('stream', 'x'),
+        })
+      ).status,
+    ).toBe(400);
     expect((await send(t, 'management', p.settings('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
   });
 
@@ -251,7 +300,10 @@ describe('reference target, correct by default', () => {
     expect(reply.status).toBe(200);
     expect(reply.text).not.toContain('patch-secret-1');
     const relational = reply.json.result.source.relational;
-    expect(relational).toMatchObject({ port: 6543, settings: { pullBatchSize: 500, syncIntervalSeconds: 60, publicationName: 'pub' } });
+    expect(relational).toMatchObject({
+      port: 6543,
+      settings: { pullBatchSize: 500, syncIntervalSeconds: 60, publicationName: 'pub' },
+    });
     expect(relational.tableMappings).toEqual([{ sourceSchemaName: 'public', sourceTable: 'u', targetTable: 'u' }]);
     expect(reply.json.result.name).toBe('renamed');
     expect(reply.json.result.settings.object_storage_concurrency).toBe(9);
@@ -264,7 +316,10 @@ describe('reference target, correct by default', () => {
       { scaling: { replicas: 1 } },
       { destination: { columns: [{ name: 'extra', type: 'String' }] } },
     ]) {
-      expect((await send(t, 'management', p.pipe(pipeId), { method: 'PATCH', body })).status, JSON.stringify(body)).toBe(400);
+      expect(
+        (await send(t, 'management', p.pipe(pipeId), { method: 'PATCH', body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
   });
 
@@ -272,7 +327,11 @@ describe('reference target, correct by default', () => {
     for (const command of ['stop', 'start']) {
       const reply = await send(t, 'management', paths(t).state, { method: 'PATCH', body: { command } });
       expect(reply.status).toBe(200);
-      expect(reply.json.result).toMatchObject({ id: t.serviceId, byocId: expect.any(String), hasTransparentDataEncryption: expect.any(Boolean) });
+      expect(reply.json.result).toMatchObject({
+        id: t.serviceId,
+        byocId: expect.any(String),
+        hasTransparentDataEncryption: expect.any(Boolean),
+      });
       expect(reply.json.result.state).toBe(command === 'stop' ? 'stopped' : 'running');
     }
     for (const body of [{ command: 'restart' }, {}, { command: 1 }, []]) {
@@ -283,21 +342,43 @@ describe('reference target, correct by default', () => {
   it('creates keys that never expire, that work as credentials while enabled, and refuses bad roles', async () => {
     const p = paths(t);
     for (const expire of [{}, { expireAt: null }, { expireAt: '' }]) {
-      const reply = await send(t, 'management', p.keys, { method: 'POST', body: { name: 'k', roles: ['admin'], ...expire } });
+      const reply = await send(t, 'management', p.keys, {
+        method: 'POST',
+        body: { name: 'k', roles: ['admin'], ...expire },
+      });
       expect(reply.status).toBe(200);
       expect(reply.json.result.key.expireAt).toBeNull();
       expect(reply.json.result.key).not.toHaveProperty('usedAt');
     }
     const enabled = await send(t, 'management', p.keys, {
       method: 'POST',
-      body: { name: 'e', roles: ['query_endpoints'], expireAt: '2099-01-01T00:00:00+02:00', ipAccessList: [{ source: '10.0.0.0/8', description: 'lan' }] },
+      body: {
+        name: 'e',
+        roles: ['query_endpoints'],
+        expireAt: '2099-01-01T00:00:00+02:00',
+        ipAccessList: [{ source: '10.0.0.0/8', description: 'lan' }],
+      },
     });
     const { keyId, keySecret, key } = enabled.json.result;
-    expect(key).toMatchObject({ name: 'e', roles: ['query_endpoints'], keySuffix: keyId.slice(-4), expireAt: '2098-12-31T22:00:00.000Z' });
+    expect(key).toMatchObject({
+      name: 'e',
+      roles: ['query_endpoints'],
+      keySuffix: keyId.slice(-4),
+      expireAt: '2098-12-31T22:00:00.000Z',
+    });
     expect((await send(t, 'management', p.backup, { auth: { basic: [keyId, keySecret] } })).status).toBe(200);
     expect((await send(t, 'management', p.backup, { auth: { basic: [keyId, 'nope'] } })).status).toBe(401);
-    const disabled = await send(t, 'management', p.keys, { method: 'POST', body: { name: 'd', roles: ['admin'], state: 'disabled' } });
-    expect((await send(t, 'management', p.backup, { auth: { basic: [disabled.json.result.keyId, disabled.json.result.keySecret] } })).status).toBe(401);
+    const disabled = await send(t, 'management', p.keys, {
+      method: 'POST',
+      body: { name: 'd', roles: ['admin'], state: 'disabled' },
+    });
+    expect(
+      (
+        await send(t, 'management', p.backup, {
+          auth: { basic: [disabled.json.result.keyId, disabled.json.result.keySecret] },
+        })
+      ).status,
+    ).toBe(401);
     for (const body of [
       { name: 'k', roles: [] },
       { name: 'k', roles: ['root'] },
@@ -322,19 +403,35 @@ describe('reference target, correct by default', () => {
     expect((await send(t, 'management', p.usage(iso(from), iso(from + 30 * DAY + 1000)))).status).toBe(400);
     expect((await send(t, 'management', p.usage(iso(from), iso(from - 1000)))).status).toBe(400);
     const three = await send(t, 'management', p.usage('2026-01-01T00:00:00Z', '2026-01-03T00:00:00Z'));
-    expect(three.json.result.costs.map((c: { date: string }) => c.date)).toEqual(['2026-01-01', '2026-01-02', '2026-01-03']);
+    expect(three.json.result.costs.map((c: { date: string }) => c.date)).toEqual([
+      '2026-01-01',
+      '2026-01-02',
+      '2026-01-03',
+    ]);
     expect(Object.keys(three.json.result.costs[0].metrics)).toHaveLength(10);
     expect((await send(t, 'management', p.usage('2026-01-01', '2026-01-31'))).status).toBe(200);
     const org = `/v1/organizations/${t.organizationId}/usageCost`;
-    for (const query of ['?from_date=2026-01-01T00:00:00Z', '?to_date=2026-01-01T00:00:00Z', '', '?from_date=yesterday&to_date=2026-01-01']) {
+    for (const query of [
+      '?from_date=2026-01-01T00:00:00Z',
+      '?to_date=2026-01-01T00:00:00Z',
+      '',
+      '?from_date=yesterday&to_date=2026-01-01',
+    ]) {
       expect((await send(t, 'management', `${org}${query}`)).status, query).toBe(400);
     }
   });
 
   it('reads the backup asked for', async () => {
     const reply = await send(t, 'management', paths(t).backup);
-    expect(reply.json.result).toMatchObject({ id: t.backupId, serviceId: t.serviceId, sizeInBytes: expect.any(Number), bucket: expect.any(Object) });
-    expect((await send(t, 'management', paths(t).backup.replace(t.backupId, '00000000-0000-4000-8000-000000000000'))).status).toBe(404);
+    expect(reply.json.result).toMatchObject({
+      id: t.backupId,
+      serviceId: t.serviceId,
+      sizeInBytes: expect.any(Number),
+      bucket: expect.any(Object),
+    });
+    expect(
+      (await send(t, 'management', paths(t).backup.replace(t.backupId, '00000000-0000-4000-8000-000000000000'))).status,
+    ).toBe(404);
   });
 
   it('maps dashboardId to dashboard, persists updates, and keeps the list free of update-only fields', async () => {
@@ -352,15 +449,34 @@ describe('reference target, correct by default', () => {
     const reply = await send(t, 'alerts', `/api/v2/alerts/${alertId}`, { method: 'PUT', body: update });
     expect(reply.status).toBe(200);
     const { dashboardId, ...rest } = update;
-    expect(reply.json.data).toMatchObject({ ...rest, dashboard: dashboardId, savedSearch: expect.any(String), groupBy: expect.any(String), silenced: expect.any(Boolean) });
+    expect(reply.json.data).toMatchObject({
+      ...rest,
+      dashboard: dashboardId,
+      savedSearch: expect.any(String),
+      groupBy: expect.any(String),
+      silenced: expect.any(Boolean),
+    });
     expect(reply.json.data).not.toHaveProperty('dashboardId');
     const list = await send(t, 'alerts', '/api/v2/alerts');
     expect(list.json.data.length).toBe(t.alertIds.length);
     expect(new Set(list.json.data.map((a: { source: string }) => a.source))).toEqual(new Set(['tile', 'search']));
-    for (const alert of list.json.data) for (const field of ['savedSearch', 'groupBy', 'silenced']) expect(alert).not.toHaveProperty(field);
-    expect(list.json.data.find((a: { id: string }) => a.id === alertId)).toMatchObject({ ...rest, dashboard: dashboardId });
-    for (const body of [{ thresholdType: 'sideways' }, { source: 'dashboard' }, { threshold: 'high' }, { interval: 'soon' }, { channel: 'x' }]) {
-      expect((await send(t, 'alerts', `/api/v2/alerts/${alertId}`, { method: 'PUT', body })).status, JSON.stringify(body)).toBe(400);
+    for (const alert of list.json.data)
+      for (const field of ['savedSearch', 'groupBy', 'silenced']) expect(alert).not.toHaveProperty(field);
+    expect(list.json.data.find((a: { id: string }) => a.id === alertId)).toMatchObject({
+      ...rest,
+      dashboard: dashboardId,
+    });
+    for (const body of [
+      { thresholdType: 'sideways' },
+      { source: 'dashboard' },
+      { threshold: 'high' },
+      { interval: 'soon' },
+      { channel: 'x' },
+    ]) {
+      expect(
+        (await send(t, 'alerts', `/api/v2/alerts/${alertId}`, { method: 'PUT', body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
     expect((await send(t, 'alerts', '/api/v2/alerts/nope', { method: 'PUT', body: { name: 'x' } })).status).toBe(404);
     expect((await send(t, 'alerts', '/api/v2/alerts', { method: 'DELETE' })).status).toBe(405);
@@ -373,8 +489,13 @@ describe('reference target, correct by default', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).not.toContain('secret-in-body');
     expect((await send(t, 'alerts', `/api/v2/alerts/${alertId}`, { method: 'PUT', raw: 'nope' })).status).toBe(400);
-    expect((await send(t, 'management', p.state, { method: 'PATCH', raw: '{"command":"start"}', contentType: 'text/plain' })).status).toBe(415);
-    expect((await send(t, 'management', p.keys, { method: 'POST', raw: `"${'x'.repeat(1_100_000)}"` })).status).toBe(413);
+    expect(
+      (await send(t, 'management', p.state, { method: 'PATCH', raw: '{"command":"start"}', contentType: 'text/plain' }))
+        .status,
+    ).toBe(415);
+    expect((await send(t, 'management', p.keys, { method: 'POST', raw: `"${'x'.repeat(1_100_000)}"` })).status).toBe(
+      413,
+    );
   });
 
   it('answers 200 concurrent mixed requests without a 5xx', async () => {
@@ -384,11 +505,17 @@ describe('reference target, correct by default', () => {
         case 0:
           return send(t, 'management', p.pipes, { method: 'POST', body: pipeBody('broker', `c${i}`) });
         case 1:
-          return send(t, 'management', p.pipe(pipeId), { method: 'PATCH', body: { settings: { engine_max_threads: i } } });
+          return send(t, 'management', p.pipe(pipeId), {
+            method: 'PATCH',
+            body: { settings: { engine_max_threads: i } },
+          });
         case 2:
           return send(t, 'management', p.usage('2026-01-01', '2026-01-20'));
         case 3:
-          return send(t, 'alerts', `/api/v2/alerts/${t.alertIds[i % t.alertIds.length]}`, { method: 'PUT', body: { threshold: i } });
+          return send(t, 'alerts', `/api/v2/alerts/${t.alertIds[i % t.alertIds.length]}`, {
+            method: 'PUT',
+            body: { threshold: i },
+          });
         case 4:
           return send(t, 'alerts', '/api/v2/alerts');
         default:
@@ -454,7 +581,10 @@ describe('fault and mode tables', () => {
       expect(reply.json.result.source.broker.credentials.password).toBe('leak-p');
     });
     await check('relational-password-as-note', async (t) => {
-      const reply = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('relational', 'leak') });
+      const reply = await send(t, 'management', paths(t).pipes, {
+        method: 'POST',
+        body: pipeBody('relational', 'leak'),
+      });
       expect(reply.json.result.source.relational.note).toBe('leak-p');
     });
     await check('secret-in-header', async (t) => {
@@ -462,15 +592,25 @@ describe('fault and mode tables', () => {
       expect(reply.headers.get('x-source-secret')).toBe('leak-sk');
     });
     await check('usage-accepts-31-days', async (t) => {
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'))).status).toBe(200);
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-02-02T00:00:00Z'))).status).toBe(400);
+      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'))).status).toBe(
+        200,
+      );
+      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-02-02T00:00:00Z'))).status).toBe(
+        400,
+      );
     });
     await check('usage-rejects-30-days', async (t) => {
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-31T00:00:00Z'))).status).toBe(400);
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-30T23:59:59Z'))).status).toBe(200);
+      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-31T00:00:00Z'))).status).toBe(
+        400,
+      );
+      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-30T23:59:59Z'))).status).toBe(
+        200,
+      );
     });
     await check('usage-calendar-day-limit', async (t) => {
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-31T00:00:01Z'))).status).toBe(200);
+      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-31T00:00:01Z'))).status).toBe(
+        200,
+      );
     });
     await check('usage-extra-day', async (t) => {
       const reply = await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z'));
@@ -478,25 +618,38 @@ describe('fault and mode tables', () => {
     });
     await check('request-id-reused', async (t) => {
       const ids = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', `reused ${i}`) })).json.requestId);
+      for (let i = 0; i < 3; i += 1)
+        ids.push(
+          (await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', `reused ${i}`) }))
+            .json.requestId,
+        );
       expect((await send(t, 'management', paths(t).backup)).json.requestId).not.toBe(ids[0]);
       expect(ids[1]).toBe(ids[0]);
       expect(ids[2]).not.toBe(ids[0]);
     });
     await check('request-id-v1', async (t) => {
-      expect((await send(t, 'management', paths(t).backup)).json.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab]/);
+      expect((await send(t, 'management', paths(t).backup)).json.requestId).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab]/,
+      );
     });
     await check('malformed-json-500', async (t) => {
       expect((await send(t, 'management', paths(t).keys, { method: 'POST', raw: '{' })).status).toBe(500);
-      expect((await send(t, 'management', paths(t).keys, { method: 'POST', body: { name: 'k', roles: [] } })).status).toBe(400);
+      expect(
+        (await send(t, 'management', paths(t).keys, { method: 'POST', body: { name: 'k', roles: [] } })).status,
+      ).toBe(400);
     });
     await check('keys-empty-roles-crash', async (t) => {
-      expect((await send(t, 'management', paths(t).keys, { method: 'POST', body: { name: 'k', roles: [] } })).status).toBe(500);
+      expect(
+        (await send(t, 'management', paths(t).keys, { method: 'POST', body: { name: 'k', roles: [] } })).status,
+      ).toBe(500);
     });
     await check('pipe-update-not-persisted', async (t) => {
       const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', 'x') });
       const id = created.json.result.id;
-      const patched = await send(t, 'management', paths(t).pipe(id), { method: 'PATCH', body: { settings: { engine_max_threads: 99 } } });
+      const patched = await send(t, 'management', paths(t).pipe(id), {
+        method: 'PATCH',
+        body: { settings: { engine_max_threads: 99 } },
+      });
       expect(patched.json.result.settings.engine_max_threads).toBe(99);
       expect((await send(t, 'management', paths(t).settings(id))).json.result.engine_max_threads).toBe(12);
     });
@@ -522,13 +675,25 @@ describe('fault and mode tables', () => {
   });
 
   it('shapes responses as declared under a sample of modes', async () => {
-    const t = await startReference({ modes: ['status-422', 'plain-text-errors', 'uppercase-uuids', 'costs-object', 'conditional-absent', 'extra-fields'] });
+    const t = await startReference({
+      modes: [
+        'status-422',
+        'plain-text-errors',
+        'uppercase-uuids',
+        'costs-object',
+        'conditional-absent',
+        'extra-fields',
+      ],
+    });
     try {
       const p = paths(t);
       const rejected = await send(t, 'management', p.keys, { method: 'POST', body: { name: 'k', roles: [] } });
       expect(rejected.status).toBe(422);
       expect(rejected.json.errors[0].field).toBe('roles');
-      const alertError = await send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, { method: 'PUT', body: { thresholdType: 'x' } });
+      const alertError = await send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, {
+        method: 'PUT',
+        body: { thresholdType: 'x' },
+      });
       expect(alertError.headers.get('content-type')).toMatch(/^text\/plain/);
       const backup = await send(t, 'management', p.backup);
       expect(backup.json.requestId).toBe(backup.json.requestId.toUpperCase());
@@ -559,7 +724,10 @@ describe('fault and mode tables', () => {
 });
 
 /** Starts a target with the given faults and modes, runs `probe` against it, and stops it. */
-async function withTarget(options: { faults?: string[]; modes?: string[] }, probe: (t: ReferenceTarget) => Promise<void>): Promise<void> {
+async function withTarget(
+  options: { faults?: string[]; modes?: string[] },
+  probe: (t: ReferenceTarget) => Promise<void>,
+): Promise<void> {
   const t = await startReference(options);
   try {
     await probe(t);
@@ -568,11 +736,14 @@ async function withTarget(options: { faults?: string[]; modes?: string[] }, prob
   }
 }
 
-const listedAlerts = async (t: ReferenceTarget): Promise<Record<string, any>[]> => (await send(t, 'alerts', '/api/v2/alerts')).json.data;
+const listedAlerts = async (t: ReferenceTarget): Promise<Record<string, any>[]> =>
+  (await send(t, 'alerts', '/api/v2/alerts')).json.data;
 
 /** The references of the listed tile alerts, as a must-accept alert update takes them. */
 const referencesOf = (alerts: readonly Record<string, any>[]): AlertReference[] =>
-  alerts.filter((a) => a.source === 'tile' && a.dashboard !== '').map((a) => ({ dashboardId: a.dashboard, tileId: a.tileId, webhookId: a.channel.webhookId }));
+  alerts
+    .filter((a) => a.source === 'tile' && a.dashboard !== '')
+    .map((a) => ({ dashboardId: a.dashboard, tileId: a.tileId, webhookId: a.channel.webhookId }));
 
 const without = (body: Record<string, any>, path: readonly string[]): Record<string, any> => {
   const copy = structuredClone(body);
@@ -584,161 +755,296 @@ const without = (body: Record<string, any>, path: readonly string[]): Record<str
 describe('mode strict-bodies', () => {
   const SEEDS = [1, 2];
 
-  it("accepts every complete body the must-accept generators send, for every source kind, with the alert's own interval", async () => {
-    await withTarget({ modes: ['strict-bodies'] }, async (t) => {
-      const p = paths(t);
-      const statuses: string[] = [];
-      for (const seed of SEEDS) {
-        for (const kind of PIPE_KINDS) {
-          for (const body of fc.sample(pipeCreateBody({ kind }), { seed, numRuns: 8 })) {
-            const created = await send(t, 'management', p.pipes, { method: 'POST', body });
-            statuses.push(`create ${kind} ${created.status} ${created.json?.error ?? ''}`);
-            if (created.status !== 200) continue;
-            const pipe = created.json.result;
-            const [update] = fc.sample(pipeUpdateBody({ kind, columns: pipe.destination.columns.map((c: any) => c.name), tableMappings: pipe.source.relational?.tableMappings }), { seed, numRuns: 1 });
-            const updated = await send(t, 'management', p.pipe(pipe.id), { method: 'PATCH', body: update });
-            statuses.push(`update ${kind} ${updated.status} ${updated.json?.error ?? ''}`);
+  it(
+    "accepts every complete body the must-accept generators send, for every source kind, with the alert's " +
+      'own interval',
+    async () => {
+      await withTarget({ modes: ['strict-bodies'] }, async (t) => {
+        const p = paths(t);
+        const statuses: string[] = [];
+        for (const seed of SEEDS) {
+          for (const kind of PIPE_KINDS) {
+            for (const body of fc.sample(pipeCreateBody({ kind }), { seed, numRuns: 8 })) {
+              const created = await send(t, 'management', p.pipes, { method: 'POST', body });
+              statuses.push(`create ${kind} ${created.status} ${created.json?.error ?? ''}`);
+              if (created.status !== 200) continue;
+              const pipe = created.json.result;
+              const [update] = fc.sample(
+                pipeUpdateBody({
+                  kind,
+                  columns: pipe.destination.columns.map((c: any) => c.name),
+                  tableMappings: pipe.source.relational?.tableMappings,
+                }),
+                { seed, numRuns: 1 },
+              );
+              const updated = await send(t, 'management', p.pipe(pipe.id), { method: 'PATCH', body: update });
+              statuses.push(`update ${kind} ${updated.status} ${updated.json?.error ?? ''}`);
+            }
+          }
+          for (const expiry of ['withinDay', 'never'] as const) {
+            for (const body of fc.sample(keyCreateBody({ expiry }), { seed, numRuns: 8 })) {
+              const created = await send(t, 'management', p.keys, { method: 'POST', body });
+              statuses.push(`key ${created.status} ${created.json?.error ?? ''}`);
+            }
+          }
+          const alerts = await listedAlerts(t);
+          const references = referencesOf(alerts);
+          for (const alert of alerts.filter((a) => a.source === 'tile')) {
+            for (const body of fc.sample(alertUpdateBody({ interval: alert.interval, references }), {
+              seed,
+              numRuns: 8,
+            })) {
+              const updated = await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body });
+              statuses.push(`alert ${updated.status} ${updated.json?.message ?? ''}`);
+            }
           }
         }
-        for (const expiry of ['withinDay', 'never'] as const) {
-          for (const body of fc.sample(keyCreateBody({ expiry }), { seed, numRuns: 8 })) {
-            const created = await send(t, 'management', p.keys, { method: 'POST', body });
-            statuses.push(`key ${created.status} ${created.json?.error ?? ''}`);
-          }
-        }
+        expect(statuses.filter((line) => !/^\w+( \w+)? 200 $/.test(line))).toEqual([]);
+        expect(statuses.length).toBe(SEEDS.length * (4 * 8 * 2 + 2 * 8 + 2 * 8));
+      });
+    },
+  );
+
+  it(
+    'rejects with a clear 400 a body that lacks a documented field, and an alert interval its alerts did not ' +
+      'use at the start',
+    async () => {
+      await withTarget({ modes: ['strict-bodies'] }, async (t) => {
+        const p = paths(t);
+        const [broker] = fc.sample(pipeCreateBody({ kind: 'broker' }), { seed: 3, numRuns: 1 }) as Record<
+          string,
+          any
+        >[];
+        const expectRejected = async (reply: Reply, field: string): Promise<void> => {
+          expect(reply.status, field).toBe(400);
+          expect(reply.json.error ?? reply.json.message, field).toContain(field);
+        };
+        await expectRejected(
+          await send(t, 'management', p.pipes, {
+            method: 'POST',
+            body: without(broker!, ['source', 'broker', 'schemaRegistry', 'caCertificate']),
+          }),
+          'source.broker.schemaRegistry.caCertificate',
+        );
+        await expectRejected(
+          await send(t, 'management', p.pipes, {
+            method: 'POST',
+            body: without(broker!, ['settings', 'engine_max_threads']),
+          }),
+          'settings.engine_max_threads',
+        );
+        await expectRejected(
+          await send(t, 'management', p.pipes, {
+            method: 'POST',
+            body: without(broker!, ['source', 'validateSamples']),
+          }),
+          'source.validateSamples',
+        );
+        const created = await send(t, 'management', p.pipes, { method: 'POST', body: broker });
+        expect(created.status).toBe(200);
+        const [update] = fc.sample(
+          pipeUpdateBody({ kind: 'broker', columns: created.json.result.destination.columns.map((c: any) => c.name) }),
+          { seed: 3, numRuns: 1 },
+        ) as Record<string, any>[];
+        await expectRejected(
+          await send(t, 'management', p.pipe(created.json.result.id), {
+            method: 'PATCH',
+            body: without(update!, ['source', 'broker', 'iamRole']),
+          }),
+          'source.broker.iamRole',
+        );
+        await expectRejected(
+          await send(t, 'management', p.pipe(created.json.result.id), { method: 'PATCH', body: { name: 'renamed' } }),
+          'settings',
+        );
+        const [key] = fc.sample(keyCreateBody({ expiry: 'never' }), { seed: 4, numRuns: 1 }) as Record<string, any>[];
+        await expectRejected(
+          await send(t, 'management', p.keys, { method: 'POST', body: without(key!, ['hashData']) }),
+          'hashData',
+        );
+        await expectRejected(
+          await send(t, 'management', p.keys, {
+            method: 'POST',
+            body: without(key!, ['ipAccessList', '0', 'description']),
+          }),
+          'ipAccessList[0].description',
+        );
+        expect(
+          (await send(t, 'management', p.keys, { method: 'POST', body: { ...key, expireAt: undefined } })).status,
+        ).toBe(200);
+
         const alerts = await listedAlerts(t);
-        const references = referencesOf(alerts);
-        for (const alert of alerts.filter((a) => a.source === 'tile')) {
-          for (const body of fc.sample(alertUpdateBody({ interval: alert.interval, references }), { seed, numRuns: 8 })) {
-            const updated = await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body });
-            statuses.push(`alert ${updated.status} ${updated.json?.message ?? ''}`);
-          }
+        const alert = alerts[0]!;
+        const [complete] = fc.sample(alertUpdateBody({ interval: alert.interval, references: referencesOf(alerts) }), {
+          seed: 5,
+          numRuns: 1,
+        }) as Record<string, any>[];
+        for (const field of [
+          'threshold',
+          'interval',
+          'thresholdType',
+          'source',
+          'dashboardId',
+          'tileId',
+          'channel',
+          'name',
+          'message',
+        ]) {
+          await expectRejected(
+            await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, [field]) }),
+            field,
+          );
         }
-      }
-      expect(statuses.filter((line) => !/^\w+( \w+)? 200 $/.test(line))).toEqual([]);
-      expect(statuses.length).toBe(SEEDS.length * (4 * 8 * 2 + 2 * 8 + 2 * 8));
-    });
-  });
+        await expectRejected(
+          await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, {
+            method: 'PUT',
+            body: without(complete!, ['channel', 'webhookId']),
+          }),
+          'channel.webhookId',
+        );
+        await expectRejected(
+          await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, {
+            method: 'PUT',
+            body: { ...complete, interval: '24h' },
+          }),
+          'interval',
+        );
+        expect(
+          alerts.filter((a) => a.interval === alert.interval),
+          'no other alert has its interval',
+        ).toHaveLength(1);
+        const other = alerts.find((a) => a.interval !== alert.interval)!;
+        expect(
+          (
+            await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, {
+              method: 'PUT',
+              body: { ...complete, interval: other.interval },
+            })
+          ).status,
+        ).toBe(200);
+        expect(
+          (
+            await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, {
+              method: 'PUT',
+              body: { ...complete, interval: alert.interval },
+            })
+          ).status,
+          'put back to an interval no stored alert has now',
+        ).toBe(200);
+      });
+    },
+  );
 
-  it('rejects with a clear 400 a body that lacks a documented field, and an alert interval its alerts did not use at the start', async () => {
-    await withTarget({ modes: ['strict-bodies'] }, async (t) => {
-      const p = paths(t);
-      const [broker] = fc.sample(pipeCreateBody({ kind: 'broker' }), { seed: 3, numRuns: 1 }) as Record<string, any>[];
-      const expectRejected = async (reply: Reply, field: string): Promise<void> => {
-        expect(reply.status, field).toBe(400);
-        expect(reply.json.error ?? reply.json.message, field).toContain(field);
+  it(
+    'rejects observe bodies (partial, other intervals) that the clean target accepts, and accepts none the ' +
+      'clean target rejects',
+    async () => {
+      const observe = async (t: ReferenceTarget): Promise<number[]> => {
+        const p = paths(t);
+        const alerts = await listedAlerts(t);
+        const statuses: number[] = [];
+        for (const body of fc.sample(pipeCreateBodyObserve({ kind: 'stream' }), { seed: 6, numRuns: 8 }))
+          statuses.push((await send(t, 'management', p.pipes, { method: 'POST', body })).status);
+        for (const body of fc.sample(keyCreateBodyObserve(), { seed: 6, numRuns: 8 }))
+          statuses.push((await send(t, 'management', p.keys, { method: 'POST', body: { name: 'k', ...body } })).status);
+        for (const body of fc.sample(alertUpdateBodyObserve({ references: referencesOf(alerts) }), {
+          seed: 6,
+          numRuns: 8,
+        })) {
+          statuses.push((await send(t, 'alerts', `/api/v2/alerts/${alerts[0]!.id}`, { method: 'PUT', body })).status);
+        }
+        return statuses;
       };
-      await expectRejected(
-        await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'broker', 'schemaRegistry', 'caCertificate']) }),
-        'source.broker.schemaRegistry.caCertificate',
-      );
-      await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['settings', 'engine_max_threads']) }), 'settings.engine_max_threads');
-      await expectRejected(await send(t, 'management', p.pipes, { method: 'POST', body: without(broker!, ['source', 'validateSamples']) }), 'source.validateSamples');
-      const created = await send(t, 'management', p.pipes, { method: 'POST', body: broker });
-      expect(created.status).toBe(200);
-      const [update] = fc.sample(pipeUpdateBody({ kind: 'broker', columns: created.json.result.destination.columns.map((c: any) => c.name) }), { seed: 3, numRuns: 1 }) as Record<string, any>[];
-      await expectRejected(await send(t, 'management', p.pipe(created.json.result.id), { method: 'PATCH', body: without(update!, ['source', 'broker', 'iamRole']) }), 'source.broker.iamRole');
-      await expectRejected(await send(t, 'management', p.pipe(created.json.result.id), { method: 'PATCH', body: { name: 'renamed' } }), 'settings');
-      const [key] = fc.sample(keyCreateBody({ expiry: 'never' }), { seed: 4, numRuns: 1 }) as Record<string, any>[];
-      await expectRejected(await send(t, 'management', p.keys, { method: 'POST', body: without(key!, ['hashData']) }), 'hashData');
-      await expectRejected(await send(t, 'management', p.keys, { method: 'POST', body: without(key!, ['ipAccessList', '0', 'description']) }), 'ipAccessList[0].description');
-      expect((await send(t, 'management', p.keys, { method: 'POST', body: { ...key, expireAt: undefined } })).status).toBe(200);
-
-      const alerts = await listedAlerts(t);
-      const alert = alerts[0]!;
-      const [complete] = fc.sample(alertUpdateBody({ interval: alert.interval, references: referencesOf(alerts) }), { seed: 5, numRuns: 1 }) as Record<string, any>[];
-      for (const field of ['threshold', 'interval', 'thresholdType', 'source', 'dashboardId', 'tileId', 'channel', 'name', 'message']) {
-        await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, [field]) }), field);
-      }
-      await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: without(complete!, ['channel', 'webhookId']) }), 'channel.webhookId');
-      await expectRejected(await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: '24h' } }), 'interval');
-      expect(
-        alerts.filter((a) => a.interval === alert.interval),
-        'no other alert has its interval',
-      ).toHaveLength(1);
-      const other = alerts.find((a) => a.interval !== alert.interval)!;
-      expect((await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: other.interval } })).status).toBe(200);
-      expect(
-        (await send(t, 'alerts', `/api/v2/alerts/${alert.id}`, { method: 'PUT', body: { ...complete, interval: alert.interval } })).status,
-        'put back to an interval no stored alert has now',
-      ).toBe(200);
-    });
-  });
-
-  it('rejects observe bodies (partial, other intervals) that the clean target accepts, and accepts none the clean target rejects', async () => {
-    const observe = async (t: ReferenceTarget): Promise<number[]> => {
-      const p = paths(t);
-      const alerts = await listedAlerts(t);
-      const statuses: number[] = [];
-      for (const body of fc.sample(pipeCreateBodyObserve({ kind: 'stream' }), { seed: 6, numRuns: 8 })) statuses.push((await send(t, 'management', p.pipes, { method: 'POST', body })).status);
-      for (const body of fc.sample(keyCreateBodyObserve(), { seed: 6, numRuns: 8 })) statuses.push((await send(t, 'management', p.keys, { method: 'POST', body: { name: 'k', ...body } })).status);
-      for (const body of fc.sample(alertUpdateBodyObserve({ references: referencesOf(alerts) }), { seed: 6, numRuns: 8 })) {
-        statuses.push((await send(t, 'alerts', `/api/v2/alerts/${alerts[0]!.id}`, { method: 'PUT', body })).status);
-      }
-      return statuses;
-    };
-    let clean: number[] = [];
-    await withTarget({}, async (t) => {
-      clean = await observe(t);
-    });
-    await withTarget({ modes: ['strict-bodies'] }, async (t) => {
-      const strict = await observe(t);
-      expect([...clean, ...strict].filter((s) => s !== 200 && s !== 400)).toEqual([]);
-      expect(strict.filter((s, i) => s === 200 && clean[i] !== 200)).toEqual([]);
-      const newlyRejected = strict.filter((s, i) => s === 400 && clean[i] === 200).length;
-      expect(newlyRejected).toBeGreaterThan(strict.length / 4);
-    });
-  });
+      let clean: number[] = [];
+      await withTarget({}, async (t) => {
+        clean = await observe(t);
+      });
+      await withTarget({ modes: ['strict-bodies'] }, async (t) => {
+        const strict = await observe(t);
+        expect([...clean, ...strict].filter((s) => s !== 200 && s !== 400)).toEqual([]);
+        expect(strict.filter((s, i) => s === 200 && clean[i] !== 200)).toEqual([]);
+        const newlyRejected = strict.filter((s, i) => s === 400 && clean[i] === 200).length;
+        expect(newlyRejected).toBeGreaterThan(strict.length / 4);
+      });
+    },
+  );
 });
 
 describe('faults of issue 10', () => {
-  it('keys-hash-data-drops-secrets: a key created with hashData comes back without keyId and keySecret; without hashData, and on the clean target, with them', async () => {
-    const [withHashes] = fc.sample(keyCreateBody(), { seed: 8, numRuns: 1 });
-    const { hashData: _hashes, ...withoutHashes } = withHashes!;
-    await withTarget({ faults: ['keys-hash-data-drops-secrets'] }, async (t) => {
-      const dropped = await send(t, 'management', paths(t).keys, { method: 'POST', body: withHashes });
-      expect(dropped.status).toBe(200);
-      expect(dropped.json.result).not.toHaveProperty('keyId');
-      expect(dropped.json.result).not.toHaveProperty('keySecret');
-      expect(dropped.json.result.key.name).toBe(withHashes!.name);
-      const kept = await send(t, 'management', paths(t).keys, { method: 'POST', body: withoutHashes });
-      expect(kept.json.result).toMatchObject({ keyId: expect.any(String), keySecret: expect.any(String) });
-    });
-    await withTarget({}, async (t) => {
-      const reply = await send(t, 'management', paths(t).keys, { method: 'POST', body: withHashes });
-      expect(reply.json.result).toMatchObject({ keyId: expect.any(String), keySecret: expect.any(String) });
-    });
-  });
+  it(
+    'keys-hash-data-drops-secrets: a key created with hashData comes back without keyId and keySecret; ' +
+      'without hashData, and on the clean target, with them',
+    async () => {
+      const [withHashes] = fc.sample(keyCreateBody(), { seed: 8, numRuns: 1 });
+      const { hashData: _hashes, ...withoutHashes } = withHashes!;
+      await withTarget({ faults: ['keys-hash-data-drops-secrets'] }, async (t) => {
+        const dropped = await send(t, 'management', paths(t).keys, { method: 'POST', body: withHashes });
+        expect(dropped.status).toBe(200);
+        expect(dropped.json.result).not.toHaveProperty('keyId');
+        expect(dropped.json.result).not.toHaveProperty('keySecret');
+        expect(dropped.json.result.key.name).toBe(withHashes!.name);
+        const kept = await send(t, 'management', paths(t).keys, { method: 'POST', body: withoutHashes });
+        expect(kept.json.result).toMatchObject({ keyId: expect.any(String), keySecret: expect.any(String) });
+      });
+      await withTarget({}, async (t) => {
+        const reply = await send(t, 'management', paths(t).keys, { method: 'POST', body: withHashes });
+        expect(reply.json.result).toMatchObject({ keyId: expect.any(String), keySecret: expect.any(String) });
+      });
+    },
+  );
 
-  it('alerts-dashboard-non-hex-500: a dashboardId that is not 24 hex digits gets a 500, a 24-hex one a 200; the clean target accepts both', async () => {
-    const update = (t: ReferenceTarget, dashboardId: string): Promise<Reply> => send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, { method: 'PUT', body: { dashboardId } });
-    await withTarget({ faults: ['alerts-dashboard-non-hex-500'] }, async (t) => {
-      for (const id of ['dash-1', '', 'ダッシュボード', '65a1b2c3d4e5f60718293a4']) expect((await update(t, id)).status, id).toBe(500);
-      expect((await update(t, '65a1b2c3d4e5f60718293a4b')).status).toBe(200);
-      expect((await send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, { method: 'PUT', body: { name: 'no dashboard' } })).status).toBe(200);
-    });
-    await withTarget({}, async (t) => {
-      for (const id of ['dash-1', '', '65a1b2c3d4e5f60718293a4b']) expect((await update(t, id)).status, id).toBe(200);
-    });
-  });
+  it(
+    'alerts-dashboard-non-hex-500: a dashboardId that is not 24 hex digits gets a 500, a 24-hex one a 200; ' +
+      'the clean target accepts both',
+    async () => {
+      const update = (t: ReferenceTarget, dashboardId: string): Promise<Reply> =>
+        send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, { method: 'PUT', body: { dashboardId } });
+      await withTarget({ faults: ['alerts-dashboard-non-hex-500'] }, async (t) => {
+        for (const id of ['dash-1', '', 'ダッシュボード', '65a1b2c3d4e5f60718293a4'])
+          expect((await update(t, id)).status, id).toBe(500);
+        expect((await update(t, '65a1b2c3d4e5f60718293a4b')).status).toBe(200);
+        expect(
+          (
+            await send(t, 'alerts', `/api/v2/alerts/${t.alertIds[0]}`, {
+              method: 'PUT',
+              body: { name: 'no dashboard' },
+            })
+          ).status,
+        ).toBe(200);
+      });
+      await withTarget({}, async (t) => {
+        for (const id of ['dash-1', '', '65a1b2c3d4e5f60718293a4b']) expect((await update(t, id)).status, id).toBe(200);
+      });
+    },
+  );
 
-  it('auth-ignored-on-pipe-settings: the settings read answers without credentials, every other operation still refuses; the clean target refuses it', async () => {
-    const probe = async (t: ReferenceTarget): Promise<{ settings: number[]; others: number[] }> => {
-      const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body: pipeBody('stream', 'auth') });
-      const pipeId = created.json.result.id;
-      const settings = [];
-      for (const auth of ['none', 'wrong', 'bearer'] as const) settings.push((await send(t, 'management', paths(t).settings(pipeId), { auth })).status);
-      const others = [];
-      for (const [operation, path, options] of managementCalls(t, pipeId)) if (operation !== 'getPipeSettings') others.push((await send(t, 'management', path, { ...options, auth: 'none' })).status);
-      return { settings, others };
-    };
-    await withTarget({ faults: ['auth-ignored-on-pipe-settings'] }, async (t) => {
-      expect(await probe(t)).toEqual({ settings: [200, 200, 200], others: [401, 401, 401, 401, 401, 401] });
-    });
-    await withTarget({}, async (t) => {
-      expect(await probe(t)).toEqual({ settings: [401, 401, 401], others: [401, 401, 401, 401, 401, 401] });
-    });
-  });
+  it(
+    'auth-ignored-on-pipe-settings: the settings read answers without credentials, every other operation ' +
+      'still refuses; the clean target refuses it',
+    async () => {
+      const probe = async (t: ReferenceTarget): Promise<{ settings: number[]; others: number[] }> => {
+        const created = await send(t, 'management', paths(t).pipes, {
+          method: 'POST',
+          body: pipeBody('stream', 'auth'),
+        });
+        const pipeId = created.json.result.id;
+        const settings = [];
+        for (const auth of ['none', 'wrong', 'bearer'] as const)
+          settings.push((await send(t, 'management', paths(t).settings(pipeId), { auth })).status);
+        const others = [];
+        for (const [operation, path, options] of managementCalls(t, pipeId))
+          if (operation !== 'getPipeSettings')
+            others.push((await send(t, 'management', path, { ...options, auth: 'none' })).status);
+        return { settings, others };
+      };
+      await withTarget({ faults: ['auth-ignored-on-pipe-settings'] }, async (t) => {
+        expect(await probe(t)).toEqual({ settings: [200, 200, 200], others: [401, 401, 401, 401, 401, 401] });
+      });
+      await withTarget({}, async (t) => {
+        expect(await probe(t)).toEqual({ settings: [401, 401, 401], others: [401, 401, 401, 401, 401, 401] });
+      });
+    },
+  );
 });
 
 describe('runReference', () => {
@@ -747,7 +1053,12 @@ describe('runReference', () => {
     const err: string[] = [];
     let stop: () => void = () => undefined;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    return { out, err, stop: () => stop(), io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), stopped: () => stopped } };
+    return {
+      out,
+      err,
+      stop: () => stop(),
+      io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), stopped: () => stopped },
+    };
   };
 
   it('lists the tables, refuses bad arguments with exit code 2, and prints exports until stopped', async () => {
@@ -774,9 +1085,14 @@ describe('runReference', () => {
       'ORGANIZATION_ID',
       'SERVICE_ID',
     ]);
-    const reply = await fetch(`${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}/backups/${env.BACKUP_ID}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${env.MANAGEMENT_KEY_ID}:${env.MANAGEMENT_KEY_SECRET}`).toString('base64')}` },
-    });
+    const reply = await fetch(
+      `${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}/backups/${env.BACKUP_ID}`,
+      {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${env.MANAGEMENT_KEY_ID}:${env.MANAGEMENT_KEY_SECRET}`).toString('base64')}`,
+        },
+      },
+    );
     expect(((await reply.json()) as { status: number }).status).toBe(201);
     running.stop();
     expect(await done).toBe(0);

@@ -25,15 +25,42 @@ const limits = (config: RunConfig) => ({
   maxResponseBytes: config.maxResponseBytes,
 });
 
-const RESTRICTED = ['--allow', 'read,write', '--max-rps', '50', '--concurrency', '2', '--max-requests', '100', '--timeout-ms', '4000', '--budget-ms', '120000'];
+const RESTRICTED = [
+  '--allow',
+  'read,write',
+  '--max-rps',
+  '50',
+  '--concurrency',
+  '2',
+  '--max-requests',
+  '100',
+  '--timeout-ms',
+  '4000',
+  '--budget-ms',
+  '120000',
+];
 
 describe('replay keeps every limit', () => {
   it('resolves the replay line of a restricted config to the same limits', () => {
-    const argv = [...RESTRICTED, '--seed', '7', '--runs', '3', '--skip-rules', 'auth.required', '--max-response-bytes', '65536', '--reference-fault', 'auth-any-secret'];
+    const argv = [
+      ...RESTRICTED,
+      '--seed',
+      '7',
+      '--runs',
+      '3',
+      '--skip-rules',
+      'auth.required',
+      '--max-response-bytes',
+      '65536',
+      '--reference-fault',
+      'auth-any-secret',
+    ];
     const config = resolveConfig(argv, {}, RULE_IDS);
     const line = replayCommand(config);
     expect(line).toBe(
-      'npx conformance --seed 7 --runs 3 --reference-fault auth-any-secret --allow read,write --max-rps 50 --concurrency 2 --max-requests 100 --timeout-ms 4000 --budget-ms 120000 --max-response-bytes 65536 --skip-rules auth.required',
+      'npx conformance --seed 7 --runs 3 --reference-fault auth-any-secret --allow read,write --max-rps 50 ' +
+        '--concurrency 2 --max-requests 100 --timeout-ms 4000 --budget-ms 120000 --max-response-bytes 65536 ' +
+        '--skip-rules auth.required',
     );
     expect(limits(resolveConfig(flagsOf(line), {}, RULE_IDS))).toEqual(limits(config));
     const narrowed = resolveConfig(['--rules', 'auth.required,secrets.absent', '--allow', 'read'], {}, RULE_IDS);
@@ -55,29 +82,33 @@ describe('replay keeps every limit', () => {
       RULE_IDS,
     );
     const line = replayCommand(config, 'auth.required');
-    for (const value of ['kid-1234', 'sekret-5678', 'tok-9999', 'example.test', 'org-1', 'svc-1']) expect(line).not.toContain(value);
+    for (const value of ['kid-1234', 'sekret-5678', 'tok-9999', 'example.test', 'org-1', 'svc-1'])
+      expect(line).not.toContain(value);
     expect(line).toContain('--allow read,write --max-rps 50 --concurrency 2 --max-requests 100');
   });
 
-  it('a restricted run prints replay lines that carry every limit, in findings.json and in every reproduction', async () => {
-    const run = await runInProcess([...RESTRICTED, '--seed', '5', '--reference-fault', 'auth-any-secret']);
-    expect(run.code).toBe(1);
-    const config = resolveConfig(flagsOf(run.report.replay), {}, RULE_IDS);
-    expect(config).toMatchObject({
-      allow: ['read', 'write'],
-      maxRps: 50,
-      concurrency: 2,
-      maxRequests: 100,
-      timeoutMs: 4000,
-      budgetMs: 120000,
-      seed: 5,
-      reference: { faults: ['auth-any-secret'], modes: [] },
-    });
-    const commands = run.report.results.flatMap((r) => r.findings.map((f) => f.reproduce.command));
-    expect(commands.length).toBeGreaterThan(0);
-    for (const command of commands) {
-      const replayed = resolveConfig(flagsOf(command), {}, RULE_IDS);
-      expect(limits(replayed)).toEqual({ ...limits(config), rules: ['auth.required'] });
-    }
-  });
+  it(
+    'a restricted run prints replay lines that carry ' + 'every limit, in findings.json and in every ' + 'reproduction',
+    async () => {
+      const run = await runInProcess([...RESTRICTED, '--seed', '5', '--reference-fault', 'auth-any-secret']);
+      expect(run.code).toBe(1);
+      const config = resolveConfig(flagsOf(run.report.replay), {}, RULE_IDS);
+      expect(config).toMatchObject({
+        allow: ['read', 'write'],
+        maxRps: 50,
+        concurrency: 2,
+        maxRequests: 100,
+        timeoutMs: 4000,
+        budgetMs: 120000,
+        seed: 5,
+        reference: { faults: ['auth-any-secret'], modes: [] },
+      });
+      const commands = run.report.results.flatMap((r) => r.findings.map((f) => f.reproduce.command));
+      expect(commands.length).toBeGreaterThan(0);
+      for (const command of commands) {
+        const replayed = resolveConfig(flagsOf(command), {}, RULE_IDS);
+        expect(limits(replayed)).toEqual({ ...limits(config), rules: ['auth.required'] });
+      }
+    },
+  );
 });

@@ -9,7 +9,12 @@ import { runCli } from './support/cli.ts';
 import { fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
 const { CREATE_KEY, LIST_ALERTS, GET_BACKUP } = OPERATIONS;
-const entry = (rule: string, operation: string, extra: object = {}) => ({ rule, operation, reason: 'ticket 7', ...extra });
+const entry = (rule: string, operation: string, extra: object = {}) => ({
+  rule,
+  operation,
+  reason: 'ticket 7',
+  ...extra,
+});
 
 function invalid(json: unknown, knownRules?: string[]): HarnessError {
   try {
@@ -25,10 +30,26 @@ describe('baseline file', () => {
     ['not an object', [], /known\.json is not a JSON object/],
     ['a wrong version', { version: 2, entries: [] }, /known\.json has "version" 2, not 1/],
     ['no entries', { version: 1 }, /known\.json has no "entries" \(an array\)/],
-    ['an entry without reason', { version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY }] }, /known\.json entry 0 \(auth\.required on POST .*keys\) has no "reason"/],
-    ['a bad date', { version: 1, entries: [entry('auth.required', CREATE_KEY, { expires: '2025-02-30' })] }, /entry 0 .* has "expires" "2025-02-30", not a YYYY-MM-DD date/],
-    ['an unknown field', { version: 1, entries: [entry('auth.required', CREATE_KEY, { expiry: '2025-01-01' })] }, /entry 0 .* has unknown field "expiry"/],
-    ['a repeated entry', { version: 1, entries: [entry('auth.required', CREATE_KEY), entry('auth.required', CREATE_KEY)] }, /entry 1 .* repeats an earlier entry/],
+    [
+      'an entry without reason',
+      { version: 1, entries: [{ rule: 'auth.required', operation: CREATE_KEY }] },
+      /known\.json entry 0 \(auth\.required on POST .*keys\) has no "reason"/,
+    ],
+    [
+      'a bad date',
+      { version: 1, entries: [entry('auth.required', CREATE_KEY, { expires: '2025-02-30' })] },
+      /entry 0 .* has "expires" "2025-02-30", not a YYYY-MM-DD date/,
+    ],
+    [
+      'an unknown field',
+      { version: 1, entries: [entry('auth.required', CREATE_KEY, { expiry: '2025-01-01' })] },
+      /entry 0 .* has unknown field "expiry"/,
+    ],
+    [
+      'a repeated entry',
+      { version: 1, entries: [entry('auth.required', CREATE_KEY), entry('auth.required', CREATE_KEY)] },
+      /entry 1 .* repeats an earlier entry/,
+    ],
   ])('rejects %s with BASELINE_INVALID naming the file and the entry', (_name, json, message) => {
     const error = invalid(json);
     expect(error.code).toBe('BASELINE_INVALID');
@@ -36,14 +57,22 @@ describe('baseline file', () => {
   });
 
   it('rejects a rule id the harness does not know', () => {
-    expect(invalid({ version: 1, entries: [entry('auth.requird', CREATE_KEY)] }, ['auth.required']).message).toMatch(/entry 0 .* names unknown rule "auth\.requird"/);
+    expect(invalid({ version: 1, entries: [entry('auth.requird', CREATE_KEY)] }, ['auth.required']).message).toMatch(
+      /entry 0 .* names unknown rule "auth\.requird"/,
+    );
   });
 
   it('names the file when it cannot be read or parsed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baseline-'));
-    await expect(readBaseline(join(dir, 'missing.json'))).rejects.toMatchObject({ code: 'BASELINE_INVALID', message: expect.stringMatching(/missing\.json: ENOENT/) });
+    await expect(readBaseline(join(dir, 'missing.json'))).rejects.toMatchObject({
+      code: 'BASELINE_INVALID',
+      message: expect.stringMatching(/missing\.json: ENOENT/),
+    });
     await writeFile(join(dir, 'broken.json'), '{ "version": 1,');
-    await expect(readBaseline(join(dir, 'broken.json'))).rejects.toMatchObject({ code: 'BASELINE_INVALID', message: expect.stringMatching(/broken\.json is not JSON/) });
+    await expect(readBaseline(join(dir, 'broken.json'))).rejects.toMatchObject({
+      code: 'BASELINE_INVALID',
+      message: expect.stringMatching(/broken\.json is not JSON/),
+    });
   });
 });
 
@@ -61,8 +90,12 @@ describe('operation names in the baseline', () => {
     ]);
     const summary = compareWithBaseline(results, old, 'old.json', '2025-01-01');
     expect(summary.known).toEqual([{ ...entry('auth.required', CREATE_KEY), operationId: 'createKey' }]);
-    expect(summary.new).toEqual([{ rule: 'auth.required', operation: LIST_ALERTS, operationId: 'listAlerts', message: results[1]!.message }]);
-    expect(() => parseBaseline({ version: 1, entries: [entry('auth.required', CREATE_KEY, { operationId: 3 })] }, 'b.json')).toThrow(/"operationId" 3, not a non-empty string/);
+    expect(summary.new).toEqual([
+      { rule: 'auth.required', operation: LIST_ALERTS, operationId: 'listAlerts', message: results[1]!.message },
+    ]);
+    expect(() =>
+      parseBaseline({ version: 1, entries: [entry('auth.required', CREATE_KEY, { operationId: 3 })] }, 'b.json'),
+    ).toThrow(/"operationId" 3, not a non-empty string/);
   });
 });
 
@@ -74,28 +107,50 @@ describe('baseline comparison', () => {
       results,
       {
         version: 1,
-        entries: [entry('response.schema', CREATE_KEY), entry('auth.required', LIST_ALERTS), entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' })],
+        entries: [
+          entry('response.schema', CREATE_KEY),
+          entry('auth.required', LIST_ALERTS),
+          entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' }),
+        ],
       },
       'known.json',
       '2025-01-01',
     );
     expect(summary.known).toEqual([]);
     expect(summary.new).toEqual([{ rule: 'auth.required', operation: CREATE_KEY, message: results[0]!.message }]);
-    expect(summary.expired).toEqual([{ ...entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' }), now: 'skipped' }]);
-    expect(summary.unexpectedPasses).toEqual([entry('response.schema', CREATE_KEY), entry('auth.required', LIST_ALERTS)]);
+    expect(summary.expired).toEqual([
+      { ...entry('backups.identity', GET_BACKUP, { expires: '2024-12-31' }), now: 'skipped' },
+    ]);
+    expect(summary.unexpectedPasses).toEqual([
+      entry('response.schema', CREATE_KEY),
+      entry('auth.required', LIST_ALERTS),
+    ]);
   });
 
   it('accepts a known failure through the last day of its expiry', () => {
     const known = entry('auth.required', CREATE_KEY, { expires: '2025-01-01' });
-    expect(compareWithBaseline(results, { version: 1, entries: [known] }, 'b', '2025-01-01')).toMatchObject({ known: [known], new: [], expired: [] });
-    expect(compareWithBaseline(results, { version: 1, entries: [known] }, 'b', '2025-01-02')).toMatchObject({ known: [], new: [], expired: [{ ...known, now: 'failed' }] });
+    expect(compareWithBaseline(results, { version: 1, entries: [known] }, 'b', '2025-01-01')).toMatchObject({
+      known: [known],
+      new: [],
+      expired: [],
+    });
+    expect(compareWithBaseline(results, { version: 1, entries: [known] }, 'b', '2025-01-02')).toMatchObject({
+      known: [],
+      new: [],
+      expired: [{ ...known, now: 'failed' }],
+    });
   });
 
   it('updates from the failures, keeping reasons and expiry, dropping passes, keeping entries not run', () => {
     const run = [...results, fixtureResult('response.schema', GET_BACKUP, 'failed')];
     const previous = {
       version: 1 as const,
-      entries: [entry('auth.required', CREATE_KEY, { expires: '2030-01-01' }), entry('auth.required', LIST_ALERTS), entry('backups.identity', GET_BACKUP), entry('keys.roles-enum', CREATE_KEY)],
+      entries: [
+        entry('auth.required', CREATE_KEY, { expires: '2030-01-01' }),
+        entry('auth.required', LIST_ALERTS),
+        entry('backups.identity', GET_BACKUP),
+        entry('keys.roles-enum', CREATE_KEY),
+      ],
     };
     expect(updatedBaseline(run, previous).entries).toEqual([
       entry('auth.required', CREATE_KEY, { expires: '2030-01-01' }),
@@ -107,7 +162,9 @@ describe('baseline comparison', () => {
 });
 
 /** The test cases of a junit.xml: name, and whether it failed, was skipped, or was skipped as a known failure. */
-async function junitCases(file: string): Promise<{ name: string; body: string; failed: boolean; skipped: boolean; knownFailure: boolean }[]> {
+async function junitCases(
+  file: string,
+): Promise<{ name: string; body: string; failed: boolean; skipped: boolean; knownFailure: boolean }[]> {
   const xml = await readFile(file, 'utf8');
   return [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)].map(([, name, body]) => ({
     name: name!,
@@ -121,63 +178,106 @@ async function junitCases(file: string): Promise<{ name: string; body: string; f
 describe('conformance --baseline', () => {
   const RULES = ['--rules', 'auth.required,envelope.request-id-v4', '--runs', '2'];
 
-  it('passes with a known failure, fails on a new one and on an expired entry, and reports unexpected passes', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'baseline-cli-'));
-    const file = join(dir, 'known-failures.json');
-    const report = (name: string) => ['--report-dir', join(dir, name)];
-    const findings = async (name: string) => JSON.parse(await readFile(join(dir, name, 'findings.json'), 'utf8'));
+  it(
+    'passes with a known failure, fails on a new one and ' + 'on an expired entry, and reports unexpected passes',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'baseline-cli-'));
+      const file = join(dir, 'known-failures.json');
+      const report = (name: string) => ['--report-dir', join(dir, name)];
+      const findings = async (name: string) => JSON.parse(await readFile(join(dir, name, 'findings.json'), 'utf8'));
 
-    const created = await runCli([...RULES, ...report('update'), '--reference-fault', 'auth-missing-accepted', '--baseline', file, '--update-baseline']);
-    expect(created.stderr).toBe('');
-    expect(created.code).toBe(0);
-    const written = JSON.parse(await readFile(file, 'utf8'));
-    expect(written.version).toBe(1);
-    expect(written.entries.length).toBeGreaterThan(0);
-    expect(written.entries.every((e: { rule: string; reason: string }) => e.rule === 'auth.required' && e.reason === ADDED_REASON)).toBe(true);
-    const updateCases = await junitCases(join(dir, 'update', 'junit.xml'));
-    expect(updateCases.filter((c) => c.failed)).toEqual([]);
-    expect(updateCases.filter((c) => c.knownFailure && c.body.includes('--update-baseline'))).toHaveLength(written.entries.length);
+      const created = await runCli([
+        ...RULES,
+        ...report('update'),
+        '--reference-fault',
+        'auth-missing-accepted',
+        '--baseline',
+        file,
+        '--update-baseline',
+      ]);
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      const written = JSON.parse(await readFile(file, 'utf8'));
+      expect(written.version).toBe(1);
+      expect(written.entries.length).toBeGreaterThan(0);
+      expect(
+        written.entries.every(
+          (e: { rule: string; reason: string }) => e.rule === 'auth.required' && e.reason === ADDED_REASON,
+        ),
+      ).toBe(true);
+      const updateCases = await junitCases(join(dir, 'update', 'junit.xml'));
+      expect(updateCases.filter((c) => c.failed)).toEqual([]);
+      expect(updateCases.filter((c) => c.knownFailure && c.body.includes('--update-baseline'))).toHaveLength(
+        written.entries.length,
+      );
 
-    const known = await runCli([...RULES, ...report('known'), '--reference-fault', 'auth-missing-accepted', '--baseline', file]);
-    expect(known.code).toBe(0);
-    const knownDoc = await findings('known');
-    expect(knownDoc.outcome).toBe('passed');
-    expect(knownDoc.stats.failed).toBe(written.entries.length);
-    expect(knownDoc.baseline).toMatchObject({ new: [], expired: [], unexpectedPasses: [] });
-    expect(knownDoc.baseline.known).toHaveLength(written.entries.length);
-    const knownCases = await junitCases(join(dir, 'known', 'junit.xml'));
-    expect(knownCases.filter((c) => c.failed)).toEqual([]);
-    const accepted = knownCases.filter((c) => c.knownFailure);
-    expect(accepted).toHaveLength(written.entries.length);
-    expect(accepted.every((c) => c.name.endsWith('&gt; auth.required'))).toBe(true);
-    expect(accepted.every((c) => c.skipped && c.body.includes(ADDED_REASON))).toBe(true);
+      const known = await runCli([
+        ...RULES,
+        ...report('known'),
+        '--reference-fault',
+        'auth-missing-accepted',
+        '--baseline',
+        file,
+      ]);
+      expect(known.code).toBe(0);
+      const knownDoc = await findings('known');
+      expect(knownDoc.outcome).toBe('passed');
+      expect(knownDoc.stats.failed).toBe(written.entries.length);
+      expect(knownDoc.baseline).toMatchObject({ new: [], expired: [], unexpectedPasses: [] });
+      expect(knownDoc.baseline.known).toHaveLength(written.entries.length);
+      const knownCases = await junitCases(join(dir, 'known', 'junit.xml'));
+      expect(knownCases.filter((c) => c.failed)).toEqual([]);
+      const accepted = knownCases.filter((c) => c.knownFailure);
+      expect(accepted).toHaveLength(written.entries.length);
+      expect(accepted.every((c) => c.name.endsWith('&gt; auth.required'))).toBe(true);
+      expect(accepted.every((c) => c.skipped && c.body.includes(ADDED_REASON))).toBe(true);
 
-    const fresh = await runCli([...RULES, ...report('new'), '--reference-fault', 'auth-missing-accepted', '--reference-fault', 'request-id-not-uuid', '--baseline', file]);
-    expect(fresh.code).toBe(1);
-    const freshDoc = await findings('new');
-    expect(freshDoc.outcome).toBe('failed');
-    expect(freshDoc.baseline.new.length).toBeGreaterThan(0);
-    expect(freshDoc.baseline.new.filter((f: { rule: string }) => f.rule !== 'envelope.request-id-v4')).toEqual([]);
-    expect(fresh.stdout).toMatch(/new failure: envelope\.request-id-v4 on /);
-    const freshCases = await junitCases(join(dir, 'new', 'junit.xml'));
-    const freshFailed = freshCases.filter((c) => c.failed);
-    expect(freshFailed).toHaveLength(freshDoc.baseline.new.length);
-    expect(freshFailed.every((c) => c.name.endsWith('&gt; envelope.request-id-v4'))).toBe(true);
-    expect(freshCases.filter((c) => c.knownFailure)).toHaveLength(written.entries.length);
+      const fresh = await runCli([
+        ...RULES,
+        ...report('new'),
+        '--reference-fault',
+        'auth-missing-accepted',
+        '--reference-fault',
+        'request-id-not-uuid',
+        '--baseline',
+        file,
+      ]);
+      expect(fresh.code).toBe(1);
+      const freshDoc = await findings('new');
+      expect(freshDoc.outcome).toBe('failed');
+      expect(freshDoc.baseline.new.length).toBeGreaterThan(0);
+      expect(freshDoc.baseline.new.filter((f: { rule: string }) => f.rule !== 'envelope.request-id-v4')).toEqual([]);
+      expect(fresh.stdout).toMatch(/new failure: envelope\.request-id-v4 on /);
+      const freshCases = await junitCases(join(dir, 'new', 'junit.xml'));
+      const freshFailed = freshCases.filter((c) => c.failed);
+      expect(freshFailed).toHaveLength(freshDoc.baseline.new.length);
+      expect(freshFailed.every((c) => c.name.endsWith('&gt; envelope.request-id-v4'))).toBe(true);
+      expect(freshCases.filter((c) => c.knownFailure)).toHaveLength(written.entries.length);
 
-    const clean = await runCli([...RULES, ...report('clean'), '--baseline', file]);
-    expect(clean.code).toBe(0);
-    expect((await findings('clean')).baseline.unexpectedPasses).toHaveLength(written.entries.length);
-    expect(clean.stdout).toMatch(/passes now, remove the entry: auth\.required on /);
+      const clean = await runCli([...RULES, ...report('clean'), '--baseline', file]);
+      expect(clean.code).toBe(0);
+      expect((await findings('clean')).baseline.unexpectedPasses).toHaveLength(written.entries.length);
+      expect(clean.stdout).toMatch(/passes now, remove the entry: auth\.required on /);
 
-    await writeFile(file, JSON.stringify({ ...written, entries: written.entries.map((e: object) => ({ ...e, expires: '2020-01-01' })) }));
-    const expired = await runCli([...RULES, ...report('expired'), '--reference-fault', 'auth-missing-accepted', '--baseline', file]);
-    expect(expired.code).toBe(1);
-    expect((await findings('expired')).baseline.expired).toHaveLength(written.entries.length);
-    const expiredCases = await junitCases(join(dir, 'expired', 'junit.xml'));
-    expect(expiredCases.filter((c) => c.failed)).toHaveLength(written.entries.length);
-    expect(expiredCases.filter((c) => c.knownFailure)).toEqual([]);
-  });
+      await writeFile(
+        file,
+        JSON.stringify({ ...written, entries: written.entries.map((e: object) => ({ ...e, expires: '2020-01-01' })) }),
+      );
+      const expired = await runCli([
+        ...RULES,
+        ...report('expired'),
+        '--reference-fault',
+        'auth-missing-accepted',
+        '--baseline',
+        file,
+      ]);
+      expect(expired.code).toBe(1);
+      expect((await findings('expired')).baseline.expired).toHaveLength(written.entries.length);
+      const expiredCases = await junitCases(join(dir, 'expired', 'junit.xml'));
+      expect(expiredCases.filter((c) => c.failed)).toHaveLength(written.entries.length);
+      expect(expiredCases.filter((c) => c.knownFailure)).toEqual([]);
+    },
+  );
 
   it('exits 2 with BASELINE_INVALID naming the file and the entry', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baseline-cli-'));

@@ -6,21 +6,44 @@ import { fixtureFinding, fixtureReport } from './support/run-report-fixture.ts';
 
 const OPS = ['GET /a', 'POST /b', 'PATCH /c/{id}', 'GET /d'];
 
-function finding(rule: string, operation: string, path: string, actual: unknown, overrides: Partial<Finding> = {}): Finding {
+function finding(
+  rule: string,
+  operation: string,
+  path: string,
+  actual: unknown,
+  overrides: Partial<Finding> = {},
+): Finding {
   return fixtureFinding(rule, operation, { path, actual, expected: `expected at ${path}`, ...overrides });
 }
 
 function failed(rule: string, operation: string, findings: Finding[], violations = findings.length): RuleResult {
-  return { rule, operation, operationId: `op${OPS.indexOf(operation)}`, outcome: 'failed', message: 'm', checks: violations, violations, findings };
+  return {
+    rule,
+    operation,
+    operationId: `op${OPS.indexOf(operation)}`,
+    outcome: 'failed',
+    message: 'm',
+    checks: violations,
+    violations,
+    findings,
+  };
 }
 
 describe('causes of a run', () => {
   it('collapses one rule, path and kind of value over every operation, counting every violation', () => {
-    const v1 = (op: string, i: number) => finding('envelope.request-id-v4', op, '/requestId', `6e7a7484-b5b0-11e0-a422-d4d9ae24330${i}`);
+    const v1 = (op: string, i: number) =>
+      finding('envelope.request-id-v4', op, '/requestId', `6e7a7484-b5b0-11e0-a422-d4d9ae24330${i}`);
     const results = OPS.slice(0, 3).map((op) => failed('envelope.request-id-v4', op, [v1(op, 1), v1(op, 2)], 40));
     const [cause, ...rest] = causesOf(fixtureReport(results), ruleCatalogue);
     expect(rest).toEqual([]);
-    expect(cause).toMatchObject({ rule: 'envelope.request-id-v4', path: '/requestId', kind: 'uuid v1', examples: 120, known: false, severity: 'contract' });
+    expect(cause).toMatchObject({
+      rule: 'envelope.request-id-v4',
+      path: '/requestId',
+      kind: 'uuid v1',
+      examples: 120,
+      known: false,
+      severity: 'contract',
+    });
     expect(cause!.operations.map((o) => [o.operation, o.operationId, o.examples])).toEqual([
       ['GET /a', 'op0', 40],
       ['POST /b', 'op1', 40],
@@ -114,7 +137,12 @@ describe('causes of a run', () => {
   it('names the kind of a value and normalises a path', () => {
     expect(normalisedPath('/result/items/12/roles/0')).toBe('/result/items/*/roles/*');
     expect(normalisedPath('header:X-Source-Secret')).toBe('header:x-source-secret');
-    const timeout = fixtureFinding('transport.answers', 'GET /a', { evidence: { request: fixtureFinding('a', 'b').evidence.request, failure: { code: 'timeout', message: 't', durationMs: 1 } } });
+    const timeout = fixtureFinding('transport.answers', 'GET /a', {
+      evidence: {
+        request: fixtureFinding('a', 'b').evidence.request,
+        failure: { code: 'timeout', message: 't', durationMs: 1 },
+      },
+    });
     expect(kindOf(timeout)).toBe('timeout');
     expect(kindOf(finding('r', 'GET /a', '/x', undefined))).toBe('absent');
     expect(kindOf(finding('r', 'GET /a', '/x', '5CA7898F-1F14-4317-A543-9B48EAB9133F'))).toBe('uuid v4');

@@ -37,17 +37,26 @@ function expectReproduces(curl: string, failure: Failure): void {
   const { request } = failure.evidence;
   expect(argv[argv.indexOf('-X') + 1]).toBe(request.method);
   expect(argv).toContain(request.url);
-  if (request.body !== undefined) expect(sameUnlessRedacted(JSON.parse(argv[argv.indexOf('--data-raw') + 1]!), JSON.parse(request.body))).toBe(true);
+  if (request.body !== undefined)
+    expect(sameUnlessRedacted(JSON.parse(argv[argv.indexOf('--data-raw') + 1]!), JSON.parse(request.body))).toBe(true);
   if (request.auth === 'none') expect(argv).not.toContain('-u');
   if (request.auth === 'default') expect(argv.join(' ')).toMatch(/KID:KSECRET|Bearer TOKEN/);
 }
 
-/** Whether a sent value equals the recorded one wherever the record is not `[redacted]` (the curl sends generated secrets as sent). */
+/**
+ * Whether a sent value equals the recorded one wherever the record is not `[redacted]` (the curl sends generated
+ * secrets as sent).
+ */
 function sameUnlessRedacted(sent: unknown, recorded: unknown): boolean {
   if (recorded === '[redacted]') return true;
   if (recorded && typeof recorded === 'object' && sent && typeof sent === 'object') {
     const keys = Object.keys(recorded);
-    return keys.length === Object.keys(sent).length && keys.every((k) => sameUnlessRedacted((sent as Record<string, unknown>)[k], (recorded as Record<string, unknown>)[k]));
+    return (
+      keys.length === Object.keys(sent).length &&
+      keys.every((k) =>
+        sameUnlessRedacted((sent as Record<string, unknown>)[k], (recorded as Record<string, unknown>)[k]),
+      )
+    );
   }
   return sent === recorded;
 }
@@ -76,7 +85,10 @@ describe('a run against a faulty target', () => {
     dir = await mkdtemp(join(tmpdir(), 'reports-cli-'));
     stepSummary = join(dir, 'step-summary.md');
     await writeFile(stepSummary, '');
-    run = await runCli([...FAULTS, ...RULES, '--report-dir', join(dir, 'out')], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary });
+    run = await runCli([...FAULTS, ...RULES, '--report-dir', join(dir, 'out')], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: stepSummary,
+    });
     const doc = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
     failures = doc.results.filter((r: Failure & { outcome: string }) => r.outcome === 'failed');
   });
@@ -87,16 +99,19 @@ describe('a run against a faulty target', () => {
     expect([...new Set(failures.map((f) => f.rule))].sort()).toEqual(['auth.required', 'secrets.absent']);
   });
 
-  it('findings.json: each failure has redacted evidence and a curl that sends the failing request, with the seed', async () => {
-    const doc = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
-    for (const failure of failures) {
-      expect(failure.evidence.response?.status).toBe(200);
-      expect(failure.reproduction.seed).toBe(doc.seed);
-      expectReproduces(failure.reproduction.curl, failure);
-    }
-    const secretEcho = failures.find((f) => f.rule === 'secrets.absent')!;
-    expect(secretEcho.evidence.response?.headers['x-source-secret']).toBe('[redacted]');
-  });
+  it(
+    'findings.json: each failure has redacted evidence and ' + 'a curl that sends the failing request, with the seed',
+    async () => {
+      const doc = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
+      for (const failure of failures) {
+        expect(failure.evidence.response?.status).toBe(200);
+        expect(failure.reproduction.seed).toBe(doc.seed);
+        expectReproduces(failure.reproduction.curl, failure);
+      }
+      const secretEcho = failures.find((f) => f.rule === 'secrets.absent')!;
+      expect(secretEcho.evidence.response?.headers['x-source-secret']).toBe('[redacted]');
+    },
+  );
 
   it('report.html: each failure under its cause, with its operation named, a curl and the seed', async () => {
     const html = await readFile(join(dir, 'out', 'report.html'), 'utf8');
@@ -121,22 +136,33 @@ describe('a run against a faulty target', () => {
     }
   });
 
-  it('GitHub annotations: one ::error per failure at its operation in the spec, with operation, message and curl', () => {
-    const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::'));
-    expect(annotations).toHaveLength(failures.length);
-    for (const failure of failures) {
-      const head = /^::error file=openapi\/(management|alerts)\.yaml,line=\d+,col=\d+,title=/;
-      const line = annotations.find((a) => a.replace(head, '::error title=').startsWith(`::error title=${failure.rule}::${failure.operationId} (${failure.operation}): `));
-      expect(line).toBeDefined();
-      const curl = unescapeCommand(line!.split('%0AReproduce (seed ')[1]!.replace(/^\d+\): /, ''));
-      expectReproduces(curl, failure);
-    }
-  });
+  it(
+    'GitHub annotations: one ::error per failure at its ' +
+      'operation in the spec, with operation, message and ' +
+      'curl',
+    () => {
+      const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::'));
+      expect(annotations).toHaveLength(failures.length);
+      for (const failure of failures) {
+        const head = /^::error file=openapi\/(management|alerts)\.yaml,line=\d+,col=\d+,title=/;
+        const line = annotations.find((a) =>
+          a
+            .replace(head, '::error title=')
+            .startsWith(`::error title=${failure.rule}::${failure.operationId} (${failure.operation}): `),
+        );
+        expect(line).toBeDefined();
+        const curl = unescapeCommand(line!.split('%0AReproduce (seed ')[1]!.replace(/^\d+\): /, ''));
+        expectReproduces(curl, failure);
+      }
+    },
+  );
 
   it('terminal: one cause per failing rule, the leaked secret first, and how to replay them', () => {
     const causes = run.stdout.split('\n').filter((line) => line.startsWith('  ✗ '));
     expect(causes.map((line) => line.split(':')[0])).toEqual(['  ✗ secrets.absent', '  ✗ auth.required']);
-    expect(run.stdout).toMatch(/^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules secrets\.absent,auth\.required$/m);
+    expect(run.stdout).toMatch(
+      /^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules secrets\.absent,auth\.required$/m,
+    );
     expect(run.stdout).toMatch(/^FAILED: \d+ failed/m);
     expect(run.stdout.includes('\u001b[')).toBe(false);
   });
@@ -148,18 +174,28 @@ describe('a run against a faulty target', () => {
     expect(cases).toHaveLength(doc.results.length);
     const failed = cases.filter(([, , body]) => body!.includes('<failure'));
     expect(failed).toHaveLength(failures.length);
-    for (const failure of failures) expect(xml).toContain(`message="${failure.rule} on ${failure.operation.replace(/&/g, '&amp;')}: `);
-    for (const failure of failures) expect(failed.some(([, name]) => name === `${failure.operationId} (${failure.operation.replace(/&/g, '&amp;')}) &gt; ${failure.rule}`)).toBe(true);
+    for (const failure of failures)
+      expect(xml).toContain(`message="${failure.rule} on ${failure.operation.replace(/&/g, '&amp;')}: `);
+    for (const failure of failures)
+      expect(
+        failed.some(
+          ([, name]) =>
+            name === `${failure.operationId} (${failure.operation.replace(/&/g, '&amp;')}) &gt; ${failure.rule}`,
+        ),
+      ).toBe(true);
     const skipped = cases.filter(([, , body]) => body!.includes('<skipped'));
     expect(skipped.length).toBe(doc.stats.skipped);
     const reasons = new Map<string, string>(
-      doc.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]),
+      doc.results
+        .filter((r: { outcome: string }) => r.outcome === 'skipped')
+        .map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]),
     );
     for (const [, name, body] of skipped) {
       const reason = [...reasons].find(([suffix]) => name!.endsWith(suffix))?.[1];
       expect(reason, `skipped test case ${name} is named with its operation`).toBeDefined();
       expect(body, `skipped test case ${name} carries its reason`).toContain(
-        `<skipped message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`,
+        '<skipped ' +
+          `message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`,
       );
     }
   });

@@ -70,10 +70,17 @@ describe('conformance diff', () => {
   it.each([
     ['a missing file', null, /missing\.json cannot be read \(ENOENT\)/],
     ['a file that is not JSON', '{"results": [', /is not JSON/],
-    ['a file without results', JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: undefined }), /findings-0\.json has no "results" \(an array\)/],
+    [
+      'a file without results',
+      JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: undefined }),
+      /findings-0\.json has no "results" \(an array\)/,
+    ],
     [
       'a bad result',
-      JSON.stringify({ ...JSON.parse(findingsJson(OLD)), results: [JSON.parse(findingsJson(OLD)).results[0], { rule: 'b', outcome: 'maybe' }] }),
+      JSON.stringify({
+        ...JSON.parse(findingsJson(OLD)),
+        results: [JSON.parse(findingsJson(OLD)).results[0], { rule: 'b', outcome: 'maybe' }],
+      }),
       /results\[1\] has no "operation" \(a non-empty string\)/,
     ],
     ['a file of another format', '{"outcome": "passed"}', /has no "schemaVersion" \(1\)/],

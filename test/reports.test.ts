@@ -21,7 +21,8 @@ describe('findings.json', () => {
     const doc = JSON.parse(findingsJson(fixtureReport()));
     expect(Object.keys(doc).slice(0, 5)).toEqual(['outcome', 'seed', 'startedAt', 'durationMs', 'stats']);
     expect(doc.stats.requests).toBe(12);
-    for (const result of doc.results) expect(Object.keys(result).slice(0, 4)).toEqual(['rule', 'operation', 'outcome', 'message']);
+    for (const result of doc.results)
+      expect(Object.keys(result).slice(0, 4)).toEqual(['rule', 'operation', 'outcome', 'message']);
     const failed = doc.results.find((r: { outcome: string }) => r.outcome === 'failed');
     expect(failed.evidence.request.method).toBe('POST');
     expect(failed.evidence.response.status).toBe(200);
@@ -31,17 +32,39 @@ describe('findings.json', () => {
 
   it('stores each body once, keeps other findings without evidence, and lists the causes', () => {
     const json = fixtureFinding('auth.required', OPERATIONS.CREATE_KEY);
-    const parsed = { ...json, evidence: { ...json.evidence, request: { ...json.evidence.request, json: { name: 'k' } }, response: { ...json.evidence.response!, json: { status: 200 } } } };
-    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'), operationId: 'createKey', violations: 9, findings: [parsed, json] };
+    const parsed = {
+      ...json,
+      evidence: {
+        ...json.evidence,
+        request: { ...json.evidence.request, json: { name: 'k' } },
+        response: { ...json.evidence.response!, json: { status: 200 } },
+      },
+    };
+    const result = {
+      ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
+      operationId: 'createKey',
+      violations: 9,
+      findings: [parsed, json],
+    };
     const doc = JSON.parse(findingsJson(fixtureReport([result])));
     const [entry] = doc.results;
-    expect(entry.evidence.response).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, json: { status: 200 }, durationMs: 3 });
+    expect(entry.evidence.response).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      json: { status: 200 },
+      durationMs: 3,
+    });
     expect(entry.evidence.request.body).toBe('{"name":"k","credentials":"[redacted]"}');
     expect(entry.evidence.request).not.toHaveProperty('json');
     expect(entry.findings).toHaveLength(2);
     for (const f of entry.findings) {
       expect(f).not.toHaveProperty('evidence');
-      expect(f).toMatchObject({ path: '', expected: 'rejection (4xx) of no credentials', status: 200, reproduce: { seed: 42 } });
+      expect(f).toMatchObject({
+        path: '',
+        expected: 'rejection (4xx) of no credentials',
+        status: 200,
+        reproduce: { seed: 42 },
+      });
     }
     expect(doc.causes).toEqual([
       {
@@ -57,7 +80,9 @@ describe('findings.json', () => {
         operations: [{ operation: OPERATIONS.CREATE_KEY, operationId: 'createKey', examples: 9, known: false }],
       },
     ]);
-    const withText = JSON.parse(findingsJson(fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed')])));
+    const withText = JSON.parse(
+      findingsJson(fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed')])),
+    );
     expect(withText.results[0].evidence.response.text).toBe('{"status":200,"result":{"keySecret":"[redacted]"}}');
   });
 
@@ -65,11 +90,22 @@ describe('findings.json', () => {
     const report = fixtureReport();
     const judged = applyBaseline(
       report,
-      compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }] }, 'b.json', '2025-01-01'),
+      compareWithBaseline(
+        report.results,
+        { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }] },
+        'b.json',
+        '2025-01-01',
+      ),
     );
     const doc = JSON.parse(findingsJson(judged));
     expect(doc.outcome).toBe('passed');
-    expect(doc.baseline).toEqual({ file: 'b.json', known: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }], new: [], expired: [], unexpectedPasses: [] });
+    expect(doc.baseline).toEqual({
+      file: 'b.json',
+      known: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket 1' }],
+      new: [],
+      expired: [],
+      unexpectedPasses: [],
+    });
   });
 });
 
@@ -79,7 +115,9 @@ describe('summary.md', () => {
   });
 
   it('keeps hostile messages on one table row, inert', () => {
-    const md = markdownSummary(fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', HOSTILE)]));
+    const md = markdownSummary(
+      fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', HOSTILE)]),
+    );
     const row = md.split('\n').find((line) => line.startsWith('| `auth.required`'))!;
     expect(row).toBeDefined();
     expect(row).not.toContain('<script>');
@@ -104,7 +142,14 @@ describe('GitHub annotations', () => {
             report.results,
             {
               version: 1,
-              entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r', ...(expires ? { expires } : {}) }],
+              entries: [
+                {
+                  rule: 'auth.required',
+                  operation: OPERATIONS.CREATE_KEY,
+                  reason: 'r',
+                  ...(expires ? { expires } : {}),
+                },
+              ],
             },
             'b.json',
             '2025-01-01',
@@ -114,7 +159,9 @@ describe('GitHub annotations', () => {
     expect(withBaseline()).toEqual([expect.stringMatching(/^::warning title=auth\.required::/)]);
     expect(withBaseline('2000-01-01')).toEqual([
       expect.stringMatching(/^::error title=auth\.required::/),
-      expect.stringMatching(/^::error title=baseline%3A auth\.required::POST .*: the baseline entry expired on 2000-01-01 \(now failed\)/),
+      expect.stringMatching(
+        /^::error title=baseline%3A auth\.required::POST .*: the baseline entry expired on 2000-01-01 \(now failed\)/,
+      ),
     ]);
     expect(githubAnnotations(fixtureReport([{ ...fixtureResult('a.b', 'GET /x', 'passed') }]))).toEqual([]);
   });
@@ -132,7 +179,9 @@ describe('report.html', () => {
 
 describe('junit.xml', () => {
   const cases = (xml: string) =>
-    [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"(?:\/>|>([\s\S]*?)<\/testcase>)/g)].map(([, classname, name, body]) => ({ classname, name, body: body ?? '' }));
+    [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"(?:\/>|>([\s\S]*?)<\/testcase>)/g)].map(
+      ([, classname, name, body]) => ({ classname, name, body: body ?? '' }),
+    );
 
   it('groups the cases by operation, names each case by operation and rule, and counts what CI counts', () => {
     const results = [
@@ -141,27 +190,40 @@ describe('junit.xml', () => {
       fixtureResult('envelope.request-id-v4', OPERATIONS.GET_BACKUP, 'skipped'),
     ];
     const xml = junitXml(fixtureReport(results));
-    expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="conformance" tests="3" failures="1" errors="0" skipped="1" time="1\.234"/);
-    expect([...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)">/g)].map((m) => m.slice(1))).toEqual([
+    expect(xml).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="conformance" tests="3" failures="1" errors="0" skipped="1" time="1\.234"/,
+    );
+    expect(
+      [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)">/g)].map(
+        (m) => m.slice(1),
+      ),
+    ).toEqual([
       [`createKey (${OPERATIONS.CREATE_KEY})`, '2', '1', '0'],
       [OPERATIONS.GET_BACKUP, '1', '0', '1'],
     ]);
     const [failed, passed, skipped] = cases(xml);
     expect(failed!.name).toBe(`createKey (${OPERATIONS.CREATE_KEY}) &gt; auth.required`);
     expect(failed!.classname).toBe('conformance.createKey');
-    expect(failed!.body).toContain(`<failure message="auth.required on ${OPERATIONS.CREATE_KEY}: got &quot;&lt;script&gt;`);
+    expect(failed!.body).toContain(
+      `<failure message="auth.required on ${OPERATIONS.CREATE_KEY}: got &quot;&lt;script&gt;`,
+    );
     expect(failed!.body).toContain('type="ContractViolation"');
     expect(passed!.body).toBe('');
     expect(skipped!.body).toContain('<skipped message="probes of class write are not allowed (--allow read)"/>');
   });
 
   it("gives a failure's body its violations, the exchange and how to reproduce it, in text XML can carry", () => {
-    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', HOSTILE), operationId: 'createKey' };
+    const result = {
+      ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', HOSTILE),
+      operationId: 'createKey',
+    };
     const xml = junitXml(fixtureReport([result]));
     const body = cases(xml)[0]!.body;
     const finding = result.findings[0]!;
     expect(body).toContain('1 violation(s) in 4 check(s) of auth.required');
-    expect(body).toContain(`${finding.evidence.request.method} ${finding.evidence.request.url.replace(/&/g, '&amp;')} -&gt; HTTP 200`);
+    expect(body).toContain(
+      `${finding.evidence.request.method} ${finding.evidence.request.url.replace(/&/g, '&amp;')} -&gt; HTTP 200`,
+    );
     expect(body).toContain('Reproduce:');
     expect(body).toContain('curl ');
     expect(body).toContain('# seed 42; replay: ');
@@ -173,26 +235,38 @@ describe('junit.xml', () => {
     expect(controls(control)).toEqual([]);
   });
 
-  it('skips a failure the baseline accepts, saying so, and lists harness errors, an interrupt and a failed gate as errors', () => {
-    const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'), operationId: 'createKey' };
-    const report = {
-      ...fixtureReport([result]),
-      errors: ['pipes: the suite crashed'],
-      interrupted: 'SIGINT' as const,
-      gate: '1 selected rule(s) could not be judged',
-      baseline: { file: 'b.json', known: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket "r" & co' }], new: [], expired: [], unexpectedPasses: [] },
-    };
-    const xml = junitXml(report);
-    const [known, ...harness] = cases(xml);
-    expect(known!.body).toContain('<skipped message="known failure, accepted by the baseline: ticket &quot;r&quot; &amp; co. failed message"/>');
-    expect(harness.map((c) => c.name)).toEqual(['error 1', 'interrupted', 'require-judged']);
-    expect(harness.map((c) => /<error message="([^"]*)"/.exec(c.body)?.[1])).toEqual([
-      'pipes: the suite crashed',
-      'the run was interrupted by SIGINT: rules left without evidence are skipped',
-      '1 selected rule(s) could not be judged',
-    ]);
-    expect(xml).toMatch(/<testsuites name="conformance" tests="4" failures="0" errors="3" skipped="1"/);
-  });
+  it(
+    'skips a failure the baseline accepts, saying so, and lists harness errors, an interrupt and a failed ' +
+      'gate as errors',
+    () => {
+      const result = { ...fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'), operationId: 'createKey' };
+      const report = {
+        ...fixtureReport([result]),
+        errors: ['pipes: the suite crashed'],
+        interrupted: 'SIGINT' as const,
+        gate: '1 selected rule(s) could not be judged',
+        baseline: {
+          file: 'b.json',
+          known: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'ticket "r" & co' }],
+          new: [],
+          expired: [],
+          unexpectedPasses: [],
+        },
+      };
+      const xml = junitXml(report);
+      const [known, ...harness] = cases(xml);
+      expect(known!.body).toContain(
+        '<skipped message="known failure, accepted by the baseline: ticket &quot;r&quot; &amp; co. failed message"/>',
+      );
+      expect(harness.map((c) => c.name)).toEqual(['error 1', 'interrupted', 'require-judged']);
+      expect(harness.map((c) => /<error message="([^"]*)"/.exec(c.body)?.[1])).toEqual([
+        'pipes: the suite crashed',
+        'the run was interrupted by SIGINT: rules left without evidence are skipped',
+        '1 selected rule(s) could not be judged',
+      ]);
+      expect(xml).toMatch(/<testsuites name="conformance" tests="4" failures="0" errors="3" skipped="1"/);
+    },
+  );
 });
 
 describe('report.html in words', () => {
@@ -231,13 +305,26 @@ describe('report.html in words', () => {
     const report = fixtureReport();
     const judged = applyBaseline(
       report,
-      compareWithBaseline(report.results, { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' }] }, 'b.json', '2025-01-01'),
+      compareWithBaseline(
+        report.results,
+        { version: 1, entries: [{ rule: 'auth.required', operation: OPERATIONS.CREATE_KEY, reason: 'r' }] },
+        'b.json',
+        '2025-01-01',
+      ),
     );
     const html = htmlReport(judged);
-    expect(html).toContain('<span class="verdict passed" id="verdict">PASSED against the baseline: 0 new, 1 known</span>');
+    expect(html).toContain(
+      '<span class="verdict passed" id="verdict">PASSED against the baseline: 0 new, 1 known</span>',
+    );
     expect(html).toContain('<dt>Examples</dt><dd>8 examples per property</dd>');
-    expect(html.indexOf('<p class="target">Tested: the embedded reference target with faults <code>auth-missing-accepted</code>')).toBeLessThan(html.indexOf('id="verdict"'));
-    expect(html).toMatch(/<footer>contract-conformance \d+\.\d+\.\d+; run started 2025-01-02T03:04:05\.000Z, took 1\.2 s/);
+    expect(
+      html.indexOf(
+        '<p class="target">Tested: the embedded reference target with faults <code>auth-missing-accepted</code>',
+      ),
+    ).toBeLessThan(html.indexOf('id="verdict"'));
+    expect(html).toMatch(
+      /<footer>contract-conformance \d+\.\d+\.\d+; run started 2025-01-02T03:04:05\.000Z, took 1\.2 s/,
+    );
     expect(html).toContain('<details class="cause known" data-rule="auth.required" data-severity="credentials">');
   });
 });
@@ -265,34 +352,55 @@ describe('terminal summary', () => {
   it('marks known causes and words the verdict against the baseline', () => {
     const text = terminalSummary(judged());
     expect(text).toContain('Failures: 1 cause(s) (0 new, 1 known), worst first');
-    expect(text).toMatch(/^ {2}✗ \(known\) auth\.required: the response: expected rejection \(4xx\) of no credentials, got HTTP 200\. 1$/m);
+    expect(text).toMatch(
+      /^ {2}✗ \(known\) auth\.required: the response: expected rejection \(4xx\) of no credentials, got HTTP 200\. 1$/m,
+    );
     expect(text).toContain('Baseline b.json: 1 known failure(s), 0 new, 0 expired, 1 unexpected pass(es).');
     expect(text).toContain(`passes now, remove the entry: response.schema on ${OPERATIONS.LIST_ALERTS}`);
     expect(text).toMatch(/^PASSED against the baseline: 0 new, 1 known: 1 failed/m);
   });
 
-  it('puts failures before passes, folds green rules into a count, wraps to the width, and lists every verdict with verbose', () => {
-    const report = fixtureReport([
-      fixtureResult('response.schema', OPERATIONS.LIST_ALERTS, 'passed'),
-      fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
-      fixtureResult('response.schema', OPERATIONS.CREATE_KEY, 'passed'),
-      { ...fixtureResult('backups.identity', OPERATIONS.GET_BACKUP, 'skipped', 'BACKUP_ID is not set'), operationId: 'getBackup' },
-    ]);
-    const text = terminalSummary(report, { color: false, columns: 60, verbose: false });
-    const lines = text.split('\n');
-    expect(lines.findIndex((l) => l.includes('auth.required'))).toBeLessThan(lines.findIndex((l) => l.startsWith('✓')));
-    expect(lines.filter((l) => l.startsWith('✓'))).toEqual(['✓ 1 rule(s) passed on every operation they judged (2 rule ×']);
-    expect(text).toContain('? 1 rule × operation verdict(s) could not be judged (not\n  passed; --require-judged fails on them):\n    BACKUP_ID is not set: backups.identity on getBackup');
-    expect(text).not.toContain('response.schema');
-    const replay = lines.findIndex((l) => l.includes('the failing rules:')) + 1;
-    for (const [i, line] of lines.entries()) if (i !== replay && !line.startsWith('FAILED')) expect(line.length, line).toBeLessThanOrEqual(60);
-    expect(lines[replay]).toBe('  npx conformance --seed 42 --reference-fault auth-missing-accepted --rules auth.required');
-    expect(text.includes('\u001b')).toBe(false);
+  it(
+    'puts failures before passes, folds green rules into a count, wraps to the width, and lists every ' +
+      'verdict with verbose',
+    () => {
+      const report = fixtureReport([
+        fixtureResult('response.schema', OPERATIONS.LIST_ALERTS, 'passed'),
+        fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
+        fixtureResult('response.schema', OPERATIONS.CREATE_KEY, 'passed'),
+        {
+          ...fixtureResult('backups.identity', OPERATIONS.GET_BACKUP, 'skipped', 'BACKUP_ID is not set'),
+          operationId: 'getBackup',
+        },
+      ]);
+      const text = terminalSummary(report, { color: false, columns: 60, verbose: false });
+      const lines = text.split('\n');
+      expect(lines.findIndex((l) => l.includes('auth.required'))).toBeLessThan(
+        lines.findIndex((l) => l.startsWith('✓')),
+      );
+      expect(lines.filter((l) => l.startsWith('✓'))).toEqual([
+        '✓ 1 rule(s) passed on every operation they judged (2 rule ×',
+      ]);
+      expect(text).toContain(
+        '? 1 rule × operation verdict(s) could not be judged (not\n  passed; --require-judged fails on ' +
+          'them):\n    BACKUP_ID is not set: backups.identity on getBackup',
+      );
+      expect(text).not.toContain('response.schema');
+      const replay = lines.findIndex((l) => l.includes('the failing rules:')) + 1;
+      for (const [i, line] of lines.entries())
+        if (i !== replay && !line.startsWith('FAILED')) expect(line.length, line).toBeLessThanOrEqual(60);
+      expect(lines[replay]).toBe(
+        '  npx conformance --seed 42 --reference-fault auth-missing-accepted --rules auth.required',
+      );
+      expect(text.includes('\u001b')).toBe(false);
 
-    const verbose = terminalSummary(report, { color: false, columns: 100, verbose: true });
-    expect(verbose).toContain(`  ✓ response.schema on ${OPERATIONS.LIST_ALERTS}: passed message`);
-    expect(verbose.replace(/\s+/g, ' ')).toContain(` - backups.identity on getBackup (${OPERATIONS.GET_BACKUP}): BACKUP_ID is not set `);
-  });
+      const verbose = terminalSummary(report, { color: false, columns: 100, verbose: true });
+      expect(verbose).toContain(`  ✓ response.schema on ${OPERATIONS.LIST_ALERTS}: passed message`);
+      expect(verbose.replace(/\s+/g, ' ')).toContain(
+        ` - backups.identity on getBackup (${OPERATIONS.GET_BACKUP}): BACKUP_ID is not set `,
+      );
+    },
+  );
 
   it('paints in colour only when asked: red failures, green count', () => {
     const text = terminalSummary(fixtureReport(), { color: true, columns: 100, verbose: false });
@@ -306,30 +414,61 @@ describe('terminal summary', () => {
     expect(terminalStyle(tty, { NO_COLOR: '1' }).color).toBe(false);
     expect(terminalStyle(tty, { NO_COLOR: '' }).color).toBe(true);
     expect(terminalStyle(tty, { FORCE_COLOR: '0' }).color).toBe(false);
-    expect(terminalStyle({ isTTY: false, columns: 132 }, {})).toEqual({ color: false, columns: PLAIN_COLUMNS, verbose: false });
+    expect(terminalStyle({ isTTY: false, columns: 132 }, {})).toEqual({
+      color: false,
+      columns: PLAIN_COLUMNS,
+      verbose: false,
+    });
     expect(terminalStyle({}, { FORCE_COLOR: '1', NO_COLOR: '1' }).color).toBe(true);
     expect(terminalStyle({}, {}, true).verbose).toBe(true);
   });
 });
 
 describe('writeReports', () => {
-  it('writes findings.json, report.html, summary.md, junit.xml and results.sarif, appends the step summary, annotates only on GitHub Actions', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reports-'));
-    const stepSummary = join(dir, 'step-summary.md');
-    await writeFile(stepSummary, 'previous step\n');
-    const printed: string[] = [];
-    const report = fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', 'echoed hunter2-secret')]);
-    const redact = (text: string): string => text.split('hunter2-secret').join('[redacted]');
-    const files = await writeReports(join(dir, 'out'), report, { out: (l) => printed.push(l), env: { GITHUB_STEP_SUMMARY: stepSummary, GITHUB_ACTIONS: 'true' }, redact });
-    expect(files.map((f) => f.slice(dir.length))).toEqual(['/out/findings.json', '/out/report.html', '/out/summary.md', '/out/junit.xml', '/out/results.sarif']);
-    expect((await readdir(join(dir, 'out'))).sort()).toEqual(['findings.json', 'junit.xml', 'report.html', 'results.sarif', 'summary.md']);
-    const summary = await readFile(stepSummary, 'utf8');
-    expect(summary).toMatch(/^previous step\n## Conformance: ❌ FAILED/);
-    expect(printed).toHaveLength(1);
-    for (const text of [summary, ...printed, ...(await Promise.all(files.map((f) => readFile(f, 'utf8'))))]) expect(text).not.toContain('hunter2-secret');
+  it(
+    'writes findings.json, report.html, summary.md, junit.xml and results.sarif, appends the step summary, ' +
+      'annotates only on GitHub Actions',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'reports-'));
+      const stepSummary = join(dir, 'step-summary.md');
+      await writeFile(stepSummary, 'previous step\n');
+      const printed: string[] = [];
+      const report = fixtureReport([
+        fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed', 'echoed hunter2-secret'),
+      ]);
+      const redact = (text: string): string => text.split('hunter2-secret').join('[redacted]');
+      const files = await writeReports(join(dir, 'out'), report, {
+        out: (l) => printed.push(l),
+        env: { GITHUB_STEP_SUMMARY: stepSummary, GITHUB_ACTIONS: 'true' },
+        redact,
+      });
+      expect(files.map((f) => f.slice(dir.length))).toEqual([
+        '/out/findings.json',
+        '/out/report.html',
+        '/out/summary.md',
+        '/out/junit.xml',
+        '/out/results.sarif',
+      ]);
+      expect((await readdir(join(dir, 'out'))).sort()).toEqual([
+        'findings.json',
+        'junit.xml',
+        'report.html',
+        'results.sarif',
+        'summary.md',
+      ]);
+      const summary = await readFile(stepSummary, 'utf8');
+      expect(summary).toMatch(/^previous step\n## Conformance: ❌ FAILED/);
+      expect(printed).toHaveLength(1);
+      for (const text of [summary, ...printed, ...(await Promise.all(files.map((f) => readFile(f, 'utf8'))))])
+        expect(text).not.toContain('hunter2-secret');
 
-    const quiet: string[] = [];
-    await writeReports(join(dir, 'quiet'), report, { out: (l) => quiet.push(l), env: { GITHUB_ACTIONS: 'false' }, redact });
-    expect(quiet).toEqual([]);
-  });
+      const quiet: string[] = [];
+      await writeReports(join(dir, 'quiet'), report, {
+        out: (l) => quiet.push(l),
+        env: { GITHUB_ACTIONS: 'false' },
+        redact,
+      });
+      expect(quiet).toEqual([]);
+    },
+  );
 });

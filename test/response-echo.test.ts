@@ -22,16 +22,43 @@ function violations(operationId: string, sent: unknown, result: unknown): string
     operation: operation.key,
     operationId,
     probe: { intent: 'observe', label: 'a partial body' },
-    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, auth: 'default', params: {}, query: {}, json: sent },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body), json: body, durationMs: 1 },
+    request: {
+      method: 'POST',
+      url: 'http://127.0.0.1:1/v1/x',
+      headers: {},
+      auth: 'default',
+      params: {},
+      query: {},
+      json: sent,
+    },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(body),
+      json: body,
+      durationMs: 1,
+    },
   };
-  const context = { operation, specs, validators: createValidators(), secrets: createSecretIndex([]), seenRequestIds: new Set<string>() };
+  const context = {
+    operation,
+    specs,
+    validators: createValidators(),
+    secrets: createSecretIndex([]),
+    seenRequestIds: new Set<string>(),
+  };
   return RULE.check(exchange, context).map((v) => v.path);
 }
 
 const ID = '6f0c1c1e-3b1a-4c1e-9a8b-0d7c2e4f5a6b';
 const TIME = '2026-11-25T10:00:00Z';
-const pipe = (more: Record<string, unknown>): Record<string, unknown> => ({ id: ID, serviceId: ID, state: 'Provisioning', createdAt: TIME, updatedAt: TIME, ...more });
+const pipe = (more: Record<string, unknown>): Record<string, unknown> => ({
+  id: ID,
+  serviceId: ID,
+  state: 'Provisioning',
+  createdAt: TIME,
+  updatedAt: TIME,
+  ...more,
+});
 const SOURCE = { broker: { brokers: 'b-1:9092', topics: 't' } };
 
 describe('response.schema judges an answer against what its request makes certain', () => {
@@ -44,7 +71,9 @@ describe('response.schema judges an answer against what its request makes certai
 
   it('requires back what the request sent', () => {
     const sent = { name: 'p', source: SOURCE, destination: { database: 'd', table: 't' }, fieldMappings: [] };
-    expect(violations('createPipe', sent, pipe({ source: SOURCE, destination: { table: 't' }, fieldMappings: [] }))).toEqual(['/result/name', '/result/destination/database']);
+    expect(
+      violations('createPipe', sent, pipe({ source: SOURCE, destination: { table: 't' }, fieldMappings: [] })),
+    ).toEqual(['/result/name', '/result/destination/database']);
   });
 
   it('requires what the target assigns, whatever the request sent', () => {
@@ -54,15 +83,32 @@ describe('response.schema judges an answer against what its request makes certai
 
   it("maps a key create's body onto the answer's key, and requires the key's own fields", () => {
     const key = { id: ID, keySuffix: 'abcd', createdAt: TIME };
-    expect(violations('createKey', { roles: ['developer'] }, { keyId: 'k', keySecret: 's', key: { ...key, roles: ['developer'] } })).toEqual([]);
-    expect(violations('createKey', { name: 'n', roles: ['developer'] }, { keyId: 'k', keySecret: 's', key: { ...key, roles: ['developer'] } })).toEqual(['/result/key/name']);
-    expect(violations('createKey', { name: 'n', roles: ['developer'] }, { keyId: 'k', keySecret: 's', key: { name: 'n', roles: ['developer'], createdAt: TIME } }).sort()).toEqual([
-      '/result/key/id',
-      '/result/key/keySuffix',
-    ]);
+    expect(
+      violations(
+        'createKey',
+        { roles: ['developer'] },
+        { keyId: 'k', keySecret: 's', key: { ...key, roles: ['developer'] } },
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        'createKey',
+        { name: 'n', roles: ['developer'] },
+        { keyId: 'k', keySecret: 's', key: { ...key, roles: ['developer'] } },
+      ),
+    ).toEqual(['/result/key/name']);
+    expect(
+      violations(
+        'createKey',
+        { name: 'n', roles: ['developer'] },
+        { keyId: 'k', keySecret: 's', key: { name: 'n', roles: ['developer'], createdAt: TIME } },
+      ).sort(),
+    ).toEqual(['/result/key/id', '/result/key/keySuffix']);
   });
 
   it('relaxes nothing on an operation whose answer is not an echo (an update answers the whole pipe)', () => {
-    expect(violations('updatePipe', { name: 'q' }, pipe({ name: 'q', source: SOURCE, fieldMappings: [] }))).toEqual(['/result/destination']);
+    expect(violations('updatePipe', { name: 'q' }, pipe({ name: 'q', source: SOURCE, fieldMappings: [] }))).toEqual([
+      '/result/destination',
+    ]);
   });
 });

@@ -28,7 +28,12 @@ function catalogue(): CatalogueRow[] {
         .slice(1, -1)
         .split(' | ')
         .map((cell) => cell.trim());
-      return { id: (id ?? '').replaceAll('`', ''), basis: basis ?? '', mustHold: mustHold ?? '', probedBy: probedBy ?? '' };
+      return {
+        id: (id ?? '').replaceAll('`', ''),
+        basis: basis ?? '',
+        mustHold: mustHold ?? '',
+        probedBy: probedBy ?? '',
+      };
     });
 }
 
@@ -59,28 +64,55 @@ describe('the rule table is the catalogue of RULES.md', () => {
   it('every rule concerns at least one operation, and only operations of the specs', async () => {
     const specs = await loadSpecs();
     const operationIds = new Set(specs.operations.map((op) => op.operationId));
-    const unknown = RULES.flatMap((rule) => (isOperationList(rule.operations) ? rule.operations : []).filter((id) => !operationIds.has(id)).map((id) => `${rule.id}: ${id}`));
+    const unknown = RULES.flatMap((rule) =>
+      (isOperationList(rule.operations) ? rule.operations : [])
+        .filter((id) => !operationIds.has(id))
+        .map((id) => `${rule.id}: ${id}`),
+    );
     expect(unknown).toEqual([]);
-    expect(RULES.filter((rule) => operationsOf(rule, specs.operations).length === 0).map((rule) => rule.id)).toEqual([]);
+    expect(RULES.filter((rule) => operationsOf(rule, specs.operations).length === 0).map((rule) => rule.id)).toEqual(
+      [],
+    );
   });
 
-  it('an operation added to a spec is judged by every general rule, and by the envelope rules only on an API with that envelope', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'added-operation-'));
-    const added = (file: string, path: string): string =>
-      `${readFileSync(file, 'utf8').replace(/^paths:\n/m, `paths:\n  ${path}:\n    get:\n      operationId: readAdded\n      responses:\n        '200':\n          description: Added.\n`)}`;
-    const management = join(dir, 'management.yaml');
-    const alerts = join(dir, 'alerts.yaml');
-    writeFileSync(management, added(SPEC_FILES.management, '/v1/organizations/{organizationId}/added'));
-    writeFileSync(alerts, added(SPEC_FILES.alerts, '/api/v2/added'));
-    const general = ['response.content-type', 'response.schema', 'secrets.absent', 'request.valid-accepted', 'errors.client-not-server', 'auth.required', 'transport.answers'];
-    const envelope = ['envelope.shape', 'envelope.status-matches-http', 'envelope.request-id-v4', 'envelope.request-id-unique'];
-    const judging = async (files: Record<ApiName, string>, api: ApiName): Promise<string[]> => {
-      const operation = (await loadSpecs(files)).operations.find((op) => op.operationId === 'readAdded' && op.api === api)!;
-      return RULES.filter((rule) => concerns(rule, operation)).map((rule) => rule.id);
-    };
-    expect((await judging({ ...SPEC_FILES, management }, 'management')).sort()).toEqual([...envelope, ...general].sort());
-    expect((await judging({ ...SPEC_FILES, alerts }, 'alerts')).sort()).toEqual([...general].sort());
-  });
+  it(
+    'an operation added to a spec is judged by every general rule, and by the envelope rules only on an API ' +
+      'with that envelope',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'added-operation-'));
+      const added = (file: string, path: string): string =>
+        `${readFileSync(file, 'utf8').replace(/^paths:\n/m, `paths:\n  ${path}:\n    get:\n      operationId: readAdded\n      responses:\n        '200':\n          description: Added.\n`)}`;
+      const management = join(dir, 'management.yaml');
+      const alerts = join(dir, 'alerts.yaml');
+      writeFileSync(management, added(SPEC_FILES.management, '/v1/organizations/{organizationId}/added'));
+      writeFileSync(alerts, added(SPEC_FILES.alerts, '/api/v2/added'));
+      const general = [
+        'response.content-type',
+        'response.schema',
+        'secrets.absent',
+        'request.valid-accepted',
+        'errors.client-not-server',
+        'auth.required',
+        'transport.answers',
+      ];
+      const envelope = [
+        'envelope.shape',
+        'envelope.status-matches-http',
+        'envelope.request-id-v4',
+        'envelope.request-id-unique',
+      ];
+      const judging = async (files: Record<ApiName, string>, api: ApiName): Promise<string[]> => {
+        const operation = (await loadSpecs(files)).operations.find(
+          (op) => op.operationId === 'readAdded' && op.api === api,
+        )!;
+        return RULES.filter((rule) => concerns(rule, operation)).map((rule) => rule.id);
+      };
+      expect((await judging({ ...SPEC_FILES, management }, 'management')).sort()).toEqual(
+        [...envelope, ...general].sort(),
+      );
+      expect((await judging({ ...SPEC_FILES, alerts }, 'alerts')).sort()).toEqual([...general].sort());
+    },
+  );
 });
 
 describe('the fault table covers the rule table', () => {
@@ -124,7 +156,9 @@ describe('defineRules guards the table', () => {
   const base: Rule = RULES[0]!;
 
   it('refuses a duplicate id', () => {
-    expect(() => defineRules([base, { ...base, title: 'another title' }])).toThrow(`The rule table lists ${base.id} twice.`);
+    expect(() => defineRules([base, { ...base, title: 'another title' }])).toThrow(
+      `The rule table lists ${base.id} twice.`,
+    );
   });
 
   it('refuses a rule without a sentence', () => {

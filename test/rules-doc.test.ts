@@ -32,7 +32,8 @@ describe('docs/rules.md is rendered from the rule table', () => {
       expect(operations.length, rule.id).toBeGreaterThan(0);
       for (const op of operations) expect(section).toContain(`  - \`${op.key}\``);
       expect(section.match(/^ {2}- `/gm)?.length, rule.id).toBe(operations.length);
-      for (const fault of FAULTS.filter((f) => (f.breaks as readonly string[]).includes(rule.id))) expect(section).toContain(`- \`${fault.name}\`: ${fault.description}`);
+      for (const fault of FAULTS.filter((f) => (f.breaks as readonly string[]).includes(rule.id)))
+        expect(section).toContain(`- \`${fault.name}\`: ${fault.description}`);
       expect(section).not.toContain('none yet');
     });
   });
@@ -47,13 +48,21 @@ describe('docs/rules.md is rendered from the rule table', () => {
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
     expect(await main(['docs', '--check'], {}, io)).toBe(0);
-    expect(lines).toEqual(['conformance: docs/rules.md is up to date', 'conformance: docs/traceability.md is up to date', 'conformance: docs/traceability.json is up to date']);
+    expect(lines).toEqual([
+      'conformance: docs/rules.md is up to date',
+      'conformance: docs/traceability.md is up to date',
+      'conformance: docs/traceability.json is up to date',
+    ]);
   });
 
   it('`conformance docs --check` exits 1 on a stale file, and `conformance docs` brings it up to date', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conformance-docs-'));
     const file = join(dir, 'rules.md');
-    const files = { rules: file, traceability: join(dir, 'traceability.md'), traceabilityJson: join(dir, 'traceability.json') };
+    const files = {
+      rules: file,
+      traceability: join(dir, 'traceability.md'),
+      traceabilityJson: join(dir, 'traceability.json'),
+    };
     await writeFile(file, '# Rules\n');
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
@@ -72,6 +81,8 @@ describe('docs/rules.md is rendered from the rule table', () => {
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
     expect(await main(['docs', '--bogus'], {}, io)).toBe(2);
-    expect(lines.join('\n')).toMatch(/unknown flag --bogus for `conformance docs`\. Run `conformance help docs` for its flags\. \[CONFIG_INVALID\]$/);
+    expect(lines.join('\n')).toMatch(
+      /unknown flag --bogus for `conformance docs`\. Run `conformance help docs` for its flags\. \[CONFIG_INVALID\]$/,
+    );
   });
 });

@@ -15,19 +15,34 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-function exchange(api: 'management' | 'alerts', operationId: string, auth: 'default' | 'none' | 'custom', status?: number): Exchange {
+function exchange(
+  api: 'management' | 'alerts',
+  operationId: string,
+  auth: 'default' | 'none' | 'custom',
+  status?: number,
+): Exchange {
   return {
     api,
     operation: operationId,
     operationId,
     probe: { intent: 'accept', label: 'test' },
     request: { method: 'GET', url: 'http://127.0.0.1:1/', headers: {}, auth, params: {}, query: {} },
-    ...(status === undefined ? { failure: { code: 'timeout', message: 'no answer', durationMs: 1 } } : { response: { status, headers: {}, text: '', durationMs: 1 } }),
+    ...(status === undefined
+      ? { failure: { code: 'timeout', message: 'no answer', durationMs: 1 } }
+      : { response: { status, headers: {}, text: '', durationMs: 1 } }),
   };
 }
 
 function suites(...tallies: CredentialTally[]): SuiteReport[] {
-  return tallies.map((credentials, i) => ({ suite: `s${i}`, coverage: {}, created: [], requests: 0, rateLimited: 0, skippedGroups: [], credentials }));
+  return tallies.map((credentials, i) => ({
+    suite: `s${i}`,
+    coverage: {},
+    created: [],
+    requests: 0,
+    rateLimited: 0,
+    skippedGroups: [],
+    credentials,
+  }));
 }
 
 function tallyOf(...exchanges: Exchange[]): CredentialTally {
@@ -37,29 +52,72 @@ function tallyOf(...exchanges: Exchange[]): CredentialTally {
 }
 
 describe('settings mistakes only a run shows', () => {
-  it("an API that refused every request sent with the run's credentials, across suites, is a settings error naming them", () => {
-    const errors = settingErrors(
-      suites(
-        tallyOf(exchange('management', 'getUsageCost', 'default', 401), exchange('management', 'getUsageCost', 'none', 401)),
-        tallyOf(exchange('management', 'createKey', 'default', 403), exchange('alerts', 'listAlerts', 'default', 200)),
-      ),
-    );
-    expect(errors).toEqual([
-      "the management API refused all 2 requests sent with the run's credentials (401/403): a settings mistake, not a contract failure. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.",
-    ]);
-  });
+  it(
+    "an API that refused every request sent with the run's credentials, across suites, is a settings error " +
+      'naming them',
+    () => {
+      const errors = settingErrors(
+        suites(
+          tallyOf(
+            exchange('management', 'getUsageCost', 'default', 401),
+            exchange('management', 'getUsageCost', 'none', 401),
+          ),
+          tallyOf(
+            exchange('management', 'createKey', 'default', 403),
+            exchange('alerts', 'listAlerts', 'default', 200),
+          ),
+        ),
+      );
+      expect(errors).toEqual([
+        "the management API refused all 2 requests sent with the run's credentials (401/403): a settings " +
+          'mistake, not a contract failure. Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.',
+      ]);
+    },
+  );
 
   it("one request with the run's credentials that was not refused, or none sent, is no settings error", () => {
-    expect(settingErrors(suites(tallyOf(exchange('alerts', 'listAlerts', 'default', 401), exchange('alerts', 'updateAlert', 'default', 500))))).toEqual([]);
-    expect(settingErrors(suites(tallyOf(exchange('alerts', 'listAlerts', 'default', 401), exchange('alerts', 'updateAlert', 'default'))))).toEqual([]);
-    expect(settingErrors(suites(tallyOf(exchange('alerts', 'listAlerts', 'custom', 401), exchange('alerts', 'listAlerts', 'none', 401))))).toEqual([]);
-    expect(settingErrors([{ suite: 'old', coverage: {}, created: [], requests: 0, rateLimited: 0, skippedGroups: [] }])).toEqual([]);
+    expect(
+      settingErrors(
+        suites(
+          tallyOf(exchange('alerts', 'listAlerts', 'default', 401), exchange('alerts', 'updateAlert', 'default', 500)),
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      settingErrors(
+        suites(tallyOf(exchange('alerts', 'listAlerts', 'default', 401), exchange('alerts', 'updateAlert', 'default'))),
+      ),
+    ).toEqual([]);
+    expect(
+      settingErrors(
+        suites(tallyOf(exchange('alerts', 'listAlerts', 'custom', 401), exchange('alerts', 'listAlerts', 'none', 401))),
+      ),
+    ).toEqual([]);
+    expect(
+      settingErrors([{ suite: 'old', coverage: {}, created: [], requests: 0, rateLimited: 0, skippedGroups: [] }]),
+    ).toEqual([]);
   });
 
   it('pipe creates that all got 404 name SERVICE_ID', () => {
-    const creates = tallyOf(exchange('management', 'createPipe', 'default', 404), exchange('management', 'createPipe', 'default', 404), exchange('management', 'getUsageCost', 'default', 200));
-    expect(settingErrors(suites(creates))).toEqual(['all 2 pipe creates got 404: SERVICE_ID (--service) is not a service of ORGANIZATION_ID that the management API knows. Check SERVICE_ID.']);
-    expect(settingErrors(suites(tallyOf(exchange('management', 'createPipe', 'default', 404), exchange('management', 'createPipe', 'default', 200))))).toEqual([]);
+    const creates = tallyOf(
+      exchange('management', 'createPipe', 'default', 404),
+      exchange('management', 'createPipe', 'default', 404),
+      exchange('management', 'getUsageCost', 'default', 200),
+    );
+    expect(settingErrors(suites(creates))).toEqual([
+      'all 2 pipe creates got 404: SERVICE_ID (--service) is not a service of ORGANIZATION_ID that the ' +
+        'management API knows. Check SERVICE_ID.',
+    ]);
+    expect(
+      settingErrors(
+        suites(
+          tallyOf(
+            exchange('management', 'createPipe', 'default', 404),
+            exchange('management', 'createPipe', 'default', 200),
+          ),
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -76,7 +134,9 @@ describe('a run whose settings the preflight could not check ends in error, exit
       });
       expect(run.output).toMatch(/SERVICE_ID unchecked \(the API has no read of a service/);
       expect(run.report.outcome).toBe('error');
-      expect(run.report.errors).toEqual([expect.stringMatching(/^all \d+ pipe creates got 404: SERVICE_ID \(--service\) is not a service/)]);
+      expect(run.report.errors).toEqual([
+        expect.stringMatching(/^all \d+ pipe creates got 404: SERVICE_ID \(--service\) is not a service/),
+      ]);
       expect(run.code).toBe(2);
     } finally {
       await reference.close();
@@ -103,7 +163,9 @@ describe('a run whose settings the preflight could not check ends in error, exit
     expect(run.output).toMatch(/preflight: management unchecked: GET .* answered 503, left to the run/);
     expect(run.report.outcome).toBe('error');
     expect(run.report.errors).toEqual([
-      expect.stringMatching(/^the management API refused all \d+ requests sent with the run's credentials \(401\/403\).*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET\.$/),
+      expect.stringMatching(
+        /^the management API refused all \d+ requests sent with the run's credentials \(401\/403\).*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET\.$/,
+      ),
     ]);
     expect(run.code).toBe(2);
     expect(run.output).not.toContain('refused-secret');

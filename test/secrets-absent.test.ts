@@ -14,7 +14,10 @@ beforeAll(async () => {
   specs = await loadShippedSpecs();
 });
 
-/** The rule's violations (path and expectation) for a createPipe answer with this JSON body and these headers, after SENT was sent. */
+/**
+ * The rule's violations (path and expectation) for a createPipe answer with this JSON body and these headers, after
+ * SENT was sent.
+ */
 function violations(body: unknown, headers: Record<string, string> = {}): { path: string; expected: string }[] {
   const text = JSON.stringify(body);
   const exchange: Exchange = {
@@ -23,7 +26,13 @@ function violations(body: unknown, headers: Record<string, string> = {}): { path
     operationId: 'createPipe',
     probe: { intent: 'accept', label: 'a valid pipe' },
     request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, auth: 'default', params: {}, query: {} },
-    response: { status: 200, headers: { 'content-type': 'application/json', ...headers }, text, json: body, durationMs: 1 },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json', ...headers },
+      text,
+      json: body,
+      durationMs: 1,
+    },
   };
   const context = { operation: operationById(specs, 'createPipe'), specs, validators: createValidators() };
   return RULE.check(exchange, context, createSecretIndex([SENT])).map(({ path, expected }) => ({ path, expected }));
@@ -33,18 +42,29 @@ describe('secrets.absent on one answer', () => {
   it('finds a request-only field at any depth, inside objects and arrays, and names its path', () => {
     const found = violations({
       status: 200,
-      result: { source: { broker: { schemaRegistry: { credentials: { username: 'u' } } } }, sinks: [{ name: 'a' }, { accessKey: { id: 'k' } }] },
+      result: {
+        source: { broker: { schemaRegistry: { credentials: { username: 'u' } } } },
+        sinks: [{ name: 'a' }, { accessKey: { id: 'k' } }],
+      },
     });
-    expect(found.map((v) => v.path).sort()).toEqual(['/result/sinks/1/accessKey', '/result/source/broker/schemaRegistry/credentials']);
+    expect(found.map((v) => v.path).sort()).toEqual([
+      '/result/sinks/1/accessKey',
+      '/result/source/broker/schemaRegistry/credentials',
+    ]);
     for (const v of found) expect(v.expected).toMatch(/^no `(credentials|accessKey)` field: it is request-only$/);
   });
 
-  it('finds a value sent earlier under any name, in the body and in a header, and passes an answer without either', () => {
-    const found = violations({ status: 200, result: { notes: [`copied ${SENT} here`] } }, { 'x-debug': SENT });
-    expect(found).toEqual([
-      { path: 'header:x-debug', expected: 'no secret value sent earlier' },
-      { path: '/result/notes/0', expected: 'no secret value sent earlier' },
-    ]);
-    expect(violations({ status: 200, result: { source: { broker: { brokers: 'b-1:9092' } }, sinks: [{ name: 'a' }] } })).toEqual([]);
-  });
+  it(
+    'finds a value sent earlier under any name, in the body and in a header, and passes an answer without ' + 'either',
+    () => {
+      const found = violations({ status: 200, result: { notes: [`copied ${SENT} here`] } }, { 'x-debug': SENT });
+      expect(found).toEqual([
+        { path: 'header:x-debug', expected: 'no secret value sent earlier' },
+        { path: '/result/notes/0', expected: 'no secret value sent earlier' },
+      ]);
+      expect(
+        violations({ status: 200, result: { source: { broker: { brokers: 'b-1:9092' } }, sinks: [{ name: 'a' }] } }),
+      ).toEqual([]);
+    },
+  );
 });

@@ -49,11 +49,14 @@ describe('no secret in anything a run writes or prints', () => {
     proxies = [management.server, alerts.server];
     dir = await mkdtemp(join(tmpdir(), 'secrets-leak-'));
     await writeFile(join(dir, 'step-summary.md'), '');
-    run = await runCli(['--report-dir', join(dir, 'out'), '--baseline', join(dir, 'out', 'baseline.json'), '--update-baseline'], {
-      ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
-      GITHUB_ACTIONS: 'true',
-      GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
-    });
+    run = await runCli(
+      ['--report-dir', join(dir, 'out'), '--baseline', join(dir, 'out', 'baseline.json'), '--update-baseline'],
+      {
+        ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
+      },
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -68,53 +71,80 @@ describe('no secret in anything a run writes or prints', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0); // --update-baseline accepts the failures it writes
     const findings = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
-    expect(findings.results.filter((r: { rule: string; outcome: string }) => r.rule === 'secrets.absent' && r.outcome === 'failed').length).toBeGreaterThan(0);
+    expect(
+      findings.results.filter(
+        (r: { rule: string; outcome: string }) => r.rule === 'secrets.absent' && r.outcome === 'failed',
+      ).length,
+    ).toBeGreaterThan(0);
     const generated = new RegExp(GENERATED_SECRET.source);
-    expect(wire.some((e) => typeof e.headers['x-source-secret'] === 'string' && generated.test(e.headers['x-source-secret']))).toBe(true);
+    expect(
+      wire.some(
+        (e) => typeof e.headers['x-source-secret'] === 'string' && generated.test(e.headers['x-source-secret']),
+      ),
+    ).toBe(true);
     expect(wire.some((e) => generated.test(e.responseBody))).toBe(true);
     expect(run.stdout).toMatch(/^::warning file=openapi\/management\.yaml,line=\d+,col=\d+,title=secrets\.absent::/m);
   });
 
-  it('finds none of the credentials or returned key secrets in files, step summary or output, and generated secrets only in curl commands', async () => {
-    const generated = new Set(wire.flatMap((e) => [...e.requestBody.matchAll(GENERATED_SECRET)].map((m) => m[0])));
-    const keySecrets = new Set(wire.flatMap((e) => valuesNamed(parse(e.responseBody), 'keySecret')));
-    const echoedHeaders = new Set(wire.flatMap((e) => (typeof e.headers['x-source-secret'] === 'string' ? [e.headers['x-source-secret']] : [])));
-    expect(generated.size).toBeGreaterThan(10);
-    expect(keySecrets.size).toBeGreaterThan(0);
-    // Real secrets appear nowhere; values the harness generated only in the curl that sends them again.
-    const secrets = new Map<string, string>([
-      ['MANAGEMENT_KEY_SECRET', reference.managementKeySecret],
-      ['MANAGEMENT Basic credentials', Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString('base64')],
-      ['ALERTS_TOKEN', reference.alertsToken],
-      ...[...keySecrets].map((s) => ['returned keySecret', s] as [string, string]),
-    ]);
-    const generatedOnes = new Set([...generated, ...echoedHeaders]);
-    expect([...echoedHeaders].every((s) => new RegExp(GENERATED_SECRET.source).test(s))).toBe(true);
+  it(
+    'finds none of the credentials or returned key secrets in files, step summary or output, and generated ' +
+      'secrets only in curl commands',
+    async () => {
+      const generated = new Set(wire.flatMap((e) => [...e.requestBody.matchAll(GENERATED_SECRET)].map((m) => m[0])));
+      const keySecrets = new Set(wire.flatMap((e) => valuesNamed(parse(e.responseBody), 'keySecret')));
+      const echoedHeaders = new Set(
+        wire.flatMap((e) => (typeof e.headers['x-source-secret'] === 'string' ? [e.headers['x-source-secret']] : [])),
+      );
+      expect(generated.size).toBeGreaterThan(10);
+      expect(keySecrets.size).toBeGreaterThan(0);
+      // Real secrets appear nowhere; values the harness generated only in the curl that sends them again.
+      const secrets = new Map<string, string>([
+        ['MANAGEMENT_KEY_SECRET', reference.managementKeySecret],
+        [
+          'MANAGEMENT Basic credentials',
+          Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString('base64'),
+        ],
+        ['ALERTS_TOKEN', reference.alertsToken],
+        ...[...keySecrets].map((s) => ['returned keySecret', s] as [string, string]),
+      ]);
+      const generatedOnes = new Set([...generated, ...echoedHeaders]);
+      expect([...echoedHeaders].every((s) => new RegExp(GENERATED_SECRET.source).test(s))).toBe(true);
 
-    const outputs = new Map<string, string>([
-      ['stdout', run.stdout],
-      ['stderr', run.stderr],
-    ]);
-    const files = await filesUnder(dir);
-    expect(files.map((f) => f.slice(dir.length))).toEqual(
-      expect.arrayContaining(['/step-summary.md', '/out/findings.json', '/out/junit.xml', '/out/report.html', '/out/summary.md', '/out/results.sarif', '/out/baseline.json']),
-    );
-    for (const file of files) outputs.set(file.slice(dir.length), await readFile(file, 'utf8'));
+      const outputs = new Map<string, string>([
+        ['stdout', run.stdout],
+        ['stderr', run.stderr],
+      ]);
+      const files = await filesUnder(dir);
+      expect(files.map((f) => f.slice(dir.length))).toEqual(
+        expect.arrayContaining([
+          '/step-summary.md',
+          '/out/findings.json',
+          '/out/junit.xml',
+          '/out/report.html',
+          '/out/summary.md',
+          '/out/results.sarif',
+          '/out/baseline.json',
+        ]),
+      );
+      for (const file of files) outputs.set(file.slice(dir.length), await readFile(file, 'utf8'));
 
-    const leaks: string[] = [];
-    let inCurls = 0;
-    for (const [where, text] of outputs) {
-      for (const [what, secret] of secrets) if (text.includes(secret)) leaks.push(`${what} in ${where}`);
-      for (const line of text.split('\n')) {
-        for (const match of line.matchAll(GENERATED_SECRET)) {
-          if (!generatedOnes.has(match[0])) leaks.push(`a secret-shaped value the run did not send (${match[0].slice(0, 5)}…) in ${where}`);
-          else if (line.lastIndexOf('curl -sS -i -X ', match.index) < 0) leaks.push(`a generated secret (${match[0].slice(0, 5)}…) outside a curl command in ${where}`);
-          else inCurls += 1;
+      const leaks: string[] = [];
+      let inCurls = 0;
+      for (const [where, text] of outputs) {
+        for (const [what, secret] of secrets) if (text.includes(secret)) leaks.push(`${what} in ${where}`);
+        for (const line of text.split('\n')) {
+          for (const match of line.matchAll(GENERATED_SECRET)) {
+            if (!generatedOnes.has(match[0]))
+              leaks.push(`a secret-shaped value the run did not send (${match[0].slice(0, 5)}…) in ${where}`);
+            else if (line.lastIndexOf('curl -sS -i -X ', match.index) < 0)
+              leaks.push(`a generated secret (${match[0].slice(0, 5)}…) outside a curl command in ${where}`);
+            else inCurls += 1;
+          }
         }
       }
-    }
-    expect(leaks).toEqual([]);
-    expect(inCurls).toBeGreaterThan(0);
-    expect(outputs.get('/out/findings.json')).toContain('[redacted]');
-  });
+      expect(leaks).toEqual([]);
+      expect(inCurls).toBeGreaterThan(0);
+      expect(outputs.get('/out/findings.json')).toContain('[redacted]');
+    },
+  );
 });

@@ -45,9 +45,14 @@ async function merge(dirs: readonly string[], flags: readonly string[] = []): Pr
   };
 }
 
-async function shards(args: readonly string[], count: number, env: Readonly<Record<string, string>> = {}): Promise<InProcessRun[]> {
+async function shards(
+  args: readonly string[],
+  count: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<InProcessRun[]> {
   const runs: InProcessRun[] = [];
-  for (let index = 1; index <= count; index += 1) runs.push(await runInProcess([...args, '--shard', `${index}/${count}`], env));
+  for (let index = 1; index <= count; index += 1)
+    runs.push(await runInProcess([...args, '--shard', `${index}/${count}`], env));
   return runs;
 }
 
@@ -57,7 +62,11 @@ function verdicts(report: RunReport): string[] {
 }
 
 /** A copy of a shard's report directory with its findings.json changed (and its blob renamed, when given). */
-async function altered(dir: string, change: (findings: Record<string, unknown>) => void, blob?: readonly [string, string]): Promise<string> {
+async function altered(
+  dir: string,
+  change: (findings: Record<string, unknown>) => void,
+  blob?: readonly [string, string],
+): Promise<string> {
   const copy = await mkdtemp(join(tmpdir(), 'conformance-altered-'));
   await cp(dir, copy, { recursive: true });
   const findings = JSON.parse(await readFile(join(copy, 'findings.json'), 'utf8')) as Record<string, unknown>;
@@ -81,34 +90,43 @@ describe('shards and merge', () => {
     parts = await shards(SEED, 3);
   });
 
-  it('splits whole suites: every shard runs a part, each suite in one shard only, and the parts together run every verdict once', () => {
-    expect(parts.map((p) => p.report.settings.shard)).toEqual(['1/3', '2/3', '3/3']);
-    for (const part of parts) expect(part.report.results.length).toBeGreaterThan(0);
-    expect(parts.flatMap((p) => verdicts(p.report)).sort()).toEqual(verdicts(whole.report));
-    // Each operation belongs to one suite: a suite run whole by one shard shows as operations judged by one shard only.
-    const operationsOf = (report: RunReport): string[] => [...new Set(report.results.map((r) => r.operation))].sort();
-    expect(parts.flatMap((p) => operationsOf(p.report)).sort()).toEqual(operationsOf(whole.report));
-  });
+  it(
+    'splits whole suites: every shard runs a part, each suite in one shard only, and the parts together run ' +
+      'every verdict once',
+    () => {
+      expect(parts.map((p) => p.report.settings.shard)).toEqual(['1/3', '2/3', '3/3']);
+      for (const part of parts) expect(part.report.results.length).toBeGreaterThan(0);
+      expect(parts.flatMap((p) => verdicts(p.report)).sort()).toEqual(verdicts(whole.report));
+      // Each operation belongs to one suite: a suite run whole by one shard shows as operations judged by one shard
+      // only.
+      const operationsOf = (report: RunReport): string[] => [...new Set(report.results.map((r) => r.operation))].sort();
+      expect(parts.flatMap((p) => operationsOf(p.report)).sort()).toEqual(operationsOf(whole.report));
+    },
+  );
 
   it('writes vitest blob reports beside the findings', async () => {
-    for (const [i, part] of parts.entries()) expect(await readdir(join(part.reportDir, 'blob'))).toEqual([`blob-${i + 1}-3.json`]);
+    for (const [i, part] of parts.entries())
+      expect(await readdir(join(part.reportDir, 'blob'))).toEqual([`blob-${i + 1}-3.json`]);
   });
 
-  it('merges three shards into the same verdicts, requests and coverage as one unsharded run with the same seed', async () => {
-    const merged = await merge(parts.map((p) => p.reportDir));
-    expect(merged.code).toBe(0);
-    const report = merged.report!;
-    expect(report.errors).toEqual([]);
-    expect(report.outcome).toBe('passed');
-    expect(report.seed).toBe(whole.report.seed);
-    expect(verdicts(report)).toEqual(verdicts(whole.report));
-    expect(report.stats.requests).toBe(whole.report.stats.requests);
-    expect(Object.keys(report.stats.operations).sort()).toEqual(Object.keys(whole.report.stats.operations).sort());
-    expect(report.created.length).toBe(whole.report.created.length);
-    expect(report.settings).toMatchObject({ shard: null, shards: 3, runs: 3 });
-    expect(report.replay).toBe(whole.report.replay);
-    expect(merged.output).toMatch(/^PASSED: 0 failed, \d+ passed/m);
-  });
+  it(
+    'merges three shards into the same verdicts, requests ' + 'and coverage as one unsharded run with the same seed',
+    async () => {
+      const merged = await merge(parts.map((p) => p.reportDir));
+      expect(merged.code).toBe(0);
+      const report = merged.report!;
+      expect(report.errors).toEqual([]);
+      expect(report.outcome).toBe('passed');
+      expect(report.seed).toBe(whole.report.seed);
+      expect(verdicts(report)).toEqual(verdicts(whole.report));
+      expect(report.stats.requests).toBe(whole.report.stats.requests);
+      expect(Object.keys(report.stats.operations).sort()).toEqual(Object.keys(whole.report.stats.operations).sort());
+      expect(report.created.length).toBe(whole.report.created.length);
+      expect(report.settings).toMatchObject({ shard: null, shards: 3, runs: 3 });
+      expect(report.replay).toBe(whole.report.replay);
+      expect(merged.output).toMatch(/^PASSED: 0 failed, \d+ passed/m);
+    },
+  );
 
   it('fails the same rules and operations sharded and merged as unsharded, under faults', async () => {
     const faulty = await runInProcess([...SEED, ...FAULT_ARGS]);
@@ -122,78 +140,114 @@ describe('shards and merge', () => {
     expect(merged.sarif).toEqual(failed.map((r) => `${r.rule} | ${r.operation}`).sort());
   });
 
-  it('with --require-judged, fails the merged run (exit 1, the gate said) when a shard could not judge a selected rule, as a run would', async () => {
-    const cut = await shards([...SEED, '--max-requests', '40'], 3);
-    const dirs = cut.map((p) => p.reportDir);
-    expect(cut.map((p) => p.code)).toEqual([0, 0, 0]);
-    const lenient = await merge(dirs);
-    expect(lenient.code).toBe(0);
-    expect(lenient.report!.stats.failed).toBe(0);
-    expect(lenient.report!.stats.notJudged).toBeGreaterThan(0);
-    expect(lenient.report!.gate).toBeUndefined();
+  it(
+    'with --require-judged, fails the merged run (exit 1, the gate said) when a shard could not judge a ' +
+      'selected rule, as a run would',
+    async () => {
+      const cut = await shards([...SEED, '--max-requests', '40'], 3);
+      const dirs = cut.map((p) => p.reportDir);
+      expect(cut.map((p) => p.code)).toEqual([0, 0, 0]);
+      const lenient = await merge(dirs);
+      expect(lenient.code).toBe(0);
+      expect(lenient.report!.stats.failed).toBe(0);
+      expect(lenient.report!.stats.notJudged).toBeGreaterThan(0);
+      expect(lenient.report!.gate).toBeUndefined();
 
-    const strict = await merge(dirs, ['--require-judged']);
-    expect(strict.code).toBe(1);
-    expect(strict.report!.outcome).toBe('failed');
-    expect(strict.report!.stats.notJudged).toBe(lenient.report!.stats.notJudged);
-    expect(strict.report!.gate).toMatch(/^--require-judged: \d+ selected rule × operation verdict\(s\) could not be judged/);
-    expect(strict.output).toContain('! --require-judged:');
+      const strict = await merge(dirs, ['--require-judged']);
+      expect(strict.code).toBe(1);
+      expect(strict.report!.outcome).toBe('failed');
+      expect(strict.report!.stats.notJudged).toBe(lenient.report!.stats.notJudged);
+      expect(strict.report!.gate).toMatch(
+        /^--require-judged: \d+ selected rule × operation verdict\(s\) could not be judged/,
+      );
+      expect(strict.output).toContain('! --require-judged:');
 
-    // Judged everywhere, the flag changes nothing.
-    const whole = await merge(
-      parts.map((p) => p.reportDir),
-      ['--require-judged'],
-    );
-    expect(whole.code).toBe(0);
-    expect(whole.report!.gate).toBeUndefined();
-  });
+      // Judged everywhere, the flag changes nothing.
+      const whole = await merge(
+        parts.map((p) => p.reportDir),
+        ['--require-judged'],
+      );
+      expect(whole.code).toBe(0);
+      expect(whole.report!.gate).toBeUndefined();
+    },
+  );
 
-  it('refuses, with exit code 2 and the problem named, shards that are missing, repeated, or not of one run', async () => {
-    const [one, two, three] = parts.map((p) => p.reportDir) as [string, string, string];
-    const otherSeed = await altered(three, (f) => {
-      f.seed = 1;
-    });
-    const otherTarget = await altered(three, (f) => {
-      f.target = { reference: { faults: ['auth-any-secret'], modes: [] } };
-    });
-    const otherSplit = await altered(
-      three,
-      (f) => {
-        (f.settings as Record<string, unknown>).shard = '3/4';
-      },
-      ['blob-3-3.json', 'blob-3-4.json'],
-    );
-    const noBlob = await altered(three, () => undefined, ['blob-3-3.json', 'other.json']);
-    const dirs = { NO_BLOB: noBlob, ONE: one, TWO: two, THREE: three, OTHER_SEED: otherSeed, OTHER_TARGET: otherTarget, OTHER_SPLIT: otherSplit, WHOLE: whole.reportDir };
-    const cases: [string[], string][] = [
-      [[one, two], 'conformance: cannot merge: shard 3/3 is missing (given: ONE (shard 1/3), TWO (shard 2/3)); give the report directories of all 3 shards. [FINDINGS_INVALID]'],
-      [[one, two, two, three], 'conformance: cannot merge: shard 2/3 is given 2 times: TWO, TWO. [FINDINGS_INVALID]'],
-      [[one, two, otherSeed], 'conformance: cannot merge: the shards come from different seeds: 20261121 in ONE, 1 in OTHER_SEED; run every shard with the same --seed. [FINDINGS_INVALID]'],
-      [
-        [one, two, otherTarget],
-        'conformance: cannot merge: the shards ran against different targets: {"reference":{"faults":[],"modes":[]}} in ONE, {"reference":{"faults":["auth-any-secret"],"modes":[]}} in OTHER_TARGET. [FINDINGS_INVALID]',
-      ],
-      [
-        [one, two, otherSplit],
-        'conformance: cannot merge: the shards split the run differently: ONE (shard 1/3) and OTHER_SPLIT (shard 3/4); run every shard with the same n in --shard i/n. [FINDINGS_INVALID]',
-      ],
-      [
-        [one, two, noBlob],
-        "conformance: NO_BLOB is not a shard's report directory: the shard's vitest blob report NO_BLOB/blob/blob-3-3.json is missing. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]",
-      ],
-      [
-        [whole.reportDir],
-        "conformance: WHOLE is not a shard's report directory: WHOLE/findings.json is from a run without --shard. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]",
-      ],
-      [[], 'conformance: merge needs the report directories of the shards: `conformance merge DIR... [--report-dir OUT]`. [CONFIG_INVALID]'],
-    ];
-    for (const [given, message] of cases) {
-      const run = await merge(given);
-      expect(run.code).toBe(2);
-      expect(run.report).toBeUndefined();
-      expect(problem(run, dirs)).toBe(message);
-    }
-  });
+  it(
+    'refuses, with exit code 2 and the problem named, ' + 'shards that are missing, repeated, or not of one run',
+    async () => {
+      const [one, two, three] = parts.map((p) => p.reportDir) as [string, string, string];
+      const otherSeed = await altered(three, (f) => {
+        f.seed = 1;
+      });
+      const otherTarget = await altered(three, (f) => {
+        f.target = { reference: { faults: ['auth-any-secret'], modes: [] } };
+      });
+      const otherSplit = await altered(
+        three,
+        (f) => {
+          (f.settings as Record<string, unknown>).shard = '3/4';
+        },
+        ['blob-3-3.json', 'blob-3-4.json'],
+      );
+      const noBlob = await altered(three, () => undefined, ['blob-3-3.json', 'other.json']);
+      const dirs = {
+        NO_BLOB: noBlob,
+        ONE: one,
+        TWO: two,
+        THREE: three,
+        OTHER_SEED: otherSeed,
+        OTHER_TARGET: otherTarget,
+        OTHER_SPLIT: otherSplit,
+        WHOLE: whole.reportDir,
+      };
+      const cases: [string[], string][] = [
+        [
+          [one, two],
+          'conformance: cannot merge: shard 3/3 is missing (given: ONE (shard 1/3), TWO (shard 2/3)); give ' +
+            'the report directories of all 3 shards. [FINDINGS_INVALID]',
+        ],
+        [[one, two, two, three], 'conformance: cannot merge: shard 2/3 is given 2 times: TWO, TWO. [FINDINGS_INVALID]'],
+        [
+          [one, two, otherSeed],
+          'conformance: cannot merge: the shards come from different seeds: 20261121 in ONE, 1 in ' +
+            'OTHER_SEED; run every shard with the same --seed. [FINDINGS_INVALID]',
+        ],
+        [
+          [one, two, otherTarget],
+          'conformance: cannot merge: the shards ran against different targets: ' +
+            '{"reference":{"faults":[],"modes":[]}} in ONE, ' +
+            '{"reference":{"faults":["auth-any-secret"],"modes":[]}} in OTHER_TARGET. [FINDINGS_INVALID]',
+        ],
+        [
+          [one, two, otherSplit],
+          'conformance: cannot merge: the shards split the run differently: ONE (shard 1/3) and OTHER_SPLIT ' +
+            '(shard 3/4); run every shard with the same n in --shard i/n. [FINDINGS_INVALID]',
+        ],
+        [
+          [one, two, noBlob],
+          "conformance: NO_BLOB is not a shard's report directory: the shard's vitest blob report " +
+            'NO_BLOB/blob/blob-3-3.json is missing. Give the --report-dir of each `conformance --shard i/n` ' +
+            'run. [FINDINGS_INVALID]',
+        ],
+        [
+          [whole.reportDir],
+          "conformance: WHOLE is not a shard's report directory: WHOLE/findings.json is from a run without " +
+            '--shard. Give the --report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]',
+        ],
+        [
+          [],
+          'conformance: merge needs the report directories of the shards: `conformance merge DIR... ' +
+            '[--report-dir OUT]`. [CONFIG_INVALID]',
+        ],
+      ];
+      for (const [given, message] of cases) {
+        const run = await merge(given);
+        expect(run.code).toBe(2);
+        expect(run.report).toBeUndefined();
+        expect(problem(run, dirs)).toBe(message);
+      }
+    },
+  );
 
   describe('against a separately started target', () => {
     let target: ReferenceTarget;

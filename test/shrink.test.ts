@@ -27,7 +27,10 @@ const UPDATE = 'PUT /api/v2/alerts/{id}';
 /** Alerts-only runs (management not under test), so that every request of the run crosses the recording proxy. */
 const ARGS = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '1500'];
 
-/** Adds a property's exchanges to its shrink, as the run does when each comes back (the value drawn is the body sent), then shrinks. */
+/**
+ * Adds a property's exchanges to its shrink, as the run does when each comes back (the value drawn is the body sent),
+ * then shrinks.
+ */
 async function shrinkAll(shrink: PropertyShrink<unknown>, sent: readonly Exchange[]): Promise<void> {
   for (const exchange of sent) shrink.add(exchange, exchange.request.json);
   await shrink.shrink();
@@ -38,13 +41,21 @@ function minimals(report: RunReport): MinimalExample[] {
   return report.results.flatMap((r) => r.findings).flatMap((f) => (f.minimal ? [f.minimal] : []));
 }
 
-/** Starts a reference target (with `faults`) behind a recording proxy on its alerts API; runs the command against that proxy. */
-async function alertsRun(faults: readonly string[], extra: readonly string[] = []): Promise<{ run: Awaited<ReturnType<typeof runInProcess>>; wire: WireExchange[] }> {
+/**
+ * Starts a reference target (with `faults`) behind a recording proxy on its alerts API; runs the command against that
+ * proxy.
+ */
+async function alertsRun(
+  faults: readonly string[],
+  extra: readonly string[] = [],
+): Promise<{ run: Awaited<ReturnType<typeof runInProcess>>; wire: WireExchange[] }> {
   const target = await startReference({ faults });
   const wire: WireExchange[] = [];
   const proxy = await recordingProxy(target.alertsUrl, wire);
   try {
-    const run = await runInProcess([...ARGS, '--alerts-url', proxy.url, ...extra], { ALERTS_TOKEN: target.alertsToken });
+    const run = await runInProcess([...ARGS, '--alerts-url', proxy.url, ...extra], {
+      ALERTS_TOKEN: target.alertsToken,
+    });
     return { run, wire };
   } finally {
     await new Promise((resolve) => proxy.server.close(resolve));
@@ -89,7 +100,10 @@ describe('differences and shared values', () => {
   });
 
   it("fast-check replays an example of fc.sample from its seed and index (the shrinker's starting point)", async () => {
-    const arbitrary = alertUpdateBody({ interval: '5m', references: [{ dashboardId: 'd'.repeat(24), tileId: 't', webhookId: 'w'.repeat(24) }] });
+    const arbitrary = alertUpdateBody({
+      interval: '5m',
+      references: [{ dashboardId: 'd'.repeat(24), tileId: 't', webhookId: 'w'.repeat(24) }],
+    });
     const sampled = fc.sample(arbitrary, { seed: 99, numRuns: 6 });
     const seen: unknown[] = [];
     await fc.check(
@@ -111,56 +125,78 @@ describe(`shrinking against the target (${FAULT})`, () => {
     clean = await alertsRun([]);
   }, 60_000);
 
-  it('reports the minimal example, the nearest accepted body, the field that makes the difference and the value the rejections share', async () => {
-    const { report, output, code } = faulty.run;
-    expect(code).toBe(1);
-    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`)).toEqual(['request.valid-accepted on updateAlert']);
-    const [minimal, ...others] = minimals(report);
-    expect(others).toEqual([]);
-    expect(minimal).toMatchObject({
-      outcome: 'shrunk',
-      complete: true,
-      confirmed: true,
-      failing: { status: 400, body: { source: 'search', threshold: 0 } },
-      passing: { status: 200, body: { source: 'tile' } },
-    });
-    expect(minimal?.difference).toEqual([{ path: '/source', failing: 'search', passing: 'tile' }]);
-    expect(minimal?.shared).toEqual([{ path: '/source', value: 'search' }]);
-    expect(minimal?.failing?.curl).toMatch(/^curl .*"source":"search"/);
-    expect(minimal?.replay).toMatchObject({ property: 'alerts/alert update', path: expect.stringMatching(/^\d+(:\d+)+$/) });
-    const text = output.replace(/\s+/g, ' ');
-    expect(text).toContain('rejected (HTTP 400) when `source: "search"`; the same body with `source: "tile"` is accepted (HTTP 200)');
-    expect(text).toContain('in common: every rejected body');
-    // The folded cause in report.html shows the difference; summary.md lists it under the cause.
-    const html = await readFile(join(faulty.run.reportDir, 'report.html'), 'utf8');
-    expect(html).toContain(
-      '<span class="line">rejected (HTTP 400) when <code>source: &quot;search&quot;</code>; the same body with <code>source: &quot;tile&quot;</code> is accepted (HTTP 200)</span>',
-    );
-    expect(html).toContain('<h3>Minimal example</h3>');
-    const markdown = await readFile(join(faulty.run.reportDir, 'summary.md'), 'utf8');
-    expect(markdown).toContain('  - rejected (HTTP 400) when \\`source: "search"\\`; the same body with \\`source: "tile"\\` is accepted (HTTP 200)');
-  });
+  it(
+    'reports the minimal example, the nearest accepted body, the field that makes the difference and the ' +
+      'value the rejections share',
+    async () => {
+      const { report, output, code } = faulty.run;
+      expect(code).toBe(1);
+      expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`)).toEqual([
+        'request.valid-accepted on updateAlert',
+      ]);
+      const [minimal, ...others] = minimals(report);
+      expect(others).toEqual([]);
+      expect(minimal).toMatchObject({
+        outcome: 'shrunk',
+        complete: true,
+        confirmed: true,
+        failing: { status: 400, body: { source: 'search', threshold: 0 } },
+        passing: { status: 200, body: { source: 'tile' } },
+      });
+      expect(minimal?.difference).toEqual([{ path: '/source', failing: 'search', passing: 'tile' }]);
+      expect(minimal?.shared).toEqual([{ path: '/source', value: 'search' }]);
+      expect(minimal?.failing?.curl).toMatch(/^curl .*"source":"search"/);
+      expect(minimal?.replay).toMatchObject({
+        property: 'alerts/alert update',
+        path: expect.stringMatching(/^\d+(:\d+)+$/),
+      });
+      const text = output.replace(/\s+/g, ' ');
+      expect(text).toContain(
+        'rejected (HTTP 400) when `source: "search"`; the same body with `source: "tile"` is accepted (HTTP 200)',
+      );
+      expect(text).toContain('in common: every rejected body');
+      // The folded cause in report.html shows the difference; summary.md lists it under the cause.
+      const html = await readFile(join(faulty.run.reportDir, 'report.html'), 'utf8');
+      expect(html).toContain(
+        '<span class="line">rejected (HTTP 400) when <code>source: &quot;search&quot;</code>; the same body ' +
+          'with <code>source: &quot;tile&quot;</code> is accepted (HTTP 200)</span>',
+      );
+      expect(html).toContain('<h3>Minimal example</h3>');
+      const markdown = await readFile(join(faulty.run.reportDir, 'summary.md'), 'utf8');
+      expect(markdown).toContain(
+        '  - rejected (HTTP 400) when \\`source: "search"\\`; the same body with \\`source: "tile"\\` is ' +
+          'accepted (HTTP 200)',
+      );
+    },
+  );
 
-  it('sends every shrink request through the run: counted, recorded, and each accepted one listed under created', () => {
-    const minimal = minimals(faulty.run.report)[0]!;
-    expect(minimal.requests).toBeGreaterThan(0);
-    expect(minimal.requests).toBeLessThanOrEqual(DEFAULTS.shrinkRequestsPerCause);
-    const puts = (wire: WireExchange[]): WireExchange[] => wire.filter((w) => w.method === 'PUT');
-    // The same seed against a correct target sends the same examples and no shrink request.
-    expect(minimals(clean.run.report)).toEqual([]);
-    // An alert sequence ends at its first failing step, so the faulty run may send fewer of its updates than the clean one.
-    const extra = puts(faulty.wire).length - puts(clean.wire).length;
-    expect(extra).toBeLessThanOrEqual(minimal.requests);
-    expect(extra).toBeGreaterThan(minimal.requests / 2);
-    const { stats, created } = faulty.run.report;
-    expect(stats.operations[UPDATE]?.requests).toBe(puts(faulty.wire).length);
-    expect(stats.requests).toBe(Object.values(stats.operations).reduce((n, o) => n + o.requests, 0));
-    const accepted = puts(faulty.wire).filter((w) => w.status === 200).length;
-    expect(created.filter((c) => c.operation === 'updateAlert')).toHaveLength(accepted);
-  });
+  it(
+    'sends every shrink request through the run: counted, ' + 'recorded, and each accepted one listed under created',
+    () => {
+      const minimal = minimals(faulty.run.report)[0]!;
+      expect(minimal.requests).toBeGreaterThan(0);
+      expect(minimal.requests).toBeLessThanOrEqual(DEFAULTS.shrinkRequestsPerCause);
+      const puts = (wire: WireExchange[]): WireExchange[] => wire.filter((w) => w.method === 'PUT');
+      // The same seed against a correct target sends the same examples and no shrink request.
+      expect(minimals(clean.run.report)).toEqual([]);
+      // An alert sequence ends at its first failing step, so the faulty run may send fewer of its updates than the
+      // clean one.
+      const extra = puts(faulty.wire).length - puts(clean.wire).length;
+      expect(extra).toBeLessThanOrEqual(minimal.requests);
+      expect(extra).toBeGreaterThan(minimal.requests / 2);
+      const { stats, created } = faulty.run.report;
+      expect(stats.operations[UPDATE]?.requests).toBe(puts(faulty.wire).length);
+      expect(stats.requests).toBe(Object.values(stats.operations).reduce((n, o) => n + o.requests, 0));
+      const accepted = puts(faulty.wire).filter((w) => w.status === 200).length;
+      expect(created.filter((c) => c.operation === 'updateAlert')).toHaveLength(accepted);
+    },
+  );
 
-  it("names no field when the failure hangs on the target's state: sent again, the pair fares differently", async () => {
-    // alerts-dashboard-ignored answers with the dashboard the alert had: whether an update fails depends on the one before it.
+  it('names no field when the failure hangs on the ' +
+    "target's state: sent again, the pair fares " +
+    'differently', async () => {
+    // alerts-dashboard-ignored answers with the dashboard the alert had: whether an update fails depends on the one
+    // before it.
     const { run } = await alertsRun(['alerts-dashboard-ignored']);
     const shrunk = minimals(run.report).filter((m) => m.outcome === 'shrunk');
     expect(shrunk.length).toBeGreaterThan(0);
@@ -170,22 +206,31 @@ describe(`shrinking against the target (${FAULT})`, () => {
     expect(text).not.toMatch(/accepted but failing \(HTTP 200\) when/);
   }, 30_000);
 
-  it('spends only what --max-requests leaves beyond the plan, and skips with the reason when nothing is left', async () => {
+  it('spends only what --max-requests leaves beyond the ' +
+    'plan, and skips with the reason when nothing is left', async () => {
     // The alerts API is a target of its own here, so the preflight's one GET counts against --max-requests too.
     const planned = (await plannedTotal()) + 1;
     const spare = await alertsRun([FAULT], ['--max-requests', String(planned + 3)]);
     const [cut] = minimals(spare.run.report);
     expect(cut).toMatchObject({ outcome: 'shrunk', complete: false, requests: 3 });
-    expect(cut?.reason).toMatch(new RegExp(`--max-requests ${planned + 3} leaves 3 request\\(s\\) beyond the ${planned}`));
+    expect(cut?.reason).toMatch(
+      new RegExp(`--max-requests ${planned + 3} leaves 3 request\\(s\\) beyond the ${planned}`),
+    );
     expect(spare.run.report.stats.requests).toBeLessThanOrEqual(planned + 3 - 1);
     // Shrinking took nothing the plan needed: every verdict is the unbounded run's.
-    const outcomes = (report: RunReport): string[] => report.results.map((r) => `${r.rule} ${r.operation} ${r.outcome}`);
+    const outcomes = (report: RunReport): string[] =>
+      report.results.map((r) => `${r.rule} ${r.operation} ${r.outcome}`);
     expect(outcomes(spare.run.report)).toEqual(outcomes(faulty.run.report));
 
     const none = await alertsRun([FAULT], ['--max-requests', String(planned)]);
     // No request to spare: the examples alone still name the value the rejections share.
     expect(minimals(none.run.report)).toEqual([
-      expect.objectContaining({ outcome: 'skipped', requests: 0, reason: expect.stringMatching(/leaves 0 request\(s\)/), shared: [{ path: '/source', value: 'search' }] }),
+      expect.objectContaining({
+        outcome: 'skipped',
+        requests: 0,
+        reason: expect.stringMatching(/leaves 0 request\(s\)/),
+        shared: [{ path: '/source', value: 'search' }],
+      }),
     ]);
     expect(none.run.report.stats.requests).toBeLessThanOrEqual(planned - 1);
     expect(none.run.output.replace(/\s+/g, ' ')).toContain('not shrunk: --max-requests');
@@ -199,8 +244,13 @@ describe('the shrink budget', () => {
   });
   afterAll(() => target.close());
 
-  it('stops a shrink at the per-failure cap, and a later shrink of the run at the run-wide cap, with the reason', async () => {
-    const config = resolveConfig(['--alerts-url', target.alertsUrl, '--seed', '5', '--report-dir', '/tmp/conformance-shrink-budget'], { ALERTS_TOKEN: target.alertsToken }, RULE_IDS);
+  it('stops a shrink at the per-failure cap, and a later ' +
+    'shrink of the run at the run-wide cap, with the reason', async () => {
+    const config = resolveConfig(
+      ['--alerts-url', target.alertsUrl, '--seed', '5', '--report-dir', '/tmp/conformance-shrink-budget'],
+      { ALERTS_TOKEN: target.alertsToken },
+      RULE_IDS,
+    );
     const session = await createSession(config, await loadSpecs());
     const ledger = createLedger();
     const rules = RULES.filter((rule) => config.rules.includes(rule.id));
@@ -211,42 +261,80 @@ describe('the shrink budget', () => {
     if (!alerts) throw new Error('the alerts client was not built');
     const id = target.alertIds[0]!;
     const listed = await alerts.send({ operation: session.operation('listAlerts'), params: {}, probe: accept('list') });
-    const data = (listed.response?.json as { data?: Array<Record<string, unknown> & { channel: { webhookId: string } }> } | undefined)?.data ?? [];
+    const data =
+      (
+        listed.response?.json as
+          | { data?: Array<Record<string, unknown> & { channel: { webhookId: string } }> }
+          | undefined
+      )?.data ?? [];
     const alert = data.find((a) => a.id === id);
     if (!alert) throw new Error(`alert ${id} is not listed`);
     const arbitrary = alertUpdateBody({
       interval: alert.interval as string,
-      references: [{ dashboardId: alert.dashboard as string, tileId: alert.tileId as string, webhookId: alert.channel.webhookId }],
+      references: [
+        { dashboardId: alert.dashboard as string, tileId: alert.tileId as string, webhookId: alert.channel.webhookId },
+      ],
     });
     const send = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
-      alerts.send({ operation: session.operation('updateAlert'), params: { id }, json, probe: accept('a complete alert update', more) });
+      alerts.send({
+        operation: session.operation('updateAlert'),
+        params: { id },
+        json,
+        probe: accept('a complete alert update', more),
+      });
     const seed = 11;
-    const sent = await Promise.all(fc.sample(arbitrary, { seed, numRuns: 8 }).map((value, index) => send(value, { example: { property: 'test/alert update', seed, index } })));
+    const sent = await Promise.all(
+      fc
+        .sample(arbitrary, { seed, numRuns: 8 })
+        .map((value, index) => send(value, { example: { property: 'test/alert update', seed, index } })),
+    );
     expect(sent.some((e) => e.response?.status === 400) && sent.some((e) => e.response?.status === 200)).toBe(true);
 
     const before = session.gate.sent();
-    const property = createShrinker({ session, ledger, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send });
+    const property = createShrinker({ session, ledger, rules, limits: { perCause: 5, perRun: 7 } })({
+      arbitrary,
+      send,
+    });
     await shrinkAll(property, sent);
     // Of the eight exchanges it keeps only the first failing one of each cause.
     expect(property.held()).toBe(1);
     const findings = (): Finding[] => ledger.tallies[UPDATE]?.['request.valid-accepted']?.findings ?? [];
     const first = findings().find((f) => f.minimal)?.minimal;
-    expect(first).toMatchObject({ outcome: 'shrunk', complete: false, requests: 5, reason: 'the shrink budget of 5 requests per failure is spent' });
+    expect(first).toMatchObject({
+      outcome: 'shrunk',
+      complete: false,
+      requests: 5,
+      reason: 'the shrink budget of 5 requests per failure is spent',
+    });
     expect(session.gate.sent() - before).toBe(5);
     expect(session.shrinkBudget.spent).toBe(5);
 
     // Another suite of the same run: the run-wide cap counts what the first one spent.
-    const again = sent.map((exchange) => ({ ...exchange, probe: { ...exchange.probe, example: { ...exchange.probe.example!, property: 'test/again' } } }));
+    const again = sent.map((exchange) => ({
+      ...exchange,
+      probe: { ...exchange.probe, example: { ...exchange.probe.example!, property: 'test/again' } },
+    }));
     const ledgerAgain = createLedger();
     for (const exchange of again) recordExchange(session, ledgerAgain, rules, exchange);
-    await shrinkAll(createShrinker({ session, ledger: ledgerAgain, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }), again);
+    await shrinkAll(
+      createShrinker({ session, ledger: ledgerAgain, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }),
+      again,
+    );
     const second = ledgerAgain.tallies[UPDATE]?.['request.valid-accepted']?.findings.find((f) => f.minimal)?.minimal;
-    expect(second).toMatchObject({ outcome: 'shrunk', complete: false, requests: 2, reason: "the run's shrink budget of 7 requests is spent" });
+    expect(second).toMatchObject({
+      outcome: 'shrunk',
+      complete: false,
+      requests: 2,
+      reason: "the run's shrink budget of 7 requests is spent",
+    });
     expect(session.gate.sent() - before).toBe(7);
 
     const third = createLedger();
     for (const exchange of again) recordExchange(session, third, rules, exchange);
-    await shrinkAll(createShrinker({ session, ledger: third, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }), again);
+    await shrinkAll(
+      createShrinker({ session, ledger: third, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }),
+      again,
+    );
     expect(third.tallies[UPDATE]?.['request.valid-accepted']?.findings.find((f) => f.minimal)?.minimal).toEqual({
       outcome: 'skipped',
       reason: "the run's shrink budget of 7 requests is spent",

@@ -9,21 +9,44 @@ import { RULES } from '../rules/index.ts';
 import { SUITES } from '../suites/index.ts';
 
 describe('loadSpecs', () => {
-  it('validates both specs; their operations are the ones the suites probe, and include every one a rule names', async () => {
-    const specs = await loadSpecs(SPEC_FILES, { validate: true });
-    const operationIds = specs.operations.map((op) => op.operationId).sort();
-    expect(operationIds).toEqual([...new Set(SUITES.flatMap((suite) => suite().operations))].sort());
-    expect(operationIds).toEqual(expect.arrayContaining(['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'listAlerts', 'updateAlert', 'updatePipe']));
-    expect(RULES.flatMap((rule) => (isOperationList(rule.operations) ? rule.operations : [])).filter((id) => !operationIds.includes(id))).toEqual([]);
-    expect(specs.operations.find((op) => op.operationId === 'createKey')?.key).toBe('POST /v1/organizations/{organizationId}/keys');
-  });
+  it(
+    'validates both specs; their operations are the ones ' + 'the suites probe, and include every one a rule names',
+    async () => {
+      const specs = await loadSpecs(SPEC_FILES, { validate: true });
+      const operationIds = specs.operations.map((op) => op.operationId).sort();
+      expect(operationIds).toEqual([...new Set(SUITES.flatMap((suite) => suite().operations))].sort());
+      expect(operationIds).toEqual(
+        expect.arrayContaining([
+          'changeServiceState',
+          'createKey',
+          'createPipe',
+          'getBackup',
+          'getPipeSettings',
+          'getUsageCost',
+          'listAlerts',
+          'updateAlert',
+          'updatePipe',
+        ]),
+      );
+      expect(
+        RULES.flatMap((rule) => (isOperationList(rule.operations) ? rule.operations : [])).filter(
+          (id) => !operationIds.includes(id),
+        ),
+      ).toEqual([]);
+      expect(specs.operations.find((op) => op.operationId === 'createKey')?.key).toBe(
+        'POST /v1/organizations/{organizationId}/keys',
+      );
+    },
+  );
 
   it('stops with SPEC_INVALID and the parser message when a spec is broken', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-'));
     const broken = join(dir, 'management.yaml');
     const text = await readFile(SPEC_FILES.management, 'utf8');
     await writeFile(broken, text.replace(/^openapi: .*$/m, 'openapi: 3.1.0\nservers:\n  - urll: nowhere'));
-    expect((await loadSpecs({ ...SPEC_FILES, management: broken })).operations).toHaveLength((await loadSpecs()).operations.length);
+    expect((await loadSpecs({ ...SPEC_FILES, management: broken })).operations).toHaveLength(
+      (await loadSpecs()).operations.length,
+    );
     const error = await loadSpecs({ ...SPEC_FILES, management: broken }, { validate: true }).then(
       () => undefined,
       (e: unknown) => e,

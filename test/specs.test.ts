@@ -15,7 +15,10 @@ const specPath = (name: string): string => fileURLToPath(new URL(`../openapi/${n
 
 type Json = Record<string, any>;
 
-/** The Ajv instance the harness compiles its validators with (strict, the OpenAPI keywords and `x-conformance-secret` declared). */
+/**
+ * The Ajv instance the harness compiles its validators with (strict, the OpenAPI keywords and `x-conformance-secret`
+ * declared).
+ */
 function makeAjv(): Ajv2020 {
   return createAjv();
 }
@@ -44,7 +47,15 @@ function collectSchemas(api: Json): Collected[] {
 }
 
 /** The operations these tests look at by name; a missing one fails the test that reads it. */
-type Probed = 'createPipe' | 'updatePipe' | 'getPipeSettings' | 'changeServiceState' | 'createKey' | 'getUsageCost' | 'updateAlert' | 'listAlerts';
+type Probed =
+  | 'createPipe'
+  | 'updatePipe'
+  | 'getPipeSettings'
+  | 'changeServiceState'
+  | 'createKey'
+  | 'getUsageCost'
+  | 'updateAlert'
+  | 'listAlerts';
 
 async function load(name: string) {
   const api = (await dereference(specPath(name))) as unknown as Json;
@@ -93,7 +104,17 @@ describe.each(['management', 'alerts'])('openapi/%s.yaml', (name) => {
 describe('management spec', () => {
   it('has the operations the rules and suites name, and basic auth', async () => {
     const { api, byOp } = await load('management');
-    expect(Object.keys(byOp)).toEqual(expect.arrayContaining(['changeServiceState', 'createKey', 'createPipe', 'getBackup', 'getPipeSettings', 'getUsageCost', 'updatePipe']));
+    expect(Object.keys(byOp)).toEqual(
+      expect.arrayContaining([
+        'changeServiceState',
+        'createKey',
+        'createPipe',
+        'getBackup',
+        'getPipeSettings',
+        'getUsageCost',
+        'updatePipe',
+      ]),
+    );
     expect(api.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
     expect(api.security).toEqual([{ basicAuth: [] }]);
   });
@@ -111,7 +132,13 @@ describe('management spec', () => {
       },
       validateSamples: true,
     },
-    destination: { database: 'db', table: 't', managedTable: true, columns: [{ name: 'id', type: 'UInt64' }], roles: ['r'] },
+    destination: {
+      database: 'db',
+      table: 't',
+      managedTable: true,
+      columns: [{ name: 'id', type: 'UInt64' }],
+      roles: ['r'],
+    },
     fieldMappings: [{ sourceField: 'id', destinationField: 'id' }],
     scaling: { replicas: 1, concurrency: 1, replicaCpuMillicores: 500, replicaMemoryGb: 0.5 },
     settings: { streaming_max_insert_wait_ms: 100, engine_parallel_view_processing: false },
@@ -241,7 +268,14 @@ describe('management spec', () => {
   it('key response tolerates absent usedAt/expireAt and null expireAt', async () => {
     const { byOp } = await load('management');
     const v = byOp.createKey.result!;
-    const key = { id: uuid, name: 'k', roles: ['admin'], keySuffix: 'abcd', createdAt: '2024-01-01T00:00:00Z', ipAccessList: [] };
+    const key = {
+      id: uuid,
+      name: 'k',
+      roles: ['admin'],
+      keySuffix: 'abcd',
+      createdAt: '2024-01-01T00:00:00Z',
+      ipAccessList: [],
+    };
     expect(v({ keyId: 'id', keySecret: 's', key }), JSON.stringify(v.errors)).toBe(true);
     expect(v({ keyId: 'id', keySecret: 's', key: { ...key, expireAt: null } })).toBe(true);
     expect(v({ keyId: 'id', keySecret: 's', key: { ...key, expireAt: 'x' } })).toBe(false);
@@ -315,7 +349,17 @@ describe('alerts spec', () => {
     const { byOp } = await load('alerts');
     const v = byOp.updateAlert.body!;
     expect(v({})).toBe(true);
-    expect(v({ threshold: 3, interval: '1h', thresholdType: 'below', source: 'tile', dashboardId: 'd', tileId: 't', channel: { type: 'webhook', webhookId: 'w' } })).toBe(true);
+    expect(
+      v({
+        threshold: 3,
+        interval: '1h',
+        thresholdType: 'below',
+        source: 'tile',
+        dashboardId: 'd',
+        tileId: 't',
+        channel: { type: 'webhook', webhookId: 'w' },
+      }),
+    ).toBe(true);
     expect(v({ thresholdType: 'sideways' })).toBe(false);
     expect(v({ source: 'dashboard' })).toBe(false);
     expect(v({ dashboard: 'd' })).toBe(false);
@@ -324,7 +368,10 @@ describe('alerts spec', () => {
   it('update and list responses', async () => {
     const { byOp } = await load('alerts');
     const up = byOp.updateAlert.ok!;
-    expect(up({ data: { ...alert, dashboard: 'd', tileId: 't', savedSearch: 's', groupBy: 'g', silenced: false } }), JSON.stringify(up.errors)).toBe(true);
+    expect(
+      up({ data: { ...alert, dashboard: 'd', tileId: 't', savedSearch: 's', groupBy: 'g', silenced: false } }),
+      JSON.stringify(up.errors),
+    ).toBe(true);
     expect(up({ data: alert })).toBe(false);
     const list = byOp.listAlerts.ok!;
     expect(list({ data: [alert, { ...alert, extra: true }] }), JSON.stringify(list.errors)).toBe(true);
@@ -340,30 +387,48 @@ describe('what the specs mark, and what the descriptors say of each API', () => 
     expect([...specs.requestOnlySecretFields].sort()).toEqual(['accessKey', 'credentials']);
     const writeOnly = (operationId: string): string[] => [...operationById(specs, operationId).writeOnlyFields].sort();
     expect(writeOnly('createPipe')).toEqual(['accessKey', 'credentials', 'roles', 'validateSamples']);
-    expect(writeOnly('updatePipe')).toEqual(['accessKey', 'credentials', 'tableMappingsToAdd', 'tableMappingsToRemove', 'validateSamples']);
+    expect(writeOnly('updatePipe')).toEqual([
+      'accessKey',
+      'credentials',
+      'tableMappingsToAdd',
+      'tableMappingsToRemove',
+      'validateSamples',
+    ]);
     expect(writeOnly('createKey')).toEqual([]);
   });
 
   it('the settings keys are the ones the settings response requires, with their types', async () => {
     const keys = requiredPayloadKeys(operationById(await loadSpecs(), 'getPipeSettings'), 'result');
     expect(keys).toHaveLength(12);
-    expect(Object.fromEntries(keys)).toMatchObject({ streaming_max_insert_wait_ms: 'number', engine_parallel_view_processing: 'boolean', object_storage_use_cluster_function: 'boolean' });
+    expect(Object.fromEntries(keys)).toMatchObject({
+      streaming_max_insert_wait_ms: 'number',
+      engine_parallel_view_processing: 'boolean',
+      object_storage_use_cluster_function: 'boolean',
+    });
   });
 
-  it.each(API_LIST.map((api) => [api.name, api] as const))("%s: every 2xx response carries the descriptor's envelope, and the spec requires its security scheme", async (_name, api) => {
-    const specs = await loadSpecs();
-    const operations = specs.operations.filter((op) => op.api === api.name);
-    expect(operations.length).toBeGreaterThan(0);
-    const { payload, status, requestId } = api.envelope;
-    for (const op of operations) {
-      const schema = op.responseSchemas['200'] as { required?: string[] };
-      expect([...(schema.required ?? [])].sort(), op.operationId).toEqual([payload, status, requestId].filter((field) => field !== undefined).sort());
-      expect(op.path.startsWith(`${api.settings.pathPrefix}/`), op.key).toBe(true);
-    }
-    const document = specs.documents[api.name];
-    expect(document.security).toContainEqual({ [api.auth.securityScheme]: [] });
-    expect(document.components?.securitySchemes?.[api.auth.securityScheme]).toMatchObject({ type: 'http', scheme: api.auth.scheme });
-  });
+  it.each(API_LIST.map((api) => [api.name, api] as const))(
+    "%s: every 2xx response carries the descriptor's envelope, and the spec requires its security scheme",
+    async (_name, api) => {
+      const specs = await loadSpecs();
+      const operations = specs.operations.filter((op) => op.api === api.name);
+      expect(operations.length).toBeGreaterThan(0);
+      const { payload, status, requestId } = api.envelope;
+      for (const op of operations) {
+        const schema = op.responseSchemas['200'] as { required?: string[] };
+        expect([...(schema.required ?? [])].sort(), op.operationId).toEqual(
+          [payload, status, requestId].filter((field) => field !== undefined).sort(),
+        );
+        expect(op.path.startsWith(`${api.settings.pathPrefix}/`), op.key).toBe(true);
+      }
+      const document = specs.documents[api.name];
+      expect(document.security).toContainEqual({ [api.auth.securityScheme]: [] });
+      expect(document.components?.securitySchemes?.[api.auth.securityScheme]).toMatchObject({
+        type: 'http',
+        scheme: api.auth.scheme,
+      });
+    },
+  );
 
   it('a spec whose security scheme is not the one its descriptor names is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-security-'));

@@ -9,26 +9,56 @@ const line = (argv: string[], env: Record<string, string>): string => targetLine
 describe('the first line of a run says which target it tests', () => {
   it('names the embedded reference target with its faults and modes', () => {
     expect(line([], {})).toBe('Testing the embedded reference target (faults: none)');
-    expect(line(['--reference-fault', 'keys-secret-missing', '--reference-mode', 'slow'], {})).toBe('Testing the embedded reference target (faults: keys-secret-missing; modes: slow)');
+    expect(line(['--reference-fault', 'keys-secret-missing', '--reference-mode', 'slow'], {})).toBe(
+      'Testing the embedded reference target (faults: keys-secret-missing; modes: slow)',
+    );
   });
 
   it('names each API under test by its URL, and the API left out with the reason', () => {
-    const management = { MANAGEMENT_BASE_URL: 'https://api.example.test/', MANAGEMENT_KEY_ID: 'k', MANAGEMENT_KEY_SECRET: 's', ORGANIZATION_ID: 'o', SERVICE_ID: 's' };
-    expect(line([], management)).toBe('Testing management API at https://api.example.test (not under test: alerts API, ALERTS_BASE_URL (--alerts-url) is not set)');
+    const management = {
+      MANAGEMENT_BASE_URL: 'https://api.example.test/',
+      MANAGEMENT_KEY_ID: 'k',
+      MANAGEMENT_KEY_SECRET: 's',
+      ORGANIZATION_ID: 'o',
+      SERVICE_ID: 's',
+    };
+    expect(line([], management)).toBe(
+      'Testing management API at https://api.example.test (not under test: alerts API, ALERTS_BASE_URL ' +
+        '(--alerts-url) is not set)',
+    );
     expect(line(['--alerts-url', 'https://alerts.example.test'], { ...management, ALERTS_TOKEN: 't' })).toBe(
       'Testing management API at https://api.example.test, alerts API at https://alerts.example.test',
     );
   });
 
   it("the dry run lists the preflight's GETs, and says when SERVICE_ID cannot be checked before the run", () => {
-    const management = { MANAGEMENT_BASE_URL: 'https://api.example.test', MANAGEMENT_KEY_ID: 'k', MANAGEMENT_KEY_SECRET: 's', ORGANIZATION_ID: 'o', SERVICE_ID: 's' };
+    const management = {
+      MANAGEMENT_BASE_URL: 'https://api.example.test',
+      MANAGEMENT_KEY_ID: 'k',
+      MANAGEMENT_KEY_SECRET: 's',
+      ORGANIZATION_ID: 'o',
+      SERVICE_ID: 's',
+    };
     expect(preflightPlan(resolveConfig([], {}, RULE_IDS))).toBeUndefined();
     expect(preflightPlan(resolveConfig([], management, RULE_IDS))).toMatch(
       /^Preflight, before the first probe: GET usageCost .*ORGANIZATION_ID\); a setting it finds wrong stops the run with exit code 2\. SERVICE_ID cannot be checked before the run/,
     );
-    const full = resolveConfig([], { ...management, BACKUP_ID: 'b', ALERTS_BASE_URL: 'https://alerts.example.test', ALERTS_TOKEN: 't', ALERT_ID: 'a' }, RULE_IDS);
+    const full = resolveConfig(
+      [],
+      {
+        ...management,
+        BACKUP_ID: 'b',
+        ALERTS_BASE_URL: 'https://alerts.example.test',
+        ALERTS_TOKEN: 't',
+        ALERT_ID: 'a',
+      },
+      RULE_IDS,
+    );
     expect(preflightPlan(full)).toBe(
-      'Preflight, before the first probe: GET usageCost of the past day (MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID); GET the backup (SERVICE_ID, BACKUP_ID); GET /api/v2/alerts (ALERTS_TOKEN, ALERT_ID listed and updatable); a setting it finds wrong stops the run with exit code 2.',
+      'Preflight, before the first probe: GET usageCost of the past day (MANAGEMENT_KEY_ID, ' +
+        'MANAGEMENT_KEY_SECRET, ORGANIZATION_ID); GET the backup (SERVICE_ID, BACKUP_ID); GET /api/v2/alerts ' +
+        '(ALERTS_TOKEN, ALERT_ID listed and updatable); a setting it finds wrong stops the run with exit ' +
+        'code 2.',
     );
   });
 });

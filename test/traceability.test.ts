@@ -36,10 +36,15 @@ describe('traceability: every statement of the contract documents has an entry',
   it('a line added to a document shows up as an unmapped statement, and the other ids stay as they were', () => {
     const doc = documents[0]!;
     const text = readFileSync(join(CONTRACT_DIR, doc.file), 'utf8');
-    const edited = text.replace('| replicas | number |\n', '| replicas | number |\n| warmPool | boolean |\n').replace('## Limits\n', '## Limits\n\nNew sentence of the limits.\n');
+    const edited = text
+      .replace('| replicas | number |\n', '| replicas | number |\n| warmPool | boolean |\n')
+      .replace('## Limits\n', '## Limits\n\nNew sentence of the limits.\n');
     const statements = parseStatements(edited);
     const gaps = traceabilityGaps(statements, TRACE_TABLES[doc.name] ?? {}, RULE_IDS, TOLERANCES);
-    expect(gaps.unmapped.map((s) => s.id)).toEqual(['management:resources.pipe-scaling.warmpool', 'management:limits.new-sentence-of-the']);
+    expect(gaps.unmapped.map((s) => s.id)).toEqual([
+      'management:resources.pipe-scaling.warmpool',
+      'management:limits.new-sentence-of-the',
+    ]);
     expect(gaps.stale).toEqual([]);
     expect(gaps.changed).toEqual([]);
   });
@@ -47,7 +52,9 @@ describe('traceability: every statement of the contract documents has an entry',
   it('a reworded statement is flagged as changed, and one that is gone as stale', () => {
     const doc = documents[1]!;
     const text = readFileSync(join(CONTRACT_DIR, doc.file), 'utf8');
-    const edited = text.replace('| threshold | number | |', '| threshold | integer | |').replace('How the token is obtained: not shown.\n', '');
+    const edited = text
+      .replace('| threshold | number | |', '| threshold | integer | |')
+      .replace('How the token is obtained: not shown.\n', '');
     const gaps = traceabilityGaps(parseStatements(edited), TRACE_TABLES[doc.name] ?? {}, RULE_IDS, TOLERANCES);
     expect(gaps.changed.map((c) => c.id)).toEqual(['alerts:resources.alert.threshold']);
     expect(gaps.stale).toEqual(['alerts:authentication.how-the-token-is']);
@@ -63,16 +70,30 @@ describe('traceability: every statement of the contract documents has an entry',
     expect(RULES.filter((r) => r.basis === 'stated' && !judged.has(r.id)).map((r) => r.id)).toEqual([]);
   });
 
-  it('the data validates against schemas/traceability.schema.json, and the committed docs/traceability.json is that data', () => {
-    const data = JSON.parse(JSON.stringify(traceabilityData(documents))) as unknown;
-    expect(schemaProblem('traceability', data)).toBeUndefined();
-    expect(JSON.parse(readFileSync(join(ROOT, 'docs', 'traceability.json'), 'utf8'))).toEqual(data);
-    expect(schemaProblem('traceability', { documents: [], tolerances: [], statements: [{ id: 'a:b', document: 'a', kind: 'field', line: 1, text: 'x', rules: [] }] })).toMatch(/./);
-  });
+  it(
+    'the data validates against schemas/traceability.schema.json, and the committed docs/traceability.json ' +
+      'is that data',
+    () => {
+      const data = JSON.parse(JSON.stringify(traceabilityData(documents))) as unknown;
+      expect(schemaProblem('traceability', data)).toBeUndefined();
+      expect(JSON.parse(readFileSync(join(ROOT, 'docs', 'traceability.json'), 'utf8'))).toEqual(data);
+      expect(
+        schemaProblem('traceability', {
+          documents: [],
+          tolerances: [],
+          statements: [{ id: 'a:b', document: 'a', kind: 'field', line: 1, text: 'x', rules: [] }],
+        }),
+      ).toMatch(/./);
+    },
+  );
 
   it('`conformance rules ID` lists the statements the rule enforces', async () => {
     const lines: string[] = [];
-    expect(await main(['rules', 'usage.grand-total'], {}, { out: (l) => lines.push(l), err: (l) => lines.push(l) })).toBe(0);
-    expect(lines.join('\n')).toContain('management:resources.usage-cost.grandtotalcredits: grandTotalCredits | number | total over the period');
+    expect(
+      await main(['rules', 'usage.grand-total'], {}, { out: (l) => lines.push(l), err: (l) => lines.push(l) }),
+    ).toBe(0);
+    expect(lines.join('\n')).toContain(
+      'management:resources.usage-cost.grandtotalcredits: grandTotalCredits | number | total over the period',
+    );
   });
 });

@@ -28,7 +28,10 @@ describe("undici's parts, loaded without its index", () => {
   it('loads the Agent and the request API from their own files with the installed undici', () => {
     // When a release of undici moves these files, the run falls back to the index (slower start): this says so.
     const { version } = createRequire(import.meta.url)('undici/package.json') as { version: string };
-    const moved = `undici ${version} no longer has ${LEAN_FILES.join(' and ')}, which core/undici.ts loads instead of its index (about 35 ms of every thread's start): point LEAN_FILES at where this release has the Agent and the request API, or drop the lean path`;
+    const moved =
+      `undici ${version} no longer has ${LEAN_FILES.join(' and ')}, which core/undici.ts loads instead of ` +
+      `its index (about 35 ms of every thread's start): point LEAN_FILES at where this release has the Agent ` +
+      'and the request API, or drop the lean path';
     expect(undici.lean, moved).toBe(true);
     expect(loadUndici().lean, moved).toBe(true);
   });
@@ -37,7 +40,13 @@ describe("undici's parts, loaded without its index", () => {
     const url = new URL('/v1/things?limit=2', await echoServer());
     const agent = new undici.Agent({ connections: 1 });
     try {
-      const res = await undici.request(agent, { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+      const res = await undici.request(agent, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        body: '{"a":1}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode).toBe(201);
       expect(res.headers['x-seen']).toBe('yes');
       expect(await res.body.json()).toEqual({ method: 'POST', url: '/v1/things?limit=2', body: '{"a":1}' });

@@ -16,7 +16,8 @@ const GET_OPERATION = /^GET /;
 const STATE_OPERATION = /\/state$/;
 
 describe('verdicts follow the probe classes a run may use', () => {
-  it('clean target: everything passes; under --allow read,write only the service state operation is skipped, by choice; under --allow read only GETs are judged', async () => {
+  it('clean target: everything passes; under --allow read,write only the service state operation is skipped, ' +
+    'by choice; under --allow read only GETs are judged', async () => {
     const all = await runInProcess(FAST);
     expect(all.code).toBe(0);
     const clean = verdicts(all.report);
@@ -26,9 +27,22 @@ describe('verdicts follow the probe classes a run may use', () => {
     expect(readWrite.code).toBe(0);
     const skippedRw = readWrite.report.results.filter((r) => r.outcome === 'skipped');
     expect(skippedRw.length).toBeGreaterThan(0);
-    expect(skippedRw.every((r) => STATE_OPERATION.test(r.operation) && r.skipKind === 'by-choice' && /class disruptive are not allowed/.test(r.message))).toBe(true);
-    expect(readWrite.report.results.filter((r) => !STATE_OPERATION.test(r.operation)).every((r) => r.outcome === 'passed')).toBe(true);
-    expect(verdicts(readWrite.report)['service.command on PATCH /v1/organizations/{organizationId}/services/{serviceId}/state']).toBe('skipped');
+    expect(
+      skippedRw.every(
+        (r) =>
+          STATE_OPERATION.test(r.operation) &&
+          r.skipKind === 'by-choice' &&
+          /class disruptive are not allowed/.test(r.message),
+      ),
+    ).toBe(true);
+    expect(
+      readWrite.report.results.filter((r) => !STATE_OPERATION.test(r.operation)).every((r) => r.outcome === 'passed'),
+    ).toBe(true);
+    expect(
+      verdicts(readWrite.report)[
+        'service.command on PATCH /v1/organizations/{organizationId}/services/{serviceId}/state'
+      ],
+    ).toBe('skipped');
 
     const read = await runInProcess([...FAST, '--allow', 'read']);
     expect(read.code).toBe(0);
@@ -37,7 +51,9 @@ describe('verdicts follow the probe classes a run may use', () => {
     expect(passed.filter((r) => !GET_OPERATION.test(r.operation))).toEqual([]);
     const skipped = read.report.results.filter((r) => r.outcome === 'skipped');
     expect(skipped.filter((r) => r.skipKind !== 'by-choice')).toEqual([]);
-    expect(read.report.results.filter((r) => !GET_OPERATION.test(r.operation)).every((r) => r.outcome === 'skipped')).toBe(true);
+    expect(
+      read.report.results.filter((r) => !GET_OPERATION.test(r.operation)).every((r) => r.outcome === 'skipped'),
+    ).toBe(true);
     // A rule judged on the list only after updates: its list half needs writes.
     expect(verdicts(read.report)['alerts.update-applies on GET /api/v2/alerts']).toBe('skipped');
     expect(read.report.created).toEqual([]);
@@ -50,18 +66,23 @@ describe('what a run lists under created', () => {
     const keys = run.report.created.filter((c) => c.operation === 'createKey');
     expect(keys.length).toBeGreaterThan(FAST.length);
     expect(keys.every((c) => c.kind === 'created' && /^[0-9a-f-]{36}$/i.test(c.id))).toBe(true);
-    expect(keys.filter((c) => c.note.includes('ACCEPTED although it was built to be rejected')).length).toBeGreaterThan(0);
+    expect(keys.filter((c) => c.note.includes('ACCEPTED although it was built to be rejected')).length).toBeGreaterThan(
+      0,
+    );
     expect(run.report.created.some((c) => c.operation === 'updateAlert' && c.kind === 'changed')).toBe(true);
   }, 120_000);
 });
 
 describe('--require-judged', () => {
-  it('fails a run that could not judge a selected rule (exit 1, with the gate said), but not one that skipped rules by choice', async () => {
+  it('fails a run that could not judge a selected rule (exit 1, with the gate said), but not one that skipped ' +
+    'rules by choice', async () => {
     const cut = await runInProcess(['--max-requests', '40', '--seed', '5', '--require-judged']);
     expect(cut.report.stats.failed).toBe(0);
     expect(cut.report.stats.notJudged).toBeGreaterThan(0);
     expect(cut.report.outcome).toBe('failed');
-    expect(cut.report.gate).toMatch(/^--require-judged: \d+ selected rule × operation verdict\(s\) could not be judged/);
+    expect(cut.report.gate).toMatch(
+      /^--require-judged: \d+ selected rule × operation verdict\(s\) could not be judged/,
+    );
     expect(cut.output).toContain('! --require-judged:');
     expect(cut.code).toBe(1);
 
@@ -74,7 +95,8 @@ describe('--require-judged', () => {
 });
 
 describe('--allow read sends GETs and nothing else', () => {
-  it('against a target that accepts every request, not one request is a POST, PATCH or PUT, and nothing is listed as created', async () => {
+  it('against a target that accepts every request, not one request is a POST, PATCH or PUT, and nothing is ' +
+    'listed as created', async () => {
     const methods: string[] = [];
     const alert = {
       id: 'a'.repeat(24),

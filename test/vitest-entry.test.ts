@@ -15,7 +15,12 @@ async function thrown(call: () => unknown): Promise<string> {
 
 describe('the vitest entry', () => {
   it('refuses a bad setting with the same HarnessError as runConformance', async () => {
-    for (const settings of [{ runs: 0 }, { allow: ['everything' as 'read'] }, { managementUrl: 'http://127.0.0.1:1' }, { colour: true } as object]) {
+    for (const settings of [
+      { runs: 0 },
+      { allow: ['everything' as 'read'] },
+      { managementUrl: 'http://127.0.0.1:1' },
+      { colour: true } as object,
+    ]) {
       const fromEntry = await thrown(() => deferredRun(settings));
       expect(fromEntry).toMatch(/\[CONFIG_(INVALID|MISSING)\]$/);
       expect(fromEntry).toBe(await thrown(() => runConformance(settings)));
@@ -24,14 +29,22 @@ describe('the vitest entry', () => {
 
   it('refuses, naming it, a setting that has no meaning in a vitest test file', async () => {
     expect(await thrown(() => deferredRun({ reportDir: 'out' }))).toBe(
-      "conformanceSuites: the setting reportDir has no meaning in a vitest test file: the tests' reports are your vitest reporters' (junit, json, ...). Leave it out. [CONFIG_INVALID]",
+      "conformanceSuites: the setting reportDir has no meaning in a vitest test file: the tests' reports " +
+        "are your vitest reporters' (junit, json, ...). Leave it out. [CONFIG_INVALID]",
     );
-    expect(await thrown(() => deferredRun({ dryRun: true }))).toMatch(/^conformanceSuites: the setting dryRun has no meaning/);
+    expect(await thrown(() => deferredRun({ dryRun: true }))).toMatch(
+      /^conformanceSuites: the setting dryRun has no meaning/,
+    );
   });
 
   it('resolves the settings and loads the specs before the tests are declared, keeping the shard', async () => {
     const run = await deferredRun({ runs: 3, seed: 5, shard: { index: 2, count: 3 } });
-    expect(run.config).toMatchObject({ runs: 3, seed: 5, shard: { index: 2, count: 3 }, reference: { faults: [], modes: [] } });
+    expect(run.config).toMatchObject({
+      runs: 3,
+      seed: 5,
+      shard: { index: 2, count: 3 },
+      reference: { faults: [], modes: [] },
+    });
     expect(run.specs.operations.map((operation) => operation.operationId)).toContain('updateAlert');
   });
 });

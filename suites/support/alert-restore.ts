@@ -8,26 +8,37 @@ const isNumber: FieldCheck = (value) => typeof value === 'number' && Number.isFi
  * The listed fields that the run sends back, as the update body's nine fields (the listing's `dashboard` is the
  * body's `dashboardId`), each with the type the alerts document gives it.
  */
-const RESTORED_FIELDS: readonly (readonly [listed: string, sent: string, type: string, check: FieldCheck])[] = Object.freeze([
-  ['threshold', 'threshold', 'a number', isNumber],
-  ['interval', 'interval', 'a string', isString],
-  ['thresholdType', 'thresholdType', '"above" or "below"', (value) => value === 'above' || value === 'below'],
-  ['source', 'source', '"tile" or "search"', (value) => value === 'tile' || value === 'search'],
-  ['dashboard', 'dashboardId', 'a string', isString],
-  ['tileId', 'tileId', 'a string', isString],
-  [
-    'channel',
-    'channel',
-    'an object with string `type` and `webhookId`',
-    (value) => typeof value === 'object' && value !== null && isString((value as Record<string, unknown>).type) && isString((value as Record<string, unknown>).webhookId),
-  ],
-  ['name', 'name', 'a string', isString],
-  ['message', 'message', 'a string', isString],
-]);
+const RESTORED_FIELDS: readonly (readonly [listed: string, sent: string, type: string, check: FieldCheck])[] =
+  Object.freeze([
+    ['threshold', 'threshold', 'a number', isNumber],
+    ['interval', 'interval', 'a string', isString],
+    ['thresholdType', 'thresholdType', '"above" or "below"', (value) => value === 'above' || value === 'below'],
+    ['source', 'source', '"tile" or "search"', (value) => value === 'tile' || value === 'search'],
+    ['dashboard', 'dashboardId', 'a string', isString],
+    ['tileId', 'tileId', 'a string', isString],
+    [
+      'channel',
+      'channel',
+      'an object with string `type` and `webhookId`',
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        isString((value as Record<string, unknown>).type) &&
+        isString((value as Record<string, unknown>).webhookId),
+    ],
+    ['name', 'name', 'a string', isString],
+    ['message', 'message', 'a string', isString],
+  ]);
 
-/** The update body that puts an alert back as it was listed: its nine update fields, `dashboard` sent as `dashboardId`. */
+/**
+ * The update body that puts an alert back as it was listed: its nine update fields, `dashboard` sent as `dashboardId`.
+ */
 export function putBackBody(alert: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(RESTORED_FIELDS.filter(([listed]) => alert[listed] !== undefined && alert[listed] !== null).map(([listed, sent]) => [sent, alert[listed]]));
+  return Object.fromEntries(
+    RESTORED_FIELDS.filter(([listed]) => alert[listed] !== undefined && alert[listed] !== null).map(
+      ([listed, sent]) => [sent, alert[listed]],
+    ),
+  );
 }
 
 /**
@@ -37,15 +48,26 @@ export function putBackBody(alert: Record<string, unknown>): Record<string, unkn
  */
 export function alertNotUpdatable(alert: Record<string, unknown>): string | undefined {
   if (alert.source === 'search') {
-    return 'it is a saved-search alert (source "search"): its savedSearch is not in the list and no update body can set it, so the run could not put it back';
+    return (
+      'it is a saved-search alert (source "search"): its savedSearch is not in the list and no update body ' +
+      'can set it, so the run could not put it back'
+    );
   }
   const missing = RESTORED_FIELDS.filter(([listed]) => alert[listed] === undefined || alert[listed] === null);
   if (missing.length > 0) {
-    return `its listing lacks ${missing.map(([listed, sent]) => (listed === sent ? `\`${listed}\`` : `\`${listed}\` (the update's \`${sent}\`)`)).join(', ')}, so the run could not put it back`;
+    return (
+      'its listing lacks ' +
+      `${missing.map(([listed, sent]) => (listed === sent ? `\`${listed}\`` : `\`${listed}\` (the update's \`${sent}\`)`)).join(', ')}, ` +
+      'so the run could not put it back'
+    );
   }
   const mistyped = RESTORED_FIELDS.filter(([listed, , , check]) => !check(alert[listed]));
   if (mistyped.length > 0) {
-    return `its listed ${mistyped.map(([listed, , type]) => `\`${listed}\` is ${JSON.stringify(alert[listed])}, not ${type}`).join('; ')}, so the run could not send it back`;
+    return (
+      'its listed ' +
+      `${mistyped.map(([listed, , type]) => `\`${listed}\` is ${JSON.stringify(alert[listed])}, not ${type}`).join('; ')}, ` +
+      'so the run could not send it back'
+    );
   }
   return undefined;
 }

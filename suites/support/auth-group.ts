@@ -8,7 +8,10 @@ import { randomToken, reject } from './probe.ts';
 /** A request that would be accepted with the right credentials, or why there is none (no resource known to exist). */
 export type AuthRequest = Omit<ProbeRequest, 'probe' | 'authorization'> | { readonly unable: string };
 
-/** An operation to send credential probes to, and the request to send: only to a resource known to exist, so that a 404 cannot pass for a rejection. */
+/**
+ * An operation to send credential probes to, and the request to send: only to a resource known to exist, so that a 404
+ * cannot pass for a rejection.
+ */
 export interface AuthTarget {
   readonly operationId: string;
   readonly api: ApiName;
@@ -17,20 +20,34 @@ export interface AuthTarget {
   readonly after?: readonly string[];
 }
 
-/** An `Authorization` header in a scheme with a wrong secret: for `basic`, the run's own user of an API with that scheme (when it has one), so that only the secret is wrong. */
+/**
+ * An `Authorization` header in a scheme with a wrong secret: for `basic`, the run's own user of an API with that scheme
+ * (when it has one), so that only the secret is wrong.
+ */
 function wrongAuthorization(scheme: AuthScheme, context: SuiteContext): string {
   if (scheme === 'bearer') return authorizationHeader(scheme, { token: randomToken('wrong-') });
   const own = API_LIST.filter((api) => api.auth.scheme === 'basic')
     .map((api) => api.credentialsOf(context.config))
     .find((credentials) => credentials !== undefined && 'user' in credentials);
-  return authorizationHeader(scheme, { user: own && 'user' in own ? own.user : randomToken('key-'), password: randomToken('wrong-') });
+  return authorizationHeader(scheme, {
+    user: own && 'user' in own ? own.user : randomToken('key-'),
+    password: randomToken('wrong-'),
+  });
 }
 
-/** The ways a request can lack the right credentials, each with the authorization it sends: none, its API's scheme with a wrong secret, another API's scheme. */
-function wrongCredentials(api: ApiName, context: SuiteContext): Array<{ way: (typeof CREDENTIAL_WAYS)[number]; authorization: string | null }> {
+/**
+ * The ways a request can lack the right credentials, each with the authorization it sends: none, its API's scheme with
+ * a wrong secret, another API's scheme.
+ */
+function wrongCredentials(
+  api: ApiName,
+  context: SuiteContext,
+): Array<{ way: (typeof CREDENTIAL_WAYS)[number]; authorization: string | null }> {
   const [none, wrong, otherScheme] = CREDENTIAL_WAYS;
   const own = APIS[api].auth.scheme;
-  const other = API_LIST.map((descriptor) => descriptor.auth.scheme).find((scheme) => scheme !== own) ?? (own === 'basic' ? 'bearer' : 'basic');
+  const other =
+    API_LIST.map((descriptor) => descriptor.auth.scheme).find((scheme) => scheme !== own) ??
+    (own === 'basic' ? 'bearer' : 'basic');
   return [
     { way: none, authorization: null },
     { way: wrong, authorization: wrongAuthorization(own, context) },
@@ -38,7 +55,10 @@ function wrongCredentials(api: ApiName, context: SuiteContext): Array<{ way: (ty
   ];
 }
 
-/** One probe group per target operation (so that each has its operation's class): its request sent without the right credentials, each way. */
+/**
+ * One probe group per target operation (so that each has its operation's class): its request sent without the right
+ * credentials, each way.
+ */
 export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
   return targets.map((target) => ({
     name: `credentials: ${target.operationId}`,
@@ -53,7 +73,13 @@ export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
         return;
       }
       await Promise.all(
-        wrongCredentials(target.api, context).map(({ way, authorization }) => context.send(target.operationId, { ...request, authorization, probe: reject(way, 'auth.required', { part: way }) })),
+        wrongCredentials(target.api, context).map(({ way, authorization }) =>
+          context.send(target.operationId, {
+            ...request,
+            authorization,
+            probe: reject(way, 'auth.required', { part: way }),
+          }),
+        ),
       );
     },
   }));
@@ -65,9 +91,16 @@ const MALFORMED_BODIES = Object.freeze([
   { label: 'a JSON string body', body: '"just a string"' },
 ]);
 
-/** A probe group per target operation that sends malformed JSON to it (to a resource known to exist, where it names one). */
+/**
+ * A probe group per target operation that sends malformed JSON to it (to a resource known to exist, where it names
+ * one).
+ */
 export function malformedJsonGroups(
-  targets: readonly { operationId: string; params?: (context: SuiteContext) => Record<string, string> | { unable: string }; after?: readonly string[] }[],
+  targets: readonly {
+    operationId: string;
+    params?: (context: SuiteContext) => Record<string, string> | { unable: string };
+    after?: readonly string[];
+  }[],
 ): ProbeGroup[] {
   return targets.map((target) => ({
     name: `malformed JSON: ${target.operationId}`,
@@ -80,7 +113,15 @@ export function malformedJsonGroups(
         context.unable(params.unable as string);
         return;
       }
-      await Promise.all(MALFORMED_BODIES.map(({ label, body }) => context.send(target.operationId, { body, ...(params ? { params: params as Record<string, string> } : {}), probe: reject(label) })));
+      await Promise.all(
+        MALFORMED_BODIES.map(({ label, body }) =>
+          context.send(target.operationId, {
+            body,
+            ...(params ? { params: params as Record<string, string> } : {}),
+            probe: reject(label),
+          }),
+        ),
+      );
     },
   }));
 }

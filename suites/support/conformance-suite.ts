@@ -76,9 +76,12 @@ export function registerConformance(source: SuitesSource): void {
     run = prepared.run;
     close = prepared.close;
     const spent = run.preflight?.requests ?? 0;
-    const session = await createSession(run.config, source.specs, { ...(source.channel ? { channel: source.channel } : {}), spent });
-    // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after the last group.
-    // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
+    const session = await createSession(run.config, source.specs, {
+      ...(source.channel ? { channel: source.channel } : {}),
+      spent,
+    });
+    // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after
+    // the last group. Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
     finished = runSuites(session, states, run.plan.total + spent).finally(() => session.close());
   }, timeout);
 
@@ -98,14 +101,35 @@ function suiteState(definition: SuiteDefinition): SuiteState {
   const done = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  return { definition, ledger: createLedger(), credentials: createCredentialTally(), skips: [], created: [], incidents: [], operationKeys: new Map(), requests: 0, rateLimited: 0, done, settle };
+  return {
+    definition,
+    ledger: createLedger(),
+    credentials: createCredentialTally(),
+    skips: [],
+    created: [],
+    incidents: [],
+    operationKeys: new Map(),
+    requests: 0,
+    rateLimited: 0,
+    done,
+    settle,
+  };
 }
 
-/** Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as it is through, with its failure if any. */
+/**
+ * Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as
+ * it is through, with its failure if any.
+ */
 async function runSuites(session: Session, states: readonly SuiteState[], planned: number | undefined): Promise<void> {
   const interrupted = (state: SuiteState): void => {
     if (session.gate.interrupted.aborted) {
-      state.skips.push({ group: 'every group', operations: state.definition.operations, feeds: RULES.map((rule) => rule.id), reason: 'the run was interrupted', byChoice: false });
+      state.skips.push({
+        group: 'every group',
+        operations: state.definition.operations,
+        feeds: RULES.map((rule) => rule.id),
+        reason: 'the run was interrupted',
+        byChoice: false,
+      });
     }
   };
   const byName = new Map(states.map((state) => [state.definition.name, state]));
@@ -131,7 +155,10 @@ async function runSuites(session: Session, states: readonly SuiteState[], planne
   }
 }
 
-/** A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their reason. */
+/**
+ * A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their
+ * reason.
+ */
 function scheduledSuite(s: Session, state: SuiteState, planned: number | undefined): ScheduledSuite {
   const { definition, ledger, credentials, skips, created, incidents } = state;
   const { config } = s;
@@ -139,7 +166,10 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
   for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
   const pathParameters = runPathParameters(config);
-  /** What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it again. */
+  /**
+   * What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it
+   * again.
+   */
   const judgedWhenRecorded = new WeakMap<Exchange, readonly Judgement[]>();
   const clients = s.clients(
     (exchange) => {
@@ -157,22 +187,49 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
       state.requests += 1;
     },
   );
-  const shrink = createShrinker({ session: s, ledger, rules, recorded: (exchange) => judgedWhenRecorded.get(exchange), ...(planned === undefined ? {} : { planned }) });
+  const shrink = createShrinker({
+    session: s,
+    ledger,
+    rules,
+    recorded: (exchange) => judgedWhenRecorded.get(exchange),
+    ...(planned === undefined ? {} : { planned }),
+  });
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
     send(operationId, request) {
       const operation = s.operation(operationId);
       const client = clients[operation.api];
       if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
-      if (!config.allow.includes(operation.klass)) throw new Error(`${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; the group should have been skipped`);
+      if (!config.allow.includes(operation.klass))
+        throw new Error(
+          `${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; ` +
+            'the group should have been skipped',
+        );
       // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
-      return client.send({ ...request, operation, params: { ...pathParameters, ...request.params }, urgent: definition.sequential === true });
+      return client.send({
+        ...request,
+        operation,
+        params: { ...pathParameters, ...request.params },
+        urgent: definition.sequential === true,
+      });
     },
     examples(property, arbitrary, cap = Infinity) {
-      return [...propertyExamples(`${name}/${property}`, arbitrary, propertySeed(config.seed, `${name}/${property}`), Math.min(cap, config.runs))];
+      return [
+        ...propertyExamples(
+          `${name}/${property}`,
+          arbitrary,
+          propertySeed(config.seed, `${name}/${property}`),
+          Math.min(cap, config.runs),
+        ),
+      ];
     },
     async eachExample(property, arbitrary, probe, options = {}) {
-      const examples = propertyExamples(`${name}/${property}`, arbitrary, propertySeed(config.seed, `${name}/${property}`), Math.min(options.cap ?? Infinity, config.runs));
+      const examples = propertyExamples(
+        `${name}/${property}`,
+        arbitrary,
+        propertySeed(config.seed, `${name}/${property}`),
+        Math.min(options.cap ?? Infinity, config.runs),
+      );
       const shrinking = options.shrink ? shrink({ arbitrary, send: options.shrink }) : undefined;
       await forEachExample(examples, options.inOrder ? 1 : config.concurrency, probe, (exchange, { value }) => {
         if (exchange) shrinking?.add(exchange, value);
@@ -218,7 +275,9 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
   };
 }
 
-/** One suite's tests: per operation, one test per rule that concerns it, each turning the ledger's tally into a verdict. */
+/**
+ * One suite's tests: per operation, one test per rule that concerns it, each turning the ledger's tally into a verdict.
+ */
 function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRun | undefined, timeout: number): void {
   const { definition, ledger, skips } = state;
   describe(definition.name, () => {

@@ -33,7 +33,10 @@ export interface ScheduleOptions {
  * soon as it is through, and returns, per suite, the first error one of its groups threw; a sequential suite's chain
  * stops at it, other suites go on.
  */
-export async function runSchedule(suites: readonly ScheduledSuite[], options: ScheduleOptions): Promise<Map<string, unknown>> {
+export async function runSchedule(
+  suites: readonly ScheduledSuite[],
+  options: ScheduleOptions,
+): Promise<Map<string, unknown>> {
   const errors = new Map<string, unknown>();
   const record = (suite: ScheduledSuite, error: unknown): void => {
     if (!errors.has(suite.name)) errors.set(suite.name, error);
@@ -67,7 +70,9 @@ export async function runSchedule(suites: readonly ScheduledSuite[], options: Sc
 /** The names of a suite's groups that must run alone. */
 export function isolatedGroups(suite: ScheduledSuite): ReadonlySet<string> {
   const anyDisruptive = suite.groups.some((group) => group.disruptive);
-  const isolated = new Set(suite.groups.filter((group) => group.disruptive || (suite.sequential && anyDisruptive)).map((group) => group.name));
+  const isolated = new Set(
+    suite.groups.filter((group) => group.disruptive || (suite.sequential && anyDisruptive)).map((group) => group.name),
+  );
   let grew = true;
   while (grew) {
     grew = false;
@@ -81,8 +86,16 @@ export function isolatedGroups(suite: ScheduledSuite): ReadonlySet<string> {
   return isolated;
 }
 
-/** Runs a suite's groups that need not be alone: in order when the suite is sequential, else each once its `after` groups are done. */
-async function runTogether(suite: ScheduledSuite, groups: readonly ScheduledGroup[], options: ScheduleOptions, record: (suite: ScheduledSuite, error: unknown) => void): Promise<void> {
+/**
+ * Runs a suite's groups that need not be alone: in order when the suite is sequential, else each once its `after`
+ * groups are done.
+ */
+async function runTogether(
+  suite: ScheduledSuite,
+  groups: readonly ScheduledGroup[],
+  options: ScheduleOptions,
+  record: (suite: ScheduledSuite, error: unknown) => void,
+): Promise<void> {
   if (suite.sequential) {
     for (const group of groups) {
       if (options.stopped()) return;

@@ -12,7 +12,10 @@ export function reject(label: string, rule?: string, more: Partial<Probe> = {}):
   return { intent: 'reject', label, ...(rule ? { rules: [rule] } : {}), ...more };
 }
 
-/** A probe the documents neither require to be accepted nor rejected: a rejection is no finding, a 2xx is judged by every rule, a 5xx is a finding. */
+/**
+ * A probe the documents neither require to be accepted nor rejected: a rejection is no finding, a 2xx is judged by
+ * every rule, a 5xx is a finding.
+ */
 export function observe(label: string, more: Partial<Probe> = {}): Probe {
   return { intent: 'observe', label, ...more };
 }

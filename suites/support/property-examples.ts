@@ -8,7 +8,12 @@ const CHUNK = 64;
  * The first `count` examples of a property, drawn a chunk at a time as they are asked for: the same values in the same
  * order as `fc.sample(arbitrary, { seed, numRuns: count })`, without holding them all.
  */
-export function* propertyExamples<T>(property: string, arbitrary: fc.Arbitrary<T>, seed: number, count: number): Generator<Example<T>> {
+export function* propertyExamples<T>(
+  property: string,
+  arbitrary: fc.Arbitrary<T>,
+  seed: number,
+  count: number,
+): Generator<Example<T>> {
   for (let start = 0; start < count; start += CHUNK) {
     const values = fc.sample(arbitrary, { seed, path: String(start), numRuns: Math.min(CHUNK, count - start) });
     for (const [offset, value] of values.entries()) yield { value, example: { property, seed, index: start + offset } };

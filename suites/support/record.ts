@@ -12,10 +12,19 @@ import type { Session } from './session.ts';
 
 const MAX_EVIDENCE_CHARS = 4_000;
 
-/** Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence; returns the judgements. */
-export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): Judgement[] {
+/**
+ * Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence; returns the
+ * judgements.
+ */
+export function recordExchange(
+  session: Session,
+  ledger: Ledger,
+  rules: readonly Rule[],
+  exchange: Exchange,
+): Judgement[] {
   const { specs, memories } = session;
-  for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields)) session.redactor.addSecret(secret);
+  for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields))
+    session.redactor.addSecret(secret);
   for (const value of valuesUnder(exchange.response?.json, redactedNames(specs))) session.redactor.addSecret(value);
 
   for (const rule of rules) rule.memory?.sent?.(memories.get(rule.id), exchange, specs);
@@ -46,7 +55,9 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   return judgements;
 }
 
-/** The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent. */
+/**
+ * The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent.
+ */
 export function reproduction(session: Pick<Session, 'config' | 'redactor' | 'specs'>, exchange: Exchange): string {
   const generated = new Set(valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields));
   return curlCommand(exchange.api, exchange.request, {
@@ -80,5 +91,7 @@ function finding(session: Session, exchange: Exchange, curl: string, rule: strin
 }
 
 function truncate(text: string): string {
-  return text.length > MAX_EVIDENCE_CHARS ? `${text.slice(0, MAX_EVIDENCE_CHARS)}... [${text.length - MAX_EVIDENCE_CHARS} more characters]` : text;
+  return text.length > MAX_EVIDENCE_CHARS
+    ? `${text.slice(0, MAX_EVIDENCE_CHARS)}... [${text.length - MAX_EVIDENCE_CHARS} more characters]`
+    : text;
 }

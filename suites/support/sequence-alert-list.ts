@@ -3,13 +3,18 @@ import { accept } from './probe.ts';
 import type { AlertModel } from './sequence-alert-model.ts';
 import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
 
-/** Lists the alerts: every other alert as listed before the sequence, the alert under test as its last update left it. */
+/**
+ * Lists the alerts: every other alert as listed before the sequence, the alert under test as its last update left it.
+ */
 export async function listAlerts(model: AlertModel, real: SequenceReal): Promise<void> {
   const expect = { others: model.others, ...(model.expected ? { alert: model.expected } : {}) };
   await real.step('list the alerts', 'listAlerts', { probe: accept('list alerts in a sequence', { expect }) });
 }
 
-/** Lists the alerts (a command): every other alert as listed before the sequence, the alert under test as its last update left it. */
+/**
+ * Lists the alerts (a command): every other alert as listed before the sequence, the alert under test as its last
+ * update left it.
+ */
 class ListAlerts implements SequenceCommand<AlertModel> {
   check(): boolean {
     return true;

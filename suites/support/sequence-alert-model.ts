@@ -2,7 +2,9 @@ import { isSuccess, type Exchange } from '../../core/exchange.ts';
 
 type Alert = Record<string, unknown>;
 
-/** The model of an alerts sequence: the alert under test as its updates left it, and every other alert as first listed. */
+/**
+ * The model of an alerts sequence: the alert under test as its updates left it, and every other alert as first listed.
+ */
 export interface AlertModel {
   readonly id: string;
   /** The alert under test as a list must show it: set by the first accepted update of the sequence. */

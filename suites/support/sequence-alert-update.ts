@@ -16,7 +16,11 @@ class UpdateAlert implements SequenceCommand<AlertModel> {
 
   async run(model: AlertModel, real: SequenceReal): Promise<void> {
     const probe = accept('a complete alert update of a sequence', { expect: { isolated: true } });
-    const exchange = await real.step(`update the alert: ${this.toString()}`, 'updateAlert', { params: { id: model.id }, json: this.body, probe });
+    const exchange = await real.step(`update the alert: ${this.toString()}`, 'updateAlert', {
+      params: { id: model.id },
+      json: this.body,
+      probe,
+    });
     if (isSuccess(exchange)) model.expected = { id: model.id, ...alertFromUpdate(this.body) };
   }
 
@@ -26,6 +30,8 @@ class UpdateAlert implements SequenceCommand<AlertModel> {
 }
 
 /** Commands that update the alert under test with complete bodies drawn from `bodies`. */
-export function updateAlertCommand(bodies: fc.Arbitrary<CompleteAlertUpdateBody>): fc.Arbitrary<SequenceCommand<AlertModel>> {
+export function updateAlertCommand(
+  bodies: fc.Arbitrary<CompleteAlertUpdateBody>,
+): fc.Arbitrary<SequenceCommand<AlertModel>> {
   return fc.noShrink(bodies).map((body): SequenceCommand<AlertModel> => new UpdateAlert(body));
 }

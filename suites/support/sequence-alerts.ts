@@ -14,8 +14,12 @@ export const ALERT_SEQUENCE_STEPS = 5;
 /** Alerts sequences of a run: one alert, so one at a time, and few. */
 const MAX_ALERT_SEQUENCES = 2;
 
-/** Alerts sequences of a run, whatever its `runs`: one alert, so few, and two so that an update and a list are all but sure. */
-export const alertSequences = (runs: number): number => Math.min(Math.max(runs, MAX_ALERT_SEQUENCES), MAX_ALERT_SEQUENCES);
+/**
+ * Alerts sequences of a run, whatever its `runs`: one alert, so few, and two so that an update and a list are all but
+ * sure.
+ */
+export const alertSequences = (runs: number): number =>
+  Math.min(Math.max(runs, MAX_ALERT_SEQUENCES), MAX_ALERT_SEQUENCES);
 
 /** The rules an alerts sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']);
@@ -24,17 +28,30 @@ const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']
  * Sends model-based sequences of updates of alert `id` (complete bodies from `bodies`) and list reads, one sequence at
  * a time, each from a list read; `onStep` hears every exchange (what changed, and other alerts to compare).
  */
-export function runAlertSequences(context: SuiteContext, id: string, bodies: fc.Arbitrary<CompleteAlertUpdateBody>, onStep: (exchange: Exchange) => void): Promise<void> {
+export function runAlertSequences(
+  context: SuiteContext,
+  id: string,
+  bodies: fc.Arbitrary<CompleteAlertUpdateBody>,
+  onStep: (exchange: Exchange) => void,
+): Promise<void> {
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
     // A sequence without an update judges nothing the model knows more of than the list before it.
     commands: fc
-      .commands([updateAlertCommand(bodies), updateAlertCommand(bodies), listAlertsCommand()], { maxCommands: ALERT_SEQUENCE_STEPS })
+      .commands([updateAlertCommand(bodies), updateAlertCommand(bodies), listAlertsCommand()], {
+        maxCommands: ALERT_SEQUENCE_STEPS,
+      })
       .filter((commands) => [...commands].some((c) => String(c).startsWith('updateAlert'))),
-    setup: async (real) => alertModel(id, await real.step('list the alerts (before the sequence)', 'listAlerts', { probe: accept('list alerts before a sequence') })),
+    setup: async (real) =>
+      alertModel(
+        id,
+        await real.step('list the alerts (before the sequence)', 'listAlerts', {
+          probe: accept('list alerts before a sequence'),
+        }),
+      ),
     async finish(model, real, sent) {
-      // At least once, then until the sequence has sent the steps the plan counts: the list before, the commands, lists.
-      // A shrink candidate passes `sent` as Infinity (no padding): it reads once.
+      // At least once, then until the sequence has sent the steps the plan counts: the list before, the commands,
+      // lists. A shrink candidate passes `sent` as Infinity (no padding): it reads once.
       let step = sent;
       do {
         await listAlerts(model, real);

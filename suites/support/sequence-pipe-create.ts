@@ -18,7 +18,10 @@ class CreatePipe implements SequenceCommand<PipeModel> {
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
     const expect = { pipeState: { others: model.pipes.map((pipe) => pipe.id) } };
-    const exchange = await real.step(`create pipe #${model.pipes.length + 1} (${this.kind})`, 'createPipe', { json: this.body, probe: accept(`a ${this.kind} pipe of a sequence`, { expect }) });
+    const exchange = await real.step(`create pipe #${model.pipes.length + 1} (${this.kind})`, 'createPipe', {
+      json: this.body,
+      probe: accept(`a ${this.kind} pipe of a sequence`, { expect }),
+    });
     const id = (exchange.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
     if (isSuccess(exchange) && typeof id === 'string') model.pipes.push(createdPipe(this.kind, this.body, id));
   }
@@ -28,12 +31,17 @@ class CreatePipe implements SequenceCommand<PipeModel> {
   }
 }
 
-/** Commands that create a pipe of any source kind, relational most (its table mappings have the most state), with a complete body. */
+/**
+ * Commands that create a pipe of any source kind, relational most (its table mappings have the most state), with a
+ * complete body.
+ */
 export function createPipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
   return fc.oneof(
     ...PIPE_KINDS.map((kind) => ({
       weight: kind === 'relational' ? 3 : 1,
-      arbitrary: fc.noShrink(pipeCreateBody({ kind })).map((body): SequenceCommand<PipeModel> => new CreatePipe(kind, body)),
+      arbitrary: fc
+        .noShrink(pipeCreateBody({ kind }))
+        .map((body): SequenceCommand<PipeModel> => new CreatePipe(kind, body)),
     })),
   );
 }

@@ -62,20 +62,34 @@ export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: Pipe
   if (pipe.kind !== 'relational' || !sent) return { body: patch.body, complete: patch.complete };
   const remove = [...new Set(patch.remove.filter(() => known.length > 0).map((pick) => known[pick % known.length]!))];
   const again = patch.readd === undefined || known.length === 0 ? undefined : known[patch.readd % known.length];
-  const added = [...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []), ...(again && !remove.includes(again) ? [again] : [])];
+  const added = [
+    ...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []),
+    ...(again && !remove.includes(again) ? [again] : []),
+  ];
   const { tableMappingsToRemove: _invented, ...rest } = sent;
-  const relational = { ...rest, tableMappingsToAdd: added, ...(remove.length > 0 ? { tableMappingsToRemove: remove.map(tableKey) } : {}) };
-  return { body: { ...patch.body, source: { ...patch.body.source, relational } }, complete: patch.complete && remove.length > 0 };
+  const relational = {
+    ...rest,
+    tableMappingsToAdd: added,
+    ...(remove.length > 0 ? { tableMappingsToRemove: remove.map(tableKey) } : {}),
+  };
+  return {
+    body: { ...patch.body, source: { ...patch.body.source, relational } },
+    complete: patch.complete && remove.length > 0,
+  };
 }
 
 /** The pipe after an accepted update with `body`: what it sent replaces, what it did not send keeps its value. */
 export function updatedPipe(pipe: ModelPipe, body: PipeUpdateBody): ModelPipe {
-  const relational = (body.source as { relational?: { tableMappingsToAdd?: Mapping[]; tableMappingsToRemove?: TableKey[] } } | undefined)?.relational;
+  const relational = (
+    body.source as { relational?: { tableMappingsToAdd?: Mapping[]; tableMappingsToRemove?: TableKey[] } } | undefined
+  )?.relational;
   let tableMappings = pipe.tableMappings;
   if (tableMappings && relational) {
     const removed = relational.tableMappingsToRemove ?? [];
     const added = relational.tableMappingsToAdd ?? [];
-    const present = tableMappings.present.filter((m) => !removed.some((key) => sameTable(m, key)) && !added.some((a) => sameTable(m, tableKey(a))));
+    const present = tableMappings.present.filter(
+      (m) => !removed.some((key) => sameTable(m, key)) && !added.some((a) => sameTable(m, tableKey(a))),
+    );
     const absent = [...tableMappings.absent, ...removed].filter((key) => !added.some((a) => sameTable(a, key)));
     tableMappings = { present: [...present, ...added], absent };
   }

@@ -26,7 +26,10 @@ export async function readPipeSettings(model: PipeModel, pipe: ModelPipe, real: 
   // After an accepted update, the read is also the update's own check that it persisted.
   const applied = pipe.updated && Object.keys(settings).length > 0 ? { settings } : {};
   const probe = accept('settings of a pipe of a sequence', { expect: { pipeState: { id, settings }, ...applied } });
-  await real.step(`read the settings of pipe #${model.pipes.indexOf(pipe) + 1} (${pipe.kind})`, 'getPipeSettings', { params: { pipeId: id }, probe });
+  await real.step(`read the settings of pipe #${model.pipes.indexOf(pipe) + 1} (${pipe.kind})`, 'getPipeSettings', {
+    params: { pipeId: id },
+    probe,
+  });
 }
 
 /** Commands that read the settings of any pipe the sequence created. */

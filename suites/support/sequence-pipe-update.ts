@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { isSuccess } from '../../core/exchange.ts';
-import { PIPE_KINDS, pipeUpdatePatch, type PipeKind, type PipeUpdateBody, type PipeUpdatePatch } from '../../generators/index.ts';
+import {
+  PIPE_KINDS,
+  pipeUpdatePatch,
+  type PipeKind,
+  type PipeUpdateBody,
+  type PipeUpdatePatch,
+} from '../../generators/index.ts';
 import { accept, observe } from './probe.ts';
 import { patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
@@ -26,21 +32,32 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
     const after = updatedPipe(pipe, body);
     const expect = { pipeState: pipeState(after) };
     // A part of a body is what the documents neither require nor forbid: a rejection is no finding.
-    const probe = complete ? accept(`a complete update of a ${this.kind} pipe of a sequence`, { expect }) : observe(`an update of some fields of a ${this.kind} pipe of a sequence`, { expect });
-    const exchange = await real.step(stepName(model.pipes.indexOf(pipe), pipe.kind, body), 'updatePipe', { params: { pipeId: pipe.id }, json: body, probe });
+    const probe = complete
+      ? accept(`a complete update of a ${this.kind} pipe of a sequence`, { expect })
+      : observe(`an update of some fields of a ${this.kind} pipe of a sequence`, { expect });
+    const exchange = await real.step(stepName(model.pipes.indexOf(pipe), pipe.kind, body), 'updatePipe', {
+      params: { pipeId: pipe.id },
+      json: body,
+      probe,
+    });
     if (isSuccess(exchange)) model.pipes[model.pipes.indexOf(pipe)] = after;
   }
 
   toString(): string {
     const fields = this.patch.complete ? ['every field'] : Object.keys(this.patch.body);
-    const mappings = [...(this.patch.remove.length > 0 ? ['remove known'] : []), ...(this.patch.readd === undefined ? [] : ['add known again'])];
+    const mappings = [
+      ...(this.patch.remove.length > 0 ? ['remove known'] : []),
+      ...(this.patch.readd === undefined ? [] : ['add known again']),
+    ];
     return `updatePipe(${this.kind} ${this.target}: ${[...fields, ...mappings].join(', ')})`;
   }
 }
 
 /** The step as the report names it: the pipe (its place among the sequence's), and what the body sent. */
 function stepName(index: number, kind: PipeKind, body: PipeUpdateBody): string {
-  const relational = (body.source as { relational?: { tableMappingsToAdd?: unknown[]; tableMappingsToRemove?: unknown[] } } | undefined)?.relational;
+  const relational = (
+    body.source as { relational?: { tableMappingsToAdd?: unknown[]; tableMappingsToRemove?: unknown[] } } | undefined
+  )?.relational;
   const mappings = [
     ...(relational?.tableMappingsToAdd ? [`${relational.tableMappingsToAdd.length} table mapping(s) added`] : []),
     ...(relational?.tableMappingsToRemove ? [`${relational.tableMappingsToRemove.length} removed`] : []),
@@ -54,12 +71,17 @@ function withoutSource(patch: PipeUpdatePatch): PipeUpdatePatch {
   return { ...patch, complete: false, body };
 }
 
-/** Commands that update a pipe of the sequence: complete bodies or parts of one, relational ones (table mappings added and removed) most. */
+/**
+ * Commands that update a pipe of the sequence: complete bodies or parts of one, relational ones (table mappings added
+ * and removed) most.
+ */
 export function updatePipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
   return fc.oneof(
     ...PIPE_KINDS.map((kind) => ({
       weight: kind === 'relational' ? 3 : 1,
-      arbitrary: fc.tuple(fc.nat(7), fc.noShrink(pipeUpdatePatch({ kind }))).map(([target, patch]): SequenceCommand<PipeModel> => new UpdatePipe(kind, target, patch)),
+      arbitrary: fc
+        .tuple(fc.nat(7), fc.noShrink(pipeUpdatePatch({ kind })))
+        .map(([target, patch]): SequenceCommand<PipeModel> => new UpdatePipe(kind, target, patch)),
     })),
   );
 }

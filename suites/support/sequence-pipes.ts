@@ -9,19 +9,27 @@ import type { ProbeGroup } from './suite-types.ts';
 /** Steps of one pipes sequence at most. */
 export const PIPE_SEQUENCE_STEPS = 12;
 
-/** Requests of one pipes sequence on a target that accepts every step: its commands, then reads of its pipes' settings. */
+/**
+ * Requests of one pipes sequence on a target that accepts every step: its commands, then reads of its pipes' settings.
+ */
 const PIPE_SEQUENCE_LENGTH = PIPE_SEQUENCE_STEPS + MAX_SEQUENCE_PIPES;
 
 /** Pipes sequences of a run at most: they run at once, so a run's time grows with their length, not their number. */
 const MAX_PIPE_SEQUENCES = 8;
 
-/** Pipes sequences of a run with `runs` examples per property: two per example (a sequence finds less than a request), four at least. */
+/**
+ * Pipes sequences of a run with `runs` examples per property: two per example (a sequence finds less than a request),
+ * four at least.
+ */
 const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_PIPE_SEQUENCES);
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
 
-/** The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then update them (the final read-back reads each). */
+/**
+ * The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then
+ * update them (the final read-back reads each).
+ */
 const COMMANDS = (): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
   const [create, update, read] = [createPipeCommand(), updatePipeCommand(), readPipeSettingsCommand()];
   return [create, create, create, update, update, update, update, read];
@@ -35,7 +43,9 @@ export function pipeSequences(): ProbeGroup {
     feeds: ['pipes.state-consistent', 'pipes.update-applies'],
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
     run: (context) => {
-      const [fallbackCreate] = fc.sample(createPipeCommand(), { seed: context.config.seed, numRuns: 1 }) as [SequenceCommand<PipeModel>];
+      const [fallbackCreate] = fc.sample(createPipeCommand(), { seed: context.config.seed, numRuns: 1 }) as [
+        SequenceCommand<PipeModel>,
+      ];
       return runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
         commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),

@@ -15,7 +15,9 @@ export interface SequenceReal {
   step(command: string, operationId: string, request: ProbeRequest): Promise<Exchange>;
 }
 
-/** A command of a sequence: fast-check draws it, checks it against the model, and runs it on the model and the target. */
+/**
+ * A command of a sequence: fast-check draws it, checks it against the model, and runs it on the model and the target.
+ */
 export type SequenceCommand<M extends object> = fc.AsyncCommand<M, SequenceReal>;
 
 /** A property whose examples are sequences of commands, each run against a fresh model. */
@@ -58,11 +60,12 @@ interface Ran {
 }
 
 /**
- * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's
- * seed at its index. Then the first failing sequence of each rule on each operation that fails again alone is shrunk
- * by fast-check (`fc.check` with that seed and index as `path` replays it; then fewer steps first, then the values the commands let shrink: which pipe a step names, not its body, as every candidate is
- * a whole sequence sent to the target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the
- * kept finding of its first failing step.
+ * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's seed
+ * at its index. Then the first failing sequence of each rule on each operation that fails again alone is shrunk by
+ * fast-check (`fc.check` with that seed and index as `path` replays it; then fewer steps first, then the values the
+ * commands let shrink: which pipe a step names, not its body, as every candidate is a whole sequence sent to the
+ * target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the kept finding of its first
+ * failing step.
  */
 export async function runSequences<M extends object>(context: SuiteContext, spec: SequenceProperty<M>): Promise<void> {
   const property = spec.property;
@@ -73,7 +76,10 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     const steps: Ran['steps'] = [];
     const real: SequenceReal = {
       async step(command, operationId, request) {
-        const exchange = await context.send(operationId, { ...request, probe: { ...request.probe, example: { property, seed, index }, ...more } });
+        const exchange = await context.send(operationId, {
+          ...request,
+          probe: { ...request.probe, example: { property, seed, index }, ...more },
+        });
         steps.push({ command, exchange });
         spec.onStep?.(exchange);
         if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') throw new Refused();
@@ -119,7 +125,11 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
    * (another sequence run at the same time may have caused it); fast-check then tries shorter ones, each of which fails
    * when a step of the same operation breaks the same rule. The shortest goes on the finding of the first failure.
    */
-  const shrink = async (cause: { rule: string; operationId: string; failing: { index: number; ran: Ran }[] }): Promise<void> => {
+  const shrink = async (cause: {
+    rule: string;
+    operationId: string;
+    failing: { index: number; ran: Ran }[];
+  }): Promise<void> => {
     const { rule, operationId } = cause;
     const failing = [...cause.failing].sort((a, b) => a.index - b.index);
     const first = failing[0]!;
@@ -152,12 +162,16 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
       );
       if (smallest) found = { index, smallest, details };
     }
-    if (!found && !stopped) stopped = `sent again alone, none of the ${failing.length} failing sequence(s) failed: the failure depends on more than their own steps`;
+    if (!found && !stopped)
+      stopped =
+        `sent again alone, none of the ${failing.length} failing sequence(s) failed: the failure depends on ` +
+        'more than their own steps';
     const shown = found?.smallest ?? first.ran;
     const failure = shown.failure!;
     const violation = failure.violations.get(rule)!;
     const counterexample = found?.details.counterexample?.[0];
-    const replayPath = counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
+    const replayPath =
+      counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
     const redact = context.recorded(failure.exchange).redact;
     const example: SequenceExample = {
       outcome: found ? 'shrunk' : 'skipped',
@@ -166,20 +180,33 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
       complete: stopped === undefined,
       steps: shown.steps.map(({ command, exchange }): SequenceStep => {
         const evidence = context.recorded(exchange);
-        return { command, request: evidence.request, curl: evidence.curl, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
+        return {
+          command,
+          request: evidence.request,
+          curl: evidence.curl,
+          status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer',
+        };
       }),
       failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
       path: violation.path,
       expected: String(redact(violation.expected)),
       ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
-      replay: { property, seed, path: found?.details.counterexamplePath ?? String(first.index), ...(replayPath ? { replayPath } : {}) },
+      replay: {
+        property,
+        seed,
+        path: found?.details.counterexamplePath ?? String(first.index),
+        ...(replayPath ? { replayPath } : {}),
+      },
     };
     context.amendFinding(first.ran.failure!.exchange, rule, (finding) => ({ ...finding, sequence: example }));
   };
 
   await inLanes(spec.count, spec.width, sequence);
   // After every sequence ran, one cause at a time, so that neither timing nor another shrink decides what is shown.
-  for (const cause of [...causes.values()].sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.operationId < b.operationId ? -1 : 1))) await shrink(cause);
+  for (const cause of [...causes.values()].sort((a, b) =>
+    a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.operationId < b.operationId ? -1 : 1,
+  ))
+    await shrink(cause);
 }
 
 /** Runs `run(0)` .. `run(count - 1)`, `width` at a time. */

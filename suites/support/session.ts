@@ -18,7 +18,10 @@ import { redactedNames } from '../../rules/secrets.ts';
 import { createMemories, type RuleMemories } from '../../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
-/** State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to the suites. */
+/**
+ * State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to
+ * the suites.
+ */
 export interface Session {
   readonly config: RunConfig;
   readonly specs: Specs;
@@ -38,11 +41,17 @@ export interface Session {
   /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
   clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): Partial<Record<ApiName, HttpClient>>;
   operation(operationId: string): Operation;
-  /** Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way arrive). */
+  /**
+   * Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way
+   * arrive).
+   */
   close(): Promise<void>;
 }
 
-/** How a session hears of interrupts and reports progress: over the run's channel to the command's thread, or not at all (a team's own vitest run). */
+/**
+ * How a session hears of interrupts and reports progress: over the run's channel to the command's thread, or not at all
+ * (a team's own vitest run).
+ */
 export interface SessionOptions {
   /** The run's channel's name (`runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
   readonly channel?: string;
@@ -50,7 +59,9 @@ export interface SessionOptions {
   readonly spent?: number;
 }
 
-/** Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool. */
+/**
+ * Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool.
+ */
 export async function createSession(config: RunConfig, specs: Specs, options: SessionOptions = {}): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
   const gate = createRequestGate({
@@ -65,7 +76,11 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
-  const dispatcher = new undici.Agent({ connections: config.concurrency, keepAliveTimeout: 4_000, connect: { timeout: config.timeoutMs } });
+  const dispatcher = new undici.Agent({
+    connections: config.concurrency,
+    keepAliveTimeout: 4_000,
+    connect: { timeout: config.timeoutMs },
+  });
   const configSecrets = runSecrets(config);
   const redactor = createRedactor(redactedNames(specs), configSecrets);
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
@@ -113,7 +128,12 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       for (const api of API_LIST) {
         const target = config[api.name];
         if (!target) continue;
-        clients[api.name] = createHttpClient({ ...common, api: api.name, baseUrl: target.baseUrl, authorization: runAuthorization(api, config) ?? '' });
+        clients[api.name] = createHttpClient({
+          ...common,
+          api: api.name,
+          baseUrl: target.baseUrl,
+          authorization: runAuthorization(api, config) ?? '',
+        });
       }
       return clients;
     },

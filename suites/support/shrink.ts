@@ -13,16 +13,28 @@ import type { Session } from './session.ts';
 import { propertyExamples } from './property-examples.ts';
 import type { ShrinkTarget } from './suite-types.ts';
 
-/** What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example), the selected rules, the plan's size. */
+/**
+ * What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example),
+ * the selected rules, the plan's size.
+ */
 export interface ShrinkerSetup {
-  readonly session: Pick<Session, 'config' | 'specs' | 'gate' | 'redactor' | 'validators' | 'memories' | 'operation' | 'shrinkBudget'>;
+  readonly session: Pick<
+    Session,
+    'config' | 'specs' | 'gate' | 'redactor' | 'validators' | 'memories' | 'operation' | 'shrinkBudget'
+  >;
   readonly ledger: Ledger;
   readonly rules: readonly Rule[];
   /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
   readonly planned?: number;
-  /** Shrink requests per failure and per run; DEFAULTS.shrinkRequestsPerCause and DEFAULTS.shrinkRequestsPerRun unless given. */
+  /**
+   * Shrink requests per failure and per run; DEFAULTS.shrinkRequestsPerCause and DEFAULTS.shrinkRequestsPerRun unless
+   * given.
+   */
   readonly limits?: { readonly perCause: number; readonly perRun: number };
-  /** The judgements an exchange got when it was recorded, if it was: an example that passed every rule is not judged again. */
+  /**
+   * The judgements an exchange got when it was recorded, if it was: an example that passed every rule is not judged
+   * again.
+   */
   readonly recorded?: (exchange: Exchange) => readonly Judgement[] | undefined;
 }
 
@@ -37,12 +49,18 @@ interface Tried {
   readonly fared: Fared;
 }
 
-/** One cause of failure among a property's examples: the rule, its first failing example (the lowest index) and every failing index. */
+/**
+ * One cause of failure among a property's examples: the rule, its first failing example (the lowest index) and every
+ * failing index.
+ */
 interface Cause {
   readonly rule: string;
   first: Exchange;
   firstIndex: number;
-  /** Its place among the causes of its first example's violations: causes are shrunk in the order the examples show them. */
+  /**
+   * Its place among the causes of its first example's violations: causes are shrunk in the order the examples show
+   * them.
+   */
   order: number;
   readonly failing: number[];
 }
@@ -72,11 +90,20 @@ export interface PropertyShrink<T> {
 export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => PropertyShrink<T> {
   const { session, ledger, rules } = setup;
   const { config, gate, shrinkBudget: budget } = session;
-  const { perCause, perRun } = setup.limits ?? { perCause: DEFAULTS.shrinkRequestsPerCause, perRun: DEFAULTS.shrinkRequestsPerRun };
-  const runCap = Math.min(perRun, config.maxRequests === undefined ? Infinity : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)));
+  const { perCause, perRun } = setup.limits ?? {
+    perCause: DEFAULTS.shrinkRequestsPerCause,
+    perRun: DEFAULTS.shrinkRequestsPerRun,
+  };
+  const runCap = Math.min(
+    perRun,
+    config.maxRequests === undefined
+      ? Infinity
+      : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)),
+  );
   const runCapWords =
     config.maxRequests !== undefined && runCap < perRun
-      ? `--max-requests ${config.maxRequests} leaves ${runCap} request(s) beyond the ${setup.planned ?? 'unknown number'} the plan needs`
+      ? `--max-requests ${config.maxRequests} leaves ${runCap} request(s) beyond the ` +
+        `${setup.planned ?? 'unknown number'} the plan needs`
       : `the run's shrink budget of ${runCap} requests`;
   const done = new Set<string>();
 
@@ -120,7 +147,10 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
     const causes = new Map<string, Cause>();
     /** Per rule, the indices of the examples it judged with no violation. */
     const passing = new Map<string, number[]>();
-    /** The request values of examples whose request is not the value drawn (most are: then it is drawn again when needed). */
+    /**
+     * The request values of examples whose request is not the value drawn (most are: then it is drawn again when
+     * needed).
+     */
     const sentValues = new Map<number, unknown>();
     let drawn: { property: string; seed: number } | undefined;
 
@@ -128,7 +158,12 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
     function* bodiesAt(indices: readonly number[]): Generator<unknown> {
       if (!drawn || indices.length === 0) return;
       let at = 0;
-      for (const { value, example } of propertyExamples(drawn.property, target.arbitrary, drawn.seed, indices.at(-1)! + 1)) {
+      for (const { value, example } of propertyExamples(
+        drawn.property,
+        target.arbitrary,
+        drawn.seed,
+        indices.at(-1)! + 1,
+      )) {
         if (example.index !== indices[at]) continue;
         yield session.redactor.value(sentValues.has(example.index) ? sentValues.get(example.index) : value);
         at += 1;
@@ -184,9 +219,20 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
     };
   };
 
-  async function shrinkCause<T>(target: ShrinkTarget<T>, rule: string, key: string, first: Exchange, examples: Examples): Promise<MinimalExample> {
+  async function shrinkCause<T>(
+    target: ShrinkTarget<T>,
+    rule: string,
+    key: string,
+    first: Exchange,
+    examples: Examples,
+  ): Promise<MinimalExample> {
     if (examples.passing.length === 0) {
-      return { outcome: 'skipped', reason: 'every example of the property failed it, whatever its values, so none tells what makes the difference', requests: 0, complete: false };
+      return {
+        outcome: 'skipped',
+        reason: 'every example of the property failed it, whatever its values, so none tells what makes the difference',
+        requests: 0,
+        complete: false,
+      };
     }
     const before = refusal(0);
     // Without a request to spare, what the examples share still narrows the cause down.
@@ -203,7 +249,8 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
       budget.spent += 1;
       try {
         const exchange = await target.send(value, { evidence: false });
-        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') stopped = `the run's request gate refused it (${exchange.failure.code})`;
+        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')
+          stopped = `the run's request gate refused it (${exchange.failure.code})`;
         const fared = faredOf(exchange, rule, key);
         tried.push({ exchange, fared, value });
         return fared;
@@ -241,19 +288,36 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
       ...(shrunk ? { reason: shrunk } : {}),
       requests: tried.length,
       complete: shrunk === undefined,
-      ...(details.counterexamplePath ? { replay: { property: example.property, seed: example.seed, path: details.counterexamplePath } } : {}),
+      ...(details.counterexamplePath
+        ? { replay: { property: example.property, seed: example.seed, path: details.counterexamplePath } }
+        : {}),
       failing: { ...requestOf(failing.exchange, failingBody), curl: reproduction(session, failing.exchange) },
-      ...(passing ? { passing: requestOf(passing.tried.exchange, passing.body), difference: differences(failingBody, passing.body) } : {}),
+      ...(passing
+        ? {
+            passing: requestOf(passing.tried.exchange, passing.body),
+            difference: differences(failingBody, passing.body),
+          }
+        : {}),
       ...(confirmed === undefined ? {} : { confirmed }),
       ...inCommon(examples, tried),
     };
   }
 
-  /** The field values every failing body (the examples', then the shrink's) shares with no passing one, and how many of each they were drawn from. */
+  /**
+   * The field values every failing body (the examples', then the shrink's) shares with no passing one, and how many of
+   * each they were drawn from.
+   */
   function inCommon(examples: Examples, tried: readonly Tried[]): Pick<MinimalExample, 'shared' | 'compared'> {
-    const bodiesOf = (fared: Fared): unknown[] => tried.filter((t) => t.fared === fared).map((t) => redacted(t.exchange));
-    const failed = { count: examples.failing.length + tried.filter((t) => t.fared === 'fails').length, bodies: concat(examples.bodiesAt(examples.failing), bodiesOf('fails')) };
-    const passed = { count: examples.passing.length + tried.filter((t) => t.fared === 'passes').length, bodies: concat(examples.bodiesAt(examples.passing), bodiesOf('passes')) };
+    const bodiesOf = (fared: Fared): unknown[] =>
+      tried.filter((t) => t.fared === fared).map((t) => redacted(t.exchange));
+    const failed = {
+      count: examples.failing.length + tried.filter((t) => t.fared === 'fails').length,
+      bodies: concat(examples.bodiesAt(examples.failing), bodiesOf('fails')),
+    };
+    const passed = {
+      count: examples.passing.length + tried.filter((t) => t.fared === 'passes').length,
+      bodies: concat(examples.bodiesAt(examples.passing), bodiesOf('passes')),
+    };
     const shared = passed.count > 0 ? sharedAcross(failed.bodies, passed.bodies) : [];
     return shared.length > 0 ? { shared, compared: { failing: failed.count, passing: passed.count } } : {};
   }
@@ -281,7 +345,10 @@ function* concat<T>(...parts: Iterable<T>[]): Generator<T> {
   for (const part of parts) yield* part;
 }
 
-/** As `sharedValues`, body by body: the leaf values the first failing body has that every other failing body has too and no passing one has. */
+/**
+ * As `sharedValues`, body by body: the leaf values the first failing body has that every other failing body has too and
+ * no passing one has.
+ */
 function sharedAcross(failing: Iterable<unknown>, passing: Iterable<unknown>): SharedValue[] {
   let candidates: Map<string, string> | undefined;
   for (const body of failing) {
@@ -304,12 +371,28 @@ function keyOf(rule: string, violation: Violation, exchange: Exchange): string {
   return causeKey(rule, evidenceOf(violation, exchange.failure?.code, exchange.response?.status));
 }
 
-function evidenceOf(violation: Pick<Violation, 'path' | 'actual'>, failure: string | undefined, status: number | undefined): KindEvidence {
-  return { path: violation.path, ...(violation.actual === undefined ? {} : { actual: violation.actual }), ...(failure ? { failure } : {}), ...(status === undefined ? {} : { status }) };
+function evidenceOf(
+  violation: Pick<Violation, 'path' | 'actual'>,
+  failure: string | undefined,
+  status: number | undefined,
+): KindEvidence {
+  return {
+    path: violation.path,
+    ...(violation.actual === undefined ? {} : { actual: violation.actual }),
+    ...(failure ? { failure } : {}),
+    ...(status === undefined ? {} : { status }),
+  };
 }
 
-/** The passing request whose body differs from the failing one in the fewest fields; the latest of equals (fast-check tries smaller ones later). */
-function nearest<E extends Tried>(failingBody: unknown, passing: readonly E[], redact: (exchange: Exchange) => unknown): { tried: E; body: unknown } | undefined {
+/**
+ * The passing request whose body differs from the failing one in the fewest fields; the latest of equals (fast-check
+ * tries smaller ones later).
+ */
+function nearest<E extends Tried>(
+  failingBody: unknown,
+  passing: readonly E[],
+  redact: (exchange: Exchange) => unknown,
+): { tried: E; body: unknown } | undefined {
   let best: { tried: E; body: unknown; distance: number } | undefined;
   for (const tried of passing) {
     const body = redact(tried.exchange);
@@ -319,8 +402,14 @@ function nearest<E extends Tried>(failingBody: unknown, passing: readonly E[], r
   return best && { tried: best.tried, body: best.body };
 }
 
-/** Sends the failing and the passing request again, in turn: true when each fares as before, false when one does not, undefined when the budget did not allow both. */
-async function confirm<T>(pair: readonly [Tried & { value: T }, Tried & { value: T }], attempt: (value: T, reserve: number) => Promise<Fared | undefined>): Promise<boolean | undefined> {
+/**
+ * Sends the failing and the passing request again, in turn: true when each fares as before, false when one does not,
+ * undefined when the budget did not allow both.
+ */
+async function confirm<T>(
+  pair: readonly [Tried & { value: T }, Tried & { value: T }],
+  attempt: (value: T, reserve: number) => Promise<Fared | undefined>,
+): Promise<boolean | undefined> {
   for (const { value, fared } of pair) {
     const again = await attempt(value, 0);
     if (again === undefined) return undefined;
@@ -333,13 +422,27 @@ function requestOf(exchange: Exchange, body: unknown): ShrinkRequest {
   return { body, status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer' };
 }
 
-/** Where the minimal example goes: the kept finding of the failing example, or else the cause's first kept finding without one; undefined when none is kept. */
-function findingSlot(ledger: Ledger, first: Exchange, rule: string, key: string): ((minimal: MinimalExample) => void) | undefined {
+/**
+ * Where the minimal example goes: the kept finding of the failing example, or else the cause's first kept finding
+ * without one; undefined when none is kept.
+ */
+function findingSlot(
+  ledger: Ledger,
+  first: Exchange,
+  rule: string,
+  key: string,
+): ((minimal: MinimalExample) => void) | undefined {
   const findings = ledger.tallies[first.operation]?.[rule]?.findings;
   if (!findings) return undefined;
   const example = first.probe.example;
-  const sameCause = (f: Finding): boolean => causeKey(rule, evidenceOf(f, f.evidence.failure?.code, f.evidence.response?.status)) === key;
-  let at = findings.findIndex((f) => sameCause(f) && f.reproduce.example?.property === example?.property && f.reproduce.example?.index === example?.index);
+  const sameCause = (f: Finding): boolean =>
+    causeKey(rule, evidenceOf(f, f.evidence.failure?.code, f.evidence.response?.status)) === key;
+  let at = findings.findIndex(
+    (f) =>
+      sameCause(f) &&
+      f.reproduce.example?.property === example?.property &&
+      f.reproduce.example?.index === example?.index,
+  );
   if (at < 0) at = findings.findIndex((f) => sameCause(f) && f.minimal === undefined);
   const finding = findings[at];
   if (!finding) return undefined;

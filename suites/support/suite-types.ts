@@ -23,7 +23,10 @@ export interface SuiteContext {
   readonly config: RunConfig;
   /** Sends a request to an operation of either API; ids in the path default to the configured ones. */
   send(operationId: string, request: ProbeRequest): Promise<Exchange>;
-  /** `--runs` examples (at most `cap`) of an arbitrary, from a seed derived from the run's seed and the property name; all at once, so for a few (a base body, say): `eachExample` sends `--runs` of them. */
+  /**
+   * `--runs` examples (at most `cap`) of an arbitrary, from a seed derived from the run's seed and the property name;
+   * all at once, so for a few (a base body, say): `eachExample` sends `--runs` of them.
+   */
   examples<T>(property: string, arbitrary: fc.Arbitrary<T>, cap?: number): Example<T>[];
   /**
    * Runs `probe` on each of `--runs` examples (at most `cap`) of an arbitrary, the same examples as `examples` gives,
@@ -32,14 +35,27 @@ export interface SuiteContext {
    * as they come, and the failures among them shrunk once all are back (`suites/support/shrink.ts`), within the run's
    * shrink budget.
    */
-  eachExample<T>(property: string, arbitrary: fc.Arbitrary<T>, probe: (example: Example<T>) => Promise<Exchange | undefined>, options?: EachExampleOptions<T>): Promise<void>;
-  /** Says that part of the group could not run (no resource to send it to, say): the rules it feeds there are not judged, with this reason. */
+  eachExample<T>(
+    property: string,
+    arbitrary: fc.Arbitrary<T>,
+    probe: (example: Example<T>) => Promise<Exchange | undefined>,
+    options?: EachExampleOptions<T>,
+  ): Promise<void>;
+  /**
+   * Says that part of the group could not run (no resource to send it to, say): the rules it feeds there are not
+   * judged, with this reason.
+   */
   unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
-  /** What recording judged of an exchange this group sent, and its evidence as a report shows it: redacted, with a curl. */
+  /**
+   * What recording judged of an exchange this group sent, and its evidence as a report shows it: redacted, with a curl.
+   */
   recorded(exchange: Exchange): RecordedEvidence;
-  /** Changes the kept finding of `rule` that `exchange` gave (else the first of its operation without `sequence`); false when none is kept. */
+  /**
+   * Changes the kept finding of `rule` that `exchange` gave (else the first of its operation without `sequence`); false
+   * when none is kept.
+   */
   amendFinding(exchange: Exchange, rule: string, amend: (finding: Finding) => Finding): boolean;
 }
 
@@ -59,11 +75,17 @@ export interface EachExampleOptions<T> {
   readonly cap?: number;
   /** One example at a time, in order (the steps of a chain on one resource). */
   readonly inOrder?: boolean;
-  /** How the group sends one more candidate, merging `more` into its probe: given, the failures among the probes' exchanges are shrunk. */
+  /**
+   * How the group sends one more candidate, merging `more` into its probe: given, the failures among the probes'
+   * exchanges are shrunk.
+   */
   readonly shrink?: ShrinkTarget<T>['send'];
 }
 
-/** What shrinking a property's failures needs beside its examples: the arbitrary they came from and how the group sends one more. */
+/**
+ * What shrinking a property's failures needs beside its examples: the arbitrary they came from and how the group sends
+ * one more.
+ */
 export interface ShrinkTarget<T> {
   /** The arbitrary the examples were drawn from (same constraints), which fast-check replays and shrinks. */
   readonly arbitrary: fc.Arbitrary<T>;
@@ -76,7 +98,10 @@ export interface ProbeGroup {
   readonly name: string;
   /** The operations it sends to: they decide its class, and explain skipped verdicts. */
   readonly operations: readonly string[];
-  /** The rules with parts it gives evidence for: `rule` (every part it can) or `rule#part`. Rules without parts need no entry. */
+  /**
+   * The rules with parts it gives evidence for: `rule` (every part it can) or `rule#part`. Rules without parts need no
+   * entry.
+   */
   readonly feeds?: readonly string[];
   /** Groups of the same suite whose results it uses (a pipe they created, say): planned with it, run before it. */
   readonly after?: readonly string[];

@@ -8,13 +8,27 @@ import type { GroupSkip } from './plan.ts';
  * Decides one rule on one operation from the ledger: failed on any violation; passed only when every part the
  * rule needs there gave evidence; else skipped, naming each missing part and why it did not run.
  */
-export function verdict(config: RunConfig, ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, operationId: string, operation: string): RuleResult {
+export function verdict(
+  config: RunConfig,
+  ledger: Ledger,
+  skips: readonly GroupSkip[],
+  rule: Rule,
+  operationId: string,
+  operation: string,
+): RuleResult {
   const base = { rule: rule.id, operation, operationId, checks: 0, violations: 0, findings: [] };
   if (!config.rules.includes(rule.id))
-    return { ...base, outcome: 'skipped', skipKind: 'by-choice', skipReasons: ['not selected (--rules / --skip-rules)'], message: 'not selected (--rules / --skip-rules)' };
+    return {
+      ...base,
+      outcome: 'skipped',
+      skipKind: 'by-choice',
+      skipReasons: ['not selected (--rules / --skip-rules)'],
+      message: 'not selected (--rules / --skip-rules)',
+    };
   const tallyOf = ledger.tallies[operation]?.[rule.id];
   if (tallyOf && tallyOf.violations > 0) {
-    const more = tallyOf.violations > tallyOf.findings.length ? ` (and ${tallyOf.violations - tallyOf.findings.length} more)` : '';
+    const more =
+      tallyOf.violations > tallyOf.findings.length ? ` (and ${tallyOf.violations - tallyOf.findings.length} more)` : '';
     return {
       ...base,
       outcome: 'failed',
@@ -28,17 +42,38 @@ export function verdict(config: RunConfig, ledger: Ledger, skips: readonly Group
   const missing = parts.filter((part) => !((tallyOf?.parts[part] ?? 0) > 0));
   const checks = tallyOf?.checks ?? 0;
   if (missing.length === 0) {
-    const judged = rule.parts ? `; every part judged: ${parts.map((part) => `${part} ×${tallyOf!.parts[part]}`).join(', ')}` : '';
+    const judged = rule.parts
+      ? `; every part judged: ${parts.map((part) => `${part} ×${tallyOf!.parts[part]}`).join(', ')}`
+      : '';
     return { ...base, outcome: 'passed', checks, message: `${checks} check(s), no violation${judged}` };
   }
   const why = missing.map((part) => ({ part, ...missingPart(ledger, skips, rule, part, operationId, operation) }));
   const byChoice = why.every((w) => w.byChoice);
-  const message = rule.parts ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}` : `not judged: ${why[0]!.reason}`;
-  return { ...base, outcome: 'skipped', skipKind: byChoice ? 'by-choice' : 'not-judged', skipReasons: [...new Set(why.flatMap((w) => w.reasons))], checks, message };
+  const message = rule.parts
+    ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}`
+    : `not judged: ${why[0]!.reason}`;
+  return {
+    ...base,
+    outcome: 'skipped',
+    skipKind: byChoice ? 'by-choice' : 'not-judged',
+    skipReasons: [...new Set(why.flatMap((w) => w.reasons))],
+    checks,
+    message,
+  };
 }
 
-/** Why one part of a rule has no evidence on an operation: the groups that feed it were skipped, the budget ran out, or nothing it could judge came back. */
-function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, part: string, operationId: string, operation: string): { reason: string; reasons: string[]; byChoice: boolean } {
+/**
+ * Why one part of a rule has no evidence on an operation: the groups that feed it were skipped, the budget ran out, or
+ * nothing it could judge came back.
+ */
+function missingPart(
+  ledger: Ledger,
+  skips: readonly GroupSkip[],
+  rule: Rule,
+  part: string,
+  operationId: string,
+  operation: string,
+): { reason: string; reasons: string[]; byChoice: boolean } {
   const feeding = skips.filter((skip) => skip.operations.includes(operationId) && feedsPart(skip, rule, part));
   // A group left out by the user's choice explains the rest: a later group found no resource because of it.
   const relevant = feeding.some((skip) => skip.byChoice) ? feeding.filter((skip) => skip.byChoice) : feeding;
@@ -47,14 +82,23 @@ function missingPart(ledger: Ledger, skips: readonly GroupSkip[], rule: Rule, pa
     return { reason: `did not run: ${reasons.join('; ')}`, reasons, byChoice: relevant.every((skip) => skip.byChoice) };
   }
   const statuses = ledger.coverage[operation]?.statuses ?? {};
-  if ((statuses.interrupted ?? 0) > 0) return { reason: 'was not sent: the run was interrupted', reasons: ['the run was interrupted'], byChoice: false };
+  if ((statuses.interrupted ?? 0) > 0)
+    return { reason: 'was not sent: the run was interrupted', reasons: ['the run was interrupted'], byChoice: false };
   if ((statuses.budget ?? 0) > 0)
-    return { reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent', reasons: ['the run reached --max-requests or --budget-ms'], byChoice: false };
+    return {
+      reason: 'was cut: the run reached --max-requests or --budget-ms before it was sent',
+      reasons: ['the run reached --max-requests or --budget-ms'],
+      byChoice: false,
+    };
   const seen =
     Object.entries(statuses)
       .map(([status, n]) => `${status}×${n}`)
       .join(', ') || 'no request';
-  return { reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`, reasons: [`nothing it could judge came back (responses seen: ${seen})`], byChoice: false };
+  return {
+    reason: `gave no evidence: nothing it could judge came back (responses seen: ${seen})`,
+    reasons: [`nothing it could judge came back (responses seen: ${seen})`],
+    byChoice: false,
+  };
 }
 
 function feedsPart(skip: GroupSkip, rule: Rule, part: string): boolean {

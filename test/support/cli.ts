@@ -11,15 +11,34 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k)));
+const CLEAN_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k),
+  ),
+);
 
-/** The command's TypeScript source, run through tsx, so that tests see the code as edited (bin/conformance.js runs the build in dist/). */
+/**
+ * The command's TypeScript source, run through tsx, so that tests see the code as edited (bin/conformance.js runs the
+ * build in dist/).
+ */
 const COMMAND = ['--import', 'tsx', 'cli/entry.ts'];
 
-/** Runs the `conformance` command as a user would, with only the given target variables set; `onSpawn` gets the process (to signal it). */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000, onSpawn?: (child: ChildProcess) => void): Promise<CliResult> {
+/**
+ * Runs the `conformance` command as a user would, with only the given target variables set; `onSpawn` gets the process
+ * (to signal it).
+ */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...COMMAND, ...args], { cwd: ROOT, env: { ...CLEAN_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...COMMAND, ...args], {
+      cwd: ROOT,
+      env: { ...CLEAN_ENV, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     onSpawn?.(child);
     let stdout = '';
     let stderr = '';

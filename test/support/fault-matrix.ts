@@ -20,20 +20,32 @@ async function failedPairs(report: RunReport): Promise<string[]> {
     .sort();
 }
 
-/** The rule × operation verdicts a fault declares it always fails: `breaks` × `on`, and its `also` but the `sometimes` ones, as sorted `rule on operationId`. */
+/**
+ * The rule × operation verdicts a fault declares it always fails: `breaks` × `on`, and its `also` but the `sometimes`
+ * ones, as sorted `rule on operationId`.
+ */
 function declaredPairs(fault: Fault): string[] {
   const always = (fault.also ?? []).filter((entry) => !entry.sometimes);
-  const pairs = [...fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)), ...always.flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`))];
+  const pairs = [
+    ...fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)),
+    ...always.flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`)),
+  ];
   return [...new Set(pairs)].sort();
 }
 
-/** The verdicts a fault fails only on seeds whose sequences visit the state that shows them: neither required nor refused. */
+/**
+ * The verdicts a fault fails only on seeds whose sequences visit the state that shows them: neither required nor
+ * refused.
+ */
 function sometimesPairs(fault: Fault): Set<string> {
-  return new Set((fault.also ?? []).filter((entry) => entry.sometimes).flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`)));
+  return new Set(
+    (fault.also ?? []).filter((entry) => entry.sometimes).flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`)),
+  );
 }
 
 /** Every verdict of a run, keyed `rule on operation`. */
-const verdicts = (report: RunReport): Map<string, RunReport['results'][number]> => new Map(report.results.map((r) => [`${r.rule} on ${r.operation}`, r]));
+const verdicts = (report: RunReport): Map<string, RunReport['results'][number]> =>
+  new Map(report.results.map((r) => [`${r.rule} on ${r.operation}`, r]));
 
 /**
  * Declares one test per fault in part `part` of `parts`: the run fails exactly the rule × operation verdicts the
@@ -45,34 +57,52 @@ export function describeFaultMatrix(part: number, parts: number): void {
     FAULTS.forEach((fault, index) => {
       if (index % parts !== part - 1) return;
       const seeds = [SEED, secondSeed(index)];
-      it(`${fault.name} → ${fault.breaks.join(', ')} on ${fault.on.join(', ')} (seeds ${seeds.join(', ')})`, async () => {
-        const declared = declaredPairs(fault);
-        const sometimes = sometimesPairs(fault);
-        const runs = [];
-        for (const seed of seeds) runs.push(await runInProcess([...FAST, '--seed', String(seed), '--reference-fault', fault.name]));
-        for (const [i, run] of runs.entries()) {
-          expect(run.report.errors).toEqual([]);
-          expect(
-            (await failedPairs(run.report)).filter((pair) => !sometimes.has(pair)),
-            `--seed ${seeds[i]}`,
-          ).toEqual(declared);
-          expect(run.code).toBe(1);
-          const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
-          expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
-          expect(finding?.reproduce.seed).toBe(seeds[i]);
-        }
+      it(
+        `${fault.name} → ${fault.breaks.join(', ')} on ` + `${fault.on.join(', ')} (seeds ` + `${seeds.join(', ')})`,
+        async () => {
+          const declared = declaredPairs(fault);
+          const sometimes = sometimesPairs(fault);
+          const runs = [];
+          for (const seed of seeds)
+            runs.push(await runInProcess([...FAST, '--seed', String(seed), '--reference-fault', fault.name]));
+          for (const [i, run] of runs.entries()) {
+            expect(run.report.errors).toEqual([]);
+            expect(
+              (await failedPairs(run.report)).filter((pair) => !sometimes.has(pair)),
+              `--seed ${seeds[i]}`,
+            ).toEqual(declared);
+            expect(run.code).toBe(1);
+            const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
+            expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
+            expect(finding?.reproduce.seed).toBe(seeds[i]);
+          }
 
-        const full = verdicts(runs[0]!.report);
-        for (const allow of ['read,write', 'read']) {
-          const restricted = await runInProcess([...FAST, '--seed', String(SEED), '--allow', allow, '--reference-fault', fault.name]);
-          expect(restricted.report.errors).toEqual([]);
-          const changed = restricted.report.results.filter((r) => {
-            const before = full.get(`${r.rule} on ${r.operation}`);
-            return r.outcome !== before?.outcome && !(r.outcome === 'skipped' && r.skipKind === 'by-choice') && !sometimes.has(`${r.rule} on ${r.operationId}`);
-          });
-          expect(changed.map((r) => `--allow ${allow}: ${r.rule} on ${r.operation} ${r.outcome}: ${r.message}`)).toEqual([]);
-        }
-      });
+          const full = verdicts(runs[0]!.report);
+          for (const allow of ['read,write', 'read']) {
+            const restricted = await runInProcess([
+              ...FAST,
+              '--seed',
+              String(SEED),
+              '--allow',
+              allow,
+              '--reference-fault',
+              fault.name,
+            ]);
+            expect(restricted.report.errors).toEqual([]);
+            const changed = restricted.report.results.filter((r) => {
+              const before = full.get(`${r.rule} on ${r.operation}`);
+              return (
+                r.outcome !== before?.outcome &&
+                !(r.outcome === 'skipped' && r.skipKind === 'by-choice') &&
+                !sometimes.has(`${r.rule} on ${r.operationId}`)
+              );
+            });
+            expect(
+              changed.map((r) => `--allow ${allow}: ${r.rule} on ${r.operation} ${r.outcome}: ${r.message}`),
+            ).toEqual([]);
+          }
+        },
+      );
     });
   });
 }

@@ -50,7 +50,9 @@ interface Counters {
   bytes: number;
 }
 
-const ENDLESS_START = Buffer.from('{"status":200,"requestId":"00000000-0000-4000-8000-000000000000","result":{"padding":"');
+const ENDLESS_START = Buffer.from(
+  '{"status":200,"requestId":"00000000-0000-4000-8000-000000000000","result":{"padding":"',
+);
 const ENDLESS_CHUNK = Buffer.from('x'.repeat(16 * 1024));
 
 /** Writes a JSON string that never ends, as fast as the client reads it, and stops when the connection goes away. */

@@ -13,7 +13,10 @@ export interface InProcessRun {
 }
 
 /** Runs the `conformance` command in this process (the same code path as the binary, without its start-up cost). */
-export async function runInProcess(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<InProcessRun> {
+export async function runInProcess(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<InProcessRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'conformance-'));
   const lines: string[] = [];
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };

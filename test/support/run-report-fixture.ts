@@ -16,11 +16,26 @@ export function fixtureFinding(rule: string, operation: string, overrides: Parti
     expected: 'rejection (4xx) of no credentials',
     actual: 200,
     evidence: {
-      request: { method: 'POST', url, headers: { 'content-type': 'application/json' }, auth: 'none', params: {}, query: {}, body: '{"name":"k","credentials":"[redacted]"}' },
-      response: { status: 200, headers: { 'content-type': 'application/json' }, text: '{"status":200,"result":{"keySecret":"[redacted]"}}', durationMs: 3 },
+      request: {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        auth: 'none',
+        params: {},
+        query: {},
+        body: '{"name":"k","credentials":"[redacted]"}',
+      },
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        text: '{"status":200,"result":{"keySecret":"[redacted]"}}',
+        durationMs: 3,
+      },
     },
     reproduce: {
-      curl: `curl -sS -i -X POST '${url}' -H 'content-type: application/json' --data-raw '{"name":"k","credentials":"[redacted]"}'`,
+      curl:
+        `curl -sS -i -X POST '${url}' -H 'content-type: application/json' --data-raw ` +
+        `'{"name":"k","credentials":"[redacted]"}'`,
       seed: 42,
       example: { property: 'keys/keyCreateBody', seed: 7, index: 3 },
       command: `npx conformance --seed 42 --rules ${rule}`,
@@ -37,7 +52,15 @@ export function fixtureResult(
   message = outcome === 'skipped' ? 'probes of class write are not allowed (--allow read)' : `${outcome} message`,
 ): RuleResult {
   const findings = outcome === 'failed' ? [fixtureFinding(rule, operation)] : [];
-  return { rule, operation, outcome, message, checks: outcome === 'skipped' ? 0 : 4, violations: findings.length, findings };
+  return {
+    rule,
+    operation,
+    outcome,
+    message,
+    checks: outcome === 'skipped' ? 0 : 4,
+    violations: findings.length,
+    findings,
+  };
 }
 
 /** A small, deterministic run report: one failure, passes, a skip, a created key, a skipped group. */
@@ -49,7 +72,11 @@ export function fixtureReport(results: readonly RuleResult[] = defaultResults())
     startedAt: '2025-01-02T03:04:05.000Z',
     durationMs: 1234,
     target: {
-      management: { baseUrl: 'http://127.0.0.1:4010', organizationId: '00000000-0000-4000-8000-000000000000', serviceId: '00000000-0000-4000-8000-000000000001' },
+      management: {
+        baseUrl: 'http://127.0.0.1:4010',
+        organizationId: '00000000-0000-4000-8000-000000000000',
+        serviceId: '00000000-0000-4000-8000-000000000001',
+      },
       alerts: { baseUrl: 'http://127.0.0.1:4020' },
       reference: { faults: ['auth-missing-accepted'], modes: [] },
     },
@@ -62,11 +89,21 @@ export function fixtureReport(results: readonly RuleResult[] = defaultResults())
       skipped: count('skipped'),
       skippedByChoice: 0,
       notJudged: count('skipped'),
-      operations: { [CREATE_KEY]: { requests: 8, statuses: { '200': 5, '401': 3 } }, [LIST_ALERTS]: { requests: 4, statuses: { '200': 4 } } },
+      operations: {
+        [CREATE_KEY]: { requests: 8, statuses: { '200': 5, '401': 3 } },
+        [LIST_ALERTS]: { requests: 4, statuses: { '200': 4 } },
+      },
     },
     results,
     incidents: [],
-    created: [{ kind: 'created', id: '11111111-1111-4111-8111-111111111111', operation: 'createKey', note: 'disabled, expires within a day' }],
+    created: [
+      {
+        kind: 'created',
+        id: '11111111-1111-4111-8111-111111111111',
+        operation: 'createKey',
+        note: 'disabled, expires within a day',
+      },
+    ],
     skippedGroups: [{ suite: 'backups', group: 'read backup', reason: 'BACKUP_ID is not set' }],
     errors: [],
     replay: 'npx conformance --seed 42 --reference-fault auth-missing-accepted',
@@ -75,7 +112,13 @@ export function fixtureReport(results: readonly RuleResult[] = defaultResults())
 
 function defaultResults(): RuleResult[] {
   return [
-    fixtureResult('auth.required', CREATE_KEY, 'failed', '1 violation(s) in 4 check(s): the response: expected rejection (4xx) of no credentials, got 200 (probe: no credentials)'),
+    fixtureResult(
+      'auth.required',
+      CREATE_KEY,
+      'failed',
+      '1 violation(s) in 4 check(s): the response: expected rejection (4xx) of no credentials, got 200 ' +
+        '(probe: no credentials)',
+    ),
     fixtureResult('auth.required', LIST_ALERTS, 'passed'),
     fixtureResult('response.schema', CREATE_KEY, 'passed'),
     fixtureResult('response.schema', LIST_ALERTS, 'passed'),

@@ -1,7 +1,13 @@
 import type { ReferenceTarget } from '../../reference/server.ts';
 
-/** The variables of a run against a reference target as against a deployment: both APIs, the service and its backup; `urls` puts proxies in front. */
-export function targetEnv(target: ReferenceTarget, urls: { readonly management?: string; readonly alerts?: string } = {}): Record<string, string> {
+/**
+ * The variables of a run against a reference target as against a deployment: both APIs, the service and its backup;
+ * `urls` puts proxies in front.
+ */
+export function targetEnv(
+  target: ReferenceTarget,
+  urls: { readonly management?: string; readonly alerts?: string } = {},
+): Record<string, string> {
   return {
     MANAGEMENT_BASE_URL: urls.management ?? target.managementUrl,
     MANAGEMENT_KEY_ID: target.managementKeyId,
