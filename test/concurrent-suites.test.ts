@@ -148,14 +148,21 @@ describe('runSchedule', () => {
     async () => {
       const events: string[] = [];
       const suites: ScheduledSuite[] = [
-        { name: 'chain', sequential: true, groups: [group(events, 'c1', 30), group(events, 'c2', 10)] },
+        {
+          name: 'chain',
+          api: 'management',
+          sequential: true,
+          groups: [group(events, 'c1', 30), group(events, 'c2', 10)],
+        },
         {
           name: 'free',
+          api: 'management',
           sequential: false,
           groups: [group(events, 'f1', 20), group(events, 'f2', 5, { after: ['f1'] }), group(events, 'f3', 5)],
         },
         {
           name: 'risky',
+          api: 'management',
           sequential: false,
           groups: [
             group(events, 'd1', 5, { disruptive: true }),
@@ -192,11 +199,17 @@ describe('runSchedule', () => {
       const suites: ScheduledSuite[] = [
         {
           name: 'chain',
+          api: 'management',
           sequential: true,
           groups: [group(events, 'c1', 5), group(events, 'cd', 5, { disruptive: true }), group(events, 'c3', 5)],
         },
-        { name: 'broken', sequential: true, groups: [group(events, 'b1', 5, { fails: true }), group(events, 'b2', 5)] },
-        { name: 'other', sequential: false, groups: [group(events, 'o1', 20)] },
+        {
+          name: 'broken',
+          api: 'management',
+          sequential: true,
+          groups: [group(events, 'b1', 5, { fails: true }), group(events, 'b2', 5)],
+        },
+        { name: 'other', api: 'management', sequential: false, groups: [group(events, 'o1', 20)] },
       ];
       const errors = await runSchedule(suites, { stopped: () => stopped });
       expect([...errors.keys()]).toEqual(['broken']);
@@ -208,6 +221,7 @@ describe('runSchedule', () => {
       const interrupted: ScheduledSuite[] = [
         {
           name: 'a',
+          api: 'management',
           sequential: true,
           groups: [
             {
@@ -220,10 +234,31 @@ describe('runSchedule', () => {
             group(later, 'a2', 5),
           ],
         },
-        { name: 'd', sequential: false, groups: [group(later, 'd1', 5, { disruptive: true })] },
+        { name: 'd', api: 'management', sequential: false, groups: [group(later, 'd1', 5, { disruptive: true })] },
       ];
       await runSchedule(interrupted, { stopped: () => stopped });
       expect(later).toEqual(['a1']);
     },
   );
+
+  it("keeps a disruptive group alone among the suites of its API only: another API's chain goes on", async () => {
+    const events: string[] = [];
+    const suites: ScheduledSuite[] = [
+      {
+        name: 'service',
+        api: 'management',
+        sequential: false,
+        groups: [group(events, 'm1', 5), group(events, 'md', 20, { disruptive: true })],
+      },
+      { name: 'keys', api: 'management', sequential: false, groups: [group(events, 'k1', 10)] },
+      { name: 'alerts', api: 'alerts', sequential: true, groups: [group(events, 'a1', 30), group(events, 'a2', 30)] },
+    ];
+    const errors = await runSchedule(suites, { stopped: () => false });
+    expect(errors.size).toBe(0);
+    const at = (event: string): number => events.indexOf(event);
+    // The disruptive group waits for its own API's groups, and for no other API's.
+    expect(at('start md')).toBeGreaterThan(at('end k1'));
+    expect(at('start md')).toBeGreaterThan(at('end m1'));
+    expect(at('start md')).toBeLessThan(at('end a2'));
+  });
 });

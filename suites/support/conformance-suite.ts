@@ -263,8 +263,10 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
     if (skip) skips.push(skip);
     return !skip;
   });
+  const [first] = definition.operations;
   return {
     name,
+    api: first === undefined ? name : s.operation(first).api,
     sequential: definition.sequential === true,
     groups: runnable.map((group) => ({
       name: group.name,

@@ -11,6 +11,8 @@ export interface ScheduledGroup {
 /** One suite's runnable groups, in the suite's order. */
 export interface ScheduledSuite {
   readonly name: string;
+  /** The API its operations belong to: a disruptive group is alone among the suites of its API only. */
+  readonly api: string;
   /** Its groups share state on the target: they run one after another, in order. */
   readonly sequential: boolean;
   readonly groups: readonly ScheduledGroup[];
@@ -25,19 +27,42 @@ export interface ScheduleOptions {
 }
 
 /**
- * Runs the groups of every suite under the one request gate: first every group that is not isolated, all suites at once
- * (a sequential suite's groups one after another, any other group once the groups it runs `after` are done); then each
- * isolated group alone, one after another. A group is isolated when it is disruptive (the service stopped would refuse,
- * or fail, every other suite's requests for the wrong reason), when it belongs to a sequential suite that has a
- * disruptive group (its chain stays whole), or when it runs after an isolated group. Tells `onDone` of each suite as
- * soon as it is through, and returns, per suite, the first error one of its groups threw; a sequential suite's chain
- * stops at it, other suites go on.
+ * Runs the groups of every suite under the one request gate, each API's suites on their own (see `runApiSuites`), all
+ * APIs at once: the service state operation stops a service of the management API, and the alerts API is another
+ * deployment, with its own base URL and credentials, that its document ties to no service. Tells `onDone` of each suite
+ * as soon as it is through, and returns, per suite, the first error one of its groups threw.
  */
 export async function runSchedule(
   suites: readonly ScheduledSuite[],
   options: ScheduleOptions,
 ): Promise<Map<string, unknown>> {
   const errors = new Map<string, unknown>();
+  const apis = [...new Set(suites.map((suite) => suite.api))];
+  await Promise.all(
+    apis.map((api) =>
+      runApiSuites(
+        suites.filter((suite) => suite.api === api),
+        options,
+        errors,
+      ),
+    ),
+  );
+  return errors;
+}
+
+/**
+ * Runs the groups of one API's suites: first every group that is not isolated, all suites at once (a sequential
+ * suite's groups one after another, any other group once the groups it runs `after` are done); then each isolated group
+ * alone, one after another. A group is isolated when it is disruptive (the service stopped would refuse, or fail, every
+ * other suite's requests for the wrong reason), when it belongs to a sequential suite that has a disruptive group (its
+ * chain stays whole), or when it runs after an isolated group. A sequential suite's chain stops at its first error,
+ * other suites go on.
+ */
+async function runApiSuites(
+  suites: readonly ScheduledSuite[],
+  options: ScheduleOptions,
+  errors: Map<string, unknown>,
+): Promise<void> {
   const record = (suite: ScheduledSuite, error: unknown): void => {
     if (!errors.has(suite.name)) errors.set(suite.name, error);
   };
@@ -64,7 +89,6 @@ export async function runSchedule(
     }
     done(suite);
   }
-  return errors;
 }
 
 /** The names of a suite's groups that must run alone. */
