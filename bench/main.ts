@@ -93,10 +93,12 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   const harnessDir = values.harness ?? HARNESS_DIR;
   const concurrency = DEFAULTS.concurrency;
   const started = performance.now();
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   out(
-    `bench: node ${process.version}, harness ${harnessDir}, seed ${seed}, concurrency ${concurrency}, load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
+    `bench: node ${process.version}, harness ${harnessDir}, seed ${seed}, concurrency ${concurrency}, ` +
+      `load average ${load}`,
   );
 
   const rows: Row[] = [];

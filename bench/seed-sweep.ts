@@ -110,9 +110,8 @@ async function sweep(args: readonly string[]): Promise<number> {
     const byPair = new Map<string, number[]>();
     for (const o of mine) for (const pair of o.failed) byPair.set(pair, [...(byPair.get(pair) ?? []), o.seed]);
     const pairs = [...byPair].map(([pair, at]) => `${pair} (${at.sort((a, b) => a - b).join(' ')})`).join('; ');
-    console.log(
-      `${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(mine.filter((o) => o.code !== 0).length).padStart(6)}  ${pairs}`,
-    );
+    const failing = mine.filter((o) => o.code !== 0).length;
+    console.log(`${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(failing).padStart(6)}  ${pairs}`);
   }
   const lost = jobs.length - outcomes.length;
   console.log(

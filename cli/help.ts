@@ -92,7 +92,8 @@ report.html, summary.md, junit.xml and results.sarif to the report directory.
 
 ${RUN_FLAGS_HELP}
 `,
-  reference: `Usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N] [--host HOST] [--list]
+  reference: `Usage: conformance reference [--fault NAME]... [--mode NAME]... [--management-port N] [--alerts-port N]
+                             [--host HOST] [--list]
 
 Starts the embedded reference target (both APIs, in memory) and prints its URLs, ids and credentials as
 \`export\` lines; runs until Ctrl-C.
@@ -122,7 +123,8 @@ Joins the report directories of the shards of one run (\`--shard i/n\`) into the
 like a run (0, 1 or 2).
   --report-dir OUT       where the merged reports go (default reports/out)
   --baseline FILE        known failures; the merge fails only on new ones
-  --require-judged       fail (exit 1) when a selected rule could not be judged in any shard; skips by choice do not count
+  --require-judged       fail (exit 1) when a selected rule could not be judged in any shard; skips by choice
+                         do not count
 `,
   bundle: `Usage: conformance bundle DIR [--report-dir DIR] [--har FILE]
 

@@ -58,9 +58,8 @@ export async function runMerge(
   // The shards' reports were redacted when recorded; this only masks what they would carry of a secret value (none is
   // known here).
   const redact = createRedactor([]).text;
-  io.out(
-    `conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${ordered.map((s) => s.dir).join(', ')}`,
-  );
+  const shardDirs = ordered.map((s) => s.dir).join(', ');
+  io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${shardDirs}`);
 
   const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
   try {

@@ -28,11 +28,9 @@ export function planText(plan: Plan, config: RunConfig): string {
   const byClass = ['read', 'write', 'disruptive'].map(
     (klass) => `${klass} ${plan.groups.filter((g) => g.klass === klass).reduce((n, g) => n + g.requests, 0)}`,
   );
-  lines.push(
-    '',
-    `Total: ${plan.total} request(s) ` +
-      `(${byClass.join(', ')})${config.maxRequests ? `; --max-requests ${config.maxRequests}${plan.reserved > 0 ? `, ${plan.reserved} of them kept for the preflight` : ''}` : ''}.`,
-  );
+  const kept = plan.reserved > 0 ? `, ${plan.reserved} of them kept for the preflight` : '';
+  const budget = config.maxRequests ? `; --max-requests ${config.maxRequests}${kept}` : '';
+  lines.push('', `Total: ${plan.total} request(s) (${byClass.join(', ')})${budget}.`);
   const preflight = preflightPlan(config);
   if (preflight) lines.push(preflight);
   if (plan.warning) lines.push(`Warning: ${plan.warning}`);

@@ -60,11 +60,14 @@ export function explainRule(
 
 /** Renders a rule's explanation for the terminal. */
 export function ruleText(rule: RuleExplanation): string {
+  const basis =
+    rule.basis === 'stated'
+      ? 'stated: a document of the contract says it'
+      : 'inferred: the documents are silent, and every user would expect it';
   return [
     `${rule.id}: ${rule.title}`,
     '',
-    'Contract ' +
-      `(${rule.basis === 'stated' ? 'stated: a document of the contract says it' : 'inferred: the documents are silent, and every user would expect it'}):`,
+    `Contract (${basis}):`,
     `  ${rule.sentence}`,
     '',
     `Probed by: ${rule.probedBy}.`,

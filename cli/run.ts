@@ -139,9 +139,8 @@ export async function runCommand(
       config = ready.config;
       run.config = config;
       run.redact = createRedactor(redactedNames(specs), runSecrets(config)).text;
-      io.out(
-        `conformance: seed ${config.seed}; ${API_LIST.map((api) => `${api.name} ${config[api.name]?.baseUrl ?? '(not under test)'}`).join('; ')}${reference ? ' (embedded reference target)' : ''}`,
-      );
+      const apis = API_LIST.map((api) => `${api.name} ${config[api.name]?.baseUrl ?? '(not under test)'}`).join('; ');
+      io.out(`conformance: seed ${config.seed}; ${apis}${reference ? ' (embedded reference target)' : ''}`);
       startedAt = new Date();
       run.startedAt = startedAt;
     } catch (error) {

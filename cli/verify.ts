@@ -82,14 +82,10 @@ export async function verifyBundle(dir: string, current: Provenance): Promise<Ve
   const notes: string[] = [];
   if (manifest.tool.version !== current.tool.version)
     notes.push(`made by ${manifest.tool.name} ${manifest.tool.version}; this is ${current.tool.version}`);
-  const specs = Object.keys({ ...manifest.specs, ...current.specs }).filter(
-    (api) => manifest.specs[api] !== current.specs[api],
-  );
-  if (specs.length > 0)
-    notes.push(
-      'judged by other specs than this ' +
-        `installation's: ${specs.map((api) => `${api} ${manifest.specs[api] ?? '(none)'}, here ${current.specs[api] ?? '(none)'}`).join('; ')}`,
-    );
+  const otherSpecs = Object.keys({ ...manifest.specs, ...current.specs })
+    .filter((api) => manifest.specs[api] !== current.specs[api])
+    .map((api) => `${api} ${manifest.specs[api] ?? '(none)'}, here ${current.specs[api] ?? '(none)'}`);
+  if (otherSpecs.length > 0) notes.push(`judged by other specs than this installation's: ${otherSpecs.join('; ')}`);
   if (manifest.ruleTable.sha256 !== current.ruleTable.sha256) {
     notes.push(
       `judged by another rule table: ${manifest.ruleTable.rules} rules ${manifest.ruleTable.sha256}, here ` +

@@ -20,11 +20,22 @@ export interface PreflightReport {
 }
 
 /**
- * Failures before any HTTP exchange: the target is not there. A target that connects and then hangs or resets is judged
- * by the run.
+ * The error codes (by prefix) of failures before any HTTP exchange: the target is not there. A target that connects and
+ * then hangs or resets is judged by the run.
  */
-const UNREACHABLE =
-  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/;
+const UNREACHABLE: readonly string[] = [
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS',
+  'CERT_',
+  'DEPTH_ZERO',
+  'SELF_SIGNED',
+  'UNABLE_TO_',
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
@@ -259,7 +270,7 @@ function outcome(checker: Checker, exchange: Exchange): string {
   const { failure, response } = exchange;
   if (failure) {
     const code = failure.message.split(':')[0] ?? failure.code;
-    if (UNREACHABLE.test(code)) {
+    if (UNREACHABLE.some((prefix) => code.startsWith(prefix))) {
       throw new HarnessError(
         'TARGET_UNREACHABLE',
         `Cannot reach ${checker.baseUrlVariable} (${checker.baseUrl}): ${code}. Check the URL and that the ` +
@@ -291,10 +302,12 @@ function assertUuids(checker: Checker, exchange: Exchange, ids: readonly (readon
   if (status < 400 || status >= 500 || status === 429) return;
   const bad = ids.filter(([, value]) => !UUID.test(value));
   if (bad.length === 0) return;
+  const values = bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ');
+  const verb = bad.length === 1 ? 'is not a uuid' : 'are not uuids';
+  const settings = bad.map(([name]) => name.split(' ')[0]).join(' and ');
   throw new HarnessError(
     'TARGET_UNKNOWN_ID',
-    `${bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ')} ${bad.length === 1 ? 'is not a uuid' : 'are not uuids'} (the management API's ids are uuids), and ` +
-      `${checker.seen(exchange)}. Check ${bad.map(([name]) => name.split(' ')[0]).join(' and ')}.`,
+    `${values} ${verb} (the management API's ids are uuids), and ${checker.seen(exchange)}. Check ${settings}.`,
   );
 }
 

@@ -5,11 +5,14 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 function format(epochMs: number, offsetMinutes: number | 'Z', fraction: boolean): string {
   const shift = offsetMinutes === 'Z' ? 0 : offsetMinutes;
   const iso = new Date(epochMs + shift * 60_000).toISOString();
-  const zone =
-    offsetMinutes === 'Z'
-      ? 'Z'
-      : `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
+  const zone = offsetMinutes === 'Z' ? 'Z' : utcOffset(offsetMinutes);
   return iso.slice(0, 19) + (fraction ? iso.slice(19, 23) : '') + zone;
+}
+
+/** An offset from UTC in minutes as RFC 3339 writes it: `+05:30`, `-12:00`. */
+function utcOffset(minutes: number): string {
+  const size = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(size / 60))}:${pad(size % 60)}`;
 }
 
 /**

@@ -884,7 +884,8 @@ function periodMs(ctx: HookContext): number {
 function uuidV1(): string {
   const hex = randomBytes(16).toString('hex');
   const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-1${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const time = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-1${hex.slice(13, 16)}`;
+  return `${time}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The stored pipe created just before pipe `id`, if any. */

@@ -73,7 +73,8 @@ export function causesOf(
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
   const groups = new Map<string, Group>();
   for (const result of report.results) {
-    if (result.outcome !== 'failed' || result.findings.length === 0) continue; // a failed verdict keeps at least one finding
+    // A failed verdict keeps at least one finding.
+    if (result.outcome !== 'failed' || result.findings.length === 0) continue;
     const keyed = result.findings.map((finding) => ({
       finding,
       path: normalisedPath(finding.path),

@@ -20,36 +20,54 @@ const SEVERITY: Readonly<Record<Severity, string>> = {
 };
 
 const STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;padding:0 1.5rem 1.5rem;max-width:1400px;color:#1f2328;background:#fff}
+body{
+  font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;
+  margin:0 auto;padding:0 1.5rem 1.5rem;max-width:1400px;
+  color:#1f2328;background:#fff
+}
 [id]{scroll-margin-top:3rem}
-h1{font-size:1.5rem;margin:.8rem 0 .4rem}h2{font-size:1.2rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}h3{font-size:1rem;margin:1rem 0 .3rem}
+h1{font-size:1.5rem;margin:.8rem 0 .4rem}
+h2{font-size:1.2rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
+h3{font-size:1rem;margin:1rem 0 .3rem}
 nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #d0d7de;padding:.45rem 0;z-index:1;font-size:13px}
 nav a{margin-right:1rem;color:#0969da;text-decoration:none}nav a:hover{text-decoration:underline}
 .verdict{display:inline-block;padding:.25rem .8rem;border-radius:6px;color:#fff;font-weight:700;letter-spacing:.03em}
 .verdict.passed{background:#1a7f37}.verdict.failed{background:#cf222e}.verdict.error{background:#9a6700}
 .target{font-size:15px;margin:.3rem 0}
-table{border-collapse:collapse;margin:.4rem 0}th,td{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.4rem 0}
+th,td{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.5rem;white-space:pre-wrap;word-break:break-all;margin:.3rem 0;max-height:24rem;overflow:auto}
+pre{
+  background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.5rem;
+  white-space:pre-wrap;word-break:break-all;margin:.3rem 0;max-height:24rem;overflow:auto
+}
 .matrix td.cell{text-align:center;min-width:2.2rem;font-weight:700;padding:0 .3rem}
 .matrix th.op{font-weight:500;font-size:12px;max-width:9rem;word-break:break-all}
 .matrix th.rule{white-space:nowrap;padding:0 .5rem}
-td.passed{background:#dafbe1;color:#1a7f37}td.failed{background:#ffebe9;color:#cf222e}td.known{background:#fff8c5;color:#9a6700}
+td.passed{background:#dafbe1;color:#1a7f37}td.failed{background:#ffebe9;color:#cf222e}
+td.known{background:#fff8c5;color:#9a6700}
 td.skipped{background:#f6f8fa;color:#57606a}td.none{background:#fff;color:#d0d7de}
 td.cell a{color:inherit;text-decoration:none;display:block}
-details.cause{border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;padding:.35rem .8rem;margin:.5rem 0}
+details.cause{
+  border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;
+  padding:.35rem .8rem;margin:.5rem 0
+}
 details.cause.known{border-left-color:#9a6700}
 details.cause>summary{cursor:pointer;list-style-position:outside;margin-left:1rem}
 details.cause>summary .line{display:block}
 details.cause[open]>summary{margin-bottom:.4rem}
-.tag{font-size:12px;border-radius:4px;padding:0 .35rem;font-weight:600;background:#ffebe9;color:#cf222e;white-space:nowrap}
+.tag{
+  font-size:12px;border-radius:4px;padding:0 .35rem;font-weight:600;
+  background:#ffebe9;color:#cf222e;white-space:nowrap
+}
 .tag.known{background:#fff8c5;color:#9a6700}.tag.secret,.tag.credentials{background:#cf222e;color:#fff}
 blockquote{margin:.3rem 0;padding:.1rem .8rem;border-left:3px solid #d0d7de;color:#404850}
 .muted{color:#57606a}
 dl{display:grid;grid-template-columns:max-content auto;gap:.1rem 1rem;margin:.3rem 0}dt{font-weight:600}dd{margin:0}
 dl.settings{grid-template-columns:repeat(3,max-content auto)}
-ul.ops{margin:.2rem 0;padding-left:1.2rem}ul.ops details{display:inline}ul.ops summary{display:inline;cursor:pointer;color:#0969da}
+ul.ops{margin:.2rem 0;padding-left:1.2rem}
+ul.ops details{display:inline}ul.ops summary{display:inline;cursor:pointer;color:#0969da}
 ul.errors li{color:#9a6700}
 footer{margin-top:2rem;border-top:1px solid #d0d7de;padding-top:.5rem;font-size:12px;color:#57606a}
 `;
@@ -76,6 +94,8 @@ export function htmlReport(report: BaselinedRunReport): string {
     ['contract', 'Contract statements', contractSection(report)],
     ['created', `Created on the target (${report.created.length})`, createdSection(report)],
   ];
+  const tool = `${esc(TOOL.name)} ${esc(TOOL.version)}`;
+  const timing = `run started ${esc(report.startedAt)}, took ${seconds(report.durationMs)} s`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -90,7 +110,7 @@ export function htmlReport(report: BaselinedRunReport): string {
 <h1>Conformance report</h1>
 ${header(report)}
 ${sections.map(([id, title, body]) => `<h2 id="${id}">${esc(title)}</h2>\n${body}`).join('\n')}
-<footer>${esc(TOOL.name)} ${esc(TOOL.version)}; run started ${esc(report.startedAt)}, took ${(report.durationMs / 1000).toFixed(1)} s; seed <code>${report.seed}</code>.</footer>
+<footer>${tool}; ${timing}; seed <code>${report.seed}</code>.</footer>
 </body>
 </html>
 `;
@@ -98,9 +118,11 @@ ${sections.map(([id, title, body]) => `<h2 id="${id}">${esc(title)}</h2>\n${body
 
 function header(report: BaselinedRunReport): string {
   const { stats } = report;
+  const counts = `${stats.passed} passed, ${stats.skipped} skipped (rule × operation)`;
+  const traffic = `${stats.requests} requests (${stats.rateLimited} rate-limited) in ${seconds(report.durationMs)} s`;
   return `<p class="target">${targetWords(report)}</p>
 <p><span class="verdict ${report.outcome}" id="verdict">${esc(verdictWords(report))}</span></p>
-<p><strong>${stats.failed} failed</strong>, ${stats.passed} passed, ${stats.skipped} skipped (rule × operation); ${stats.requests} requests (${stats.rateLimited} rate-limited) in ${(report.durationMs / 1000).toFixed(1)} s. Replay: <code>${esc(report.replay)}</code></p>`;
+<p><strong>${stats.failed} failed</strong>, ${counts}; ${traffic}. Replay: <code>${esc(report.replay)}</code></p>`;
 }
 
 /** What was tested, in one line: the embedded reference target with its faults and modes, or the APIs' URLs. */
@@ -124,7 +146,10 @@ function causeAnchors(causes: readonly Cause[]): Map<Cause, string> {
 
 function failuresSection(causes: readonly Cause[], anchors: ReadonlyMap<Cause, string>): string {
   if (causes.length === 0) return '<p class="muted">No rule failed.</p>';
-  return `<p class="muted">Worst first: leaked secrets, accepted credentials, server errors, then the rest. Each cause is one rule broken the same way on every operation listed; open it for the contract, the operations and the evidence.</p>
+  const order =
+    'Worst first: leaked secrets, accepted credentials, server errors, then the rest. Each cause is one rule broken ' +
+    'the same way on every operation listed; open it for the contract, the operations and the evidence.';
+  return `<p class="muted">${order}</p>
 ${causes.map((cause) => causeSection(cause, anchors.get(cause)!)).join('\n')}`;
 }
 
@@ -137,23 +162,36 @@ function causeSection(cause: Cause, anchor: string): string {
   const [shown, ...more] = cause.evidence;
   const nameOf = (finding: Finding): string =>
     operationName(cause.operations.find((o) => o.operation === finding.operation) ?? finding);
-  return `<details class="cause${cause.known ? ' known' : ''}" data-rule="${esc(cause.rule)}" data-severity="${cause.severity}">
-<summary><span class="line"><code><strong>${esc(cause.rule)}</strong></code> <span class="tag ${cause.severity}">${SEVERITY[cause.severity]}</span>${cause.known ? ' <span class="tag known">known</span>' : ''} ${esc(count)}: ${esc(names.join(', '))}</span><span class="line">${inlineCode(cause.summary)}</span>${minimalSummary(cause)}</summary>
+  const tags =
+    `<span class="tag ${cause.severity}">${SEVERITY[cause.severity]}</span>` +
+    (cause.known ? ' <span class="tag known">known</span>' : '');
+  const heading = `<code><strong>${esc(cause.rule)}</strong></code> ${tags} ${esc(count)}: ${esc(names.join(', '))}`;
+  const lines = [heading, inlineCode(cause.summary)].map((line) => `<span class="line">${line}</span>`).join('');
+  const others = more.map((f) => `<li><code>${esc(nameOf(f))}</code>: ${esc(renderFinding(f))}</li>`).join('');
+  const attributes = `data-rule="${esc(cause.rule)}" data-severity="${cause.severity}"`;
+  return `<details class="cause${cause.known ? ' known' : ''}" ${attributes}>
+<summary>${lines}${minimalSummary(cause)}</summary>
 <div id="${anchor}">
-${
-  info
-    ? `<blockquote>${inlineCode(info.sentence)}</blockquote>
-<p class="muted">${esc(info.title)}; ${info.basis === 'stated' ? 'stated by the contract' : 'inferred: the documents are silent, every user would expect it'}. See <code>${esc(info.doc)}</code> or <code>npx conformance rules ${esc(cause.rule)}</code>.</p>`
-    : ''
-}
+${info ? contractWords(info, cause.rule) : ''}
 ${cause.minimal ? minimalSection(cause.minimal) : ''}
 ${cause.sequence ? sequenceSection(cause.sequence) : ''}
 <h3>Operations</h3>
 <ul class="ops">${cause.operations.map((o) => operationItem(anchor, cause, o)).join('')}</ul>
 ${shown ? `<h3>Evidence: ${esc(nameOf(shown))}</h3>\n${evidence(shown)}` : ''}
-${more.length > 0 ? `<h3>Other examples</h3><ul class="ops">${more.map((f) => `<li><code>${esc(nameOf(f))}</code>: ${esc(renderFinding(f))}</li>`).join('')}</ul>` : ''}
+${more.length > 0 ? `<h3>Other examples</h3><ul class="ops">${others}</ul>` : ''}
 </div>
 </details>`;
+}
+
+/** The sentence of the contract a cause breaks, whether the contract states it, and where to read more. */
+function contractWords(info: NonNullable<Cause['info']>, rule: string): string {
+  const basis =
+    info.basis === 'stated'
+      ? 'stated by the contract'
+      : 'inferred: the documents are silent, every user would expect it';
+  const more = `See <code>${esc(info.doc)}</code> or <code>npx conformance rules ${esc(rule)}</code>`;
+  return `<blockquote>${inlineCode(info.sentence)}</blockquote>
+<p class="muted">${esc(info.title)}; ${basis}. ${more}.</p>`;
 }
 
 /**
@@ -176,11 +214,24 @@ function minimalSection(minimal: MinimalExample): string {
   const [first, ...rest] = renderMinimalExample(minimal);
   const words = minimal.outcome === 'shrunk' ? [first ?? ''] : [first ?? '', ...rest];
   const body = (value: unknown): string => esc(JSON.stringify(value, null, 2) ?? String(value));
+  const { failing, passing, replay } = minimal;
+  const failingRequest = failing
+    ? `<details><summary>Smallest failing request (${esc(String(failing.status))})</summary>` +
+      `<pre>${body(failing.body)}</pre><pre class="curl">${esc(failing.curl)}</pre></details>`
+    : '';
+  const passingRequest = passing
+    ? `<details><summary>Nearest passing request (${esc(String(passing.status))})</summary>` +
+      `<pre>${body(passing.body)}</pre></details>`
+    : '';
+  const fastCheck = replay
+    ? `<dl><dt>fast-check</dt><dd><code>${esc(replay.property)}</code>, seed <code>${replay.seed}</code>, ` +
+      `path <code>${esc(replay.path)}</code></dd></dl>`
+    : '';
   return `<h3>Minimal example</h3>
 ${words.map((line) => `<p>${inlineCode(line)}</p>`).join('\n')}
-${minimal.failing ? `<details><summary>Smallest failing request (${esc(String(minimal.failing.status))})</summary><pre>${body(minimal.failing.body)}</pre><pre class="curl">${esc(minimal.failing.curl)}</pre></details>` : ''}
-${minimal.passing ? `<details><summary>Nearest passing request (${esc(String(minimal.passing.status))})</summary><pre>${body(minimal.passing.body)}</pre></details>` : ''}
-${minimal.replay ? `<dl><dt>fast-check</dt><dd><code>${esc(minimal.replay.property)}</code>, seed <code>${minimal.replay.seed}</code>, path <code>${esc(minimal.replay.path)}</code></dd></dl>` : ''}`;
+${failingRequest}
+${passingRequest}
+${fastCheck}`;
 }
 
 /** The shortest failing sequence: its words, then each step with its curl, the disagreeing one marked. */
@@ -208,11 +259,10 @@ function operationItem(anchor: string, cause: Cause, operation: Cause['operation
   const reproduce = shown
     ? ' (its evidence is below)'
     : ` <details><summary>reproduce</summary><pre class="curl">${esc(operation.reproduce.curl)}</pre></details>`;
-  return (
-    '<li ' +
-    `id="${operationAnchor(anchor, cause, operation.operation)}"><code>${esc(operationName(operation))}</code>: ${operation.examples} ` +
-    `example${operation.examples === 1 ? '' : 's'}${operation.known ? ' <span class="tag known">known</span>' : ''}${reproduce}</li>`
-  );
+  const id = operationAnchor(anchor, cause, operation.operation);
+  const examples = `${operation.examples} example${operation.examples === 1 ? '' : 's'}`;
+  const known = operation.known ? ' <span class="tag known">known</span>' : '';
+  return `<li id="${id}"><code>${esc(operationName(operation))}</code>: ${examples}${known}${reproduce}</li>`;
 }
 
 /** One finding in full: what was expected, the request, the response, and how to reproduce it. */
@@ -234,22 +284,29 @@ function evidence(finding: Finding): string {
     : failure
       ? `no response: ${failure.code}: ${failure.message} (after ${failure.durationMs} ms)`
       : 'no response';
+  const { example } = reproduce;
+  const exampleItem = example
+    ? `<dt>Example</dt><dd><code>${esc(example.property)}</code>, seed <code>${example.seed}</code>, ` +
+      `index ${example.index}</dd>`
+    : '';
+  const replayItem = `<dt>Replay</dt><dd><code>${esc(reproduce.command)}</code></dd>`;
   return `<p>${esc(renderFinding(finding))}</p>
 <details><summary>Request</summary><pre>${esc(requestText)}</pre></details>
 <details><summary>Response</summary><pre>${esc(responseText)}</pre></details>
 <p>Reproduce:</p>
 <pre class="curl">${esc(reproduce.curl)}</pre>
-<dl><dt>Seed</dt><dd><code>${reproduce.seed}</code></dd>${reproduce.example ? `<dt>Example</dt><dd><code>${esc(reproduce.example.property)}</code>, seed <code>${reproduce.example.seed}</code>, index ${reproduce.example.index}</dd>` : ''}<dt>Replay</dt><dd><code>${esc(reproduce.command)}</code></dd></dl>`;
+<dl><dt>Seed</dt><dd><code>${reproduce.seed}</code></dd>${exampleItem}${replayItem}</dl>`;
 }
 
 function targetSection(report: BaselinedRunReport): string {
   const { management, alerts, reference } = report.target;
+  const backup = management?.backupId ? `, backup <code>${esc(management.backupId)}</code>` : '';
   const rows: [string, string][] = [
     [
       'Management API',
       management
         ? `${esc(management.baseUrl)} (organization <code>${esc(management.organizationId)}</code>, service ` +
-          `<code>${esc(management.serviceId)}</code>${management.backupId ? `, backup <code>${esc(management.backupId)}</code>` : ''})`
+          `<code>${esc(management.serviceId)}</code>${backup})`
         : '<span class="muted">not under test</span>',
     ],
     [
@@ -277,23 +334,27 @@ function baselineSection(report: BaselinedRunReport): string {
     items
       .map(
         (e, i) =>
-          `<tr><td><code>${esc(e.rule)}</code></td><td><code>${esc(operationName(e))}</code></td><td>${detail(i)}</td></tr>`,
+          `<tr><td><code>${esc(e.rule)}</code></td><td><code>${esc(operationName(e))}</code></td>` +
+          `<td>${detail(i)}</td></tr>`,
       )
       .join('');
   const table = (title: string, body: string): string =>
     body ? `<h3>${esc(title)}</h3><table><tr><th>Rule</th><th>Operation</th><th></th></tr>${body}</table>` : '';
-  return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).</p>
+  const expired = `${b.expired.length} expired entr${b.expired.length === 1 ? 'y' : 'ies'}`;
+  const counts =
+    `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${expired}, ` +
+    `${b.unexpectedPasses.length} unexpected pass(es)`;
+  return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${counts}.</p>
 ${table(
   'New failures',
   rows(b.new, (i) => esc(shorten(b.new[i]!.message, 160))),
 )}
 ${table(
   'Expired entries: fix them, or renew or remove the entry',
-  rows(
-    b.expired,
-    (i) =>
-      `expired ${esc(b.expired[i]!.expires ?? '')}; ${esc(b.expired[i]!.now)} in this run; ${esc(b.expired[i]!.reason)}`,
-  ),
+  rows(b.expired, (i) => {
+    const entry = b.expired[i]!;
+    return `expired ${esc(entry.expires ?? '')}; ${esc(entry.now)} in this run; ${esc(entry.reason)}`;
+  }),
 )}
 ${table(
   'Unexpected passes: remove these entries',
@@ -323,7 +384,11 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
   const cells = new Map(report.results.map((r) => [key(r), r]));
   const causeOf = (result: RuleResult): [Cause, string] | undefined =>
     [...anchors].find(([c]) => c.rule === result.rule && c.operations.some((o) => o.operation === result.operation));
-  const head = `<tr><th>Rule</th>${operations.map((op) => `<th class="op" title="${esc(operationName(op))}">${esc(op.operationId ?? shortOperation(op.operation))}</th>`).join('')}</tr>`;
+  const columns = operations.map(
+    (op) =>
+      `<th class="op" title="${esc(operationName(op))}">${esc(op.operationId ?? shortOperation(op.operation))}</th>`,
+  );
+  const head = `<tr><th>Rule</th>${columns.join('')}</tr>`;
   const rows = rules.map((rule) => {
     const tds = operations.map(({ operation }) => {
       const result = cells.get(key({ rule, operation }));
@@ -335,18 +400,19 @@ function matrix(report: BaselinedRunReport, anchors: ReadonlyMap<Cause, string>,
           `${result.outcome}${klass === 'known' ? ' (known, in the baseline)' : ''}: ${shorten(result.message)}`,
       );
       const cause = result.outcome === 'failed' ? causeOf(result) : undefined;
-      return (
-        `<td class="cell ${klass}" data-outcome="${klass}" ` +
-        `title="${title}">${cause ? `<a href="#${operationAnchor(cause[1], cause[0], operation)}">${mark}</a>` : mark}</td>`
-      );
+      const link = cause ? `<a href="#${operationAnchor(cause[1], cause[0], operation)}">${mark}</a>` : mark;
+      return `<td class="cell ${klass}" data-outcome="${klass}" title="${title}">${link}</td>`;
     });
     return (
       `<tr data-rule="${esc(rule)}"><th class="rule"><a href="#${traceAnchor(rule)}" title="the statements ` +
       `of the contract it enforces"><code>${esc(rule)}</code></a></th>${tds.join('')}</tr>`
     );
   });
+  const legend =
+    '✓ passed, ✗ failed (red; amber when the baseline accepts it; click for its cause), – skipped (hover for the ' +
+    'reason), · the rule does not apply. Hover a column for its operation.';
   return `<table class="matrix">${head}${rows.join('')}</table>
-<p class="muted">✓ passed, ✗ failed (red; amber when the baseline accepts it; click for its cause), – skipped (hover for the reason), · the rule does not apply. Hover a column for its operation.</p>`;
+<p class="muted">${legend}</p>`;
 }
 
 function coverageSection(report: BaselinedRunReport): string {
@@ -377,16 +443,32 @@ function coverageSection(report: BaselinedRunReport): string {
       missing.length === 0
         ? '<span class="muted">none</span>'
         : `<details><summary>${missing.length}</summary>${missing.join(', ')}</details>`;
+    const enums = values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`;
     return (
       `<tr><td><code>${esc(operationName(row))}</code></td><td>${row.requests}</td><td>${statuses}</td><td ` +
       `title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ` +
       `${row.requestFields.observe} ` +
-      `of ${row.requestFields.documented}</td><td>${values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`}</td><td>${row.responseFields.seen} ` +
+      `of ${row.requestFields.documented}</td><td>${enums}</td><td>${row.responseFields.seen} ` +
       `of ${row.responseFields.documented}</td><td>${never}</td></tr>`
     );
   });
-  return `<p class="muted">Credited by judgement, not traffic: a rule counts when an exchange was judged by it (hover for each part and its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented values sent by either; response fields: documented fields seen in 2xx answers. Sequence transitions: not recorded yet (no model-based sequences run).</p>
-<table><tr><th>Operation</th><th>Requests</th><th>Statuses seen</th><th>Rules judged</th><th>Request fields sent</th><th>Enum values tried</th><th>Response fields seen</th><th>Never sent, tried or seen</th></tr>${rows.join('')}</table>`;
+  const credit =
+    'Credited by judgement, not traffic: a rule counts when an exchange was judged by it (hover for each part and ' +
+    'its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented ' +
+    'values sent by either; response fields: documented fields seen in 2xx answers. Sequence transitions: not ' +
+    'recorded yet (no model-based sequences run).';
+  const columns = [
+    'Operation',
+    'Requests',
+    'Statuses seen',
+    'Rules judged',
+    'Request fields sent',
+    'Enum values tried',
+    'Response fields seen',
+    'Never sent, tried or seen',
+  ];
+  return `<p class="muted">${credit}</p>
+<table><tr>${columns.map((column) => `<th>${column}</th>`).join('')}</tr>${rows.join('')}</table>`;
 }
 
 /**
@@ -397,11 +479,12 @@ function contractSection(report: BaselinedRunReport): string {
   const items = unique(report.results.map((r) => r.rule)).map((rule) => {
     const statements = ruleCatalogue(rule)?.statements ?? [];
     const list = statements.map((s) => `<li><code>${esc(s.id)}</code>: ${inlineCode(s.text)}</li>`).join('');
-    return `<details id="${traceAnchor(rule)}"><summary><code>${esc(rule)}</code>: ${statements.length} statement${statements.length === 1 ? '' : 's'}</summary>${
+    const count = `${statements.length} statement${statements.length === 1 ? '' : 's'}`;
+    const body =
       statements.length > 0
         ? `<ul class="ops">${list}</ul>`
-        : '<p class="muted">none: the rule is inferred, the documents are silent.</p>'
-    }</details>`;
+        : '<p class="muted">none: the rule is inferred, the documents are silent.</p>';
+    return `<details id="${traceAnchor(rule)}"><summary><code>${esc(rule)}</code>: ${count}</summary>${body}</details>`;
   });
   return (
     '<p class="muted">Which sentence of the contract each rule enforces (docs/traceability.md lists every ' +
@@ -425,8 +508,16 @@ function skippedSection(report: BaselinedRunReport): string {
   const byReason = [...reasons].map(
     ([reason, results]) => `<tr><td>${esc(reason)}</td><td>${results.length}</td></tr>`,
   );
-  return `${groups.length > 0 ? `<h3>Probe groups not run</h3><table><tr><th>Suite</th><th>Group</th><th>Reason</th></tr>${groups.join('')}</table>` : '<p class="muted">Every probe group ran.</p>'}
-${byReason.length > 0 ? `<h3>Rule × operation skipped</h3><table><tr><th>Reason</th><th>Count</th></tr>${byReason.join('')}</table>` : ''}`;
+  const groupTable =
+    groups.length > 0
+      ? '<h3>Probe groups not run</h3><table><tr><th>Suite</th><th>Group</th><th>Reason</th></tr>' +
+        `${groups.join('')}</table>`
+      : '<p class="muted">Every probe group ran.</p>';
+  const reasonTable =
+    byReason.length > 0
+      ? `<h3>Rule × operation skipped</h3><table><tr><th>Reason</th><th>Count</th></tr>${byReason.join('')}</table>`
+      : '';
+  return `${groupTable}\n${reasonTable}`;
 }
 
 function createdSection(report: BaselinedRunReport): string {
@@ -435,9 +526,11 @@ function createdSection(report: BaselinedRunReport): string {
   for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
   const rows = report.created.map(
     (c) =>
-      `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td><td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`,
+      `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td>` +
+      `<td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`,
   );
-  return `<details><summary>${[...byKind].map(([kind, n]) => `${n} ${esc(kind)}`).join(', ')}: the run leaves them on the target</summary>
+  const kinds = [...byKind].map(([kind, n]) => `${n} ${esc(kind)}`).join(', ');
+  return `<details><summary>${kinds}: the run leaves them on the target</summary>
 <table><tr><th>Kind</th><th>Id</th><th>Operation</th><th>Note</th></tr>${rows.join('')}</table>
 </details>`;
 }
@@ -452,6 +545,11 @@ function shortOperation(operation: string): string {
   const [method = '', path = ''] = operation.split(' ');
   const segments = path.split('/').filter(Boolean);
   return segments.length <= 2 ? operation : `${method} …/${segments.slice(-2).join('/')}`;
+}
+
+/** Milliseconds as seconds to one decimal: `12.3`. */
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
 }
 
 function shorten(text: string, max = 300): string {

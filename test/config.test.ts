@@ -64,7 +64,10 @@ describe('resolveConfig', () => {
       full,
       ['--max-rps', '-1'],
       'CONFIG_INVALID',
-      /^Option '--max-rps' argument is ambiguous\. Did you forget [^\n]*'--max-rps=-XYZ'\. Run `conformance --help` for the flags\.$/,
+      new RegExp(
+        String.raw`^Option '--max-rps' argument is ambiguous\. Did you forget [^\n]*'--max-rps=-XYZ'\. ` +
+          'Run `conformance --help` for the flags\\.$',
+      ),
     ],
     [full, ['--update-baseline'], 'CONFIG_INVALID', /--baseline/],
     [full, ['--reference-fault', 'x'], 'CONFIG_INVALID', /reference/],
@@ -102,7 +105,10 @@ describe('resolveConfig', () => {
       { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's', ORGANIZATION_ID: 'org' },
       [],
       'CONFIG_MISSING',
-      /^MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID are/,
+      new RegExp(
+        String.raw`^MANAGEMENT_BASE_URL \(--management-url\) is not set, ` +
+          'but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID are',
+      ),
     ],
     [
       'an id flag without a base URL',

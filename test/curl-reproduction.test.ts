@@ -201,7 +201,8 @@ describe("each failed finding's curl reproduces it", () => {
     it(`${fault}: every finding's curl gets the same status and the same violation of ${rule}`, async () => {
       const { findings, reproduced, reference } = await reproduce(fault, intent);
       expect(findings.filter((f) => f.rule === rule).length).toBeGreaterThan(0);
-      const realBasic = `Basic ${Buffer.from(`${reference.managementKeyId}:${reference.managementKeySecret}`).toString('base64')}`;
+      const credentials = `${reference.managementKeyId}:${reference.managementKeySecret}`;
+      const realBasic = `Basic ${Buffer.from(credentials).toString('base64')}`;
       for (const { finding, status, paths, wire, sentByHarness } of reproduced) {
         const { curl } = finding;
         expect(status, curl).toBe(finding.status);

@@ -8,9 +8,13 @@ import { ROOT } from './support/cli.ts';
  * worker's young generation took, in MiB. Flags change a whole process, so this never runs in the test's own.
  */
 function youngGenerationMiB(runs: number | undefined): Promise<number> {
+  const limit =
+    runs === undefined
+      ? ''
+      : `const { limitHeapGrowth } = await import('./cli/heap-limits.ts'); limitHeapGrowth(${runs});`;
   const script = `
     import { Worker } from 'node:worker_threads';
-    ${runs === undefined ? '' : `const { limitHeapGrowth } = await import('./cli/heap-limits.ts'); limitHeapGrowth(${runs});`}
+    ${limit}
     const worker = new Worker(\`
       const { getHeapSpaceStatistics } = require('node:v8');
       const window = [];
@@ -18,7 +22,11 @@ function youngGenerationMiB(runs: number | undefined): Promise<number> {
       for (let i = 0; i < 300000; i++) {
         window.push({ i, text: 'x'.repeat(200) + i, list: [i, i + 1] });
         if (window.length > 2000) window.shift();
-        if (i % 1000 === 0) for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') most = Math.max(most, space.space_size);
+        if (i % 1000 === 0) {
+          for (const space of getHeapSpaceStatistics()) {
+            if (space.space_name === 'new_space') most = Math.max(most, space.space_size);
+          }
+        }
       }
       require('node:worker_threads').parentPort.postMessage(most);
     \`, { eval: true, execArgv: [] });

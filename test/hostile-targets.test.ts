@@ -143,7 +143,11 @@ describe('hostile targets: a target that answers badly is a failing target, and 
       // Nothing but the warning that the service's `start` got no answer, so it may be left stopped.
       expect(result.stderr).toMatch(/^(conformance: WARNING: [^\n]*\n)+$/);
       expect(result.stderr).toMatch(
-        /^conformance: WARNING: The service \S+ was sent stop, then start \([^\n]*start got too-large\): it may be left stopped/m,
+        new RegExp(
+          String.raw`^conformance: WARNING: The service \S+ was sent stop, then start ` +
+            String.raw`\([^\n]*start got too-large\): it may be left stopped`,
+          'm',
+        ),
       );
       expect(result.code).toBe(1);
       const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;

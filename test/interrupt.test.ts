@@ -160,7 +160,11 @@ describe('an interrupted run', () => {
     for (const file of ['report.html', 'summary.md']) expect((await stat(join(dir, file))).size).toBeGreaterThan(0);
     expect(run.stderr).toMatch(/^conformance: SIGINT received: no new requests/m);
     expect(run.stderr).toMatch(
-      /^conformance: WARNING: The service \S+ was sent stop, then start \(stop got 200, start got 503\): it may be left stopped/m,
+      new RegExp(
+        String.raw`^conformance: WARNING: The service \S+ was sent stop, then start ` +
+          String.raw`\(stop got 200, start got 503\): it may be left stopped`,
+        'm',
+      ),
     );
     expect(run.stderr).not.toMatch(/Error|at .*\.ts:\d+/);
   }, 150_000);

@@ -246,7 +246,9 @@ await conformanceSuites({
   it("runs from code with `import('contract-conformance')`", async () => {
     const script = `import('contract-conformance').then(async ({ runConformance, RULES }) => {
       const run = await runConformance({ runs: 1, reportDir: ${JSON.stringify(join(scratch, 'library-report'))} });
-      console.log(JSON.stringify({ exitCode: run.exitCode, outcome: run.report.outcome, rules: RULES.length, results: run.report.results.length }));
+      console.log(JSON.stringify({
+        exitCode: run.exitCode, outcome: run.report.outcome, rules: RULES.length, results: run.report.results.length,
+      }));
     });`;
     const result = await exec(process.execPath, ['-e', script], join(installed, '..', '..'), env);
     expect(result.code, result.stderr).toBe(0);

@@ -75,6 +75,17 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
+/** Regex source of a loopback server's origin, as a message prints it. */
+const LOOPBACK = String.raw`http://127\.0\.0\.1:\d+`;
+
+/** Regex source of a uuid, as a message prints it. */
+const UUID = '[-0-9a-f]{36}';
+
+/** The last line of a refused run, `conformance: MESSAGE [CODE]`, with MESSAGE matched by `parts` of regex source. */
+function refusal(code: string, ...parts: readonly string[]): RegExp {
+  return new RegExp(String.raw`^conformance: ${parts.join('')} \[${code}\]$`);
+}
+
 describe('a misconfigured run is exit 2 naming the setting, before any probe', () => {
   const html = (): Promise<string> =>
     serve((_req, res) => {
@@ -91,57 +102,103 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
     [
       'a wrong key secret',
       async () => ({ ...envFor(reference), MANAGEMENT_KEY_SECRET: 'not-the-secret' }),
-      /^conformance: The management API refused the key: GET http:\/\/127\.0\.0\.1:\d+\/v1\/organizations\/[-0-9a-f]+\/usageCost\?\S+ answered 401 .*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.* \[CREDENTIALS_REFUSED\]$/,
+      refusal(
+        'CREDENTIALS_REFUSED',
+        String.raw`The management API refused the key: GET ${LOOPBACK}/v1/organizations/[-0-9a-f]+/usageCost\?\S+ `,
+        'answered 401 .*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.*',
+      ),
     ],
     [
       'a wrong token',
       async () => ({ ...envFor(reference), ALERTS_TOKEN: 'not-the-token' }),
-      /^conformance: The alerts API refused ALERTS_TOKEN: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts answered 401 .*Check ALERTS_TOKEN.* \[CREDENTIALS_REFUSED\]$/,
+      refusal(
+        'CREDENTIALS_REFUSED',
+        `The alerts API refused ALERTS_TOKEN: GET ${LOOPBACK}/api/v2/alerts answered 401 `,
+        '.*Check ALERTS_TOKEN.*',
+      ),
     ],
     [
       'an unknown organization',
       async () => ({ ...envFor(reference), ORGANIZATION_ID: randomUUID() }),
-      /^conformance: ORGANIZATION_ID \(--organization\) [-0-9a-f]{36} is not an organization the management API knows: GET .* answered 404 .*\(and 401 without the key\)\. Check ORGANIZATION_ID.* \[TARGET_UNKNOWN_ID\]$/,
+      refusal(
+        'TARGET_UNKNOWN_ID',
+        String.raw`ORGANIZATION_ID \(--organization\) ${UUID} is not an organization the management API knows: `,
+        String.raw`GET .* answered 404 .*\(and 401 without the key\)\. Check ORGANIZATION_ID.*`,
+      ),
     ],
     [
       'an organization that is no uuid',
       async () => ({ ...envFor(reference), ORGANIZATION_ID: 'my-org' }),
-      /^conformance: ORGANIZATION_ID \(--organization\) "my-org" is not a uuid .*answered 400.*Check ORGANIZATION_ID\. \[TARGET_UNKNOWN_ID\]$/,
+      refusal(
+        'TARGET_UNKNOWN_ID',
+        String.raw`ORGANIZATION_ID \(--organization\) "my-org" is not a uuid `,
+        String.raw`.*answered 400.*Check ORGANIZATION_ID\.`,
+      ),
     ],
     [
       'an unknown backup',
       async () => ({ ...envFor(reference), BACKUP_ID: randomUUID() }),
-      /^conformance: BACKUP_ID \(--backup\) [-0-9a-f]{36} is not a backup the management API knows under SERVICE_ID \(--service\) [-0-9a-f]{36}: GET .* answered 404 .*Check BACKUP_ID .*and SERVICE_ID.* \[TARGET_UNKNOWN_ID\]$/,
+      refusal(
+        'TARGET_UNKNOWN_ID',
+        String.raw`BACKUP_ID \(--backup\) ${UUID} is not a backup the management API knows `,
+        String.raw`under SERVICE_ID \(--service\) ${UUID}: GET .* answered 404 .*Check BACKUP_ID .*and SERVICE_ID.*`,
+      ),
     ],
     [
       'a backup under an unknown service',
       async () => ({ ...envFor(reference), SERVICE_ID: randomUUID() }),
-      /^conformance: BACKUP_ID .* is not a backup the management API knows under SERVICE_ID .*answered 404.* \[TARGET_UNKNOWN_ID\]$/,
+      refusal(
+        'TARGET_UNKNOWN_ID',
+        'BACKUP_ID .* is not a backup the management API knows under SERVICE_ID .*answered 404.*',
+      ),
     ],
     [
       'an unknown alert',
       async () => ({ ...envFor(reference), ALERT_ID: 'no-such-alert' }),
-      /^conformance: ALERT_ID \(--alert\) no-such-alert is not among the 4 alerts the alerts API lists \(GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/alerts\)\. .* \[TARGET_UNKNOWN_ID\]$/,
+      refusal(
+        'TARGET_UNKNOWN_ID',
+        String.raw`ALERT_ID \(--alert\) no-such-alert is not among the 4 alerts the alerts API lists `,
+        String.raw`\(GET ${LOOPBACK}/api/v2/alerts\)\. .*`,
+      ),
     ],
     [
       'a saved-search alert',
       async () => ({ ...envFor(reference), ALERT_ID: reference.alertIds[2]! }),
-      /^conformance: ALERT_ID \(--alert\) \w+ names an alert the run may not update: it is a saved-search alert \(source "search"\).* \[ALERT_NOT_UPDATABLE\]$/,
+      refusal(
+        'ALERT_NOT_UPDATABLE',
+        String.raw`ALERT_ID \(--alert\) \w+ names an alert the run may not update: `,
+        String.raw`it is a saved-search alert \(source "search"\).*`,
+      ),
     ],
     [
       '/v1 in the base URL',
       async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: `${reference.managementUrl}/v1` }),
-      /^conformance: MANAGEMENT_BASE_URL ends with \/v1, but the harness appends the API's paths \(\/v1\/\.\.\.\) to it: drop \/v1 and give http:\/\/127\.0\.0\.1:\d+\. \[CONFIG_INVALID\]$/,
+      refusal(
+        'CONFIG_INVALID',
+        String.raw`MANAGEMENT_BASE_URL ends with /v1, but the harness appends the API's paths \(/v1/\.\.\.\) to it: `,
+        String.raw`drop /v1 and give ${LOOPBACK}\.`,
+      ),
     ],
     [
       'a management URL that serves a web page',
       async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await html() }),
-      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 200 \(text\/html; charset=utf-8\): <!doctype html><title>Welcome<\/title><p>It works!<\/p>, not JSON\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/,
+      refusal(
+        'NOT_THE_API',
+        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) answers, but not as the management API: `,
+        String.raw`GET .* answered 200 \(text/html; charset=utf-8\): `,
+        '<!doctype html><title>Welcome</title><p>It works!</p>',
+        String.raw`, not JSON\. Set MANAGEMENT_BASE_URL .*`,
+      ),
     ],
     [
       'a management URL that answers 404 on every path',
       async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await notFound() }),
-      /^conformance: MANAGEMENT_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the management API: GET .* answered 404 \(text\/plain\): Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .* \[NOT_THE_API\]$/,
+      refusal(
+        'NOT_THE_API',
+        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) answers, but not as the management API: `,
+        String.raw`GET .* answered 404 \(text/plain\): `,
+        String.raw`Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .*`,
+      ),
     ],
     [
       'the management URL pointed at the alerts API',
@@ -151,7 +208,11 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
     [
       'an alerts URL that is not the API',
       async () => ({ ...envFor(reference), ALERTS_BASE_URL: await notFound() }),
-      /^conformance: ALERTS_BASE_URL \(http:\/\/127\.0\.0\.1:\d+\) answers, but not as the alerts API: GET .*\/api\/v2\/alerts answered 404 .*Set ALERTS_BASE_URL .* \[NOT_THE_API\]$/,
+      refusal(
+        'NOT_THE_API',
+        String.raw`ALERTS_BASE_URL \(${LOOPBACK}\) answers, but not as the alerts API: `,
+        'GET .*/api/v2/alerts answered 404 .*Set ALERTS_BASE_URL .*',
+      ),
     ],
     [
       'an empty MANAGEMENT_BASE_URL with the keys set',
@@ -164,7 +225,11 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
         const { MANAGEMENT_BASE_URL: _url, ...env } = envFor(reference);
         return env;
       },
-      /^conformance: MANAGEMENT_BASE_URL \(--management-url\) is not set, but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID, SERVICE_ID, BACKUP_ID are: .* \[CONFIG_MISSING\]$/,
+      refusal(
+        'CONFIG_MISSING',
+        String.raw`MANAGEMENT_BASE_URL \(--management-url\) is not set, `,
+        'but MANAGEMENT_KEY_ID, MANAGEMENT_KEY_SECRET, ORGANIZATION_ID, SERVICE_ID, BACKUP_ID are: .*',
+      ),
     ],
   ];
 
@@ -217,16 +282,18 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     for (const fault of FAULT_NAMES) {
       const target = await startReference({ faults: [fault] });
       try {
-        lines.push(
-          `${fault}: ${(await preflight(resolveConfig(['--timeout-ms', '1000'], envFor(target), RULE_IDS), specs)).line}`,
-        );
+        const config = resolveConfig(['--timeout-ms', '1000'], envFor(target), RULE_IDS);
+        lines.push(`${fault}: ${(await preflight(config, specs)).line}`);
       } finally {
         await target.close();
       }
     }
     expect(lines.filter((line) => line.includes('left to the run'))).toEqual([
       expect.stringMatching(
-        /^backup-connection-reset: preflight: management credentials, organization ok, service and backup unchecked: GET .* got no answer \(connection\), left to the run;/,
+        new RegExp(
+          '^backup-connection-reset: preflight: management credentials, organization ok, ' +
+            String.raw`service and backup unchecked: GET .* got no answer \(connection\), left to the run;`,
+        ),
       ),
     ]);
   }, 60_000);

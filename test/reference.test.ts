@@ -1085,14 +1085,11 @@ describe('runReference', () => {
       'ORGANIZATION_ID',
       'SERVICE_ID',
     ]);
-    const reply = await fetch(
-      `${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}/backups/${env.BACKUP_ID}`,
-      {
-        headers: {
-          authorization: `Basic ${Buffer.from(`${env.MANAGEMENT_KEY_ID}:${env.MANAGEMENT_KEY_SECRET}`).toString('base64')}`,
-        },
-      },
-    );
+    const service = `${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}`;
+    const credentials = `${env.MANAGEMENT_KEY_ID}:${env.MANAGEMENT_KEY_SECRET}`;
+    const reply = await fetch(`${service}/backups/${env.BACKUP_ID}`, {
+      headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+    });
     expect(((await reply.json()) as { status: number }).status).toBe(201);
     running.stop();
     expect(await done).toBe(0);

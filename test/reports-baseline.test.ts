@@ -100,7 +100,8 @@ describe('operation names in the baseline', () => {
 });
 
 describe('baseline comparison', () => {
-  const results = fixtureReport().results; // auth.required fails on CREATE_KEY; passes on LIST_ALERTS; backups.identity skipped
+  // auth.required fails on CREATE_KEY; passes on LIST_ALERTS; backups.identity skipped
+  const results = fixtureReport().results;
 
   it('sorts failures into known and new, and finds expired entries and unexpected passes', () => {
     const summary = compareWithBaseline(

@@ -161,7 +161,11 @@ describe('a run against a faulty target', () => {
     const causes = run.stdout.split('\n').filter((line) => line.startsWith('  ✗ '));
     expect(causes.map((line) => line.split(':')[0])).toEqual(['  ✗ secrets.absent', '  ✗ auth.required']);
     expect(run.stdout).toMatch(
-      /^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted .*--rules secrets\.absent,auth\.required$/m,
+      new RegExp(
+        String.raw`^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted ` +
+          String.raw`.*--rules secrets\.absent,auth\.required$`,
+        'm',
+      ),
     );
     expect(run.stdout).toMatch(/^FAILED: \d+ failed/m);
     expect(run.stdout.includes('\u001b[')).toBe(false);
@@ -193,10 +197,13 @@ describe('a run against a faulty target', () => {
     for (const [, name, body] of skipped) {
       const reason = [...reasons].find(([suffix]) => name!.endsWith(suffix))?.[1];
       expect(reason, `skipped test case ${name} is named with its operation`).toBeDefined();
-      expect(body, `skipped test case ${name} carries its reason`).toContain(
-        '<skipped ' +
-          `message="${reason!.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"/>`,
-      );
+      const escaped = reason!
+        .replace(/&/g, '&amp;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&apos;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;');
+      expect(body, `skipped test case ${name} carries its reason`).toContain(`<skipped message="${escaped}"/>`);
     }
   });
 });

@@ -80,8 +80,19 @@ describe('the rule table is the catalogue of RULES.md', () => {
       'with that envelope',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'added-operation-'));
-      const added = (file: string, path: string): string =>
-        `${readFileSync(file, 'utf8').replace(/^paths:\n/m, `paths:\n  ${path}:\n    get:\n      operationId: readAdded\n      responses:\n        '200':\n          description: Added.\n`)}`;
+      const added = (file: string, path: string): string => {
+        const paths = [
+          'paths:',
+          `  ${path}:`,
+          '    get:',
+          '      operationId: readAdded',
+          '      responses:',
+          "        '200':",
+          '          description: Added.',
+          '',
+        ];
+        return readFileSync(file, 'utf8').replace(/^paths:\n/m, paths.join('\n'));
+      };
       const management = join(dir, 'management.yaml');
       const alerts = join(dir, 'alerts.yaml');
       writeFileSync(management, added(SPEC_FILES.management, '/v1/organizations/{organizationId}/added'));

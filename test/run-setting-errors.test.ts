@@ -164,7 +164,10 @@ describe('a run whose settings the preflight could not check ends in error, exit
     expect(run.report.outcome).toBe('error');
     expect(run.report.errors).toEqual([
       expect.stringMatching(
-        /^the management API refused all \d+ requests sent with the run's credentials \(401\/403\).*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET\.$/,
+        new RegExp(
+          String.raw`^the management API refused all \d+ requests sent with the run's credentials \(401/403\)` +
+            String.raw`.*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET\.$`,
+        ),
       ),
     ]);
     expect(run.code).toBe(2);

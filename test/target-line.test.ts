@@ -41,7 +41,11 @@ describe('the first line of a run says which target it tests', () => {
     };
     expect(preflightPlan(resolveConfig([], {}, RULE_IDS))).toBeUndefined();
     expect(preflightPlan(resolveConfig([], management, RULE_IDS))).toMatch(
-      /^Preflight, before the first probe: GET usageCost .*ORGANIZATION_ID\); a setting it finds wrong stops the run with exit code 2\. SERVICE_ID cannot be checked before the run/,
+      new RegExp(
+        String.raw`^Preflight, before the first probe: GET usageCost .*ORGANIZATION_ID\); ` +
+          String.raw`a setting it finds wrong stops the run with exit code 2\. ` +
+          'SERVICE_ID cannot be checked before the run',
+      ),
     );
     const full = resolveConfig(
       [],

@@ -55,19 +55,15 @@ export function alertNotUpdatable(alert: Record<string, unknown>): string | unde
   }
   const missing = RESTORED_FIELDS.filter(([listed]) => alert[listed] === undefined || alert[listed] === null);
   if (missing.length > 0) {
-    return (
-      'its listing lacks ' +
-      `${missing.map(([listed, sent]) => (listed === sent ? `\`${listed}\`` : `\`${listed}\` (the update's \`${sent}\`)`)).join(', ')}, ` +
-      'so the run could not put it back'
+    const fields = missing.map(([listed, sent]) =>
+      listed === sent ? `\`${listed}\`` : `\`${listed}\` (the update's \`${sent}\`)`,
     );
+    return `its listing lacks ${fields.join(', ')}, so the run could not put it back`;
   }
   const mistyped = RESTORED_FIELDS.filter(([listed, , , check]) => !check(alert[listed]));
   if (mistyped.length > 0) {
-    return (
-      'its listed ' +
-      `${mistyped.map(([listed, , type]) => `\`${listed}\` is ${JSON.stringify(alert[listed])}, not ${type}`).join('; ')}, ` +
-      'so the run could not send it back'
-    );
+    const values = mistyped.map(([listed, , type]) => `\`${listed}\` is ${JSON.stringify(alert[listed])}, not ${type}`);
+    return `its listed ${values.join('; ')}, so the run could not send it back`;
   }
   return undefined;
 }

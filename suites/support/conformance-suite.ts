@@ -288,7 +288,8 @@ function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRu
       if (state.failure !== undefined) throw state.failure;
     }, timeout);
 
-    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as fixtures, which must be destructured.
+    // vitest reads a hook's first parameter as fixtures, which it requires to be destructured.
+    // biome-ignore lint/correctness/noEmptyPattern: vitest's fixtures parameter must be a destructuring pattern.
     afterAll(({}, suite) => {
       const report: SuiteReport = {
         suite: definition.name,

@@ -29,13 +29,14 @@ export function verdict(
   if (tallyOf && tallyOf.violations > 0) {
     const more =
       tallyOf.violations > tallyOf.findings.length ? ` (and ${tallyOf.violations - tallyOf.findings.length} more)` : '';
+    const found = tallyOf.findings.map(renderFinding).join('; ');
     return {
       ...base,
       outcome: 'failed',
       checks: tallyOf.checks,
       violations: tallyOf.violations,
       findings: tallyOf.findings,
-      message: `${tallyOf.violations} violation(s) in ${tallyOf.checks} check(s)${more}: ${tallyOf.findings.map(renderFinding).join('; ')}`,
+      message: `${tallyOf.violations} violation(s) in ${tallyOf.checks} check(s)${more}: ${found}`,
     };
   }
   const parts = partsOn(rule, operationId);
