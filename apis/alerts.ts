@@ -1,3 +1,4 @@
+import { alertNotUpdatable } from './alert-restore.ts';
 import { describeApi, type TargetOf } from './descriptor.ts';
 
 /** The alerts API: a Bearer token, and no envelope beyond `{ data }`. */
@@ -19,10 +20,42 @@ export const ALERTS_API = describeApi({
         flag: 'alert',
         field: 'alertId',
         required: false,
+        label: 'alert',
         about: 'alert the run may update and put back (else picked from the list)',
       },
     ],
   },
+  preflight: [
+    {
+      operationId: 'listAlerts',
+      ids: [],
+      gets: '/api/v2/alerts',
+      proves: 'token',
+      refused: (w) =>
+        `The alerts API refused ${w.credentials}: ${w.seen}. Check ${w.credentials} (the Bearer token of the alerts ` +
+        `API at ${w.baseUrlVariable}).`,
+      notFound: {
+        notTheApi: (w) =>
+          `${w.baseUrlVariable} (${w.baseUrl}) answers, but not as the alerts API: ${w.seen}. Set ` +
+          `${w.baseUrlVariable} to the URL under which the API's ${w.pathPrefix}/... paths are served.`,
+      },
+      finds: {
+        field: 'alertId',
+        plan: 'ALERT_ID listed and updatable',
+        found: (w) => `alert ${w.target.alertId} updatable`,
+        notListed: (w) =>
+          `ALERT_ID (--alert) ${w.target.alertId} is not among the ${w.listed} alerts the alerts API lists ` +
+          `(GET ${w.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
+        unusable: {
+          reason: alertNotUpdatable,
+          code: 'ALERT_NOT_UPDATABLE',
+          message: (w, reason) =>
+            `ALERT_ID (--alert) ${w.target.alertId} names an alert the run may not update: ${reason}. Name a tile ` +
+            'alert listed with every update field, or unset ALERT_ID to let the run pick one.',
+        },
+      },
+    },
+  ],
 });
 
 /** Where and as whom the alerts API is reached. */

@@ -1,3 +1,5 @@
+import type { PreflightRead } from './preflight.ts';
+
 /**
  * A run's config as the descriptors read it (core/config.ts `RunConfig`): each API's target under the API's name, with
  * the fields its description names (`TargetOf`); typed loosely here so that apis/ imports nothing of core/.
@@ -42,6 +44,10 @@ export interface IdSetting extends TargetField {
   readonly required: boolean;
   /** True when it fills the path parameter named as its field in every request of its API that has one. */
   readonly pathParameter?: boolean;
+  /** What it names, as the reports word it beside its value: `organization`. */
+  readonly label: string;
+  /** `uuid` when the API's ids of this kind are uuids: a read that neither finds nor refuses one says so. */
+  readonly format?: 'uuid';
 }
 
 /**
@@ -76,6 +82,8 @@ export interface ApiDescription {
     readonly credentials: CredentialSettings;
     readonly ids: readonly IdSetting[];
   };
+  /** The GETs that prove, before the first probe, that a base URL is this API and the settings are accepted. */
+  readonly preflight: readonly PreflightRead[];
 }
 
 /** An API's description with what it reads of a run's config. */
@@ -85,20 +93,28 @@ export interface ApiDescriptor extends ApiDescription {
 }
 
 type FieldOf<S> = S extends { readonly field: infer F extends string } ? F : never;
-type CredentialFieldOf<C> = C extends { readonly token: infer T }
+// Not distributive: a descriptor's credentials, met with the wide union of ApiDescription, are a union of which only
+// the scheme the descriptor names holds in every member.
+type CredentialFieldOf<C> = [C] extends [{ readonly token: infer T }]
   ? FieldOf<T>
-  : C extends { readonly user: infer U; readonly password: infer P }
+  : [C] extends [{ readonly user: infer U; readonly password: infer P }]
     ? FieldOf<U> | FieldOf<P>
     : never;
 type IdOf<D extends ApiDescription> = D['settings']['ids'][number];
+
+/** The fields of an API's credentials in its target, typed from its description: `keyId | keySecret`, `token`. */
+export type CredentialFieldsOf<D extends ApiDescription> = CredentialFieldOf<D['settings']['credentials']>;
 
 /**
  * An API's target as the run's config holds it, typed from its description: the base URL, and each credential and id
  * under the field it names (optional ids optional).
  */
-export type TargetOf<D extends ApiDescription> = { readonly baseUrl: string } & {
-  readonly [F in CredentialFieldOf<D['settings']['credentials']>]: string;
-} & {
+export type TargetOf<D extends ApiDescription> = ReportedTargetOf<D> & {
+  readonly [F in CredentialFieldsOf<D>]: string;
+};
+
+/** What the reports show of an API's target: its base URL and each id (optional ids optional), no credentials. */
+export type ReportedTargetOf<D extends ApiDescription> = { readonly baseUrl: string } & {
   readonly [S in IdOf<D> as S extends { readonly required: true } ? S['field'] : never]: string;
 } & { readonly [S in IdOf<D> as S extends { readonly required: true } ? never : S['field']]?: string };
 
@@ -121,12 +137,32 @@ function frozen<T>(value: T): T {
   return value;
 }
 
-/** The credentials of an API in a run's config, read from the fields its description names. */
-function credentialsIn(description: ApiDescription, config: TargetsOf): Credentials | undefined {
+/** An API's target in a run's config, by field, or undefined when the run does not target it. */
+export function targetOf(
+  description: ApiDescription,
+  config: TargetsOf,
+): Readonly<Record<string, string | undefined>> | undefined {
   // RunConfig holds each API's target under its name, with the fields its description names (see TargetOf).
-  const target = (config as unknown as Readonly<Record<string, Readonly<Record<string, string>> | undefined>>)[
+  return (config as Readonly<Record<string, Readonly<Record<string, string | undefined>> | undefined>>)[
     description.name
   ];
+}
+
+/** What the reports show of an API's target: its base URL, then each id that is set, in the description's order. */
+export function reportedTarget(
+  description: ApiDescription,
+  target: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, string>> {
+  const ids = description.settings.ids.flatMap(({ field }) => {
+    const value = target[field];
+    return value ? [[field, value] as const] : [];
+  });
+  return { baseUrl: target.baseUrl ?? '', ...Object.fromEntries(ids) };
+}
+
+/** The credentials of an API in a run's config, read from the fields its description names. */
+function credentialsIn(description: ApiDescription, config: TargetsOf): Credentials | undefined {
+  const target = targetOf(description, config);
   if (!target) return undefined;
   const credentials = description.settings.credentials;
   const value = (setting: TargetField): string => target[setting.field] ?? '';

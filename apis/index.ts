@@ -1,4 +1,14 @@
-import { type Credentials, secretCredentials, type TargetFlagOf, type TargetOf, type TargetsOf } from './descriptor.ts';
+import {
+  type Credentials,
+  type IdSetting,
+  type ReportedTargetOf,
+  reportedTarget,
+  secretCredentials,
+  type TargetFlagOf,
+  type TargetOf,
+  type TargetsOf,
+  targetOf,
+} from './descriptor.ts';
 import { ALERTS_API } from './alerts.ts';
 import { MANAGEMENT_API } from './management.ts';
 
@@ -18,6 +28,9 @@ export const APIS = Object.freeze(Object.fromEntries(API_LIST.map((api) => [api.
 /** Each API's target as the run's config holds it (fields named by its descriptor). */
 export type ApiTargets = { readonly [A in Api as A['name']]: TargetOf<A> };
 
+/** What the reports show of each API's target the run tested: its base URL and ids. */
+export type ReportedTargets = { readonly [A in Api as A['name']]?: ReportedTargetOf<A> };
+
 /** A flag of a target setting of any API (`--management-url`, `--alert`, ...), without its dashes. */
 export type TargetFlag = TargetFlagOf<Api>;
 
@@ -33,11 +46,10 @@ export function runCredentials(config: TargetsOf): Partial<Record<ApiName, Crede
 
 /** The values of every path parameter the run's targets fill (`organizationId`, ...), by the parameter's name. */
 export function runPathParameters(config: TargetsOf): Record<string, string> {
-  const targets = config as Readonly<Record<string, Readonly<Record<string, string | undefined>> | undefined>>;
   const params: Record<string, string> = {};
   for (const api of API_LIST) {
-    for (const { field, pathParameter } of api.settings.ids) {
-      const value = targets[api.name]?.[field];
+    for (const { field, pathParameter } of api.settings.ids as readonly IdSetting[]) {
+      const value = targetOf(api, config)?.[field];
       if (pathParameter && value) params[field] = value;
     }
   }
@@ -47,4 +59,14 @@ export function runPathParameters(config: TargetsOf): Record<string, string> {
 /** The run's secret credential values of every API (passwords, tokens), which are redacted wherever they appear. */
 export function runSecrets(config: TargetsOf): string[] {
   return API_LIST.flatMap((api) => secretCredentials(api, config));
+}
+
+/** What the reports show of the targets a run tested (base URLs and ids, no credentials), in `API_LIST` order. */
+export function reportedTargets(config: TargetsOf): ReportedTargets {
+  return Object.fromEntries(
+    API_LIST.flatMap((api) => {
+      const target = targetOf(api, config);
+      return target ? [[api.name, reportedTarget(api, target)]] : [];
+    }),
+  );
 }

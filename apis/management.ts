@@ -1,5 +1,16 @@
 import { describeApi, type TargetOf } from './descriptor.ts';
 
+const DAY_MS = 86_400_000;
+
+/** A time as the usage query takes it, to the second. */
+const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** The usage query of the day before yesterday (UTC): a period the target has closed. */
+function pastDay(now: Date): Readonly<Record<string, string>> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return { from_date: isoSeconds(today - 2 * DAY_MS), to_date: isoSeconds(today - DAY_MS) };
+}
+
 /** The management API: HTTP Basic with a key id and secret, and the `{status, requestId, result}` envelope. */
 export const MANAGEMENT_API = describeApi({
   name: 'management',
@@ -25,6 +36,8 @@ export const MANAGEMENT_API = describeApi({
         field: 'organizationId',
         required: true,
         pathParameter: true,
+        label: 'organization',
+        format: 'uuid',
         about: 'organization to run against',
       },
       {
@@ -33,6 +46,8 @@ export const MANAGEMENT_API = describeApi({
         field: 'serviceId',
         required: true,
         pathParameter: true,
+        label: 'service',
+        format: 'uuid',
         about: 'service that owns the pipes the run creates',
       },
       {
@@ -41,10 +56,58 @@ export const MANAGEMENT_API = describeApi({
         field: 'backupId',
         required: false,
         pathParameter: true,
+        label: 'backup',
+        format: 'uuid',
         about: 'a backup of that service (else the backup operation is skipped)',
       },
     ],
   },
+  preflight: [
+    {
+      operationId: 'getUsageCost',
+      ids: ['organizationId'],
+      query: pastDay,
+      gets: 'usageCost of the past day',
+      proves: 'credentials, organization',
+      refused: (w) =>
+        `The management API refused the key: ${w.seen}. Check ${w.credentials}: a key of organization ` +
+        `${w.target.organizationId}, enabled and not expired` +
+        `${w.status === 403 ? ', with a role that may read usage costs' : ''}.`,
+      notFound: {
+        notTheApi: (w) =>
+          `${w.baseUrlVariable} (${w.baseUrl}) answers, but not as the management API: ${w.seen}, with the key ` +
+          `and without it. Set ${w.baseUrlVariable} to the URL under which the API's ${w.pathPrefix}/... paths ` +
+          'are served (or, if it is right, check ORGANIZATION_ID).',
+        unknownIds: (w) =>
+          `ORGANIZATION_ID (--organization) ${w.target.organizationId} is not an organization the management API ` +
+          `knows: ${w.seen} (and ${w.anonymous} without the key). Check ORGANIZATION_ID, or that ` +
+          `${w.baseUrlVariable} is the URL under which ${w.pathPrefix}/... is served.`,
+      },
+    },
+    {
+      operationId: 'getBackup',
+      ids: ['serviceId', 'backupId'],
+      gets: 'the backup',
+      proves: 'service and backup',
+      leftOut: {
+        line:
+          'SERVICE_ID unchecked (the API has no read of a service: an unknown one shows as a 404 on every pipe ' +
+          'create)',
+        plan:
+          'SERVICE_ID cannot be checked before the run (the API has no read of a service): an unknown one shows as a ' +
+          '404 on every pipe create, and ends the run in error.',
+      },
+      refused: (w) =>
+        `The management API refused the key on the backup read: ${w.seen}. Check ${w.credentials}, and that the ` +
+        `key has a role that may read backups of service ${w.target.serviceId}.`,
+      notFound: {
+        unknownIds: (w) =>
+          `BACKUP_ID (--backup) ${w.target.backupId} is not a backup the management API knows under SERVICE_ID ` +
+          `(--service) ${w.target.serviceId}: ${w.seen}. Check BACKUP_ID (a backup of that service) and ` +
+          'SERVICE_ID, or unset BACKUP_ID to leave the backup read out.',
+      },
+    },
+  ],
 });
 
 /** Where and as whom the management API is reached. */

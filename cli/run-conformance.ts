@@ -1,27 +1,31 @@
+import { API_LIST, type TargetFlag } from '../apis/index.ts';
+import { type CredentialFieldsOf, credentialSettings } from '../apis/descriptor.ts';
 import { RUN_FLAGS, resolveConfig, type Shard } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { ProbeClass } from '../core/probe.ts';
 import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
+type Api = (typeof API_LIST)[number];
+
+/** An API's credential as a run from code takes it: `<api><Field>` (`managementKeyId`, `alertsToken`). */
+type CredentialName<A extends Api> = A extends Api ? `${A['name']}${Capitalize<CredentialFieldsOf<A>>}` : never;
+
+/**
+ * The settings that point a run at the APIs, from their descriptors: each target flag in camelCase (`--management-url`
+ * is `managementUrl`, `--organization` is `organization`), and each credential, which the command takes from its
+ * environment variable only (`managementKeyId` is `MANAGEMENT_KEY_ID`, `alertsToken` is `ALERTS_TOKEN`).
+ */
+export type TargetSettings = { readonly [F in TargetFlag as CamelCase<F>]?: string } & {
+  readonly [N in CredentialName<Api>]?: string;
+};
+
 /**
  * The settings of a run given from code: each flag of `conformance run` in camelCase (`--management-url` is
  * `managementUrl`), plus the credentials that the command takes from environment variables only. Omitted settings
  * take the command's defaults; with no API's URL, the embedded reference target is started and used.
  */
-export interface ConformanceSettings {
-  readonly managementUrl?: string;
-  /** `MANAGEMENT_KEY_ID`: the management API key id (HTTP Basic user). */
-  readonly managementKeyId?: string;
-  /** `MANAGEMENT_KEY_SECRET`: the management API key secret (HTTP Basic password). */
-  readonly managementKeySecret?: string;
-  readonly organization?: string;
-  readonly service?: string;
-  readonly backup?: string;
-  readonly alertsUrl?: string;
-  /** `ALERTS_TOKEN`: the Bearer token of the alerts API. */
-  readonly alertsToken?: string;
-  readonly alert?: string;
+export interface ConformanceSettings extends TargetSettings {
   readonly rules?: readonly string[];
   readonly skipRules?: readonly string[];
   readonly allow?: readonly ProbeClass[];
@@ -69,11 +73,21 @@ type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, 'help'>
 true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
 
 /** The settings that the command reads from environment variables only, and their variables. */
-const CREDENTIALS = Object.freeze({
-  managementKeyId: 'MANAGEMENT_KEY_ID',
-  managementKeySecret: 'MANAGEMENT_KEY_SECRET',
-  alertsToken: 'ALERTS_TOKEN',
-} as const);
+const CREDENTIALS: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    API_LIST.flatMap((api) =>
+      credentialSettings(api).map(({ field, variable }) => [
+        `${api.name}${field.charAt(0).toUpperCase()}${field.slice(1)}`,
+        variable,
+      ]),
+    ),
+  ),
+);
+
+/** The credential settings as a message lists them: `managementKeyId, managementKeySecret and alertsToken`. */
+const CREDENTIAL_NAMES = Object.keys(CREDENTIALS)
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' and ');
 
 /**
  * Runs the harness from code, like `conformance run` with these settings: the same resolver validates them (a mistake
@@ -102,8 +116,9 @@ export function commandInputs(settings: ConformanceSettings): { argv: string[]; 
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(settings) as [string, unknown][]) {
     if (value === undefined) continue;
-    if (key in CREDENTIALS) {
-      env[CREDENTIALS[key as keyof typeof CREDENTIALS]] = String(value);
+    const variable = CREDENTIALS[key];
+    if (variable !== undefined) {
+      env[variable] = String(value);
       continue;
     }
     const flag = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -113,7 +128,7 @@ export function commandInputs(settings: ConformanceSettings): { argv: string[]; 
       throw new HarnessError(
         'CONFIG_INVALID',
         `runConformance: unknown setting ${JSON.stringify(key)}; the settings are the flags of ` +
-          `\`conformance run\` in camelCase, plus managementKeyId, managementKeySecret and alertsToken.`,
+          `\`conformance run\` in camelCase, plus ${CREDENTIAL_NAMES}.`,
       );
     }
     if (option.type === 'boolean') {

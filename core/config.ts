@@ -194,15 +194,14 @@ export function cacheDirectory(env: Env): string {
 }
 
 /**
- * Returns a copy of a config with the embedded reference target's addresses and credentials filled in: every API's,
- * from `targets`.
+ * Returns a copy of a config pointed at the embedded reference target: every API's target from the settings the
+ * target gives under the variables a user would set, resolved as a user's are. Throws when it serves not every API.
  */
-export function withTargets(config: RunConfig, targets: ApiTargets): RunConfig {
-  return deepFreeze({
-    ...config,
-    ...Object.fromEntries(API_LIST.map((api) => [api.name, targets[api.name]])),
-    unconfigured: {},
-  });
+export function withTargets(config: RunConfig, settings: Env): RunConfig {
+  const targets = resolveTargets(givenTargetSettings({}, settings));
+  const missing = API_LIST.filter((api) => !targets[api.name]).map((api) => api.name);
+  if (missing.length > 0) throw new Error(`it serves no ${missing.join(' or ')} API`);
+  return deepFreeze({ ...config, ...targets, unconfigured: {} });
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -1,3 +1,4 @@
+import type { ReportedTargets } from '../apis/index.ts';
 import type { OperationCoverageRow } from './coverage.ts';
 import type { RuleResult } from './finding.ts';
 import type { CredentialTally } from './credential-tally.ts';
@@ -39,14 +40,8 @@ export interface RunReport {
   readonly seed: number;
   readonly startedAt: string;
   readonly durationMs: number;
-  readonly target: {
-    readonly management?: {
-      readonly baseUrl: string;
-      readonly organizationId: string;
-      readonly serviceId: string;
-      readonly backupId?: string;
-    };
-    readonly alerts?: { readonly baseUrl: string; readonly alertId?: string };
+  /** Each API's base URL and ids, under the API's name, and the embedded target's faults and modes. */
+  readonly target: ReportedTargets & {
     readonly reference?: { readonly faults: readonly string[]; readonly modes: readonly string[] };
   };
   readonly settings: Readonly<Record<string, unknown>>;

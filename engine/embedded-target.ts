@@ -15,18 +15,13 @@ export async function startEmbedded(config: RunConfig): Promise<EmbeddedTarget> 
       faults: config.reference?.faults ?? [],
       modes: config.reference?.modes ?? [],
     });
-    const management = {
-      baseUrl: target.managementUrl,
-      keyId: target.managementKeyId,
-      keySecret: target.managementKeySecret,
-      organizationId: target.organizationId,
-      serviceId: target.serviceId,
-      backupId: target.backupId,
-    };
-    return {
-      config: withTargets(config, { management, alerts: { baseUrl: target.alertsUrl, token: target.alertsToken } }),
-      close: () => target.close(),
-    };
+    const settings = Object.assign({}, ...target.apis.map((api) => api.settings));
+    try {
+      return { config: withTargets(config, settings), close: () => target.close() };
+    } catch (error) {
+      await target.close();
+      throw error;
+    }
   } catch (error) {
     throw new HarnessError(
       'REFERENCE_FAILED',

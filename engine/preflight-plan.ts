@@ -1,11 +1,11 @@
-import { APIS } from '../apis/index.ts';
+import { API_LIST } from '../apis/index.ts';
+import { type ApiDescriptor, credentialSettings, targetOf } from '../apis/descriptor.ts';
+import type { PreflightRead } from '../apis/preflight.ts';
 import type { RunConfig } from '../core/config.ts';
 
-/** The credential variables of an API, comma-separated. */
-const credentials = (api: keyof typeof APIS): string => {
-  const variables = APIS[api].settings.credentials;
-  return 'token' in variables ? variables.token.variable : `${variables.user.variable}, ${variables.password.variable}`;
-};
+/** Whether the preflight sends a read: every id it checks is set. */
+const sent = (read: PreflightRead, target: Readonly<Record<string, string | undefined>>): boolean =>
+  read.ids.every((field) => target[field]);
 
 /**
  * The most GET requests the preflight sends before a run that goes on (a 429 it waits out adds one); none for the
@@ -13,7 +13,10 @@ const credentials = (api: keyof typeof APIS): string => {
  */
 export function preflightRequestCount(config: RunConfig): number {
   if (config.reference) return 0;
-  return (config.management ? 1 : 0) + (config.management?.backupId ? 1 : 0) + (config.alerts ? 1 : 0);
+  return API_LIST.reduce((count, api) => {
+    const target = targetOf(api, config);
+    return count + (target ? api.preflight.filter((read) => sent(read, target)).length : 0);
+  }, 0);
 }
 
 /**
@@ -22,23 +25,33 @@ export function preflightRequestCount(config: RunConfig): number {
  */
 export function preflightPlan(config: RunConfig): string | undefined {
   if (config.reference) return undefined;
-  const gets = [
-    ...(config.management ? [`GET usageCost of the past day (${credentials('management')}, ORGANIZATION_ID)`] : []),
-    ...(config.management?.backupId ? ['GET the backup (SERVICE_ID, BACKUP_ID)'] : []),
-    ...(config.alerts
-      ? [
-          `GET ${APIS.alerts.settings.pathPrefix}/alerts ` +
-            `(${credentials('alerts')}${config.alerts.alertId ? ', ALERT_ID listed and updatable' : ''})`,
-        ]
-      : []),
-  ];
-  const service =
-    config.management && !config.management.backupId
-      ? ' SERVICE_ID cannot be checked before the run (the API has no read of a service): an unknown one ' +
-        'shows as a 404 on every pipe create, and ends the run in error.'
-      : '';
+  const gets: string[] = [];
+  const notes: string[] = [];
+  for (const api of API_LIST) {
+    const target = targetOf(api, config);
+    if (!target) continue;
+    api.preflight.forEach((read: PreflightRead, index) => {
+      if (sent(read, target)) gets.push(`GET ${read.gets} (${checked(api, read, index, target).join(', ')})`);
+      else if (read.leftOut) notes.push(` ${read.leftOut.plan}`);
+    });
+  }
   return (
     `Preflight, before the first probe: ${gets.join('; ')}; a setting it finds wrong stops the run with exit ` +
-    `code 2.${service}`
+    `code 2.${notes.join('')}`
   );
+}
+
+/** The settings a read checks, as the dry run names them: the credentials on an API's first read, then its ids. */
+function checked(
+  api: ApiDescriptor,
+  read: PreflightRead,
+  index: number,
+  target: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const variable = (field: string): string => api.settings.ids.find((id) => id.field === field)?.variable ?? field;
+  return [
+    ...(index === 0 ? credentialSettings(api).map((setting) => setting.variable) : []),
+    ...read.ids.map(variable),
+    ...(read.finds && target[read.finds.field] ? [read.finds.plan] : []),
+  ];
 }

@@ -1,17 +1,17 @@
 import { undici } from '../core/undici.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { APIS, runSecrets } from '../apis/index.ts';
-import { credentialVariables, runAuthorization } from '../apis/descriptor.ts';
-import type { AlertsTarget, ManagementTarget, RunConfig } from '../core/config.ts';
+import { API_LIST, runSecrets } from '../apis/index.ts';
+import { type ApiDescriptor, credentialVariables, runAuthorization, targetOf } from '../apis/descriptor.ts';
+import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight.ts';
+import type { RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
-import { HarnessError } from '../core/errors.ts';
+import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from '../core/http-client.ts';
 import type { Probe } from '../core/probe.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
 import { operationById, type Specs } from '../core/spec.ts';
-import { alertNotUpdatable } from '../suites/support/alert-restore.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
@@ -38,9 +38,14 @@ const UNREACHABLE: readonly string[] = [
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_MS = 86_400_000;
 const EXCERPT_CHARS = 120;
 const PROBE: Probe = Object.freeze({ intent: 'observe', klass: 'read', label: 'preflight: settings check' });
+
+/** An API's target as the run's config holds it, by field. */
+type Target = Readonly<Record<string, string | undefined>>;
+
+// A preflight code that core/errors.ts does not list fails the type check here.
+true satisfies [Exclude<PreflightCode, HarnessErrorCode>] extends [never] ? true : PreflightCode;
 
 /** How one API's preflight sends its GETs and describes what came back. */
 interface Checker {
@@ -55,7 +60,7 @@ interface Checker {
 /**
  * Sends a few authenticated GETs per API under test with the run's own settings before the first probe, and throws a
  * HarnessError naming the setting to fix when they show a configuration mistake (credentials refused, an id the
- * target does not know, a base URL that is not the API, an alert the run may not update, a target not reachable),
+ * target does not know, a base URL that is not the API, a listed id the run may not use, a target not reachable),
  * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
@@ -80,34 +85,21 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
   };
   const seen = (exchange: Exchange): string => redact(describe(exchange));
   try {
-    const parts = await Promise.all([
-      config.management &&
-        checkManagement(config.management, {
-          client: createHttpClient({
-            ...common,
-            api: 'management',
-            baseUrl: config.management.baseUrl,
-            authorization: runAuthorization(APIS.management, config) ?? '',
-          }),
-          specs,
-          baseUrlVariable: APIS.management.settings.baseUrl.variable,
-          baseUrl: config.management.baseUrl,
-          seen,
-        }),
-      config.alerts &&
-        checkAlerts(config.alerts, {
-          client: createHttpClient({
-            ...common,
-            api: 'alerts',
-            baseUrl: config.alerts.baseUrl,
-            authorization: runAuthorization(APIS.alerts, config) ?? '',
-          }),
-          specs,
-          baseUrlVariable: APIS.alerts.settings.baseUrl.variable,
-          baseUrl: config.alerts.baseUrl,
-          seen,
-        }),
-    ]);
+    const parts = await Promise.all(
+      API_LIST.map((api) => {
+        const target = targetOf(api, config);
+        if (!target) return undefined;
+        const baseUrl = target.baseUrl ?? '';
+        const client = createHttpClient({
+          ...common,
+          api: api.name,
+          baseUrl,
+          authorization: runAuthorization(api, config) ?? '',
+        });
+        const baseUrlVariable = api.settings.baseUrl.variable;
+        return checkApi(api, target, { client, specs, baseUrlVariable, baseUrl, seen });
+      }),
+    );
     // The run's own gate starts afresh: keep --max-rps across the seam.
     if (config.maxRps > 0) await sleep(1000 / config.maxRps);
     return {
@@ -119,129 +111,95 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
   }
 }
 
-async function checkManagement(target: ManagementTarget, checker: Checker): Promise<string> {
-  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-  const usageParams = { organizationId: target.organizationId };
-  const usageQuery = { from_date: isoSeconds(today - 2 * DAY_MS), to_date: isoSeconds(today - DAY_MS) };
-  const usage = await send(checker, 'getUsageCost', usageParams, usageQuery);
-  const checked = ['credentials', 'organization'];
-  const usageOutcome = outcome(checker, usage);
-  if (usageOutcome === 'refused') {
-    throw new HarnessError(
-      'CREDENTIALS_REFUSED',
-      `The management API refused the key: ${checker.seen(usage)}. Check ` +
-        `${credentialVariables(APIS.management)}: a key of organization ${target.organizationId}, enabled ` +
-        `and not expired${usage.response?.status === 403 ? ', with a role that may read usage costs' : ''}.`,
-    );
-  }
-  if (usageOutcome === 'not-found') {
-    const anonymous = await send(checker, 'getUsageCost', usageParams, usageQuery, null);
-    if (anonymous.response?.status === 404) {
-      throw new HarnessError(
-        'NOT_THE_API',
-        `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the management API: ` +
-          `${checker.seen(usage)}, with the key and without it. Set ${checker.baseUrlVariable} to the URL ` +
-          `under which the API's ${APIS.management.settings.pathPrefix}/... paths are served (or, if it is ` +
-          'right, check ORGANIZATION_ID).',
-      );
+/**
+ * Sends an API's preflight reads in order, and returns its part of the preflight's line: what the reads proved, or
+ * where they stopped proving (an answer left to the run); throws a HarnessError on a configuration mistake.
+ */
+async function checkApi(api: ApiDescriptor, target: Target, checker: Checker): Promise<string> {
+  const proven: string[] = [];
+  const notes: string[] = [];
+  let found = '';
+  for (const read of api.preflight) {
+    if (read.ids.some((field) => !target[field])) {
+      if (read.leftOut) notes.push(`; ${read.leftOut.line}`);
+      continue;
     }
-    throw new HarnessError(
-      'TARGET_UNKNOWN_ID',
-      `ORGANIZATION_ID (--organization) ${target.organizationId} is not an organization the management API ` +
-        `knows: ${checker.seen(usage)} (and ${anonymous.response ? anonymous.response.status : 'no answer'} ` +
-        `without the key). Check ORGANIZATION_ID, or that ${checker.baseUrlVariable} is the URL under which ` +
-        `${APIS.management.settings.pathPrefix}/... is served.`,
-    );
-  }
-  if (usageOutcome !== 'ok') {
-    assertUuids(checker, usage, [['ORGANIZATION_ID (--organization)', target.organizationId]]);
-    return `management unchecked: ${usageOutcome}`;
-  }
-  if (target.backupId) {
-    const backup = await send(checker, 'getBackup', {
-      organizationId: target.organizationId,
-      serviceId: target.serviceId,
-      backupId: target.backupId,
-    });
-    const backupOutcome = outcome(checker, backup);
-    if (backupOutcome === 'refused') {
-      throw new HarnessError(
-        'CREDENTIALS_REFUSED',
-        `The management API refused the key on the backup read: ${checker.seen(backup)}. Check ` +
-          `${credentialVariables(APIS.management)}, and that the key has a role that may read backups of ` +
-          `service ${target.serviceId}.`,
-      );
+    const params = pathParameters(api, target);
+    const query = read.query?.(new Date()) ?? {};
+    const exchange = await send(checker, read.operationId, params, query);
+    const result = outcome(checker, exchange);
+    const words = wordsOf(api, target, checker, exchange);
+    if (result === 'refused') throw new HarnessError('CREDENTIALS_REFUSED', read.refused(words));
+    if (result === 'not-found') {
+      const notFound = read.notFound;
+      if (notFound.notTheApi === undefined) throw new HarnessError('TARGET_UNKNOWN_ID', notFound.unknownIds(words));
+      if (!notFound.unknownIds) throw new HarnessError('NOT_THE_API', notFound.notTheApi(words));
+      const anonymous = await send(checker, read.operationId, params, query, null);
+      if (anonymous.response?.status === 404) throw new HarnessError('NOT_THE_API', notFound.notTheApi(words));
+      const status = anonymous.response ? String(anonymous.response.status) : 'no answer';
+      throw new HarnessError('TARGET_UNKNOWN_ID', notFound.unknownIds({ ...words, anonymous: status }));
     }
-    if (backupOutcome === 'not-found') {
-      throw new HarnessError(
-        'TARGET_UNKNOWN_ID',
-        `BACKUP_ID (--backup) ${target.backupId} is not a backup the management API knows under SERVICE_ID ` +
-          `(--service) ${target.serviceId}: ${checker.seen(backup)}. Check BACKUP_ID (a backup of that ` +
-          'service) and SERVICE_ID, or unset BACKUP_ID to leave the backup read out.',
-      );
+    if (result !== 'ok') {
+      assertUuids(api, checker, exchange, read.ids, target);
+      return `${api.name} ${proven.length > 0 ? `${proven.join(', ')} ok, ${read.proves} ` : ''}unchecked: ${result}`;
     }
-    if (backupOutcome !== 'ok') {
-      assertUuids(checker, backup, [
-        ['SERVICE_ID (--service)', target.serviceId],
-        ['BACKUP_ID (--backup)', target.backupId],
-      ]);
-      return `management ${checked.join(', ')} ok, service and backup unchecked: ${backupOutcome}`;
-    }
-    checked.push('service and backup');
+    proven.push(read.proves);
+    if (read.finds) found = findListed(api, read.finds, target, exchange, words);
   }
-  const service = target.backupId
-    ? ''
-    : '; SERVICE_ID unchecked (the API has no read of a service: an unknown one shows as a 404 on every pipe create)';
-  return `management ${checked.join(', ')} ok${service}`;
+  return `${api.name} ${proven.join(', ')} ok${found}${notes.join('')}`;
 }
 
-async function checkAlerts(target: AlertsTarget, checker: Checker): Promise<string> {
-  const list = await send(checker, 'listAlerts', {});
-  const listOutcome = outcome(checker, list);
-  if (listOutcome === 'refused') {
-    const token = credentialVariables(APIS.alerts);
-    throw new HarnessError(
-      'CREDENTIALS_REFUSED',
-      `The alerts API refused ${token}: ${checker.seen(list)}. Check ${token} (the ` +
-        `${APIS.alerts.auth.scheme === 'bearer' ? 'Bearer token' : 'credentials'} of the alerts API at ` +
-        `${checker.baseUrlVariable}).`,
-    );
-  }
-  if (listOutcome === 'not-found') {
-    throw new HarnessError(
-      'NOT_THE_API',
-      `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but not as the alerts API: ` +
-        `${checker.seen(list)}. Set ${checker.baseUrlVariable} to the URL under which the API's ` +
-        `${APIS.alerts.settings.pathPrefix}/... paths are served.`,
-    );
-  }
-  if (listOutcome !== 'ok') return `alerts unchecked: ${listOutcome}`;
-  if (!target.alertId) return 'alerts token ok';
-  const field = APIS.alerts.envelope.payload;
-  const data = (list.response?.json as Record<string, unknown> | undefined)?.[field];
-  if (!Array.isArray(data))
-    return `alerts token ok, ALERT_ID unchecked (the list is not { ${field}: [...] }: left to the run)`;
-  const wanted = target.alertId.toLowerCase();
-  const alert = data.find(
+/**
+ * Looks for a listed id, when it is set, among the items of a list's payload: `, <what was found>`, or why it was not
+ * checked; throws when the list lacks it or the run may not use it.
+ */
+function findListed(
+  api: ApiDescriptor,
+  finds: ListedId,
+  target: Target,
+  list: Exchange,
+  words: PreflightWords,
+): string {
+  const wanted = target[finds.field];
+  if (!wanted) return '';
+  const variable = api.settings.ids.find((id) => id.field === finds.field)?.variable ?? finds.field;
+  const field = api.envelope.payload;
+  const items = (list.response?.json as Record<string, unknown> | undefined)?.[field];
+  if (!Array.isArray(items)) return `, ${variable} unchecked (the list is not { ${field}: [...] }: left to the run)`;
+  const item = items.find(
     (a): a is Record<string, unknown> =>
-      typeof a === 'object' && a !== null && String((a as { id?: unknown }).id).toLowerCase() === wanted,
+      typeof a === 'object' && a !== null && String((a as { id?: unknown }).id).toLowerCase() === wanted.toLowerCase(),
   );
-  if (!alert) {
-    throw new HarnessError(
-      'TARGET_UNKNOWN_ID',
-      `ALERT_ID (--alert) ${target.alertId} is not among the ${data.length} alerts the alerts API lists ` +
-        `(GET ${list.request.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
-    );
+  if (!item) throw new HarnessError('TARGET_UNKNOWN_ID', finds.notListed({ ...words, listed: items.length }));
+  const reason = finds.unusable?.reason(item);
+  if (finds.unusable && reason) {
+    throw new HarnessError(finds.unusable.code, finds.unusable.message(words, reason));
   }
-  const reason = alertNotUpdatable(alert);
-  if (reason) {
-    throw new HarnessError(
-      'ALERT_NOT_UPDATABLE',
-      `ALERT_ID (--alert) ${target.alertId} names an alert the run may not update: ${reason}. Name a tile ` +
-        'alert listed with every update field, or unset ALERT_ID to let the run pick one.',
-    );
-  }
-  return `alerts token ok, alert ${target.alertId} updatable`;
+  return `, ${finds.found(words)}`;
+}
+
+/** The words of an API's preflight messages, for one answer. */
+function wordsOf(api: ApiDescriptor, target: Target, checker: Checker, exchange: Exchange): PreflightWords {
+  return {
+    target,
+    seen: checker.seen(exchange),
+    ...(exchange.response ? { status: exchange.response.status } : {}),
+    url: exchange.request.url,
+    baseUrlVariable: checker.baseUrlVariable,
+    baseUrl: checker.baseUrl,
+    credentials: credentialVariables(api),
+    pathPrefix: api.settings.pathPrefix,
+  };
+}
+
+/** The target's ids that fill path parameters, by field. */
+function pathParameters(api: ApiDescriptor, target: Target): Record<string, string> {
+  return Object.fromEntries(
+    api.settings.ids.flatMap(({ field, pathParameter }) => {
+      const value = target[field];
+      return pathParameter && value ? [[field, value]] : [];
+    }),
+  );
 }
 
 function send(
@@ -296,18 +254,29 @@ function outcome(checker: Checker, exchange: Exchange): string {
   return `${operationLabel(exchange)} answered ${response.status}, left to the run`;
 }
 
-/** A 4xx other than 401, 403 and 404 to a valid read is the run's to judge, unless an id sent was not a uuid. */
-function assertUuids(checker: Checker, exchange: Exchange, ids: readonly (readonly [string, string])[]): void {
+/**
+ * A 4xx other than 401, 403 and 404 to a valid read is the run's to judge, unless an id it checks, of a kind the API
+ * gives as uuids, was not a uuid.
+ */
+function assertUuids(
+  api: ApiDescriptor,
+  checker: Checker,
+  exchange: Exchange,
+  fields: readonly string[],
+  target: Target,
+): void {
   const status = exchange.response?.status ?? 0;
   if (status < 400 || status >= 500 || status === 429) return;
-  const bad = ids.filter(([, value]) => !UUID.test(value));
+  const bad = api.settings.ids
+    .filter(({ field, format }) => format === 'uuid' && fields.includes(field) && !UUID.test(target[field] ?? ''))
+    .map(({ variable, flag, field }) => [flag ? `${variable} (--${flag})` : variable, target[field] ?? ''] as const);
   if (bad.length === 0) return;
   const values = bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ');
   const verb = bad.length === 1 ? 'is not a uuid' : 'are not uuids';
   const settings = bad.map(([name]) => name.split(' ')[0]).join(' and ');
   throw new HarnessError(
     'TARGET_UNKNOWN_ID',
-    `${values} ${verb} (the management API's ids are uuids), and ${checker.seen(exchange)}. Check ${settings}.`,
+    `${values} ${verb} (the ${api.name} API's ids are uuids), and ${checker.seen(exchange)}. Check ${settings}.`,
   );
 }
 
@@ -323,8 +292,4 @@ function describe(exchange: Exchange): string {
 
 function operationLabel(exchange: Exchange): string {
   return `${exchange.request.method} ${exchange.request.url}`;
-}
-
-function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }

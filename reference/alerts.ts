@@ -1,5 +1,7 @@
+import { verifyBearer } from './auth.ts';
 import { isObject, type JsonObject } from './json.ts';
 import { problem } from './problem.ts';
+import type { ReferenceApi } from './reference-api.ts';
 import type { Route } from './route.ts';
 import type { AlertRecord } from './store.ts';
 import { check, num, obj, str, type FieldSpec } from './validate.ts';
@@ -86,3 +88,15 @@ export const listAlerts: Route = {
 
 /** The routes of the alerts API, all under `/api/v2`. */
 export const ALERTS_ROUTES: readonly Route[] = Object.freeze([updateAlert, listAlerts]);
+
+/** The alerts API as the reference target serves it: one Bearer token, and no envelope beyond `{ data }`. */
+export const ALERTS_REFERENCE: ReferenceApi = Object.freeze<ReferenceApi>({
+  name: 'alerts',
+  routes: ALERTS_ROUTES,
+  verify: (header, store) => verifyBearer(header, store.alertsToken),
+  challenge: 'Bearer realm="alerts"',
+  enveloped: false,
+  portOption: 'alertsPort',
+  settings: (store, baseUrl) => ({ ALERTS_BASE_URL: baseUrl, ALERTS_TOKEN: store.alertsToken }),
+  suggested: (store) => ({ ALERT_ID: [...store.alerts.keys()][0] ?? '' }),
+});

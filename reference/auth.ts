@@ -18,11 +18,11 @@ export function verifyBasic(header: string | undefined, store: Store, now: Date)
   return { accepted, scheme: 'basic', knownKey: true };
 }
 
-/** Checks a Bearer token against the alerts token. */
-export function verifyBearer(header: string | undefined, store: Store): AuthVerdict {
+/** Checks a Bearer token against an API's token. */
+export function verifyBearer(header: string | undefined, token: string): AuthVerdict {
   const parsed = splitScheme(header);
   if (parsed.scheme !== 'bearer') return { accepted: false, scheme: parsed.scheme, knownKey: false };
-  const accepted = timingSafeEqual(hashSecret(parsed.value), hashSecret(store.alertsToken));
+  const accepted = timingSafeEqual(hashSecret(parsed.value), hashSecret(token));
   return { accepted, scheme: 'bearer', knownKey: false };
 }
 

@@ -71,18 +71,9 @@ export async function runReference(argv: readonly string[], io: ReferenceIo = PR
 
 /** The settings of a running target as shell `export` lines, in the variables the harness reads. */
 export function exportLines(target: ReferenceTarget): string[] {
-  const settings: ReadonlyArray<readonly [string, string]> = [
-    ['MANAGEMENT_BASE_URL', target.managementUrl],
-    ['MANAGEMENT_KEY_ID', target.managementKeyId],
-    ['MANAGEMENT_KEY_SECRET', target.managementKeySecret],
-    ['ORGANIZATION_ID', target.organizationId],
-    ['SERVICE_ID', target.serviceId],
-    ['BACKUP_ID', target.backupId],
-    ['ALERTS_BASE_URL', target.alertsUrl],
-    ['ALERTS_TOKEN', target.alertsToken],
-    ['ALERT_ID', target.alertIds[0] ?? ''],
-  ];
-  return settings.map(([name, value]) => `export ${name}=${value}`);
+  return target.apis
+    .flatMap((api) => Object.entries({ ...api.settings, ...api.suggested }))
+    .map(([name, value]) => `export ${name}=${value}`);
 }
 
 function listing(): string[] {

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { ApiName, AuthVerdict, ComposedHooks, HookContext, Outgoing } from './hooks.ts';
+import type { ComposedHooks, HookContext, Outgoing } from './hooks.ts';
 import { isJsonContentType, jsonOutgoing, parseJsonBody, readBody, writeOutgoing } from './http.ts';
 import type { Json, JsonObject } from './json.ts';
 import { problem, statusOf, type Problem } from './problem.ts';
-import { matchRoute, type Call, type Route } from './route.ts';
+import type { ReferenceApi } from './reference-api.ts';
+import { matchRoute, type Call } from './route.ts';
 import type { Store } from './store.ts';
 import { usageInput } from './usage.ts';
 
 /** Everything one API's request listener needs. */
 export interface PipelineOptions {
-  readonly api: ApiName;
-  readonly routes: readonly Route[];
-  readonly verify: (header: string | undefined, store: Store, now: Date) => AuthVerdict;
+  readonly api: ReferenceApi;
   readonly store: Store;
   readonly hooks: ComposedHooks;
   /** Numbers requests across both APIs of one target. */
@@ -20,11 +19,6 @@ export interface PipelineOptions {
   /** Runs a function later; the target cancels what is pending when it closes. */
   readonly schedule: (delayMs: number, run: () => void) => void;
 }
-
-const CHALLENGES: Readonly<Record<ApiName, string>> = Object.freeze({
-  management: 'Basic realm="management"',
-  alerts: 'Bearer realm="alerts"',
-});
 
 /** Builds the request listener of one API: route, authenticate, check, apply, wrap, and let hooks intervene. */
 export function createRequestListener(options: PipelineOptions): RequestListener {
@@ -38,10 +32,10 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   const sequence = options.nextSequence();
   const url = new URL(req.url ?? '/', 'http://reference.invalid');
   const method = req.method ?? 'GET';
-  const match = matchRoute(options.routes, method, url.pathname);
+  const match = matchRoute(api.routes, method, url.pathname);
   const operation = match.kind === 'route' ? match.route.operation : undefined;
   const bare: HookContext = {
-    api,
+    api: api.name,
     operation,
     params: match.kind === 'route' ? match.params : {},
     sequence,
@@ -62,11 +56,11 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
     });
   }
   const now = new Date();
-  const verdict = hooks.authorize(bare, options.verify(req.headers.authorization, store, now));
+  const verdict = hooks.authorize(bare, api.verify(req.headers.authorization, store, now));
   if (!verdict.accepted) {
     const message = verdict.scheme === 'none' ? 'credentials are required' : 'credentials are not valid for this API';
     return refuse(bare, 401, message, {
-      headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': CHALLENGES[api] },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': api.challenge },
     });
   }
 
@@ -97,7 +91,7 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   const outcome = route.apply(call);
   if (outcome.kind === 'rejected') return send(ctx, rejection(options, ctx, outcome.problems));
   const result = hooks.result(ctx, outcome.result, outcome.previous);
-  if (api === 'alerts') return send(ctx, jsonOutgoing(200, result));
+  if (!api.enveloped) return send(ctx, jsonOutgoing(200, result));
   const envelope = hooks.envelope(ctx, { status: 200, requestId: hooks.requestId(ctx, randomUUID(), true), result });
   return send(ctx, jsonOutgoing(200, envelope));
 }
@@ -114,10 +108,9 @@ function errorOutgoing(
   message: string,
   extra: Partial<Outgoing>,
 ): Outgoing {
-  const body: JsonObject =
-    options.api === 'management'
-      ? { status, requestId: options.hooks.requestId(ctx, randomUUID(), false), error: message }
-      : { message };
+  const body: JsonObject = options.api.enveloped
+    ? { status, requestId: options.hooks.requestId(ctx, randomUUID(), false), error: message }
+    : { message };
   return jsonOutgoing(status, body, { message, ...extra });
 }
 

@@ -1,10 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ALERTS_ROUTES } from './alerts.ts';
-import { verifyBasic, verifyBearer } from './auth.ts';
+import { REFERENCE_APIS } from './apis.ts';
 import { selectFaults } from './faults.ts';
 import { composeHooks } from './hooks.ts';
-import { MANAGEMENT_ROUTES } from './management.ts';
 import { selectModes } from './modes.ts';
 import { createRequestListener, type PipelineOptions } from './pipeline.ts';
 import { createStore } from './store.ts';
@@ -23,8 +21,20 @@ export interface ReferenceOptions {
   readonly alertsPort?: number;
 }
 
+/** An API a running reference target serves: where, and the settings that point a run at it. */
+export interface ServedApi {
+  readonly name: string;
+  readonly url: string;
+  /** The settings a run against it needs, under the harness's environment variables (`ALERTS_TOKEN`: ...). */
+  readonly settings: Readonly<Record<string, string>>;
+  /** Settings `conformance reference` prints beside those, which the embedded run leaves for the run to choose. */
+  readonly suggested: Readonly<Record<string, string>>;
+}
+
 /** A running reference target: where it listens, the seeded ids, fresh credentials, and how to stop it. */
 export interface ReferenceTarget {
+  /** Every API it serves, in the order of its list. */
+  readonly apis: readonly ServedApi[];
   readonly managementUrl: string;
   readonly alertsUrl: string;
   readonly organizationId: string;
@@ -40,7 +50,7 @@ export interface ReferenceTarget {
   readonly close: () => Promise<void>;
 }
 
-/** Starts the management and alerts APIs in memory on loopback, with the faults and modes asked for. */
+/** Starts every API of the reference target's list in memory on loopback, with the faults and modes asked for. */
 export async function startReference(options: ReferenceOptions = {}): Promise<ReferenceTarget> {
   const faults = selectFaults(options.faults ?? []);
   const modes = selectModes(options.modes ?? []);
@@ -61,23 +71,32 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
       timers.add(timer);
     },
   };
-  const management = serverFor({ ...shared, api: 'management', routes: MANAGEMENT_ROUTES, verify: verifyBasic });
-  const alerts = serverFor({ ...shared, api: 'alerts', routes: ALERTS_ROUTES, verify: verifyBearer });
+  const servers = REFERENCE_APIS.map((api) => ({ api, server: serverFor({ ...shared, api }) }));
   const close = async (): Promise<void> => {
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
-    await Promise.all([stop(management), stop(alerts)]);
+    await Promise.all(servers.map(({ server }) => stop(server)));
   };
   try {
-    await listen(management, host, options.managementPort ?? 0);
-    await listen(alerts, host, options.alertsPort ?? 0);
+    for (const { api, server } of servers) await listen(server, host, (api.portOption && options[api.portOption]) ?? 0);
   } catch (error) {
     await close();
     throw new Error(`reference target could not listen on ${host}: ${(error as Error).message}`, { cause: error });
   }
+  const apis = servers.map(({ api, server }) => {
+    const url = urlOf(server, host);
+    return Object.freeze({
+      name: api.name,
+      url,
+      settings: Object.freeze(api.settings(store, url)),
+      suggested: Object.freeze(api.suggested?.(store) ?? {}),
+    });
+  });
+  const urlOfApi = (name: string): string => apis.find((api) => api.name === name)?.url ?? '';
   return Object.freeze({
-    managementUrl: urlOf(management, host),
-    alertsUrl: urlOf(alerts, host),
+    apis: Object.freeze(apis),
+    managementUrl: urlOfApi('management'),
+    alertsUrl: urlOfApi('alerts'),
     organizationId: store.organizationId,
     serviceId: store.serviceId,
     backupId: store.backupId,

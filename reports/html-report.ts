@@ -1,3 +1,5 @@
+import { API_LIST } from '../apis/index.ts';
+import type { ApiDescriptor } from '../apis/descriptor.ts';
 import type { Finding, Outcome, RuleResult } from '../core/finding.ts';
 import { renderFinding } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
@@ -127,11 +129,11 @@ function header(report: BaselinedRunReport): string {
 
 /** What was tested, in one line: the embedded reference target with its faults and modes, or the APIs' URLs. */
 function targetWords(report: BaselinedRunReport): string {
-  const { management, alerts, reference } = report.target;
-  const urls = [
-    management ? `management API at ${esc(management.baseUrl)}` : 'management API not under test',
-    alerts ? `alerts API at ${esc(alerts.baseUrl)}` : 'alerts API not under test',
-  ].join(', ');
+  const { reference } = report.target;
+  const urls = API_LIST.map(({ name }) => {
+    const target = report.target[name];
+    return target ? `${name} API at ${esc(target.baseUrl)}` : `${name} API not under test`;
+  }).join(', ');
   if (!reference) return `Tested: ${urls}.`;
   const parts = [
     reference.faults.length > 0 ? `faults ${list(reference.faults)}` : 'no fault',
@@ -298,24 +300,22 @@ function evidence(finding: Finding): string {
 <dl><dt>Seed</dt><dd><code>${reproduce.seed}</code></dd>${exampleItem}${replayItem}</dl>`;
 }
 
+/** An API's base URL and the ids the run used, each named: `https://... (organization <code>...</code>, ...)`. */
+function targetCell(api: ApiDescriptor, target: Readonly<Record<string, string | undefined>> | undefined): string {
+  if (!target) return '<span class="muted">not under test</span>';
+  const ids = api.settings.ids.flatMap(({ field, label }) => {
+    const value = target[field];
+    return value ? [`${label} <code>${esc(value)}</code>`] : [];
+  });
+  return `${esc(target.baseUrl ?? '')}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}`;
+}
+
 function targetSection(report: BaselinedRunReport): string {
-  const { management, alerts, reference } = report.target;
-  const backup = management?.backupId ? `, backup <code>${esc(management.backupId)}</code>` : '';
-  const rows: [string, string][] = [
-    [
-      'Management API',
-      management
-        ? `${esc(management.baseUrl)} (organization <code>${esc(management.organizationId)}</code>, service ` +
-          `<code>${esc(management.serviceId)}</code>${backup})`
-        : '<span class="muted">not under test</span>',
-    ],
-    [
-      'Alerts API',
-      alerts
-        ? `${esc(alerts.baseUrl)}${alerts.alertId ? ` (alert <code>${esc(alerts.alertId)}</code>)` : ''}`
-        : '<span class="muted">not under test</span>',
-    ],
-  ];
+  const { reference } = report.target;
+  const rows: [string, string][] = API_LIST.map((api) => [
+    `${api.name.charAt(0).toUpperCase()}${api.name.slice(1)} API`,
+    targetCell(api, report.target[api.name]),
+  ]);
   if (reference)
     rows.push(['Embedded reference target', `faults: ${list(reference.faults)}; modes: ${list(reference.modes)}`]);
   const settings = settingsInWords(report.settings).map(

@@ -1,3 +1,4 @@
+import { API_LIST } from '../apis/index.ts';
 import { coverageMarkdown } from './coverage-markdown.ts';
 import type { RuleResult } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
@@ -92,11 +93,11 @@ function causesSection(causes: readonly Cause[], maxRows: number): string[] {
 }
 
 function target(report: BaselinedRunReport): string {
-  const { management, alerts, reference } = report.target;
-  const parts = [
-    management ? `management \`${inline(management.baseUrl)}\`` : 'management not under test',
-    alerts ? `alerts \`${inline(alerts.baseUrl)}\`` : 'alerts not under test',
-  ];
+  const { reference } = report.target;
+  const parts = API_LIST.map(({ name }) => {
+    const target = report.target[name];
+    return target ? `${name} \`${inline(target.baseUrl)}\`` : `${name} not under test`;
+  });
   const faults =
     reference && reference.faults.length > 0
       ? `, faults ${reference.faults.map((f) => `\`${inline(f)}\``).join(', ')}`

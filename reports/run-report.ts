@@ -1,3 +1,4 @@
+import { reportedTargets } from '../apis/index.ts';
 import { coverageRows, mergeCoverage } from '../core/coverage.ts';
 import type { OperationCoverage } from '../core/ledger.ts';
 import type { RunConfig } from '../core/config.ts';
@@ -25,27 +26,7 @@ export function runHeader(config: RunConfig, startedAt: Date, durationMs: number
     seed: config.seed,
     startedAt: startedAt.toISOString(),
     durationMs,
-    target: {
-      ...(config.management
-        ? {
-            management: {
-              baseUrl: config.management.baseUrl,
-              organizationId: config.management.organizationId,
-              serviceId: config.management.serviceId,
-              ...(config.management.backupId ? { backupId: config.management.backupId } : {}),
-            },
-          }
-        : {}),
-      ...(config.alerts
-        ? {
-            alerts: {
-              baseUrl: config.alerts.baseUrl,
-              ...(config.alerts.alertId ? { alertId: config.alerts.alertId } : {}),
-            },
-          }
-        : {}),
-      ...(config.reference ? { reference: config.reference } : {}),
-    },
+    target: { ...reportedTargets(config), ...(config.reference ? { reference: config.reference } : {}) },
     settings: {
       rules: config.rules.length,
       allow: config.allow,

@@ -7,7 +7,7 @@ import {
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
 import { subsetViolations } from '../rules/subset.ts';
-import { alertNotUpdatable, putBackBody } from './support/alert-restore.ts';
+import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
 import { listedAlerts } from './support/sequence-alert-model.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertNotUpdatable, putBackBody } from '../suites/support/alert-restore.ts';
+import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 
 const tileAlert = {
   id: 'a1',
