@@ -56,6 +56,13 @@ export const ALERTS_API = describeApi({
       },
     },
   ],
+  leftChanged: [
+    {
+      allow: 'write',
+      warning: (target) =>
+        `the alert it updates${target.alertId ? ` (${target.alertId})` : ''} may not have been put back: check it.`,
+    },
+  ],
 });
 
 /** Where and as whom the alerts API is reached. */

@@ -48,6 +48,11 @@ export interface IdSetting extends TargetField {
   readonly label: string;
   /** `uuid` when the API's ids of this kind are uuids: a read that neither finds nor refuses one says so. */
   readonly format?: 'uuid';
+  /**
+   * For an id no preflight read checks: the operation whose every valid request gets a 404 when the target does not
+   * know it, and the settings error a run that saw that reports.
+   */
+  readonly unknownWhen?: { readonly operationId: string; readonly message: (notFound: number) => string };
 }
 
 /**
@@ -84,6 +89,15 @@ export interface ApiDescription {
   };
   /** The GETs that prove, before the first probe, that a base URL is this API and the settings are accepted. */
   readonly preflight: readonly PreflightRead[];
+  /** What a run stopped at once may have left changed, by the probe class that changes it: the command warns of it. */
+  readonly leftChanged?: readonly LeftChanged[];
+}
+
+/** Something a run of an API may leave changed when it is stopped at once, and the warning that says what to check. */
+export interface LeftChanged {
+  /** The probe class (`--allow`) of the requests that change it. */
+  readonly allow: 'write' | 'disruptive';
+  readonly warning: (target: Readonly<Record<string, string | undefined>>) => string;
 }
 
 /** An API's description with what it reads of a run's config. */

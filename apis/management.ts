@@ -48,6 +48,12 @@ export const MANAGEMENT_API = describeApi({
         pathParameter: true,
         label: 'service',
         format: 'uuid',
+        unknownWhen: {
+          operationId: 'createPipe',
+          message: (notFound) =>
+            `all ${notFound} pipe creates got 404: SERVICE_ID (--service) is not a service of ORGANIZATION_ID ` +
+            'that the management API knows. Check SERVICE_ID.',
+        },
         about: 'service that owns the pipes the run creates',
       },
       {
@@ -106,6 +112,14 @@ export const MANAGEMENT_API = describeApi({
           `(--service) ${w.target.serviceId}: ${w.seen}. Check BACKUP_ID (a backup of that service) and ` +
           'SERVICE_ID, or unset BACKUP_ID to leave the backup read out.',
       },
+    },
+  ],
+  leftChanged: [
+    {
+      allow: 'disruptive',
+      warning: (target) =>
+        `service ${target.serviceId} may have been sent \`stop\` and not \`start\`: check it and start it by ` +
+        'hand if it is stopped.',
     },
   ],
 });

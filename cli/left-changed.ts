@@ -1,3 +1,5 @@
+import { API_LIST } from '../apis/index.ts';
+import { type LeftChanged, targetOf } from '../apis/descriptor.ts';
 import type { RunConfig } from '../core/config.ts';
 
 /**
@@ -10,19 +12,13 @@ export function leftChangedWarnings(incidents: readonly string[]): string[] {
 
 /** After a run stopped at once, what it may have changed and not put back, by the probe classes it was allowed. */
 export function unknownStateWarnings(config: RunConfig): string[] {
-  const warnings: string[] = [];
-  if (config.allow.includes('disruptive') && config.management) {
-    warnings.push(
-      `conformance: WARNING: the run was stopped at once: service ${config.management.serviceId} may have ` +
-        `been sent \`stop\` and not \`start\`: check it and start it by hand if it is stopped.`,
-    );
-  }
-  if (config.allow.includes('write') && config.alerts) {
-    warnings.push(
-      'conformance: WARNING: the run was stopped at once: the alert it ' +
-        `updates${config.alerts.alertId ? ` (${config.alerts.alertId})` : ''} may not have been put back: ` +
-        'check it.',
-    );
-  }
-  return warnings;
+  return API_LIST.flatMap((api) => {
+    const target = targetOf(api, config);
+    const left: readonly LeftChanged[] = api.leftChanged ?? [];
+    return target
+      ? left
+          .filter(({ allow }) => config.allow.includes(allow))
+          .map(({ warning }) => `conformance: WARNING: the run was stopped at once: ${warning(target)}`)
+      : [];
+  });
 }

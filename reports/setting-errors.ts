@@ -1,5 +1,5 @@
-import { APIS } from '../apis/index.ts';
-import { credentialVariables } from '../apis/descriptor.ts';
+import { API_LIST, APIS } from '../apis/index.ts';
+import { credentialVariables, type IdSetting } from '../apis/descriptor.ts';
 import { mergeCredentialTallies } from '../core/credential-tally.ts';
 import type { SuiteReport } from '../core/run-report.ts';
 
@@ -9,7 +9,8 @@ const credentialsOf = (api: string): string =>
 
 /**
  * Settings mistakes that only the run could show, as harness errors (the run's outcome is then `error`, exit 2):
- * an API that refused every request sent with the run's credentials, and pipe creates of SERVICE_ID that all got 404.
+ * an API that refused every request sent with the run's credentials, and an id whose operation's valid requests all
+ * got 404 (SERVICE_ID's pipe creates), unless its API refused them all.
  */
 export function settingErrors(suites: readonly SuiteReport[]): string[] {
   const tally = mergeCredentialTallies(suites.map((s) => s.credentials));
@@ -21,17 +22,15 @@ export function settingErrors(suites: readonly SuiteReport[]): string[] {
         `settings mistake, not a contract failure. Check ${credentialsOf(api)}.`,
     );
   }
-  const creates = tally.operations.createPipe;
-  if (
-    creates &&
-    creates.sent > 0 &&
-    creates.notFound === creates.sent &&
-    !(tally.apis.management && tally.apis.management.refused === tally.apis.management.sent)
-  ) {
-    errors.push(
-      `all ${creates.sent} pipe creates got 404: SERVICE_ID (--service) is not a service of ` +
-        'ORGANIZATION_ID that the management API knows. Check SERVICE_ID.',
-    );
+  for (const api of API_LIST) {
+    const own = tally.apis[api.name];
+    const refusedAll = own !== undefined && own.refused === own.sent;
+    for (const { unknownWhen } of api.settings.ids as readonly IdSetting[]) {
+      const count = unknownWhen && tally.operations[unknownWhen.operationId];
+      if (count && count.sent > 0 && count.notFound === count.sent && !refusedAll) {
+        errors.push(unknownWhen.message(count.sent));
+      }
+    }
   }
   return errors;
 }
