@@ -93,11 +93,14 @@ export interface ApiDescription {
   readonly leftChanged?: readonly LeftChanged[];
 }
 
+/** An API's target as the run's config holds it, by field (its base URL, credentials and ids), typed loosely. */
+export type TargetFields = Readonly<Record<string, string | undefined>>;
+
 /** Something a run of an API may leave changed when it is stopped at once, and the warning that says what to check. */
 export interface LeftChanged {
   /** The probe class (`--allow`) of the requests that change it. */
   readonly allow: 'write' | 'disruptive';
-  readonly warning: (target: Readonly<Record<string, string | undefined>>) => string;
+  readonly warning: (target: TargetFields) => string;
 }
 
 /** An API's description with what it reads of a run's config. */
@@ -152,26 +155,23 @@ function frozen<T>(value: T): T {
 }
 
 /** An API's target in a run's config, by field, or undefined when the run does not target it. */
-export function targetOf(
-  description: ApiDescription,
-  config: TargetsOf,
-): Readonly<Record<string, string | undefined>> | undefined {
+export function targetOf(description: ApiDescription, config: TargetsOf): TargetFields | undefined {
   // RunConfig holds each API's target under its name, with the fields its description names (see TargetOf).
-  return (config as Readonly<Record<string, Readonly<Record<string, string | undefined>> | undefined>>)[
-    description.name
-  ];
+  return (config as Readonly<Record<string, TargetFields | undefined>>)[description.name];
 }
 
 /** What the reports show of an API's target: its base URL, then each id that is set, in the description's order. */
-export function reportedTarget(
-  description: ApiDescription,
-  target: Readonly<Record<string, string | undefined>>,
-): Readonly<Record<string, string>> {
+export function reportedTarget(description: ApiDescription, target: TargetFields): Readonly<Record<string, string>> {
   const ids = description.settings.ids.flatMap(({ field }) => {
     const value = target[field];
     return value ? [[field, value] as const] : [];
   });
   return { baseUrl: target.baseUrl ?? '', ...Object.fromEntries(ids) };
+}
+
+/** The variable of an API's id setting by its field (`ALERT_ID` for `alertId`), or the field when it has none. */
+export function idVariable(description: ApiDescription, field: string): string {
+  return description.settings.ids.find((id) => id.field === field)?.variable ?? field;
 }
 
 /** The credentials of an API in a run's config, read from the fields its description names. */

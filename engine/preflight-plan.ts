@@ -1,11 +1,10 @@
 import { API_LIST } from '../apis/index.ts';
-import { type ApiDescriptor, credentialSettings, targetOf } from '../apis/descriptor.ts';
+import { type ApiDescriptor, credentialSettings, idVariable, type TargetFields, targetOf } from '../apis/descriptor.ts';
 import type { PreflightRead } from '../apis/preflight.ts';
 import type { RunConfig } from '../core/config.ts';
 
 /** Whether the preflight sends a read: every id it checks is set. */
-const sent = (read: PreflightRead, target: Readonly<Record<string, string | undefined>>): boolean =>
-  read.ids.every((field) => target[field]);
+const sent = (read: PreflightRead, target: TargetFields): boolean => read.ids.every((field) => target[field]);
 
 /**
  * The most GET requests the preflight sends before a run that goes on (a 429 it waits out adds one); none for the
@@ -42,16 +41,10 @@ export function preflightPlan(config: RunConfig): string | undefined {
 }
 
 /** The settings a read checks, as the dry run names them: the credentials on an API's first read, then its ids. */
-function checked(
-  api: ApiDescriptor,
-  read: PreflightRead,
-  index: number,
-  target: Readonly<Record<string, string | undefined>>,
-): string[] {
-  const variable = (field: string): string => api.settings.ids.find((id) => id.field === field)?.variable ?? field;
+function checked(api: ApiDescriptor, read: PreflightRead, index: number, target: TargetFields): string[] {
   return [
     ...(index === 0 ? credentialSettings(api).map((setting) => setting.variable) : []),
-    ...read.ids.map(variable),
+    ...read.ids.map((field) => idVariable(api, field)),
     ...(read.finds && target[read.finds.field] ? [read.finds.plan] : []),
   ];
 }

@@ -1,7 +1,14 @@
 import { undici } from '../core/undici.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_LIST, runSecrets } from '../apis/index.ts';
-import { type ApiDescriptor, credentialVariables, runAuthorization, targetOf } from '../apis/descriptor.ts';
+import {
+  type ApiDescriptor,
+  credentialVariables,
+  idVariable,
+  runAuthorization,
+  type TargetFields,
+  targetOf,
+} from '../apis/descriptor.ts';
 import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight.ts';
 import type { RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
@@ -40,9 +47,6 @@ const UNREACHABLE: readonly string[] = [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EXCERPT_CHARS = 120;
 const PROBE: Probe = Object.freeze({ intent: 'observe', klass: 'read', label: 'preflight: settings check' });
-
-/** An API's target as the run's config holds it, by field. */
-type Target = Readonly<Record<string, string | undefined>>;
 
 // A preflight code that core/errors.ts does not list fails the type check here.
 true satisfies [Exclude<PreflightCode, HarnessErrorCode>] extends [never] ? true : PreflightCode;
@@ -115,7 +119,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
  * Sends an API's preflight reads in order, and returns its part of the preflight's line: what the reads proved, or
  * where they stopped proving (an answer left to the run); throws a HarnessError on a configuration mistake.
  */
-async function checkApi(api: ApiDescriptor, target: Target, checker: Checker): Promise<string> {
+async function checkApi(api: ApiDescriptor, target: TargetFields, checker: Checker): Promise<string> {
   const proven: string[] = [];
   const notes: string[] = [];
   let found = '';
@@ -156,13 +160,13 @@ async function checkApi(api: ApiDescriptor, target: Target, checker: Checker): P
 function findListed(
   api: ApiDescriptor,
   finds: ListedId,
-  target: Target,
+  target: TargetFields,
   list: Exchange,
   words: PreflightWords,
 ): string {
   const wanted = target[finds.field];
   if (!wanted) return '';
-  const variable = api.settings.ids.find((id) => id.field === finds.field)?.variable ?? finds.field;
+  const variable = idVariable(api, finds.field);
   const field = api.envelope.payload;
   const items = (list.response?.json as Record<string, unknown> | undefined)?.[field];
   if (!Array.isArray(items)) return `, ${variable} unchecked (the list is not { ${field}: [...] }: left to the run)`;
@@ -179,7 +183,7 @@ function findListed(
 }
 
 /** The words of an API's preflight messages, for one answer. */
-function wordsOf(api: ApiDescriptor, target: Target, checker: Checker, exchange: Exchange): PreflightWords {
+function wordsOf(api: ApiDescriptor, target: TargetFields, checker: Checker, exchange: Exchange): PreflightWords {
   return {
     target,
     seen: checker.seen(exchange),
@@ -193,7 +197,7 @@ function wordsOf(api: ApiDescriptor, target: Target, checker: Checker, exchange:
 }
 
 /** The target's ids that fill path parameters, by field. */
-function pathParameters(api: ApiDescriptor, target: Target): Record<string, string> {
+function pathParameters(api: ApiDescriptor, target: TargetFields): Record<string, string> {
   return Object.fromEntries(
     api.settings.ids.flatMap(({ field, pathParameter }) => {
       const value = target[field];
@@ -263,7 +267,7 @@ function assertUuids(
   checker: Checker,
   exchange: Exchange,
   fields: readonly string[],
-  target: Target,
+  target: TargetFields,
 ): void {
   const status = exchange.response?.status ?? 0;
   if (status < 400 || status >= 500 || status === 429) return;

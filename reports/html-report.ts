@@ -1,5 +1,5 @@
 import { API_LIST } from '../apis/index.ts';
-import type { ApiDescriptor } from '../apis/descriptor.ts';
+import type { ApiDescriptor, TargetFields } from '../apis/descriptor.ts';
 import type { Finding, Outcome, RuleResult } from '../core/finding.ts';
 import { renderFinding } from '../core/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
@@ -301,7 +301,7 @@ function evidence(finding: Finding): string {
 }
 
 /** An API's base URL and the ids the run used, each named: `https://... (organization <code>...</code>, ...)`. */
-function targetCell(api: ApiDescriptor, target: Readonly<Record<string, string | undefined>> | undefined): string {
+function targetCell(api: ApiDescriptor, target: TargetFields | undefined): string {
   if (!target) return '<span class="muted">not under test</span>';
   const ids = api.settings.ids.flatMap(({ field, label }) => {
     const value = target[field];
