@@ -17,6 +17,11 @@ export const DEFAULTS = Object.freeze({
   shrinkRequestsPerCause: 40,
   /** Requests that shrinking may send in a whole run (with `--max-requests`, at most what the plan leaves). */
   shrinkRequestsPerRun: 120,
+  /**
+   * Requests that shrinking one cause (a rule on an operation) of the model-based sequences may send: each candidate
+   * sends a whole sequence again; with `--max-requests`, at most what the plan leaves.
+   */
+  sequenceShrinkRequestsPerCause: 300,
   /** Off a terminal, a progress line after this long without output. */
   heartbeatMs: 5_000,
 });

@@ -23,8 +23,18 @@ export interface Probe {
   readonly evidence?: false;
   /** Data that rules compare the response against (values sent earlier in a sequence, say). */
   readonly expect?: Readonly<Record<string, unknown>>;
+  /**
+   * A candidate of shrinking (a smaller request, a shorter sequence): judged again, but no evidence, and counted apart
+   * from the planned requests.
+   */
+  readonly shrink?: true;
   /** Puts back what the run changed: still sent after an interrupt. */
   readonly restores?: true;
+  /**
+   * For a step of a model-based sequence: its kind (`to`: `update`, `read settings`) and the kind of the step before it
+   * (`from`, `start` for the first), which the coverage counts.
+   */
+  readonly transition?: { readonly from: string; readonly to: string };
   /** How to regenerate the request: the property's seed and the example's index. */
   readonly example?: { readonly seed: number; readonly index: number; readonly property: string };
 }

@@ -76,13 +76,15 @@ export function registerConformance(source: SuitesSource): void {
     run = prepared.run;
     close = prepared.close;
     const spent = run.preflight?.requests ?? 0;
+    // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
     const session = await createSession(run.config, source.specs, {
       ...(source.channel ? { channel: source.channel } : {}),
       spent,
+      planned: run.plan.total + spent,
     });
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after
-    // the last group. Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
-    finished = runSuites(session, states, run.plan.total + spent).finally(() => session.close());
+    // the last group.
+    finished = runSuites(session, states).finally(() => session.close());
   }, timeout);
 
   afterAll(async () => {
@@ -120,7 +122,7 @@ function suiteState(definition: SuiteDefinition): SuiteState {
  * Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as
  * it is through, with its failure if any.
  */
-async function runSuites(session: Session, states: readonly SuiteState[], planned: number | undefined): Promise<void> {
+async function runSuites(session: Session, states: readonly SuiteState[]): Promise<void> {
   const interrupted = (state: SuiteState): void => {
     if (session.gate.interrupted.aborted) {
       state.skips.push({
@@ -135,7 +137,7 @@ async function runSuites(session: Session, states: readonly SuiteState[], planne
   const byName = new Map(states.map((state) => [state.definition.name, state]));
   try {
     await runSchedule(
-      states.map((state) => scheduledSuite(session, state, planned)),
+      states.map((state) => scheduledSuite(session, state)),
       {
         stopped: () => session.gate.interrupted.aborted,
         onDone(name, error) {
@@ -159,7 +161,7 @@ async function runSuites(session: Session, states: readonly SuiteState[], planne
  * A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their
  * reason.
  */
-function scheduledSuite(s: Session, state: SuiteState, planned: number | undefined): ScheduledSuite {
+function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
   const { definition, ledger, credentials, skips, created, incidents } = state;
   const { config } = s;
   const { name } = definition;
@@ -192,10 +194,10 @@ function scheduledSuite(s: Session, state: SuiteState, planned: number | undefin
     ledger,
     rules,
     recorded: (exchange) => judgedWhenRecorded.get(exchange),
-    ...(planned === undefined ? {} : { planned }),
   });
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
+    shrinkBudget: s.shrinkBudget,
     send(operationId, request) {
       const operation = s.operation(operationId);
       const client = clients[operation.api];

@@ -8,7 +8,9 @@ import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
  */
 export async function listAlerts(model: AlertModel, real: SequenceReal): Promise<void> {
   const expect = { others: model.others, ...(model.expected ? { alert: model.expected } : {}) };
-  await real.step('list the alerts', 'listAlerts', { probe: accept('list alerts in a sequence', { expect }) });
+  await real.step({ command: 'list the alerts', kind: 'list' }, 'listAlerts', {
+    probe: accept('list alerts in a sequence', { expect }),
+  });
 }
 
 /**

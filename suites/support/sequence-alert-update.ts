@@ -16,7 +16,8 @@ class UpdateAlert implements SequenceCommand<AlertModel> {
 
   async run(model: AlertModel, real: SequenceReal): Promise<void> {
     const probe = accept('a complete alert update of a sequence', { expect: { isolated: true } });
-    const exchange = await real.step(`update the alert: ${this.toString()}`, 'updateAlert', {
+    const name = { command: `update the alert: ${this.toString()}`, kind: 'update' };
+    const exchange = await real.step(name, 'updateAlert', {
       params: { id: model.id },
       json: this.body,
       probe,

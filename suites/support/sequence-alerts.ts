@@ -45,7 +45,7 @@ export function runAlertSequences(
     setup: async (real) =>
       alertModel(
         id,
-        await real.step('list the alerts (before the sequence)', 'listAlerts', {
+        await real.step({ command: 'list the alerts (before the sequence)', kind: 'list' }, 'listAlerts', {
           probe: accept('list alerts before a sequence'),
         }),
       ),

@@ -18,7 +18,8 @@ class CreatePipe implements SequenceCommand<PipeModel> {
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
     const expect = { pipeState: { others: model.pipes.map((pipe) => pipe.id) } };
-    const exchange = await real.step(`create pipe #${model.pipes.length + 1} (${this.kind})`, 'createPipe', {
+    const name = { command: `create pipe #${model.pipes.length + 1} (${this.kind})`, kind: 'create' };
+    const exchange = await real.step(name, 'createPipe', {
       json: this.body,
       probe: accept(`a ${this.kind} pipe of a sequence`, { expect }),
     });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { accept } from './probe.ts';
-import type { ModelPipe, PipeModel } from './sequence-pipe-model.ts';
+import { MAX_SEQUENCE_PIPES, type ModelPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
 
 /** Reads the settings of one of the sequence's pipes: they must be the latest value of each setting it was sent. */
@@ -26,13 +26,20 @@ export async function readPipeSettings(model: PipeModel, pipe: ModelPipe, real: 
   // After an accepted update, the read is also the update's own check that it persisted.
   const applied = pipe.updated && Object.keys(settings).length > 0 ? { settings } : {};
   const probe = accept('settings of a pipe of a sequence', { expect: { pipeState: { id, settings }, ...applied } });
-  await real.step(`read the settings of pipe #${model.pipes.indexOf(pipe) + 1} (${pipe.kind})`, 'getPipeSettings', {
+  const name = {
+    command: `read the settings of pipe #${model.pipes.indexOf(pipe) + 1} (${pipe.kind})`,
+    kind: 'read settings',
+  };
+  await real.step(name, 'getPipeSettings', {
     params: { pipeId: id },
     probe,
   });
 }
 
-/** Commands that read the settings of any pipe the sequence created. */
+/**
+ * Commands that read the settings of any pipe the sequence created (by its place, so no more places than pipes: a
+ * larger one would name the same pipe, and each would be one more shrink to try).
+ */
 export function readPipeSettingsCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
-  return fc.nat(7).map((target): SequenceCommand<PipeModel> => new ReadPipeSettings(target));
+  return fc.nat(MAX_SEQUENCE_PIPES - 1).map((target): SequenceCommand<PipeModel> => new ReadPipeSettings(target));
 }

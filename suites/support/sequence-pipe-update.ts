@@ -8,8 +8,8 @@ import {
   type PipeUpdatePatch,
 } from '../../generators/index.ts';
 import { accept, observe } from './probe.ts';
-import { patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
-import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
+import type { SequenceCommand, SequenceReal, StepName } from './sequence-run.ts';
 
 /**
  * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it. The patch was
@@ -53,16 +53,25 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
   }
 }
 
-/** The step as the report names it: the pipe (its place among the sequence's), and what the body sent. */
-function stepName(index: number, kind: PipeKind, body: PipeUpdateBody): string {
+/**
+ * The step as the report names it (the pipe, by its place among the sequence's, and what the body sent) and as the
+ * coverage counts it (an update, or one that adds or removes table mappings).
+ */
+function stepName(index: number, kind: PipeKind, body: PipeUpdateBody): StepName {
   const relational = (
     body.source as { relational?: { tableMappingsToAdd?: unknown[]; tableMappingsToRemove?: unknown[] } } | undefined
   )?.relational;
+  const added = relational?.tableMappingsToAdd?.length ?? 0;
+  const removed = relational?.tableMappingsToRemove?.length ?? 0;
   const mappings = [
-    ...(relational?.tableMappingsToAdd ? [`${relational.tableMappingsToAdd.length} table mapping(s) added`] : []),
-    ...(relational?.tableMappingsToRemove ? [`${relational.tableMappingsToRemove.length} removed`] : []),
+    ...(relational?.tableMappingsToAdd ? [`${added} table mapping(s) added`] : []),
+    ...(relational?.tableMappingsToRemove ? [`${removed} removed`] : []),
   ];
-  return `update pipe #${index + 1} (${kind}): ${[...Object.keys(body), ...mappings].join(', ')}`;
+  const delta = [...(added > 0 ? ['add'] : []), ...(removed > 0 ? ['remove'] : [])];
+  return {
+    command: `update pipe #${index + 1} (${kind}): ${[...Object.keys(body), ...mappings].join(', ')}`,
+    kind: delta.length > 0 ? `${delta.join(' and ')} table mappings` : 'update',
+  };
 }
 
 /** A patch as sent to a pipe of another source kind: without its source, so a part of a body. */
@@ -80,7 +89,7 @@ export function updatePipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
     ...PIPE_KINDS.map((kind) => ({
       weight: kind === 'relational' ? 3 : 1,
       arbitrary: fc
-        .tuple(fc.nat(7), fc.noShrink(pipeUpdatePatch({ kind })))
+        .tuple(fc.nat(MAX_SEQUENCE_PIPES - 1), fc.noShrink(pipeUpdatePatch({ kind })))
         .map(([target, patch]): SequenceCommand<PipeModel> => new UpdatePipe(kind, target, patch)),
     })),
   );

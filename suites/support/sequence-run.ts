@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DEFAULTS } from '../../core/defaults.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Probe } from '../../core/probe.ts';
 import type { Violation } from '../../core/rule.ts';
@@ -6,13 +7,16 @@ import type { SequenceExample, SequenceStep } from '../../core/sequence-example.
 import { propertySeed } from './seeds.ts';
 import type { ProbeRequest, SuiteContext } from './suite-types.ts';
 
-/** Requests that shrinking one failing sequence may send: each candidate sends its steps again. */
-export const SEQUENCE_SHRINK_REQUESTS = 300;
+/** What a step is: its words in the report (`update pipe #1 (broker): name`), its kind in the coverage (`update`). */
+export interface StepName {
+  readonly command: string;
+  readonly kind: string;
+}
 
 /** How a sequence's commands send a step. */
 export interface SequenceReal {
-  /** Sends one step (`command` names it in the report); throws when its answer breaks a rule the sequence judges. */
-  step(command: string, operationId: string, request: ProbeRequest): Promise<Exchange>;
+  /** Sends one step; throws when its answer breaks a rule the sequence judges. */
+  step(name: StepName, operationId: string, request: ProbeRequest): Promise<Exchange>;
 }
 
 /**
@@ -20,17 +24,28 @@ export interface SequenceReal {
  */
 export type SequenceCommand<M extends object> = fc.AsyncCommand<M, SequenceReal>;
 
+/**
+ * What a sequence reads back at its end: every resource the model knows (as drawn, always), or, once shrinking narrowed
+ * it, the one at this index.
+ */
+export type ReadBack = 'every' | number;
+
 /** A property whose examples are sequences of commands, each run against a fresh model. */
 export interface SequenceProperty<M extends object> {
   readonly property: string;
   readonly commands: fc.Arbitrary<Iterable<SequenceCommand<M>>>;
+  /**
+   * The read-back a sequence draws (`every`), and what shrinking may narrow it to; without one, it reads back every
+   * resource.
+   */
+  readonly readBack?: fc.Arbitrary<ReadBack>;
   /** The model a sequence starts from; it may send steps (a list read, say). */
   readonly setup: (real: SequenceReal) => Promise<M>;
   /**
    * Steps after the commands that read back what the model knows (so that every sequence judges the state it left),
    * given how many steps the sequence sent: it reads back until the sequence has sent its planned number of steps.
    */
-  readonly finish: (model: M, real: SequenceReal, sent: number) => Promise<void>;
+  readonly finish: (model: M, real: SequenceReal, sent: number, readBack: ReadBack) => Promise<void>;
   /** The rules whose violation on a step fails the sequence (and is shrunk). */
   readonly rules: readonly string[];
   /** Sequences to run, and how many at once. */
@@ -50,39 +65,63 @@ class Disagreement extends Error {
   }
 }
 
-/** The request gate refused a step (budget, interrupt): the sequence cannot go on. */
+/** A step was not sent, or not answered for the gate's sake (the shrink budget, the gate's): the sequence stops. */
 class Refused extends Error {}
+
+/** How a shrink candidate's steps draw on the shrink budget: each asks before it is sent. */
+interface Allowance {
+  /** Why no further step may go out, or undefined when one may. */
+  refusal(): string | undefined;
+  /** Counts one step about to be sent. */
+  spend(): void;
+}
 
 interface Ran {
   readonly steps: { readonly command: string; readonly exchange: Exchange }[];
   readonly failure?: Disagreement;
-  readonly refused?: boolean;
+  /** Why the sequence stopped before its end: a step the budget or the gate refused. */
+  readonly refused?: string;
 }
+
+/**
+ * A sequence as fast-check draws it: what it reads back at the end, and its commands. In this order, shrinking tries
+ * the narrower read-backs first, so that every shorter sequence it tries after them is shorter by the reads too.
+ */
+type Drawn<M extends object> = [ReadBack, Iterable<SequenceCommand<M>>];
 
 /**
  * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's seed
  * at its index. Then the first failing sequence of each rule on each operation that fails again alone is shrunk by
  * fast-check (`fc.check` with that seed and index as `path` replays it; then fewer steps first, then the values the
- * commands let shrink: which pipe a step names, not its body, as every candidate is a whole sequence sent to the
- * target), within `SEQUENCE_SHRINK_REQUESTS`; the shortest failing sequence goes on the kept finding of its first
- * failing step.
+ * commands let shrink: which pipe a step names and what the sequence reads back, not a step's body, as every candidate
+ * is a whole sequence sent to the target), within `DEFAULTS.sequenceShrinkRequestsPerCause` requests per cause and what
+ * the run's shrink budget leaves (with `--max-requests`, what the plan does not need); the shortest failing sequence
+ * goes on the kept finding of its first failing step.
  */
 export async function runSequences<M extends object>(context: SuiteContext, spec: SequenceProperty<M>): Promise<void> {
   const property = spec.property;
   const seed = propertySeed(context.config.seed, property);
-  const shrinkable = context.config.maxRequests === undefined;
+  const drawn: fc.Arbitrary<Drawn<M>> = fc.tuple(spec.readBack ?? fc.constant<ReadBack>('every'), spec.commands);
+  const perCause = DEFAULTS.sequenceShrinkRequestsPerCause;
 
-  const once = async (commands: Iterable<SequenceCommand<M>>, index: number, more: Partial<Probe>): Promise<Ran> => {
+  const once = async ([readBack, commands]: Drawn<M>, index: number, allowance?: Allowance): Promise<Ran> => {
     const steps: Ran['steps'] = [];
+    const more: Partial<Probe> = allowance ? { evidence: false, shrink: true } : {};
+    let from = 'start';
     const real: SequenceReal = {
-      async step(command, operationId, request) {
+      async step({ command, kind }, operationId, request) {
+        const refused = allowance?.refusal();
+        if (refused) throw new Refused(refused);
+        allowance?.spend();
         const exchange = await context.send(operationId, {
           ...request,
-          probe: { ...request.probe, example: { property, seed, index }, ...more },
+          probe: { ...request.probe, example: { property, seed, index }, transition: { from, to: kind }, ...more },
         });
+        from = kind;
         steps.push({ command, exchange });
         spec.onStep?.(exchange);
-        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted') throw new Refused();
+        if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')
+          throw new Refused(`the run's request gate refused a step (${exchange.failure.code})`);
         const broken = new Map<string, Violation>();
         for (const { rule, violations } of context.recorded(exchange).judgements) {
           if (spec.rules.includes(rule) && violations[0]) broken.set(rule, violations[0]);
@@ -98,11 +137,11 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
         return { model, real };
       }, commands);
       // A shrink candidate is no planned request: it reads back without filling up to the plan's length.
-      await spec.finish(model!, real, more.evidence === false ? Number.POSITIVE_INFINITY : steps.length);
+      await spec.finish(model!, real, allowance ? Number.POSITIVE_INFINITY : steps.length, readBack);
       return { steps };
     } catch (error) {
       if (error instanceof Disagreement) return { steps, failure: error };
-      if (error instanceof Refused) return { steps, refused: true };
+      if (error instanceof Refused) return { steps, refused: error.message };
       throw error;
     }
   };
@@ -110,8 +149,8 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
   /** The failing sequences of each rule on each operation (a verdict's cause), by index. */
   const causes = new Map<string, { rule: string; operationId: string; failing: { index: number; ran: Ran }[] }>();
   const sequence = async (index: number): Promise<void> => {
-    const [commands] = fc.sample(spec.commands, { seed, path: String(index), numRuns: 1 });
-    const ran = await once(commands!, index, {});
+    const [value] = fc.sample(drawn, { seed, path: String(index), numRuns: 1 });
+    const ran = await once(value!, index);
     for (const rule of ran.failure?.violations.keys() ?? []) {
       const operationId = ran.failure!.exchange.operationId;
       const cause = causes.get(`${rule} on ${operationId}`) ?? { rule, operationId, failing: [] };
@@ -123,7 +162,8 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
   /**
    * Shrinks a cause's failing sequences in the order of their index, until one fails again when fast-check replays it
    * (another sequence run at the same time may have caused it); fast-check then tries shorter ones, each of which fails
-   * when a step of the same operation breaks the same rule. The shortest goes on the finding of the first failure.
+   * when a step of the same operation breaks the same rule. Every step of every candidate asks the budget first, so
+   * that shrinking stops between two steps when it is spent. The shortest goes on the finding of the first failure.
    */
   const shrink = async (cause: {
     rule: string;
@@ -134,22 +174,30 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     const failing = [...cause.failing].sort((a, b) => a.index - b.index);
     const first = failing[0]!;
     let spent = 0;
-    let stopped: string | undefined = shrinkable ? undefined : 'with --max-requests the planned requests come first';
-    let found: { index: number; smallest: Ran; details: fc.RunDetails<[Iterable<SequenceCommand<M>>]> } | undefined;
+    const allowance: Allowance = {
+      refusal: () =>
+        context.shrinkBudget.refusal() ??
+        (spent >= perCause ? `the shrink budget of ${perCause} requests per cause is spent` : undefined),
+      spend() {
+        spent += 1;
+        context.shrinkBudget.spend('sequences');
+      },
+    };
+    let stopped: string | undefined;
+    let found: { index: number; smallest: Ran; details: fc.RunDetails<[Drawn<M>]> } | undefined;
     for (const { index } of failing) {
+      stopped ??= allowance.refusal();
       if (stopped || found) break;
       let replayed = false;
       let smallest: Ran | undefined;
       const details = await fc.check(
-        fc.asyncProperty(spec.commands, async (commands) => {
+        fc.asyncProperty(drawn, async (value) => {
           if (stopped) return true;
-          if (spent >= SEQUENCE_SHRINK_REQUESTS) {
-            stopped = `the shrink budget of ${SEQUENCE_SHRINK_REQUESTS} requests per failing sequence is spent`;
+          const ran = await once(value, index, allowance);
+          if (ran.refused) {
+            stopped = ran.refused;
             return true;
           }
-          const ran = await once(commands, index, { evidence: false });
-          spent += ran.steps.length;
-          if (ran.refused) stopped = "the run's request gate refused a step";
           const fails = ran.failure?.exchange.operationId === operationId && ran.failure.violations.has(rule);
           // Only a sequence that fails again is shrunk: one that does not fails for more than its own steps.
           if (!replayed && !fails) return true;
@@ -171,7 +219,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     const violation = failure.violations.get(rule)!;
     const counterexample = found?.details.counterexample?.[0];
     const replayPath =
-      counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
+      counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample[1]))?.[1];
     const redact = context.recorded(failure.exchange).redact;
     const example: SequenceExample = {
       outcome: found ? 'shrunk' : 'skipped',

@@ -32,7 +32,7 @@ export interface Session {
   readonly memories: RuleMemories;
   /** With `--har`: where each exchange's HAR entry is written as it is recorded. */
   readonly har?: HarSpool;
-  /** The shrink requests the run has sent, against its cap (`suites/support/shrink.ts`). */
+  /** What the run may spend on shrinking, and what it has spent (`suites/support/shrink-budget.ts`). */
   readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
   countViolations(count: number): void;
@@ -57,6 +57,8 @@ export interface SessionOptions {
   readonly channel?: string;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
+  /** Requests the plan sends, the preflight's included: with `--max-requests`, shrinking spends only what is left. */
+  readonly planned?: number;
 }
 
 /**
@@ -94,7 +96,11 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     redactor,
     memories: createMemories(RULES, { config, specs }),
     ...(har ? { har } : {}),
-    shrinkBudget: createShrinkBudget(),
+    shrinkBudget: createShrinkBudget({
+      gate,
+      ...(config.maxRequests === undefined ? {} : { maxRequests: config.maxRequests }),
+      ...(options.planned === undefined ? {} : { planned: options.planned }),
+    }),
     countViolations(count) {
       counts.violations += count;
     },

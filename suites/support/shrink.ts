@@ -14,8 +14,8 @@ import { propertyExamples } from './property-examples.ts';
 import type { ShrinkTarget } from './suite-types.ts';
 
 /**
- * What a suite's shrinker works with: the run's session, the suite's ledger (whose findings get their minimal example),
- * the selected rules, the plan's size.
+ * What a suite's shrinker works with: the run's session (its shrink budget knows what `--max-requests` leaves), the
+ * suite's ledger (whose findings get their minimal example), the selected rules.
  */
 export interface ShrinkerSetup {
   readonly session: Pick<
@@ -24,8 +24,6 @@ export interface ShrinkerSetup {
   >;
   readonly ledger: Ledger;
   readonly rules: readonly Rule[];
-  /** Requests the plan sends: with `--max-requests`, shrinking spends only what the plan leaves. */
-  readonly planned?: number;
   /**
    * Shrink requests per failure and per run; DEFAULTS.shrinkRequestsPerCause and DEFAULTS.shrinkRequestsPerRun unless
    * given.
@@ -84,27 +82,16 @@ export interface PropertyShrink<T> {
  * they come back. Then, for each cause (rule, path, kind of wrong value) among their failures, fast-check replays the
  * first failing example from its seed and index and shrinks it with the arbitrary's own shrinker, each candidate sent
  * to the target through the group's `send` (so through the run's request gate, pacers and `--allow`), within a budget
- * per cause and per run (with `--max-requests`, no more than the plan leaves). The result is attached to the cause's
- * kept finding.
+ * per cause and per run (with `--max-requests`, no more than the plan leaves: the session's `ShrinkBudget`). The result
+ * is attached to the cause's kept finding.
  */
 export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T>) => PropertyShrink<T> {
   const { session, ledger, rules } = setup;
-  const { config, gate, shrinkBudget: budget } = session;
+  const { shrinkBudget: budget } = session;
   const { perCause, perRun } = setup.limits ?? {
     perCause: DEFAULTS.shrinkRequestsPerCause,
     perRun: DEFAULTS.shrinkRequestsPerRun,
   };
-  const runCap = Math.min(
-    perRun,
-    config.maxRequests === undefined
-      ? Infinity
-      : Math.max(0, config.maxRequests - (setup.planned ?? config.maxRequests)),
-  );
-  const runCapWords =
-    config.maxRequests !== undefined && runCap < perRun
-      ? `--max-requests ${config.maxRequests} leaves ${runCap} request(s) beyond the ` +
-        `${setup.planned ?? 'unknown number'} the plan needs`
-      : `the run's shrink budget of ${runCap} requests`;
   const done = new Set<string>();
 
   const judged = (exchange: Exchange): ReturnType<typeof judge> =>
@@ -136,10 +123,10 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
   };
   /** Why no further shrink request may go out, or undefined when one may. */
   const refusal = (spent: number): string | undefined => {
-    if (gate.interrupted.aborted) return 'the run was interrupted';
-    if (budget.spent >= runCap) return `${runCapWords} is spent`;
+    const run = budget.refusal();
+    if (run) return run;
+    if (budget.spent.requests >= perRun) return `the run's shrink budget of ${perRun} requests is spent`;
     if (spent >= perCause) return `the shrink budget of ${perCause} requests per failure is spent`;
-    if (gate.remaining() <= 0) return `the run reached --max-requests ${config.maxRequests}`;
     return undefined;
   };
 
@@ -246,9 +233,9 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
     const attempt = async (value: T, reserve: number): Promise<Fared | undefined> => {
       stopped ??= refusal(tried.length + reserve);
       if (stopped || thrown) return undefined;
-      budget.spent += 1;
+      budget.spend('requests');
       try {
-        const exchange = await target.send(value, { evidence: false });
+        const exchange = await target.send(value, { evidence: false, shrink: true });
         if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')
           stopped = `the run's request gate refused it (${exchange.failure.code})`;
         const fared = faredOf(exchange, rule, key);

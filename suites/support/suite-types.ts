@@ -5,6 +5,7 @@ import type { Finding } from '../../core/finding.ts';
 import type { Judgement } from '../../core/judge.ts';
 import type { SendOptions } from '../../core/http-client.ts';
 import type { Probe } from '../../core/probe.ts';
+import type { ShrinkBudget } from './shrink-budget.ts';
 
 /** A request for `send`: the operation's parameters default to the configured ids. */
 export type ProbeRequest = Omit<SendOptions, 'operation' | 'probe' | 'params'> & {
@@ -23,6 +24,8 @@ export interface SuiteContext {
   readonly config: RunConfig;
   /** Sends a request to an operation of either API; ids in the path default to the configured ones. */
   send(operationId: string, request: ProbeRequest): Promise<Exchange>;
+  /** What the run may still spend on shrinking: a sequence's shrink asks it before each step it sends. */
+  readonly shrinkBudget: Pick<ShrinkBudget, 'refusal' | 'spend'>;
   /**
    * `--runs` examples (at most `cap`) of an arbitrary, from a seed derived from the run's seed and the property name;
    * all at once, so for a few (a base body, say): `eachExample` sends `--runs` of them.
