@@ -1,5 +1,5 @@
 import type { Outcome, RuleResult } from './finding.ts';
-import type { FieldTally, OperationCoverage } from './ledger.ts';
+import type { FieldTally, OperationCoverage, SequenceTally } from './ledger.ts';
 
 /**
  * One enum field of a request: its documented values, those sent by must-accept and by observe probes, and those never
@@ -40,8 +40,20 @@ export interface OperationCoverageRow {
     readonly seen: number;
     readonly neverSeen: readonly string[];
   };
-  /** The model-based sequences' transitions covered: null until probe groups send sequences and record them here. */
-  readonly sequences: null;
+  /** What the model-based sequences covered of the operation; null when no sequence sends to it. */
+  readonly sequences: SequenceCoverage | null;
+}
+
+/**
+ * The steps model-based sequences sent to one operation and it answered (shrink candidates not counted), by the kind of
+ * step that came right before each: which kinds of command followed which.
+ */
+export interface SequenceCoverage {
+  readonly steps: number;
+  /** Most frequent first: `create` then `update`, 12 times; `start` is the beginning of a sequence. */
+  readonly transitions: readonly { readonly from: string; readonly to: string; readonly count: number }[];
+  /** Why no sequence that sends to the operation ran (`--allow read` leaves out write-class ones, say). */
+  readonly notSent?: string;
 }
 
 /**
@@ -64,6 +76,12 @@ export function mergeCoverage(
           sum(((fields.enums[intent] ??= {})[field] ??= {}), counts);
       }
       sum(fields.seen, coverage.fields.seen);
+    }
+    if (coverage.sequences) {
+      const sequences = (entry.sequences ??= { transitions: {} });
+      for (const [from, counts] of Object.entries(coverage.sequences.transitions))
+        sum((sequences.transitions[from] ??= {}), counts);
+      if (coverage.sequences.notSent !== undefined) sequences.notSent ??= coverage.sequences.notSent;
     }
   }
 }
@@ -117,7 +135,15 @@ export function coverageRows(
         seen: (documented?.response ?? []).filter((f) => seen.has(f)).length,
         neverSeen: (documented?.response ?? []).filter((f) => !seen.has(f)),
       },
-      sequences: null,
+      sequences: entry?.sequences ? sequenceCoverage(entry.sequences) : null,
     };
   });
+}
+
+function sequenceCoverage(tally: SequenceTally): SequenceCoverage {
+  const transitions = Object.entries(tally.transitions)
+    .flatMap(([from, counts]) => Object.entries(counts).map(([to, count]) => ({ from, to, count })))
+    .sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+  const steps = transitions.reduce((n, t) => n + t.count, 0);
+  return { steps, transitions, ...(steps === 0 && tally.notSent !== undefined ? { notSent: tally.notSent } : {}) };
 }

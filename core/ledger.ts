@@ -20,6 +20,16 @@ export interface OperationCoverage {
   judged?: Record<string, Record<string, number>>;
   /** What the requests sent and the answers showed of the documented fields (`core/field-coverage.ts`). */
   fields?: FieldTally;
+  /** For an operation that model-based sequences send to: the steps they sent it, or why none ran. */
+  sequences?: SequenceTally;
+}
+
+/** The steps of model-based sequences one operation answered, by the kind of step before each and its own kind. */
+export interface SequenceTally {
+  /** Kind of the step before (`start` for a sequence's first step) → kind of this step → steps. */
+  readonly transitions: Record<string, Record<string, number>>;
+  /** Why no sequence that sends to the operation ran (its group was skipped, by choice or not). */
+  notSent?: string;
 }
 
 /**
@@ -78,4 +88,31 @@ export function cover(ledger: Ledger, operation: string, outcome: string): void 
   const entry = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
   entry.requests += 1;
   entry.statuses[outcome] = (entry.statuses[outcome] ?? 0) + 1;
+}
+
+/**
+ * Counts one answered step of a model-based sequence: the kind of step before it and its own (`Probe.transition`).
+ */
+export function coverTransition(
+  ledger: Ledger,
+  operation: string,
+  transition: { readonly from: string; readonly to: string },
+): void {
+  const { transitions } = sequencesOf(ledger, operation);
+  const after = (transitions[transition.from] ??= {});
+  after[transition.to] = (after[transition.to] ?? 0) + 1;
+}
+
+/**
+ * Notes that model-based sequences send to an operation: with `notSent`, why none will (a skipped group); without, that
+ * one runs, so that an operation it never reached shows no step rather than no sequence at all.
+ */
+export function expectSequences(ledger: Ledger, operation: string, notSent?: string): void {
+  const tally = sequencesOf(ledger, operation);
+  if (notSent !== undefined) tally.notSent ??= notSent;
+}
+
+function sequencesOf(ledger: Ledger, operation: string): SequenceTally {
+  const coverage = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
+  return (coverage.sequences ??= { transitions: {} });
 }

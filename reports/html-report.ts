@@ -7,6 +7,7 @@ import type { Severity } from '../core/rule.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { renderMinimalExample, type MinimalExample } from '../core/minimal-example.ts';
 import { renderSequenceExample, type SequenceExample } from '../core/sequence-example.ts';
+import type { SequenceCoverage } from '../core/coverage.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
@@ -449,14 +450,15 @@ function coverageSection(report: BaselinedRunReport): string {
       `title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ` +
       `${row.requestFields.observe} ` +
       `of ${row.requestFields.documented}</td><td>${enums}</td><td>${row.responseFields.seen} ` +
-      `of ${row.responseFields.documented}</td><td>${never}</td></tr>`
+      `of ${row.responseFields.documented}</td><td>${sequenceCell(row.sequences)}</td><td>${never}</td></tr>`
     );
   });
   const credit =
     'Credited by judgement, not traffic: a rule counts when an exchange was judged by it (hover for each part and ' +
     'its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented ' +
-    'values sent by either; response fields: documented fields seen in 2xx answers. Sequence transitions: not ' +
-    'recorded yet (no model-based sequences run).';
+    'values sent by either; response fields: documented fields seen in 2xx answers; sequence steps: the steps of ' +
+    'model-based sequences the operation answered, by the kind of step before each (open for each transition; ' +
+    '<code>start</code> is a first step).';
   const columns = [
     'Operation',
     'Requests',
@@ -465,10 +467,24 @@ function coverageSection(report: BaselinedRunReport): string {
     'Request fields sent',
     'Enum values tried',
     'Response fields seen',
+    'Sequence steps',
     'Never sent, tried or seen',
   ];
   return `<p class="muted">${credit}</p>
 <table><tr>${columns.map((column) => `<th>${column}</th>`).join('')}</tr>${rows.join('')}</table>`;
+}
+
+/** The steps sequences sent to an operation, each transition once opened; why none ran; or a dash. */
+function sequenceCell(sequences: SequenceCoverage | null): string {
+  if (!sequences) return '<span class="muted" title="no model-based sequence sends to it">–</span>';
+  if (sequences.notSent !== undefined) return `<span class="muted">none: ${esc(sequences.notSent)}</span>`;
+  const transitions = sequences.transitions
+    .map((t) => `<code>${esc(t.from)}</code> → <code>${esc(t.to)}</code> ×${t.count}`)
+    .join('<br>');
+  return (
+    `<details><summary>${sequences.steps} in ${sequences.transitions.length} ` +
+    `transition${sequences.transitions.length === 1 ? '' : 's'}</summary>${transitions}</details>`
+  );
 }
 
 /**

@@ -259,6 +259,7 @@ export function alertsSuite(): SuiteDefinition {
         name: 'model-based sequences of alert updates',
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.update-isolated', 'alerts.update-applies'],
+        sequences: true,
         after: [LIST],
         estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
         async run(context) {

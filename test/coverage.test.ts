@@ -9,6 +9,8 @@ import { createLedger } from '../core/ledger.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import type { ProbeIntent } from '../core/probe.ts';
 import { schemaProblem } from '../reports/file-schemas.ts';
+import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/support/sequence-alerts.ts';
+import { pipeSequences } from '../suites/support/sequence-pipes.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
 
 describe('documented fields of a schema, and the fields a value has', () => {
@@ -95,9 +97,10 @@ describe('coverage rows, credited by judgement', () => {
 });
 
 describe('a default run reports its coverage in findings.json, report.html and summary.md', () => {
+  const RUNS = 2;
   let run: InProcessRun;
   beforeAll(async () => {
-    run = await runInProcess(['--runs', '2', '--seed', '3']);
+    run = await runInProcess(['--runs', String(RUNS), '--seed', '3']);
   }, 120_000);
 
   it(
@@ -120,6 +123,30 @@ describe('a default run reports its coverage in findings.json, report.html and s
     },
   );
 
+  it('counts the steps the sequences sent each operation by the kind of step before them', () => {
+    const rows = new Map((run.report.coverage ?? []).map((row) => [row.operationId, row]));
+    for (const id of ['createKey', 'getUsageCost', 'changeServiceState', 'getBackup'])
+      expect(rows.get(id)?.sequences, id).toBeNull();
+    const transitions = (id: string): string[] =>
+      (rows.get(id)?.sequences?.transitions ?? []).map((t) => `${t.from} -> ${t.to}`);
+    // Every sequence of pipes starts with a create; of alerts, with the list before it.
+    expect(transitions('createPipe')).toContain('start -> create');
+    expect(transitions('updatePipe')).toContain('create -> update');
+    expect(transitions('getPipeSettings')).toContain('read settings -> read settings');
+    expect(transitions('listAlerts')).toContain('start -> list');
+    expect(transitions('updateAlert')).toContain('list -> update');
+    // On a correct target nothing is shrunk and every sequence sends its plan: the planned steps, all answered.
+    const steps = (...ids: string[]): number => ids.reduce((n, id) => n + (rows.get(id)?.sequences?.steps ?? 0), 0);
+    expect(steps('createPipe', 'updatePipe', 'getPipeSettings')).toBe(pipeSequences().estimate(RUNS));
+    expect(steps('updateAlert', 'listAlerts')).toBe(alertSequences(RUNS) * (ALERT_SEQUENCE_STEPS + 2));
+    for (const row of rows.values()) {
+      const sequences = row.sequences;
+      if (!sequences) continue;
+      expect(sequences.steps).toBe(sequences.transitions.reduce((n, t) => n + t.count, 0));
+      expect(sequences.notSent).toBeUndefined();
+    }
+  });
+
   it('shows the same table in report.html and summary.md', async () => {
     const html = await readFile(join(run.reportDir, 'report.html'), 'utf8');
     const section = html.slice(html.indexOf('<h2 id="coverage">'), html.indexOf('<h2 id="skipped">'));
@@ -128,5 +155,30 @@ describe('a default run reports its coverage in findings.json, report.html and s
     expect(summary).toContain('### Coverage');
     for (const row of run.report.coverage ?? [])
       expect(summary).toContain(`| \`${row.operationId} (${row.operation})\` | ${row.requests} |`);
+    const pipes = run.report.coverage?.find((row) => row.operationId === 'createPipe')?.sequences;
+    expect(section).toContain(`<summary>${pipes?.steps} in ${pipes?.transitions.length} transition`);
+    expect(section).toContain('<code>start</code> → <code>create</code>');
+    expect(summary).toMatch(new RegExp(`\\| ${pipes?.steps}: start→create ×\\d+`));
   });
+});
+
+describe('a run that sends no sequence says why in its coverage', () => {
+  it('under --allow read, every operation the sequences send to says they were left out, and why', async () => {
+    const run = await runInProcess(['--runs', '1', '--seed', '3', '--allow', 'read']);
+    const rows = (run.report.coverage ?? []).filter((row) => row.sequences !== null);
+    expect(rows.map((row) => row.operationId).sort()).toEqual(
+      ['createPipe', 'getPipeSettings', 'listAlerts', 'updateAlert', 'updatePipe'].sort(),
+    );
+    for (const row of rows)
+      expect(row.sequences).toEqual({
+        steps: 0,
+        transitions: [],
+        notSent: 'probes of class write are not allowed (--allow read)',
+      });
+    expect(schemaProblem('findings', run.report)).toBeUndefined();
+    const summary = await readFile(join(run.reportDir, 'summary.md'), 'utf8');
+    expect(summary).toContain('| none: probes of class write are not allowed (--allow read) |');
+    const html = await readFile(join(run.reportDir, 'report.html'), 'utf8');
+    expect(html).toContain('<span class="muted">none: probes of class write are not allowed (--allow read)</span>');
+  }, 60_000);
 });

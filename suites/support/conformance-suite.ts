@@ -5,7 +5,7 @@ import type { Exchange } from '../../core/exchange.ts';
 import type { Judgement } from '../../core/judge.ts';
 import { concerns } from '../../core/rule.ts';
 import { operationById, type Specs } from '../../core/spec.ts';
-import { createLedger, type Ledger } from '../../core/ledger.ts';
+import { createLedger, expectSequences, type Ledger } from '../../core/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../../core/credential-tally.ts';
 import { runPathParameters } from '../../apis/index.ts';
 import { RULES } from '../../rules/index.ts';
@@ -242,6 +242,8 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       // When a group it runs after was left out by the user's choice, that choice is why.
       const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
       const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
+      if (group.sequences && !which.operations && !which.feeds)
+        for (const id of group.operations) expectSequences(ledger, s.operation(id).key, why);
       skips.push({
         group: group.name,
         operations: which.operations ?? group.operations,
@@ -263,6 +265,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
   const runnable = definition.groups.filter((group) => {
     const skip = groupSkip(config, group, (id) => s.operation(id), selected);
     if (skip) skips.push(skip);
+    if (group.sequences) for (const id of group.operations) expectSequences(ledger, s.operation(id).key, skip?.reason);
     return !skip;
   });
   const [first] = definition.operations;

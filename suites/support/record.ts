@@ -4,7 +4,7 @@ import type { Exchange } from '../../core/exchange.ts';
 import type { Finding } from '../../core/finding.ts';
 import { judge, type Judgement } from '../../core/judge.ts';
 import { coverFields } from '../../core/field-coverage.ts';
-import { cover, tally, type Ledger } from '../../core/ledger.ts';
+import { cover, coverTransition, tally, type Ledger } from '../../core/ledger.ts';
 import type { Rule, Violation } from '../../core/rule.ts';
 import { runCredentials } from '../../apis/index.ts';
 import { redactedNames, valuesUnder } from '../../rules/secrets.ts';
@@ -35,6 +35,9 @@ export function recordExchange(
 
   cover(ledger, exchange.operation, exchange.response ? String(exchange.response.status) : exchange.failure!.code);
   coverFields(ledger, exchange, operation);
+  // A shrink candidate is no evidence, and a step with no answer covered nothing.
+  const { transition, shrink } = exchange.probe;
+  if (transition && !shrink && exchange.response) coverTransition(ledger, exchange.operation, transition);
   let redacted: Exchange | undefined;
   let curl: string | undefined;
   session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));

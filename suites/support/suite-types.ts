@@ -108,6 +108,11 @@ export interface ProbeGroup {
   readonly feeds?: readonly string[];
   /** Groups of the same suite whose results it uses (a pipe they created, say): planned with it, run before it. */
   readonly after?: readonly string[];
+  /**
+   * Sends model-based sequences: the coverage of its operations counts their steps by the step before, or says why none
+   * ran.
+   */
+  readonly sequences?: true;
   /** Why the group cannot run with these settings (a missing id, say), or undefined when it can. */
   readonly requires?: (config: RunConfig) => string | undefined;
   /** How many requests the group sends with `runs` examples per property, when every step succeeds. */
