@@ -37,8 +37,11 @@ export interface HarEntry {
   readonly _error?: { readonly code: string; readonly message: string };
   /** Set on a request that only put back what the run changed: judged, but no evidence that a rule holds. */
   readonly _putBack?: true;
-  /** Set on a candidate of shrinking (a smaller request, a shorter sequence): judged again, no evidence either. */
-  readonly _shrink?: true;
+  /**
+   * Set on a candidate of shrinking a failure of a property (a smaller request, a shorter sequence): judged again, no
+   * evidence either.
+   */
+  readonly _shrink?: { readonly property: string };
   /** The rules the exchange was judged by when it was recorded; the report adds each one's verdict (`_verdicts`). */
   readonly _evidence: readonly HarEvidence[];
 }
@@ -96,7 +99,7 @@ export function harEntry(exchange: Exchange, judgements: readonly Judgement[], e
     _intent: probe.intent,
     ...(probe.example === undefined ? {} : { _example: probe.example }),
     ...(failure ? { _error: { code: failure.code, message: failure.message } } : {}),
-    ...(probe.shrink ? { _shrink: true as const } : probe.evidence === false ? { _putBack: true as const } : {}),
+    ...(probe.shrink ? { _shrink: probe.shrink } : probe.evidence === false ? { _putBack: true as const } : {}),
     _evidence: judgements.map(({ rule, part, violations }) => ({
       rule,
       ...(part === undefined ? {} : { part }),

@@ -24,10 +24,10 @@ export interface Probe {
   /** Data that rules compare the response against (values sent earlier in a sequence, say). */
   readonly expect?: Readonly<Record<string, unknown>>;
   /**
-   * A candidate of shrinking (a smaller request, a shorter sequence): judged again, but no evidence, and counted apart
-   * from the planned requests.
+   * A candidate of shrinking a failure of this property (a smaller request, a shorter sequence): judged again, but no
+   * evidence, and counted apart from the planned requests.
    */
-  readonly shrink?: true;
+  readonly shrink?: { readonly property: string };
   /** Puts back what the run changed: still sent after an interrupt. */
   readonly restores?: true;
   /**

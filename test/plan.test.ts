@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { RULE_IDS } from '../rules/index.ts';
+import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/support/sequence-alerts.ts';
+import { pipeSequences } from '../suites/support/sequence-pipes.ts';
 import { failedRules, runInProcess } from './support/in-process.ts';
 
 async function dryRunTotal(args: string[]): Promise<{ total: number; text: string }> {
@@ -45,6 +47,25 @@ describe('the plan', () => {
     expect(text).toMatch(/backups \/ read the configured backup .*skipped: BACKUP_ID/);
     expect(text).not.toContain('dry-run-secret');
   });
+
+  it.each([['8'], ['2']])(
+    '--dry-run shows the requests the model-based sequences plan, per API, and why they are left out (--runs %s)',
+    async (runs) => {
+      const { text } = await dryRunTotal(['--runs', runs]);
+      const planned = (group: string): number =>
+        Number(new RegExp(`^ *(\\d+) ${group} +write +`, 'm').exec(text)?.[1] ?? Number.NaN);
+      expect(planned('pipes / model-based sequences of pipes')).toBe(pipeSequences().estimate(Number(runs)));
+      // The alerts' sequences, then the put-back of the alert under test.
+      expect(planned('alerts / model-based sequences of alert updates')).toBe(
+        alertSequences(Number(runs)) * (ALERT_SEQUENCE_STEPS + 2) + 1,
+      );
+      const { text: read } = await dryRunTotal(['--runs', runs, '--allow', 'read']);
+      for (const group of ['pipes / model-based sequences of pipes', 'alerts / model-based sequences of alert updates'])
+        expect(read).toMatch(
+          new RegExp(`^ +- ${group} +write +skipped: probes of class write are not allowed \\(--allow read\\)`, 'm'),
+        );
+    },
+  );
 
   it.each([['8'], ['1']])('counts exactly the requests a clean run sends (--runs %s)', async (runs) => {
     const { total } = await dryRunTotal(['--runs', runs]);

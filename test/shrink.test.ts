@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,25 +42,35 @@ function minimals(report: RunReport): MinimalExample[] {
   return report.results.flatMap((r) => r.findings).flatMap((f) => (f.minimal ? [f.minimal] : []));
 }
 
+/** What the HAR of a run says of one exchange: its request, and whether it was a shrink candidate, of which example. */
+interface HarSeen {
+  readonly request: { readonly method: string };
+  readonly _shrink?: { readonly property: string };
+  readonly _example?: { readonly property: string };
+}
+
 /**
  * Starts a reference target (with `faults`) behind a recording proxy on its alerts API; runs the command against that
- * proxy.
+ * proxy, with `--har`.
  */
 async function alertsRun(
   faults: readonly string[],
   extra: readonly string[] = [],
-): Promise<{ run: Awaited<ReturnType<typeof runInProcess>>; wire: WireExchange[] }> {
+): Promise<{ run: Awaited<ReturnType<typeof runInProcess>>; wire: WireExchange[]; har: HarSeen[] }> {
   const target = await startReference({ faults });
   const wire: WireExchange[] = [];
   const proxy = await recordingProxy(target.alertsUrl, wire);
+  const folder = await mkdtemp(join(tmpdir(), 'conformance-shrink-har-'));
   try {
-    const run = await runInProcess([...ARGS, '--alerts-url', proxy.url, ...extra], {
+    const run = await runInProcess([...ARGS, '--alerts-url', proxy.url, '--har', join(folder, 'run.har'), ...extra], {
       ALERTS_TOKEN: target.alertsToken,
     });
-    return { run, wire };
+    const har = JSON.parse(await readFile(join(folder, 'run.har'), 'utf8')) as { log: { entries: HarSeen[] } };
+    return { run, wire, har: har.log.entries };
   } finally {
     await new Promise((resolve) => proxy.server.close(resolve));
     await target.close();
+    await rm(folder, { recursive: true, force: true });
   }
 }
 
@@ -171,19 +182,30 @@ describe(`shrinking against the target (${FAULT})`, () => {
   );
 
   it(
-    'sends every shrink request through the run: counted, ' + 'recorded, and each accepted one listed under created',
+    'sends every shrink request through the run: counted by its probe, ' +
+      'recorded, and each accepted one listed under created',
     () => {
       const minimal = minimals(faulty.run.report)[0]!;
       expect(minimal.requests).toBeGreaterThan(0);
       expect(minimal.requests).toBeLessThanOrEqual(DEFAULTS.shrinkRequestsPerCause);
       const puts = (wire: WireExchange[]): WireExchange[] => wire.filter((w) => w.method === 'PUT');
+      const property = minimal.replay?.property;
       // The same seed against a correct target sends the same examples and no shrink request.
       expect(minimals(clean.run.report)).toEqual([]);
-      // An alert sequence ends at its first failing step, so the faulty run may send fewer of its updates than the
-      // clean one.
-      const extra = puts(faulty.wire).length - puts(clean.wire).length;
-      expect(extra).toBeLessThanOrEqual(minimal.requests);
-      expect(extra).toBeGreaterThan(minimal.requests / 2);
+      expect(clean.har.filter((e) => e._shrink)).toEqual([]);
+      // Counted by their probe: the property's shrink candidates are exactly the requests its minimal example reports,
+      // and apart from them the faulty run sent the property's examples as the clean one did.
+      expect(faulty.har.filter((e) => e._shrink?.property === property)).toHaveLength(minimal.requests);
+      const examples = (har: HarSeen[]): HarSeen[] => har.filter((e) => e._example?.property === property);
+      expect(examples(faulty.har)).toHaveLength(examples(clean.har).length);
+      // Every shrink candidate of the run is one a finding counts: the minimal example's, or a shorter sequence's.
+      const sequenceRequests = faulty.run.report.results
+        .flatMap((r) => r.findings)
+        .reduce((n, f) => n + (f.sequence?.requests ?? 0), 0);
+      expect(faulty.har.filter((e) => e._shrink)).toHaveLength(minimal.requests + sequenceRequests);
+      // And every exchange the HAR holds crossed the wire.
+      for (const run of [faulty, clean])
+        expect(run.har.filter((e) => e.request.method === 'PUT')).toHaveLength(puts(run.wire).length);
       const { stats, created } = faulty.run.report;
       expect(stats.operations[UPDATE]?.requests).toBe(puts(faulty.wire).length);
       expect(stats.requests).toBe(Object.values(stats.operations).reduce((n, o) => n + o.requests, 0));

@@ -106,7 +106,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
 
   const once = async ([readBack, commands]: Drawn<M>, index: number, allowance?: Allowance): Promise<Ran> => {
     const steps: Ran['steps'] = [];
-    const more: Partial<Probe> = allowance ? { evidence: false, shrink: true } : {};
+    const more: Partial<Probe> = allowance ? { evidence: false, shrink: { property } } : {};
     let from = 'start';
     const real: SequenceReal = {
       async step({ command, kind }, operationId, request) {

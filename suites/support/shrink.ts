@@ -235,7 +235,7 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
       if (stopped || thrown) return undefined;
       budget.spend('requests');
       try {
-        const exchange = await target.send(value, { evidence: false, shrink: true });
+        const exchange = await target.send(value, { evidence: false, shrink: { property: example.property } });
         if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')
           stopped = `the run's request gate refused it (${exchange.failure.code})`;
         const fared = faredOf(exchange, rule, key);

@@ -1,0 +1,144 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import type { RunReport } from '../core/run-report.ts';
+import type { SequenceExample } from '../core/sequence-example.ts';
+import { runInProcess, type InProcessRun } from './support/in-process.ts';
+
+/** A fault whose shortest failing sequences need two pipes, and whose failing step is a read-back. */
+const FAULT = 'pipe-update-settings-spill';
+const ARGS = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '1500', '--reference-fault', FAULT];
+
+/** The run's plan total, from `--dry-run` (the embedded target has no preflight). */
+async function plannedTotal(): Promise<number> {
+  const lines: string[] = [];
+  const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+  expect(await main([...ARGS, '--dry-run'], {}, io)).toBe(0);
+  return Number(/Total: (\d+) request/.exec(lines.join('\n'))?.[1]);
+}
+
+/** The sequence each cause (`rule on operationId`) carries, in the order of the results. */
+function sequences(report: RunReport): Map<string, SequenceExample> {
+  const byCause = new Map<string, SequenceExample>();
+  for (const result of report.results) {
+    const sequence = result.findings.find((f) => f.sequence)?.sequence;
+    if (sequence) byCause.set(`${result.rule} on ${result.operationId}`, sequence);
+  }
+  return byCause;
+}
+
+/** What the HAR says of an exchange: its operation, and the property whose failure it was a shrink candidate of. */
+interface HarSeen {
+  readonly _operationId: string;
+  readonly _shrink?: { readonly property: string };
+}
+
+describe(`shrinking a failing sequence (${FAULT})`, () => {
+  let folder: string;
+  let planned: number;
+  let full: InProcessRun;
+  let har: HarSeen[];
+  /** A run of `ARGS` with `more`, and its HAR. */
+  const run = async (name: string, more: readonly string[]): Promise<{ run: InProcessRun; har: HarSeen[] }> => {
+    const file = join(folder, `${name}.har`);
+    const done = await runInProcess([...ARGS, '--har', file, ...more]);
+    return {
+      run: done,
+      har: (JSON.parse(await readFile(file, 'utf8')) as { log: { entries: HarSeen[] } }).log.entries,
+    };
+  };
+  const outcomes = (report: RunReport): string[] => report.results.map((r) => `${r.rule} ${r.operation} ${r.outcome}`);
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'conformance-sequences-'));
+    planned = await plannedTotal();
+    ({ run: full, har } = await run('full', []));
+  }, 120_000);
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  it('shrinks each cause to the steps it needs: the read-back narrowed to one pipe, the last command left out', () => {
+    const found = sequences(full.report);
+    const shape = (cause: string): string[] | undefined =>
+      found.get(cause)?.steps.map((step) => step.command.replace(/ \(.*$/, ''));
+    // A partial settings update of one pipe spills into the other: the other's read shows it.
+    expect(shape('pipes.state-consistent on getPipeSettings')).toEqual([
+      'create pipe #1',
+      'create pipe #2',
+      'update pipe #1',
+      'read the settings of pipe #2',
+    ]);
+    // update-applies judges the read of a pipe that an update of its own set: two updates, the second spilling.
+    expect(shape('pipes.update-applies on getPipeSettings')).toEqual([
+      'create pipe #1',
+      'create pipe #2',
+      'update pipe #2',
+      'update pipe #1',
+      'read the settings of pipe #2',
+    ]);
+    for (const [cause, sequence] of found) {
+      expect(sequence, cause).toMatchObject({ outcome: 'shrunk', complete: true, failingStep: sequence.steps.length });
+      expect(sequence.replay.path, cause).toMatch(/^\d+(:\d+)+$/);
+      expect(sequence.requests, cause).toBeLessThanOrEqual(DEFAULTS.sequenceShrinkRequestsPerCause);
+    }
+  });
+
+  it('caps each cause on its own, and counts every candidate step on its probe, none as coverage', () => {
+    const found = [...sequences(full.report).values()];
+    const spent = found.reduce((n, s) => n + s.requests, 0);
+    // The causes together spent more than one cause may: the cap is per cause, not shared by the run's sequences.
+    expect(spent).toBeGreaterThan(DEFAULTS.sequenceShrinkRequestsPerCause);
+    const minimal = full.report.results.flatMap((r) => r.findings).reduce((n, f) => n + (f.minimal?.requests ?? 0), 0);
+    expect(har.filter((e) => e._shrink?.property === 'pipes/sequences')).toHaveLength(spent);
+    expect(har.filter((e) => e._shrink)).toHaveLength(spent + minimal);
+    const steps = (full.report.coverage ?? [])
+      .filter((row) => ['createPipe', 'updatePipe', 'getPipeSettings'].includes(row.operationId ?? ''))
+      .reduce((n, row) => n + (row.sequences?.steps ?? 0), 0);
+    const sent = har.filter(
+      (e) => !e._shrink && ['createPipe', 'updatePipe', 'getPipeSettings'].includes(e._operationId),
+    ).length;
+    expect(steps).toBeGreaterThan(0);
+    expect(steps).toBeLessThan(sent);
+  });
+
+  it('under --max-requests spends only what the plan leaves, stops between two steps when it is spent, and ' +
+    'says so; never past --max-requests', async () => {
+    const spare = 10;
+    const tight = await run('tight', ['--max-requests', String(planned + spare)]);
+    const found = [...sequences(tight.run.report).values()];
+    expect(found.length).toBeGreaterThan(0);
+    const shrinks = tight.har.filter((e) => e._shrink);
+    expect(shrinks.length).toBeLessThanOrEqual(spare);
+    expect(found.reduce((n, s) => n + s.requests, 0)).toBe(
+      tight.har.filter((e) => e._shrink?.property === 'pipes/sequences').length,
+    );
+    const words = `--max-requests ${planned + spare} leaves ${spare} request(s) beyond the ${planned} the plan needs`;
+    for (const sequence of found) {
+      expect(sequence.complete).toBe(false);
+      expect(sequence.reason).toBe(`${words}, and shrinking has spent them`);
+    }
+    expect(tight.run.report.stats.requests).toBeLessThanOrEqual(planned + spare);
+    expect(tight.run.output.replace(/\s+/g, ' ')).toContain(words);
+    // Shrinking took nothing the plan needed: every verdict is the unbounded run's.
+    expect(outcomes(tight.run.report)).toEqual(outcomes(full.report));
+
+    const none = await run('none', ['--max-requests', String(planned)]);
+    const left = [...sequences(none.run.report).values()];
+    expect(left.length).toBeGreaterThan(0);
+    for (const sequence of left)
+      expect(sequence).toMatchObject({
+        outcome: 'skipped',
+        requests: 0,
+        complete: false,
+        reason:
+          `--max-requests ${planned} leaves 0 request(s) beyond the ${planned} the plan needs, and shrinking ` +
+          'has spent them',
+      });
+    expect(none.har.filter((e) => e._shrink)).toEqual([]);
+    expect(none.run.report.stats.requests).toBeLessThanOrEqual(planned);
+    expect(none.run.output.replace(/\s+/g, ' ')).toContain('not shrunk: --max-requests');
+    expect(outcomes(none.run.report)).toEqual(outcomes(full.report));
+  }, 120_000);
+});
