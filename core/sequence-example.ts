@@ -17,7 +17,10 @@ export interface SequenceStep {
  * to the target; the step whose answer disagreed, and what the model expected against what came back.
  */
 export interface SequenceExample {
-  /** `shrunk` when candidate sequences were sent; `skipped` when none were, with the reason. */
+  /**
+   * `shrunk` when the failing sequence failed again as fast-check replayed it (then shorter ones were tried);
+   * `skipped` when it was not replayed to its end or did not fail again, with the reason.
+   */
   readonly outcome: 'shrunk' | 'skipped';
   /** Why shrinking did not run, or why it stopped before fast-check had tried every shorter candidate. */
   readonly reason?: string;
@@ -51,7 +54,7 @@ export function renderSequenceExample(sequence: SequenceExample, curls = true): 
   const cost = `${sequence.requests} shrink request${sequence.requests === 1 ? '' : 's'}`;
   const how =
     sequence.outcome === 'skipped'
-      ? `not shrunk: ${sequence.reason ?? 'no reason given'}`
+      ? `not shrunk${sequence.requests > 0 ? ` (${cost})` : ''}: ${sequence.reason ?? 'no reason given'}`
       : `shortest failing sequence found, ${sequence.steps.length} ` +
         `step${sequence.steps.length === 1 ? '' : 's'} ` +
         `(${cost}${sequence.complete ? '' : `; stopped early: ${sequence.reason ?? 'the shrink budget was spent'}`})`;
