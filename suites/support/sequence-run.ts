@@ -65,7 +65,7 @@ class Disagreement extends Error {
   }
 }
 
-/** A step was not sent, or not answered for the gate's sake (the shrink budget, the gate's): the sequence stops. */
+/** A step was refused (by the shrink budget before it was sent, or by the run's request gate): the sequence stops. */
 class Refused extends Error {}
 
 /** How a shrink candidate's steps draw on the shrink budget: each asks before it is sent. */
