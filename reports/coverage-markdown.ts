@@ -55,5 +55,6 @@ function sequenceCell(sequences: SequenceCoverage | null): string {
   if (sequences.notSent !== undefined) return `none: ${sequences.notSent.replace(/\|/g, '¦')}`;
   const shown = sequences.transitions.slice(0, MAX_TRANSITIONS).map((t) => `${t.from}→${t.to} ×${t.count}`);
   const more = sequences.transitions.length - shown.length;
-  return `${sequences.steps}: ${[...shown, ...(more > 0 ? [`${more} more in findings.json`] : [])].join(', ') || 'none answered'}`;
+  const listed = [...shown, ...(more > 0 ? [`${more} more in findings.json`] : [])];
+  return `${sequences.steps}: ${listed.join(', ') || 'none answered'}`;
 }

@@ -26,8 +26,8 @@ export interface ShrinkBudgetLimits {
 
 /**
  * Creates the run's shrink budget, with nothing spent: with `--max-requests`, every shrink of the run draws on what the
- * plan leaves (`--max-requests` minus the planned requests, whether sent yet or not, minus the shrink requests sent), so
- * that shrinking never takes a request a rule needs, and the gate's own count stops it at `--max-requests` in any case.
+ * plan leaves (`--max-requests` minus the planned requests, whether sent yet or not, minus the shrink requests sent),
+ * so that shrinking never takes a request a rule needs; the gate's own count stops it at `--max-requests` in any case.
  */
 export function createShrinkBudget(limits: ShrinkBudgetLimits): ShrinkBudget {
   const spent = { requests: 0, sequences: 0 };
