@@ -142,3 +142,30 @@ describe(`shrinking a failing sequence (${FAULT})`, () => {
     expect(outcomes(none.run.report)).toEqual(outcomes(full.report));
   }, 120_000);
 });
+
+describe('a sequence step that goes unanswered', () => {
+  it('ends its sequence: the state it left is unknown, so no later step of it is sent or judged', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'conformance-unanswered-'));
+    try {
+      const file = join(folder, 'run.har');
+      const args = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '300', '--reference-fault', 'settings-hang'];
+      const done = await runInProcess([...args, '--har', file]);
+      expect(done.report.results.filter((r) => r.outcome === 'failed').map((r) => r.rule)).toEqual([
+        'transport.answers',
+      ]);
+      const entries = (
+        JSON.parse(await readFile(file, 'utf8')) as {
+          log: { entries: { _operationId: string; _example?: { property: string; index: number } }[] };
+        }
+      ).log.entries;
+      const ofSequences = entries.filter((e) => e._example?.property === 'pipes/sequences');
+      const sequenceIndexes = new Set(ofSequences.map((e) => e._example!.index));
+      const settingsReads = ofSequences.filter((e) => e._operationId === 'getPipeSettings');
+      // Every settings read hangs: each sequence sends its first and stops there (it would send up to 14 otherwise).
+      expect(sequenceIndexes.size).toBeGreaterThanOrEqual(4);
+      expect(settingsReads.length).toBe(sequenceIndexes.size);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -68,6 +68,12 @@ class Disagreement extends Error {
 /** A step was refused (by the shrink budget before it was sent, or by the run's request gate): the sequence stops. */
 class Refused extends Error {}
 
+/**
+ * A step went unanswered or was answered 5xx: whether the target applied it is unknown, so the model cannot say what
+ * later steps should see. The sequence ends there; the step's own verdicts (transport.answers, a 5xx) stand.
+ */
+class Unsettled extends Error {}
+
 /** How a shrink candidate's steps draw on the shrink budget: each asks before it is sent. */
 interface Allowance {
   /** Why no further step may go out, or undefined when one may. */
@@ -127,6 +133,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
           if (spec.rules.includes(rule) && violations[0]) broken.set(rule, violations[0]);
         }
         if (broken.size > 0) throw new Disagreement(broken, exchange);
+        if (exchange.response === undefined || exchange.response.status >= 500) throw new Unsettled();
         return exchange;
       },
     };
@@ -142,6 +149,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     } catch (error) {
       if (error instanceof Disagreement) return { steps, failure: error };
       if (error instanceof Refused) return { steps, refused: error.message };
+      if (error instanceof Unsettled) return { steps };
       throw error;
     }
   };
