@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import { SPEC_FILES } from './spec.ts';
+import { type ApiName, SPEC_FILES } from './spec.ts';
 
 /** Where an operation is written in its spec file: the file, and the 1-based line and column of its method key. */
 export interface SourceLocation {
@@ -13,31 +12,52 @@ export interface SourceLocation {
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
+/** Where each operation (`METHOD /path`) is written in its API's spec file: the method key's line and column. */
+export type SpecLines = Readonly<Record<ApiName, Readonly<Record<string, { line: number; column: number }>>>>;
+
 /**
- * Finds every operation of the shipped specs in its YAML (`METHOD /path` key → the method's key under the path),
- * with file paths relative to `from` (the checkout a CI job runs in), so that a report can point at the contract.
+ * Finds every operation of the shipped specs in its YAML (`METHOD /path` key → the method's key under the path), with
+ * file paths relative to `from` (the checkout a CI job runs in), so that a report can point at the contract. `lines`
+ * are the build's (see `prepared-specs.ts`); without them the YAML is parsed here.
  */
-export async function operationLocations(from: string): Promise<ReadonlyMap<string, SourceLocation>> {
-  const located = await Promise.all(Object.values(SPEC_FILES).map((file) => locateIn(file, from)));
-  return new Map(located.flat());
+export async function operationLocations(
+  from: string,
+  lines?: SpecLines,
+): Promise<ReadonlyMap<string, SourceLocation>> {
+  const found = lines ?? (await specLines());
+  return new Map(
+    (Object.keys(SPEC_FILES) as ApiName[]).flatMap((api) => {
+      const file = shownPath(SPEC_FILES[api], from);
+      return Object.entries(found[api] ?? {}).map(([key, at]) => [key, { file, ...at }] as const);
+    }),
+  );
 }
 
-async function locateIn(specFile: string, from: string): Promise<(readonly [string, SourceLocation])[]> {
+/** Parses each shipped spec file for the lines of its operations (the YAML parser is loaded only then). */
+export async function specLines(): Promise<SpecLines> {
+  const apis = Object.keys(SPEC_FILES) as ApiName[];
+  const found = await Promise.all(apis.map((api) => linesIn(SPEC_FILES[api])));
+  return Object.fromEntries(apis.map((api, i) => [api, found[i]!])) as SpecLines;
+}
+
+async function linesIn(specFile: string): Promise<Record<string, { line: number; column: number }>> {
+  const { isMap, isScalar, LineCounter, parseDocument } = await import('yaml');
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(specFile, 'utf8'), { lineCounter: lines });
   const paths = doc.get('paths');
-  if (!isMap(paths)) return [];
-  const file = shownPath(specFile, from);
-  return paths.items.flatMap((pathItem) => {
-    if (!isScalar(pathItem.key) || !isMap(pathItem.value)) return [];
+  if (!isMap(paths)) return {};
+  const found: Record<string, { line: number; column: number }> = {};
+  for (const pathItem of paths.items) {
+    if (!isScalar(pathItem.key) || !isMap(pathItem.value)) continue;
     const path = String(pathItem.key.value);
-    return pathItem.value.items.flatMap((entry) => {
+    for (const entry of pathItem.value.items) {
       const method = isScalar(entry.key) ? String(entry.key.value) : '';
-      if (!METHODS.has(method) || !isScalar(entry.key) || !entry.key.range) return [];
+      if (!METHODS.has(method) || !isScalar(entry.key) || !entry.key.range) continue;
       const { line, col } = lines.linePos(entry.key.range[0]);
-      return [[`${method.toUpperCase()} ${path}`, { file, line, column: col }] as const];
-    });
-  });
+      found[`${method.toUpperCase()} ${path}`] = { line, column: col };
+    }
+  }
+  return found;
 }
 
 function shownPath(file: string, from: string): string {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { HarnessError } from './errors.ts';
+import { type SpecLines, specLines } from './operation-locations.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { loadSpecs, SPEC_FILES, specsOf, type ApiName, type Specs } from './spec.ts';
 
@@ -14,6 +15,8 @@ export interface PreparedSpecs {
   /** The SHA-256 of each spec file the documents were read from. */
   readonly sources: Readonly<Record<ApiName, string>>;
   readonly documents: Readonly<Record<ApiName, OpenAPIV3_1.Document>>;
+  /** Where each operation is written in its spec file, so that a run's SARIF needs no YAML parser either. */
+  readonly lines: SpecLines;
 }
 
 /**
@@ -21,8 +24,12 @@ export interface PreparedSpecs {
  * way).
  */
 export async function prepareSpecs(): Promise<PreparedSpecs> {
-  const [specs, sources] = await Promise.all([loadSpecs(SPEC_FILES, { validate: true }), sourceFingerprints()]);
-  return { sources, documents: specs.documents };
+  const [specs, sources, lines] = await Promise.all([
+    loadSpecs(SPEC_FILES, { validate: true }),
+    sourceFingerprints(),
+    specLines(),
+  ]);
+  return { sources, documents: specs.documents, lines };
 }
 
 /**
@@ -34,6 +41,18 @@ export async function loadShippedSpecs(file: string = PREPARED_SPECS_FILE): Prom
   const current =
     prepared && (Object.keys(SPEC_FILES) as ApiName[]).every((api) => prepared.sources[api] === sources[api]);
   return current ? specsOf({ ...prepared.documents }) : loadSpecs();
+}
+
+/**
+ * Where each operation is written in the shipped spec files: the build's lines when they were read from the files as
+ * they are now, else undefined (the caller parses the YAML).
+ */
+export async function shippedSpecLines(file: string = PREPARED_SPECS_FILE): Promise<SpecLines | undefined> {
+  const [prepared, sources] = await Promise.all([readPrepared(file), sourceFingerprints()]);
+  const current =
+    prepared?.lines !== undefined &&
+    (Object.keys(SPEC_FILES) as ApiName[]).every((api) => prepared.sources[api] === sources[api]);
+  return current ? prepared.lines : undefined;
 }
 
 /** The SHA-256 of each shipped spec file, by API: what a run's evidence bundle names its specs by. */

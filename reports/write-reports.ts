@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { findingsJson } from './findings-json.ts';
 import { operationLocations } from '../core/operation-locations.ts';
+import { shippedSpecLines } from '../core/prepared-specs.ts';
 import { githubAnnotations } from './github-annotations.ts';
 import { htmlReport } from './html-report.ts';
 import { jobSummary } from './job-summary.ts';
@@ -35,7 +36,7 @@ const FILES: readonly (readonly [string, (report: BaselinedRunReport) => string]
 export async function writeReports(reportDir: string, report: BaselinedRunReport, io: ReportIo): Promise<string[]> {
   const dir = resolve(reportDir);
   await mkdir(dir, { recursive: true });
-  const locations = await operationLocations(process.cwd());
+  const locations = await operationLocations(process.cwd(), await shippedSpecLines());
   const files: typeof FILES = [...FILES, ['results.sarif', (r) => sarifLog(r, locations)]];
   const written = await Promise.all(
     files.map(async ([name, render]) => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { loadShippedSpecs, prepareSpecs } from '../core/prepared-specs.ts';
+import { operationLocations, specLines } from '../core/operation-locations.ts';
+import { loadShippedSpecs, prepareSpecs, shippedSpecLines } from '../core/prepared-specs.ts';
 import { loadSpecs, type Operation } from '../core/spec.ts';
 import {
   createValidators,
@@ -174,5 +175,31 @@ describe('the specs prepared at build time', () => {
     );
     await writeFile(join(dir, 'broken.json'), '{');
     await expect(loadShippedSpecs(join(dir, 'broken.json'))).rejects.toMatchObject({ code: 'SPEC_INVALID' });
+  });
+
+  it('carry where each operation is written: a run locates its SARIF results without parsing YAML', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'prepared-lines-'));
+    const prepared = await prepareSpecs();
+    const parsed = await specLines();
+    expect(prepared.lines).toEqual(parsed);
+    const operations = (await loadSpecs()).operations.map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect(
+      Object.values(parsed)
+        .flatMap((lines) => Object.keys(lines))
+        .sort(),
+    ).toEqual([...operations].sort());
+    // A marker line shows which of the two a load returned; stale prepared lines are not used.
+    const marked = structuredClone(prepared) as unknown as { sources: Json; lines: Record<string, Json> };
+    marked.lines.alerts = { 'GET /marker': { line: 1, column: 1 } };
+    const current = join(dir, 'current.json');
+    await writeFile(current, JSON.stringify(marked));
+    expect(Object.keys((await shippedSpecLines(current))?.alerts ?? {})).toEqual(['GET /marker']);
+    const stale = join(dir, 'stale.json');
+    await writeFile(
+      stale,
+      JSON.stringify({ ...marked, sources: { ...marked.sources, alerts: 'another alerts.yaml' } }),
+    );
+    expect(await shippedSpecLines(stale)).toBeUndefined();
+    expect(await operationLocations(dir, prepared.lines)).toEqual(await operationLocations(dir));
   });
 });
