@@ -19,6 +19,7 @@ import type { Probe } from '../core/probe.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
 import { operationById, type Specs } from '../core/spec.ts';
+import { isUuid } from '../core/uuid.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
@@ -44,7 +45,6 @@ const UNREACHABLE: readonly string[] = [
   'UNABLE_TO_',
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EXCERPT_CHARS = 120;
 const PROBE: Probe = Object.freeze({ intent: 'observe', klass: 'read', label: 'preflight: settings check' });
 
@@ -272,7 +272,7 @@ function assertUuids(
   const status = exchange.response?.status ?? 0;
   if (status < 400 || status >= 500 || status === 429) return;
   const bad = api.settings.ids
-    .filter(({ field, format }) => format === 'uuid' && fields.includes(field) && !UUID.test(target[field] ?? ''))
+    .filter(({ field, format }) => format === 'uuid' && fields.includes(field) && !isUuid(target[field] ?? ''))
     .map(({ variable, flag, field }) => [flag ? `${variable} (--${flag})` : variable, target[field] ?? ''] as const);
   if (bad.length === 0) return;
   const values = bad.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(' and ');

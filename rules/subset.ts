@@ -1,7 +1,6 @@
 import type { Violation } from '../core/rule.ts';
 import { asObject } from './body.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../core/uuid.ts';
 
 /**
  * Every place where `actual` does not carry a value of `expected`: objects may have more keys, arrays
@@ -32,7 +31,7 @@ export function subsetViolations(expected: unknown, actual: unknown, path: strin
     }
     return violations;
   }
-  if (typeof expected === 'string' && typeof actual === 'string' && UUID.test(expected)) {
+  if (typeof expected === 'string' && typeof actual === 'string' && isUuid(expected)) {
     return expected.toLowerCase() === actual.toLowerCase()
       ? []
       : [{ path, expected: JSON.stringify(expected), actual }];
