@@ -66,12 +66,13 @@ function ruleSection(rule: Rule, operations: readonly Operation[], faults: reado
     `> ${rule.sentence}`,
     '',
     `- Probed by: ${rule.probedBy}.`,
+    ...(rule.notProbedYet === undefined ? [] : [`- Not judged yet: ${rule.notProbedYet}.`]),
     '- Operations:',
     ...keys.map((key) => `  - \`${key}\``),
     '',
     "Example failures, from the reference target's faults:",
     '',
-    ...(breaking.length === 0 ? ['- none yet: no fault of the reference target breaks this rule.'] : []),
+    ...(breaking.length === 0 ? ['- none: no fault of the reference target breaks this rule.'] : []),
     ...breaking.map(
       (fault) =>
         `- \`${fault.name}\`: ${fault.description}${

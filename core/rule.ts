@@ -105,6 +105,11 @@ export interface Rule {
    * seen on a 5xx or on no answer.
    */
   readonly severity?: Exclude<Severity, 'contract'>;
+  /**
+   * Why no probe judges this rule yet, where none does: its verdict is then `skipped` (not judged) with this reason on
+   * every operation, never `passed`, and no fault may claim it.
+   */
+  readonly notProbedYet?: string;
   /** What it keeps of the run, which its check is handed (the run's session makes it). */
   readonly memory?: RuleMemory<unknown>;
   /** Whether an exchange is evidence for this rule. */
@@ -151,6 +156,14 @@ export function evidencePart(rule: Rule, exchange: Exchange): string | undefined
   return rule.partOf ? rule.partOf(exchange) : WHOLE_RULE;
 }
 
+/** A rule of RULES.md that no probe judges yet: it applies to no exchange, and says why it is not judged. */
+export function notProbedYet(
+  rule: Omit<Rule, 'applies' | 'check' | 'notProbedYet' | 'parts' | 'partOf' | 'memory'>,
+  reason: string,
+): Rule {
+  return { ...rule, notProbedYet: reason, applies: () => false, check: () => [] };
+}
+
 /** Freezes a table of rules, refusing duplicate ids and rules without their data. */
 export function defineRules(rules: readonly Rule[]): readonly Rule[] {
   const seen = new Set<string>();
@@ -163,6 +176,8 @@ export function defineRules(rules: readonly Rule[]): readonly Rule[] {
     if (isOperationList(rule.operations) && rule.operations.length === 0)
       throw new Error(`Rule ${rule.id} concerns no operation.`);
     if (rule.parts && !rule.partOf) throw new Error(`Rule ${rule.id} names parts but no partOf.`);
+    if (rule.notProbedYet !== undefined && !rule.notProbedYet.trim())
+      throw new Error(`Rule ${rule.id} is not probed yet but says not why.`);
   }
   return Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
 }

@@ -1,6 +1,8 @@
 import { defineRules } from '../core/rule.ts';
+import { accessRules } from './access.ts';
 import { alertRules } from './alerts.ts';
 import { backupRules } from './backups.ts';
+import { concurrentRules } from './concurrent.ts';
 import { envelopeRules } from './envelope.ts';
 import { keyRules } from './keys.ts';
 import { pipeRules } from './pipes.ts';
@@ -23,7 +25,10 @@ export const RULES = defineRules([
   ...backupRules,
   ...requestRules.filter((r) => r.id === 'auth.required'),
   ...requestRules.filter((r) => r.id !== 'auth.required'),
-  ...alertRules,
+  ...alertRules.filter((r) => r.id !== 'alerts.enums'),
+  ...concurrentRules,
+  ...accessRules,
+  ...alertRules.filter((r) => r.id === 'alerts.enums'),
   ...transportRules,
 ]);
 

@@ -1,6 +1,7 @@
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
+import { notProbedYet } from '../core/rule.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
 
@@ -43,7 +44,9 @@ export const keyRules: Rule[] = [
     id: 'keys.credentials-returned',
     title: 'A created key returns its credentials and echoes name and roles',
     basis: 'stated',
-    sentence: 'A created key returns non-empty `keyId` and `keySecret`, and `key` echoes the name and roles sent.',
+    sentence:
+      'A created key returns non-empty `keyId` and `keySecret`, and `key` echoes the name, roles and `ipAccessList` ' +
+      'sent.',
     probedBy: 'every create',
     operations: ['createKey'],
     applies: (ex) => isSuccess(ex) && requestBody(ex) !== undefined && asObject(ex.response?.json) !== undefined,
@@ -61,10 +64,28 @@ export const keyRules: Rule[] = [
           });
       }
       const key = asObject(result?.key);
-      violations.push(...subsetViolations({ name: body.name, roles: body.roles }, key, `${payloadPath(ex)}/key`));
+      // An empty allow list may come back absent: "an optional IP allow list" reads the same either way.
+      const allowList =
+        Array.isArray(body.ipAccessList) && body.ipAccessList.length > 0 ? body.ipAccessList : undefined;
+      const echoed = { name: body.name, roles: body.roles, ipAccessList: allowList };
+      violations.push(...subsetViolations(echoed, key, `${payloadPath(ex)}/key`));
       return violations;
     },
   },
+  notProbedYet(
+    {
+      id: 'keys.credentials-unique',
+      title: 'No two keys of a run share an id or a credential',
+      basis: 'inferred',
+      sentence:
+        'No two keys created in a run share a `key.id`, a `keyId` or a `keySecret`, also when they were created at ' +
+        'once.',
+      probedBy: 'every create; creates sent at once',
+      operations: ['createKey'],
+      severity: 'credentials',
+    },
+    'the keys created are not compared with each other yet',
+  ),
   {
     id: 'keys.never-expires',
     title: 'A key created without expiry never expires',

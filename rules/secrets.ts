@@ -94,8 +94,12 @@ export const secretRules: Rule[] = [
     basis: 'stated',
     sentence:
       'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in ' +
-      'any response: neither its field nor its value, under any name, anywhere in the body or headers.',
-    probedBy: 'generate unique secret values; scan each response for them',
+      'any response: neither its field nor its value, under any name, anywhere in the body or headers, plain or in a ' +
+      'common encoding (base64 of the value, or of `username:password` as HTTP Basic carries it; percent-encoding, ' +
+      'as in a connection string; JSON escapes; hex).',
+    probedBy:
+      'generate unique secret values that these encodings change (with characters such as `@`, `:`, `/`, `+`); ' +
+      'scan each response for each form',
     operations: EVERY_OPERATION,
     severity: 'secret',
     memory: sentSecrets,

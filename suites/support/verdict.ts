@@ -25,6 +25,14 @@ export function verdict(
       skipReasons: ['not selected (--rules / --skip-rules)'],
       message: 'not selected (--rules / --skip-rules)',
     };
+  if (rule.notProbedYet !== undefined)
+    return {
+      ...base,
+      outcome: 'skipped',
+      skipKind: 'not-judged',
+      skipReasons: [rule.notProbedYet],
+      message: `not judged: ${rule.notProbedYet}`,
+    };
   const tallyOf = ledger.tallies[operation]?.[rule.id];
   if (tallyOf && tallyOf.violations > 0) {
     const more =
