@@ -1,7 +1,8 @@
-import { withRuns } from '../core/config.ts';
-import type { Specs } from '../core/spec.ts';
-import type { Plan } from '../suites/support/plan.ts';
-import { runPlan } from './plan.ts';
+import { type RunConfig, withRuns } from '../core/config.ts';
+import { operationById, type Specs } from '../core/spec.ts';
+import { SUITES } from '../suites/index.ts';
+import { planRun, type Plan } from '../suites/support/plan.ts';
+import { preflightRequestCount } from './preflight-plan.ts';
 import type { PreparedRun, RunSettings } from '../core/run.ts';
 
 /**
@@ -17,4 +18,14 @@ export async function prepareRun(settings: RunSettings, specs: Specs): Promise<P
   // undici loads with the preflight, for a configured target only.
   const { preflight } = await import('./preflight.ts');
   return { ...planned, preflight: await preflight(config, specs) };
+}
+
+/** The run's plan: every suite's groups under the settings, the preflight's GETs reserved within `--max-requests`. */
+function runPlan(config: RunConfig, specs: Specs): Plan {
+  return planRun(
+    config,
+    SUITES.map((suite) => suite()),
+    (operationId) => operationById(specs, operationId),
+    preflightRequestCount(config),
+  );
 }
