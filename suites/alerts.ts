@@ -11,8 +11,8 @@ import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
 import { listedAlerts } from './support/sequence-alert-model.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { SuiteContext, SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 
 const LIST = 'list alerts';
 

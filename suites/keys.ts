@@ -5,8 +5,8 @@ import {
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { SuiteDefinition } from '../engine/suite-types.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Probe } from '../core/probe.ts';
 

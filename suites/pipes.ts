@@ -8,8 +8,8 @@ import {
 } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { pipeSequences } from './support/sequence-pipes.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { Example, ProbeGroup, SuiteContext, SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { Example, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Probe } from '../core/probe.ts';
 

@@ -2,8 +2,8 @@ import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../gene
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
 import { authGroups } from './support/auth-group.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 
 const DAY = 86_400_000;

@@ -16,10 +16,10 @@ import { loadSpecs } from '../core/spec.ts';
 import { alertUpdateBody } from '../generators/alertUpdateBody.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
-import { accept } from '../suites/support/probe.ts';
-import { recordExchange } from '../suites/support/record.ts';
-import { createSession } from '../suites/support/session.ts';
-import { createShrinker, type PropertyShrink } from '../suites/support/shrink.ts';
+import { accept } from '../engine/probe.ts';
+import { recordExchange } from '../engine/record.ts';
+import { createSession } from '../engine/session.ts';
+import { createShrinker, type PropertyShrink } from '../engine/shrink.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 

@@ -1,21 +1,21 @@
-import { undici } from '../../core/undici.ts';
-import type { RunConfig } from '../../core/config.ts';
-import { DEFAULTS } from '../../core/defaults.ts';
-import { createPacers } from '../../core/credential-pacer.ts';
-import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
-import { openHarSpool, type HarSpool } from '../../core/har-spool.ts';
-import { createRedactor, type Redactor } from '../../core/redaction.ts';
-import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
-import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
-import type { Operation, Specs } from '../../core/spec.ts';
-import { createValidators, type Validators } from '../../core/validators.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { CreatedResource } from '../../core/run-report.ts';
-import { API_LIST, type ApiName, runSecrets } from '../../apis/index.ts';
-import { runAuthorization } from '../../apis/descriptor.ts';
-import { RULES } from '../../rules/index.ts';
-import { redactedNames } from '../../rules/secrets.ts';
-import { createMemories, type RuleMemories } from '../../core/rule.ts';
+import { undici } from '../core/undici.ts';
+import type { RunConfig } from '../core/config.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import { createPacers } from '../core/credential-pacer.ts';
+import { createHttpClient, type HttpClient } from '../core/http-client.ts';
+import { openHarSpool, type HarSpool } from '../core/har-spool.ts';
+import { createRedactor, type Redactor } from '../core/redaction.ts';
+import { createRequestGate, type RequestGate } from '../core/request-gate.ts';
+import { openRunChannel, type RunChannel } from '../core/run-channel.ts';
+import type { Operation, Specs } from '../core/spec.ts';
+import { createValidators, type Validators } from '../core/validators.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { CreatedResource } from '../core/run-report.ts';
+import { API_LIST, type ApiName, runSecrets } from '../apis/index.ts';
+import { runAuthorization } from '../apis/descriptor.ts';
+import { RULES } from '../rules/index.ts';
+import { redactedNames } from '../rules/secrets.ts';
+import { createMemories, type RuleMemories } from '../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
 /**
@@ -32,7 +32,7 @@ export interface Session {
   readonly memories: RuleMemories;
   /** With `--har`: where each exchange's HAR entry is written as it is recorded. */
   readonly har?: HarSpool;
-  /** What the run may spend on shrinking, and what it has spent (`suites/support/shrink-budget.ts`). */
+  /** What the run may spend on shrinking, and what it has spent (`engine/shrink-budget.ts`). */
   readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
   countViolations(count: number): void;

@@ -1,13 +1,13 @@
-import { curlCommand } from '../../core/curl.ts';
-import { replayCommand } from '../../core/replay.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Finding } from '../../core/finding.ts';
-import { judge, type Judgement } from '../../core/judge.ts';
-import { coverFields } from '../../core/field-coverage.ts';
-import { cover, coverTransition, tally, type Ledger } from '../../core/ledger.ts';
-import type { Rule, Violation } from '../../core/rule.ts';
-import { runCredentials } from '../../apis/index.ts';
-import { redactedNames, valuesUnder } from '../../rules/secrets.ts';
+import { curlCommand } from '../core/curl.ts';
+import { replayCommand } from '../core/replay.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Finding } from '../core/finding.ts';
+import { judge, type Judgement } from '../core/judge.ts';
+import { coverFields } from '../core/field-coverage.ts';
+import { cover, coverTransition, tally, type Ledger } from '../core/ledger.ts';
+import type { Rule, Violation } from '../core/rule.ts';
+import { runCredentials } from '../apis/index.ts';
+import { redactedNames, valuesUnder } from '../rules/secrets.ts';
 import type { Session } from './session.ts';
 
 const MAX_EVIDENCE_CHARS = 4_000;

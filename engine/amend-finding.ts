@@ -1,6 +1,6 @@
-import type { Exchange } from '../../core/exchange.ts';
-import type { Finding } from '../../core/finding.ts';
-import type { Ledger } from '../../core/ledger.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Finding } from '../core/finding.ts';
+import type { Ledger } from '../core/ledger.ts';
 
 /**
  * Changes the kept finding of `rule` that `exchange` gave: the first whose example and probe are the exchange's, else

@@ -1,10 +1,10 @@
-import type { RunConfig, Shard } from '../../core/config.ts';
-import { DEFAULTS } from '../../core/defaults.ts';
-import { HarnessError } from '../../core/errors.ts';
-import { PROBE_CLASSES, type ProbeClass } from '../../core/probe.ts';
-import { concerns, type Rule } from '../../core/rule.ts';
-import type { Operation } from '../../core/spec.ts';
-import { RULES } from '../../rules/index.ts';
+import type { RunConfig, Shard } from '../core/config.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import { HarnessError } from '../core/errors.ts';
+import { PROBE_CLASSES, type ProbeClass } from '../core/probe.ts';
+import { concerns, type Rule } from '../core/rule.ts';
+import type { Operation } from '../core/spec.ts';
+import { RULES } from '../rules/index.ts';
 import type { ProbeGroup, SuiteDefinition } from './suite-types.ts';
 
 /** What the planner needs to know of an operation. */

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { DEFAULTS } from '../../core/defaults.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Probe } from '../../core/probe.ts';
-import type { Violation } from '../../core/rule.ts';
-import type { SequenceExample, SequenceStep } from '../../core/sequence-example.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Probe } from '../core/probe.ts';
+import type { Violation } from '../core/rule.ts';
+import type { SequenceExample, SequenceStep } from '../core/sequence-example.ts';
 import { propertySeed } from './seeds.ts';
 import type { ProbeRequest, SuiteContext } from './suite-types.ts';
 

@@ -1,10 +1,10 @@
 import type fc from 'fast-check';
-import type { RunConfig } from '../../core/config.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Finding } from '../../core/finding.ts';
-import type { Judgement } from '../../core/judge.ts';
-import type { SendOptions } from '../../core/http-client.ts';
-import type { Probe } from '../../core/probe.ts';
+import type { RunConfig } from '../core/config.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Finding } from '../core/finding.ts';
+import type { Judgement } from '../core/judge.ts';
+import type { SendOptions } from '../core/http-client.ts';
+import type { Probe } from '../core/probe.ts';
 import type { ShrinkBudget } from './shrink-budget.ts';
 
 /** A request for `send`: the operation's parameters default to the configured ids. */
@@ -35,7 +35,7 @@ export interface SuiteContext {
    * Runs `probe` on each of `--runs` examples (at most `cap`) of an arbitrary, the same examples as `examples` gives,
    * `--concurrency` at a time (one at a time `inOrder`): each is drawn when a probe before it is done, so that what
    * waits for the request gate does not grow with `--runs`. With `shrink`, the exchanges the probes return are noted
-   * as they come, and the failures among them shrunk once all are back (`suites/support/shrink.ts`), within the run's
+   * as they come, and the failures among them shrunk once all are back (`engine/shrink.ts`), within the run's
    * shrink budget.
    */
   eachExample<T>(
