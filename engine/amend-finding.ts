@@ -1,29 +1,22 @@
-import type { Exchange } from '../core/exchange.ts';
 import type { Finding } from '../core/finding.ts';
-import type { Ledger } from '../core/ledger.ts';
+import { firstKept, type Ledger } from '../core/ledger.ts';
+import type { JudgedExchange } from './suite-types.ts';
 
 /**
- * Changes the kept finding of `rule` that `exchange` gave: the first whose example and probe are the exchange's, else
- * the first of the operation's findings of that rule without a sequence; false when the ledger kept none.
+ * Changes the finding of `rule` that `exchange` made, by the reference recording returned (the first without a
+ * sequence); when the ledger did not keep it, the first of the operation's findings of that rule without a sequence.
+ * False when the ledger kept none.
  */
 export function amendFinding(
   ledger: Ledger,
-  exchange: Exchange,
+  exchange: JudgedExchange,
   rule: string,
   amend: (finding: Finding) => Finding,
 ): boolean {
-  const findings = ledger.tallies[exchange.operation]?.[rule]?.findings;
-  if (!findings) return false;
-  const example = exchange.probe.example;
-  const own = (f: Finding): boolean =>
-    f.probe === exchange.probe.label &&
-    f.reproduce.example?.property === example?.property &&
-    f.reproduce.example?.index === example?.index &&
-    f.sequence === undefined;
-  let at = findings.findIndex(own);
-  if (at < 0) at = findings.findIndex((f) => f.sequence === undefined);
-  const finding = findings[at];
-  if (!finding) return false;
-  findings[at] = amend(finding);
-  return true;
+  const withoutSequence = (finding: Finding): boolean => finding.sequence === undefined;
+  const kept =
+    exchange.findings.find((own) => own.rule === rule && withoutSequence(own.current())) ??
+    firstKept(ledger, exchange.operation, rule, withoutSequence);
+  kept?.amend(amend);
+  return kept !== undefined;
 }

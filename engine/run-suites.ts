@@ -1,7 +1,5 @@
 import type { RunConfig } from '../core/config.ts';
 import type { RuleResult } from '../core/finding.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { Judgement } from '../core/judge.ts';
 import type { Rule } from '../core/rule.ts';
 import type { Specs } from '../core/spec.ts';
 import { createLedger, expectSequences, type Ledger } from '../core/ledger.ts';
@@ -11,7 +9,7 @@ import { RULES } from '../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../core/run-report.ts';
 import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
-import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
+import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange, reproduction } from './record.ts';
 import { amendFinding } from './amend-finding.ts';
 import { createShrinker } from './shrink.ts';
@@ -178,33 +176,25 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
   for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
   const pathParameters = runPathParameters(config);
-  /**
-   * What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it
-   * again.
-   */
-  const judgedWhenRecorded = new WeakMap<Exchange, readonly Judgement[]>();
+  // Each exchange is judged as it is recorded; `send` returns it with its judgements and the findings it made.
   const clients = s.clients(
-    (exchange) => {
+    (exchange): JudgedExchange => {
       if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') state.requests += 1;
-      judgedWhenRecorded.set(exchange, recordExchange(s, ledger, rules, exchange));
+      const judged = recordExchange(s, ledger, rules, exchange);
       countCredentialUse(credentials, exchange);
       const write = writeRecord(exchange);
       if (write) {
         created.push(write);
         s.announceCreated(name, write);
       }
+      return { ...exchange, ...judged };
     },
     () => {
       state.rateLimited += 1;
       state.requests += 1;
     },
   );
-  const shrink = createShrinker({
-    session: s,
-    ledger,
-    rules,
-    recorded: (exchange) => judgedWhenRecorded.get(exchange),
-  });
+  const shrink = createShrinker({ session: s, ledger, rules });
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
     shrinkBudget: s.shrinkBudget,
@@ -263,8 +253,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       });
     },
     incident: (message) => incidents.push(message),
-    recorded: (exchange) => ({
-      judgements: judgedWhenRecorded.get(exchange) ?? [],
+    evidence: (exchange) => ({
       request: `${exchange.request.method} ${s.redactor.text(exchange.request.url)}`,
       curl: reproduction(s, exchange),
       redact: (value) => (typeof value === 'string' ? s.redactor.text(value) : s.redactor.value(value)),

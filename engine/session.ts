@@ -38,8 +38,8 @@ export interface Session {
   countViolations(count: number): void;
   /** Tells the main thread what a suite left on the target, as it happens. */
   announceCreated(suite: string, resource: CreatedResource): void;
-  /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
-  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): Partial<Record<ApiName, HttpClient>>;
+  /** Builds clients for both configured APIs whose `send` returns what `onExchange` makes of each exchange. */
+  clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void): Partial<Record<ApiName, HttpClient<R>>>;
   operation(operationId: string): Operation;
   /**
    * Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way
@@ -110,7 +110,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       if (!op) throw new Error(`openapi/ defines no operation ${operationId}`);
       return op;
     },
-    clients(onExchange, onRateLimited) {
+    clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void) {
       const common = {
         timeoutMs: config.timeoutMs,
         maxResponseBytes: config.maxResponseBytes,
@@ -121,8 +121,9 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
         backoffMs: DEFAULTS.rateLimitBackoffMs,
         maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
         onExchange: (exchange: Exchange) => {
-          onExchange(exchange);
+          const recorded = onExchange(exchange);
           report();
+          return recorded;
         },
         onRateLimited: () => {
           counts.rateLimited += 1;
@@ -130,7 +131,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           report();
         },
       };
-      const clients: Partial<Record<ApiName, HttpClient>> = {};
+      const clients: Partial<Record<ApiName, HttpClient<R>>> = {};
       for (const api of API_LIST) {
         const target = config[api.name];
         if (!target) continue;
