@@ -51,6 +51,17 @@ export interface ConformanceSettings extends TargetSettings {
   readonly shard?: Shard;
   readonly referenceFault?: readonly string[];
   readonly referenceMode?: readonly string[];
+  /** `--ca FILE`: certificate authorities (PEM) trusted besides the system's. */
+  readonly ca?: string;
+  /** `--client-cert FILE` and `--client-key FILE`: a client certificate (mutual TLS). */
+  readonly clientCert?: string;
+  readonly clientKey?: string;
+  /** The client key's passphrase (the command's `CLIENT_KEY_PASSPHRASE`). */
+  readonly clientKeyPassphrase?: string;
+  /** The proxies and their exceptions (the command's `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`). */
+  readonly httpsProxy?: string;
+  readonly httpProxy?: string;
+  readonly noProxy?: string;
 }
 
 /** How a run from code ended: the command's exit code (0, 1 or 2) and, unless it was a dry run, its report. */
@@ -84,6 +95,14 @@ const CREDENTIALS: Readonly<Record<string, string>> = Object.freeze(
   ),
 );
 
+/** The settings that the command reads from the network's environment variables, and their variables. */
+const NETWORK_VARIABLES: Readonly<Record<string, string>> = Object.freeze({
+  clientKeyPassphrase: 'CLIENT_KEY_PASSPHRASE',
+  httpsProxy: 'HTTPS_PROXY',
+  httpProxy: 'HTTP_PROXY',
+  noProxy: 'NO_PROXY',
+});
+
 /** The credential settings as a message lists them: `managementKeyId, managementKeySecret and alertsToken`. */
 const CREDENTIAL_NAMES = Object.keys(CREDENTIALS)
   .join(', ')
@@ -116,7 +135,7 @@ export function commandInputs(settings: ConformanceSettings): { argv: string[]; 
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(settings) as [string, unknown][]) {
     if (value === undefined) continue;
-    const variable = CREDENTIALS[key];
+    const variable = CREDENTIALS[key] ?? NETWORK_VARIABLES[key];
     if (variable !== undefined) {
       env[variable] = String(value);
       continue;

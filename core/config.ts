@@ -8,6 +8,7 @@ import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { HarnessError } from './errors.ts';
+import { type NetworkSettings, resolveNetwork } from './network-settings.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
@@ -56,6 +57,8 @@ export interface RunConfig extends Targets {
   readonly shard?: Shard;
   /** Where vitest keeps its caches, outside the installed package (see `cacheDirectory`). */
   readonly cacheDir: string;
+  /** Proxies (for a configured target), `--ca`, the client certificate: what the dispatchers are made with. */
+  readonly network: NetworkSettings;
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -78,6 +81,9 @@ export const RUN_FLAGS = Object.freeze({
   'report-dir': { type: 'string' },
   har: { type: 'string' },
   bundle: { type: 'string' },
+  ca: { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
   baseline: { type: 'string' },
   'update-baseline': { type: 'boolean' },
   'require-judged': { type: 'boolean' },
@@ -174,6 +180,15 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     dryRun: flags['dry-run'] === true,
     ...optional('shard', shard(str('shard'))),
     cacheDir: cacheDirectory(env),
+    network: resolveNetwork(
+      {
+        ...optional('ca', str('ca')),
+        ...optional('clientCert', str('client-cert')),
+        ...optional('clientKey', str('client-key')),
+      },
+      env,
+      !useReference,
+    ),
   };
   if (config.updateBaseline && !config.baseline) {
     throw new HarnessError('CONFIG_INVALID', '--update-baseline needs --baseline FILE: name the file to write.');

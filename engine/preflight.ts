@@ -1,6 +1,5 @@
-import { undici } from '../core/undici.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_LIST, runSecrets } from '../apis/index.ts';
+import { API_LIST } from '../apis/index.ts';
 import {
   type ApiDescriptor,
   credentialVariables,
@@ -12,10 +11,12 @@ import {
 import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight.ts';
 import type { RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
+import { createDispatchers } from '../core/dispatcher.ts';
 import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from '../core/http-client.ts';
 import type { Probe } from '../core/probe.ts';
+import { configSecrets } from '../core/run-secrets.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
 import { operationById, type Specs } from '../core/spec.ts';
@@ -68,15 +69,14 @@ interface Checker {
  * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
-  const dispatcher = new undici.Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
+  const dispatchers = createDispatchers(config.network, { connections: 2, connectTimeoutMs: config.timeoutMs });
   const deadline = Date.now() + config.budgetMs;
-  const redact = createRedactor([], runSecrets(config)).text;
+  const redact = createRedactor([], configSecrets(config)).text;
   let requests = 0;
-  const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization'> = {
+  const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization' | 'dispatcher'> = {
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     gate: createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline }),
-    dispatcher,
     deadline,
     backoffMs: DEFAULTS.rateLimitBackoffMs,
     maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
@@ -98,6 +98,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
           ...common,
           api: api.name,
           baseUrl,
+          dispatcher: dispatchers.of(baseUrl),
           authorization: runAuthorization(api, config) ?? '',
         });
         const baseUrlVariable = api.settings.baseUrl.variable;
@@ -111,7 +112,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
       requests,
     };
   } finally {
-    await dispatcher.destroy();
+    await dispatchers.destroy();
   }
 }
 
