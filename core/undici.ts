@@ -22,9 +22,6 @@ const require = createRequire(import.meta.url);
 export const LEAN_FILES = Object.freeze(['undici/lib/dispatcher/agent.js', 'undici/lib/api/api-request.js'] as const);
 const [AGENT_FILE, REQUEST_FILE] = LEAN_FILES;
 
-/** undici's file for the ProxyAgent, loaded like the others (`loadProxyAgent`). */
-export const PROXY_AGENT_FILE = 'undici/lib/dispatcher/proxy-agent.js';
-
 /**
  * Loads undici's Agent and request API. undici's index also loads fetch, WebSocket, EventSource, the mocks and the
  * caches, which a run never uses: about 60 ms of every thread's start on Node 20, against about 25 ms for these two
@@ -57,13 +54,10 @@ function leanParts(): UndiciParts | undefined {
 /** The parts this thread sends with, loaded once, when this module is. */
 export const undici: UndiciParts = loadUndici();
 
-/** undici's ProxyAgent, loaded on first use (a run without a proxy never loads it). */
+/**
+ * undici's ProxyAgent, loaded on first use (a run without a proxy never loads it) from undici's index: it opens its
+ * tunnels with the `connect` API, which only the index puts on undici's dispatchers.
+ */
 export function loadProxyAgent(): typeof Undici.ProxyAgent {
-  try {
-    const ProxyAgent = require(PROXY_AGENT_FILE) as typeof Undici.ProxyAgent;
-    if (typeof ProxyAgent === 'function') return ProxyAgent;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-  }
   return (require('undici') as typeof Undici).ProxyAgent;
 }

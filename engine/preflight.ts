@@ -19,8 +19,10 @@ import type { Probe } from '../core/probe.ts';
 import { configSecrets } from '../core/run-secrets.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
+import { watchTlsAlerts, type TlsAlerts } from '../core/tls-alerts.ts';
 import { operationById, type Specs } from '../core/spec.ts';
 import { isUuid } from '../core/uuid.ts';
+import { networkFailure } from './network-failure.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
@@ -40,10 +42,7 @@ const UNREACHABLE: readonly string[] = [
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
   'ERR_TLS',
-  'CERT_',
-  'DEPTH_ZERO',
-  'SELF_SIGNED',
-  'UNABLE_TO_',
+  'ERR_SSL',
 ];
 
 const EXCERPT_CHARS = 120;
@@ -60,6 +59,8 @@ interface Checker {
   readonly baseUrl: string;
   /** A short account of a response, secrets removed: `answered 404 (text/plain): "no such org"`. */
   readonly seen: (exchange: Exchange) => string;
+  readonly network: RunConfig['network'];
+  readonly alerts: TlsAlerts;
 }
 
 /**
@@ -69,6 +70,7 @@ interface Checker {
  * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
+  const alerts = watchTlsAlerts();
   const dispatchers = createDispatchers(config.network, { connections: 2, connectTimeoutMs: config.timeoutMs });
   const deadline = Date.now() + config.budgetMs;
   const redact = createRedactor([], configSecrets(config)).text;
@@ -102,7 +104,15 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
           authorization: runAuthorization(api, config) ?? '',
         });
         const baseUrlVariable = api.settings.baseUrl.variable;
-        return checkApi(api, target, { client, specs, baseUrlVariable, baseUrl, seen });
+        return checkApi(api, target, {
+          client,
+          specs,
+          baseUrlVariable,
+          baseUrl,
+          seen,
+          network: config.network,
+          alerts,
+        });
       }),
     );
     // The run's own gate starts afresh: keep --max-rps across the seam.
@@ -112,6 +122,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
       requests,
     };
   } finally {
+    alerts.stop();
     await dispatchers.destroy();
   }
 }
@@ -232,6 +243,10 @@ function send(
 function outcome(checker: Checker, exchange: Exchange): string {
   const { failure, response } = exchange;
   if (failure) {
+    const alert = checker.alerts.of(new URL(checker.baseUrl).origin);
+    const { baseUrlVariable, baseUrl, network } = checker;
+    const settingsError = networkFailure({ failure, baseUrlVariable, baseUrl, network, ...(alert ? { alert } : {}) });
+    if (settingsError) throw settingsError;
     const code = failure.message.split(':')[0] ?? failure.code;
     if (UNREACHABLE.some((prefix) => code.startsWith(prefix))) {
       throw new HarnessError(
