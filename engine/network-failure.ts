@@ -69,11 +69,13 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
     const where = `The proxy ${proxy.variable} (${shownProxy(proxy)})`;
     const what = url.protocol === 'https:' ? `a tunnel to ${url.host}` : `requests to ${url.host}`;
     if (status === 407) {
-      const given = new URL(proxy.url).username !== '';
+      const fix =
+        new URL(proxy.url).username !== ''
+          ? `it refuses the user and password in ${proxy.variable}. Check them`
+          : `it wants a user and password, and ${proxy.variable} has none. Put them in it`;
       return new HarnessError(
         'PROXY_REFUSED',
-        `${where} answered 407 to ${what}: ${given ? `it refuses the user and password in ${proxy.variable}. Check them` : `it wants a user and password, and ${proxy.variable} has none. Put them in it`} ` +
-          '(http://USER:PASSWORD@HOST:PORT, percent-encoded).',
+        `${where} answered 407 to ${what}: ${fix} (http://USER:PASSWORD@HOST:PORT, percent-encoded).`,
       );
     }
     return new HarnessError(
@@ -100,11 +102,14 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
   }
   if (UNTRUSTED[code]) {
     const extra = network.ca ? ` (--ca ${network.ca.file} does not hold it)` : '';
+    const give =
+      code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+        ? 'that certificate itself'
+        : "the certificate of the authority that signed it (your company's own)";
     return new HarnessError(
       'TLS_UNTRUSTED',
-      `The certificate of ${target} is not trusted: ${UNTRUSTED[code]} (${code})${extra}. Give ` +
-        `${code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ? 'that certificate itself' : "the certificate of the authority that signed it (your company's own)"} ` +
-        'as PEM with --ca FILE or NODE_EXTRA_CA_CERTS=FILE.',
+      `The certificate of ${target} is not trusted: ${UNTRUSTED[code]} (${code})${extra}. Give ${give} as PEM ` +
+        'with --ca FILE or NODE_EXTRA_CA_CERTS=FILE.',
     );
   }
   if (OUT_OF_DATE[code]) {
