@@ -75,7 +75,7 @@ async function settingsError(env: Record<string, string>, args: readonly string[
 }
 
 describe('a whole run through a proxy, behind mutual TLS', () => {
-  it('sends every request through the proxy, trusts --ca, presents an encrypted key, never shows its passphrase', async () => {
+  it('sends every request through the proxy, trusts --ca, gives an encrypted key, never shows its secret', async () => {
     const tunnelsBefore = proxy.tunnels();
     const env = {
       ...targetEnv(reference, {
