@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandInputs } from '../cli/run-conformance.ts';
 import { resolveConfig } from '../core/config.ts';
 import { isHarnessError } from '../core/errors.ts';
 import type { ProxySettings } from '../core/network-settings.ts';
@@ -340,5 +341,17 @@ describe('the proxy a request takes, as curl chooses it', () => {
 
   it('the embedded reference target is reached directly, whatever the proxy variables say', () => {
     expect(resolveConfig([], { HTTPS_PROXY: 'http://127.0.0.1:9' }, RULE_IDS).network.proxy).toEqual({});
+  });
+});
+
+describe('a run from code', () => {
+  it('takes the network settings as the command does: files as flags, the rest as its variables', () => {
+    const settings = { ca: 'ca.pem', clientCert: 'c.pem', clientKey: 'c.key', clientKeyPassphrase: 'p' };
+    expect(
+      commandInputs({ ...settings, httpsProxy: 'http://p:1', httpProxy: 'http://q:1', noProxy: 'a.test' }),
+    ).toEqual({
+      argv: ['--ca=ca.pem', '--client-cert=c.pem', '--client-key=c.key'],
+      env: { CLIENT_KEY_PASSPHRASE: 'p', HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://q:1', NO_PROXY: 'a.test' },
+    });
   });
 });
