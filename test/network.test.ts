@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandInputs } from '../cli/run-conformance.ts';
 import { resolveConfig } from '../core/config.ts';
+import { curlCommand } from '../core/curl.ts';
 import { isHarnessError } from '../core/errors.ts';
 import type { ProxySettings } from '../core/network-settings.ts';
 import { proxyFor } from '../core/proxy-route.ts';
@@ -224,6 +227,16 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
     expect(await settingsError(env, args)).toEqual(expected);
   });
 
+  it('--ca adds to the authorities trusted already: those of NODE_EXTRA_CA_CERTS stay trusted', async () => {
+    const env = alertsAt(`https://target.test:${plain.port}`, {
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: certs.caFile,
+    });
+    expect((await preflight(resolveConfig(['--ca', certs.selfSignedCert], env, RULE_IDS), specs)).line).toBe(
+      'preflight: alerts token ok (1 GET request)',
+    );
+  });
+
   it('the same target with --ca and the client certificate passes the preflight, through the proxy', async () => {
     const env = alertsAt(`https://target.test:${mutual.alerts.port}`, { HTTPS_PROXY: proxy.url });
     const args = ['--ca', certs.caFile, '--client-cert', certs.clientCert, '--client-key', certs.clientKey];
@@ -353,5 +366,34 @@ describe('a run from code', () => {
       argv: ['--ca=ca.pem', '--client-cert=c.pem', '--client-key=c.key'],
       env: { CLIENT_KEY_PASSPHRASE: 'p', HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://q:1', NO_PROXY: 'a.test' },
     });
+  });
+});
+
+describe('a reproduction behind the proxy and mutual TLS', () => {
+  it("is a curl command that passes --ca and the client certificate, and reaches the target through curl's proxy", async () => {
+    const url = `https://target.test:${mutual.alerts.port}`;
+    const env = alertsAt(url, { HTTPS_PROXY: proxy.url, CLIENT_KEY_PASSPHRASE: TEST_PASSPHRASE });
+    const args = ['--ca', certs.caFile, '--client-cert', certs.clientCert, '--client-key', certs.clientKeyEncrypted];
+    const { network } = resolveConfig(args, env, RULE_IDS);
+    const request = {
+      method: 'GET',
+      url: `${url}/api/v2/alerts`,
+      headers: { accept: 'application/json', authorization: `Bearer ${reference.alertsToken}` },
+      auth: 'default' as const,
+      params: {},
+      query: {},
+    };
+    const curl = curlCommand('alerts', request, { credentials: {}, redact: (text) => text, network });
+    expect(normalised(curl)).toBe(
+      "curl -sS -i -X GET 'https://target.test:PORT/api/v2/alerts' --cacert 'DIR/ca.pem' --cert 'DIR/client.pem' " +
+        '--key \'DIR/client-encrypted.key\' --pass "$CLIENT_KEY_PASSPHRASE" -H "Authorization: Bearer $ALERTS_TOKEN" ' +
+        "-H 'accept: application/json'",
+    );
+    const tunnels = proxy.tunnels();
+    const { stdout } = await promisify(execFile)('bash', ['-c', curl], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    });
+    expect(stdout).toMatch(/^HTTP\/[\d.]+ 200 /m);
+    expect(proxy.tunnels() - tunnels).toBe(1);
   });
 });
