@@ -120,16 +120,35 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
     );
   }
   const alert = request.alert ?? code;
-  if (url.protocol === 'https:' && CLIENT_CERT_ALERTS.includes(alert)) {
-    const client = network.client;
-    return new HarnessError(
-      'CLIENT_CERT_REQUIRED',
-      client
-        ? `${target} refused the client certificate --client-cert ${client.certFile} (${alert}). Give one that ` +
-            'its gateway accepts: --client-cert FILE and --client-key FILE.'
-        : `${target} wants a client certificate (mutual TLS), and the run gave none (${alert}). Set ` +
-            `--client-cert FILE and --client-key FILE (PEM; ${PASSPHRASE_VARIABLE} for an encrypted key).`,
-    );
-  }
+  if (url.protocol === 'https:' && CLIENT_CERT_ALERTS.includes(alert)) return clientCertError(request, alert);
   return undefined;
+}
+
+/** What a gateway answers (400, nginx's words) when it finds no client certificate, or one it does not accept. */
+const CLIENT_CERT_ANSWERS = /No required SSL certificate was sent|The SSL certificate error/i;
+
+/**
+ * The settings error behind a preflight answer, when it is a gateway's refusal of the client certificate (nginx's
+ * `ssl_verify_client` answers 400 after the handshake); undefined for any other answer.
+ */
+export function clientCertAnswer(
+  request: Omit<UnansweredRequest, 'failure' | 'alert'>,
+  response: { readonly status: number; readonly text: string },
+): HarnessError | undefined {
+  const said = response.status === 400 ? CLIENT_CERT_ANSWERS.exec(response.text)?.[0] : undefined;
+  if (!said || !request.baseUrl.startsWith('https:')) return undefined;
+  return clientCertError(request, `answered 400: "${said}"`);
+}
+
+function clientCertError(request: Omit<UnansweredRequest, 'failure' | 'alert'>, seen: string): HarnessError {
+  const target = `${request.baseUrlVariable} (${request.baseUrl})`;
+  const client = request.network.client;
+  return new HarnessError(
+    'CLIENT_CERT_REQUIRED',
+    client
+      ? `${target} refused the client certificate --client-cert ${client.certFile} (${seen}). Give one that its ` +
+          'gateway accepts: --client-cert FILE and --client-key FILE.'
+      : `${target} wants a client certificate (mutual TLS), and the run gave none (${seen}). Set --client-cert ` +
+          `FILE and --client-key FILE (PEM; ${PASSPHRASE_VARIABLE} for an encrypted key).`,
+  );
 }

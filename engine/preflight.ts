@@ -22,7 +22,7 @@ import { createRequestGate } from '../core/request-gate.ts';
 import { watchTlsAlerts, type TlsAlerts } from '../core/tls-alerts.ts';
 import { operationById, type Specs } from '../core/spec.ts';
 import { isUuid } from '../core/uuid.ts';
-import { networkFailure } from './network-failure.ts';
+import { clientCertAnswer, networkFailure } from './network-failure.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
@@ -271,6 +271,8 @@ function outcome(checker: Checker, exchange: Exchange): string {
   }
   if (response.status === 401 || response.status === 403) return 'refused';
   if (response.status === 404) return 'not-found';
+  const refused = clientCertAnswer(checker, response);
+  if (refused) throw refused;
   return `${operationLabel(exchange)} answered ${response.status}, left to the run`;
 }
 

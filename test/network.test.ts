@@ -33,6 +33,8 @@ let mutual: { management: TlsFront; alerts: TlsFront };
 /** The alerts API behind TLS, no client certificate asked; and behind a self-signed certificate. */
 let plain: TlsFront;
 let selfSigned: TlsFront;
+/** The alerts API behind a gateway that asks for a client certificate and answers 400 without one, as nginx does. */
+let nginxLike: TlsFront;
 /** The proxy through which alone `target.test` and `other.test` resolve (to 127.0.0.1). */
 let proxy: ForwardProxy;
 /** The same, wanting the credentials `user:secret-for-test`. */
@@ -48,12 +50,15 @@ beforeAll(async () => {
   };
   plain = await tlsFront(reference.alertsUrl, server);
   selfSigned = await tlsFront(reference.alertsUrl, { cert: certs.selfSignedCert, key: certs.selfSignedKey });
+  nginxLike = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, answers: true });
   proxy = await forwardProxy(['target.test', 'other.test']);
   guarded = await forwardProxy(['target.test'], { credentials: PROXY_CREDENTIALS });
 });
 
 afterAll(async () => {
-  await Promise.all([mutual.management, mutual.alerts, plain, selfSigned, proxy, guarded].map((s) => s.close()));
+  await Promise.all(
+    [mutual.management, mutual.alerts, plain, selfSigned, nginxLike, proxy, guarded].map((s) => s.close()),
+  );
   await reference.close();
 });
 
@@ -178,6 +183,29 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
         'ALERTS_BASE_URL (https://target.test:PORT) wants a client certificate (mutual TLS), and the run gave none ' +
           '(ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED). Set --client-cert FILE and --client-key FILE (PEM; ' +
           'CLIENT_KEY_PASSPHRASE for an encrypted key).',
+      ],
+    ],
+    [
+      'a gateway that answers 400 without a client certificate',
+      () => [alertsAt(`https://target.test:${nginxLike.port}`, { HTTPS_PROXY: proxy.url }), ca()],
+      [
+        'CLIENT_CERT_REQUIRED',
+        'ALERTS_BASE_URL (https://target.test:PORT) wants a client certificate (mutual TLS), and the run gave none ' +
+          '(answered 400: "No required SSL certificate was sent"). Set --client-cert FILE and --client-key FILE ' +
+          '(PEM; CLIENT_KEY_PASSPHRASE for an encrypted key).',
+      ],
+    ],
+    [
+      'a gateway that answers 400 to a client certificate it does not accept',
+      () => [
+        alertsAt(`https://target.test:${nginxLike.port}`, { HTTPS_PROXY: proxy.url }),
+        [...ca(), '--client-cert', certs.selfSignedCert, '--client-key', certs.selfSignedKey],
+      ],
+      [
+        'CLIENT_CERT_REQUIRED',
+        'ALERTS_BASE_URL (https://target.test:PORT) refused the client certificate --client-cert DIR/self.pem ' +
+          '(answered 400: "The SSL certificate error"). Give one that its gateway accepts: --client-cert FILE and ' +
+          '--client-key FILE.',
       ],
     ],
     [

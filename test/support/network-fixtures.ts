@@ -4,6 +4,7 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 
 /** The passphrase of the test's encrypted client key: made up for the test, nobody's secret. */
@@ -140,19 +141,32 @@ export interface TlsFront extends LoopbackServer {
   readonly requests: () => number;
 }
 
-/** Starts a TLS server on loopback that passes every request on to `upstream` (an http:// origin) as it is. */
+/**
+ * Starts a TLS server on loopback that passes every request on to `upstream` (an http:// origin) as it is. With
+ * `clientCa`, a client certificate signed by it is required: in the handshake, or with `answers`, as nginx's
+ * `ssl_verify_client` does, by answering 400.
+ */
 export async function tlsFront(
   upstream: string,
-  tls: { readonly cert: string; readonly key: string; readonly clientCa?: string },
+  tls: { readonly cert: string; readonly key: string; readonly clientCa?: string; readonly answers?: boolean },
 ): Promise<TlsFront> {
   const target = new URL(upstream);
   let requests = 0;
   const server = createHttpsServer({
     cert: await readFile(tls.cert),
     key: await readFile(tls.key),
-    ...(tls.clientCa ? { ca: await readFile(tls.clientCa), requestCert: true, rejectUnauthorized: true } : {}),
+    ...(tls.clientCa
+      ? { ca: await readFile(tls.clientCa), requestCert: true, rejectUnauthorized: tls.answers !== true }
+      : {}),
   });
   server.on('request', (req: IncomingMessage, res) => {
+    const socket = req.socket as TLSSocket;
+    if (tls.clientCa && !socket.authorized) {
+      const said = socket.getPeerCertificate().raw
+        ? 'The SSL certificate error'
+        : 'No required SSL certificate was sent';
+      return void res.writeHead(400, { 'content-type': 'text/html' }).end(`<center>${said}</center>\n`);
+    }
     requests += 1;
     const forward = httpRequest(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
