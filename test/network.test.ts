@@ -398,7 +398,7 @@ describe('a run from code', () => {
 });
 
 describe('a reproduction behind the proxy and mutual TLS', () => {
-  it("is a curl command that passes --ca and the client certificate, and reaches the target through curl's proxy", async () => {
+  it("is a curl command with --ca and the client certificate, that reaches the target by curl's proxy", async () => {
     const url = `https://target.test:${mutual.alerts.port}`;
     const env = alertsAt(url, { HTTPS_PROXY: proxy.url, CLIENT_KEY_PASSPHRASE: TEST_PASSPHRASE });
     const args = ['--ca', certs.caFile, '--client-cert', certs.clientCert, '--client-key', certs.clientKeyEncrypted];
