@@ -252,7 +252,9 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
   ];
   it.each(cases)('%s', async (_what, settings, expected) => {
     const [env, args] = settings();
-    expect(await settingsError(env, args)).toEqual(expected);
+    const error = await settingsError(env, args);
+    expect(error).toEqual(expected);
+    expect(error[1]).not.toMatch(/wrong@|proxy-password-for-test/);
   });
 
   it('--ca adds to the authorities trusted already: those of NODE_EXTRA_CA_CERTS stay trusted', async () => {
