@@ -34,43 +34,62 @@ export interface NetworkSettings {
   readonly client?: ClientCertificate;
 }
 
-/** The files given by flag, before they are read. */
-export interface NetworkFlags {
+/** The network settings as given: the files by flag, the passphrase and the proxies by environment variable. */
+export interface NetworkGiven {
   readonly ca?: string;
   readonly clientCert?: string;
   readonly clientKey?: string;
+  readonly clientKeyPassphrase?: string;
+  readonly httpsProxy?: string;
+  readonly httpProxy?: string;
+  readonly noProxy?: string;
 }
 
+/** A network setting's key in a settings object. */
+export type NetworkKey = keyof NetworkGiven;
+
 /**
- * The variables of each proxy setting, in the order curl reads them: the lower-case form first, and when it is set
- * (even empty) it wins.
+ * The environment variables the command reads each of its network settings from, in the order curl reads them: the
+ * lower-case form first, and when it is set (even empty) it wins.
  */
-export const PROXY_VARIABLES = Object.freeze({
-  http: ['http_proxy', 'HTTP_PROXY'],
-  https: ['https_proxy', 'HTTPS_PROXY'],
+export const NETWORK_VARIABLES = Object.freeze({
+  clientKeyPassphrase: ['CLIENT_KEY_PASSPHRASE'],
+  httpsProxy: ['https_proxy', 'HTTPS_PROXY'],
+  httpProxy: ['http_proxy', 'HTTP_PROXY'],
   noProxy: ['no_proxy', 'NO_PROXY'],
 } as const);
 
 /** The variable that holds the client key's passphrase. */
-export const PASSPHRASE_VARIABLE = 'CLIENT_KEY_PASSPHRASE';
+export const PASSPHRASE_VARIABLE = NETWORK_VARIABLES.clientKeyPassphrase[0];
 
 /** The proxy URL schemes a run can speak to. */
 const PROXY_SCHEMES: readonly string[] = ['http:', 'https:'];
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** How the network settings are resolved: for a configured target or not, and Node's extra authorities. */
+export interface NetworkOptions {
+  /** False for the embedded reference target, on loopback: it is reached directly. */
+  readonly proxied: boolean;
+  /** NODE_EXTRA_CA_CERTS, whose authorities `--ca` keeps. */
+  readonly nodeExtraCaCerts?: string;
+}
 
 /**
- * Resolves the network settings: the proxies from the environment (for a configured target only: the embedded one is
- * on loopback), and the certificate files named by flag, read and checked now; a bad one is CONFIG_INVALID naming it.
+ * Resolves the network settings: the proxies (for a configured target only), and the certificate files, read and
+ * checked now; a bad one is CONFIG_INVALID naming it as the caller named it (`nameOf`).
  */
-export function resolveNetwork(flags: NetworkFlags, env: Env, proxied: boolean): NetworkSettings {
+export function resolveNetwork(
+  given: NetworkGiven,
+  nameOf: (key: NetworkKey) => string,
+  options: NetworkOptions,
+): NetworkSettings {
+  const extra = nodeExtraCertificates(options.nodeExtraCaCerts);
   const ca =
-    flags.ca === undefined
+    given.ca === undefined
       ? undefined
-      : { file: flags.ca, certificates: [...caCertificates(flags.ca), ...nodeExtraCertificates(env)] };
-  const client = clientCertificate(flags, env[PASSPHRASE_VARIABLE]);
+      : { file: given.ca, certificates: [...caCertificates(given.ca, nameOf('ca')), ...extra] };
+  const client = clientCertificate(given, nameOf);
   return {
-    proxy: proxied ? proxySettings(env) : {},
+    proxy: options.proxied ? proxySettings(given, nameOf) : {},
     ...(ca ? { ca } : {}),
     ...(client ? { client } : {}),
   };
@@ -92,24 +111,18 @@ export function shownProxy(proxy: ProxySetting): string {
   return `${url.protocol}//${url.host}`;
 }
 
-function proxySettings(env: Env): ProxySettings {
-  const first = (names: readonly string[]): { value: string; variable: string } | undefined => {
-    const variable = names.find((name) => env[name] !== undefined);
-    return variable === undefined ? undefined : { value: env[variable]!.trim(), variable };
+function proxySettings(given: NetworkGiven, nameOf: (key: NetworkKey) => string): ProxySettings {
+  const proxy = (key: 'httpsProxy' | 'httpProxy'): ProxySetting | undefined => {
+    const value = given[key]?.trim();
+    return value ? { url: proxyUrl(value, nameOf(key)), variable: nameOf(key) } : undefined;
   };
-  const proxy = (names: readonly string[]): ProxySetting | undefined => {
-    const given = first(names);
-    return given && given.value !== ''
-      ? { url: proxyUrl(given.value, given.variable), variable: given.variable }
-      : undefined;
-  };
-  const http = proxy(PROXY_VARIABLES.http);
-  const https = proxy(PROXY_VARIABLES.https);
-  const noProxy = first(PROXY_VARIABLES.noProxy);
+  const http = proxy('httpProxy');
+  const https = proxy('httpsProxy');
+  const noProxy = given.noProxy?.trim();
   return {
     ...(http ? { http } : {}),
     ...(https ? { https } : {}),
-    ...(noProxy && noProxy.value !== '' ? { noProxy } : {}),
+    ...(noProxy ? { noProxy: { value: noProxy, variable: nameOf('noProxy') } } : {}),
   };
 }
 
@@ -169,17 +182,16 @@ function pemCertificates(text: string, file: string, flag: string, what: string)
   return found;
 }
 
-function caCertificates(file: string): string[] {
+function caCertificates(file: string, name: string): string[] {
   const what = 'the certificate authority as PEM (-----BEGIN CERTIFICATE-----)';
-  return pemCertificates(readText(file, '--ca', what), file, '--ca', what);
+  return pemCertificates(readText(file, name, what), file, name, what);
 }
 
 /**
  * NODE_EXTRA_CA_CERTS's certificates, which `--ca` keeps: a run's own list of authorities replaces Node's, and Node 20
  * has no way to read its default list with them. Node itself warns at start when the file cannot be read; so none.
  */
-function nodeExtraCertificates(env: Env): string[] {
-  const file = env.NODE_EXTRA_CA_CERTS;
+function nodeExtraCertificates(file: string | undefined): string[] {
   if (!file) return [];
   let text: string;
   try {
@@ -190,26 +202,26 @@ function nodeExtraCertificates(env: Env): string[] {
   return text.match(PEM_CERTIFICATE) ?? [];
 }
 
-function clientCertificate(flags: NetworkFlags, passphrase: string | undefined): ClientCertificate | undefined {
-  const { clientCert: certFile, clientKey: keyFile } = flags;
+function clientCertificate(given: NetworkGiven, nameOf: (key: NetworkKey) => string): ClientCertificate | undefined {
+  const { clientCert: certFile, clientKey: keyFile, clientKeyPassphrase: passphrase } = given;
   if (certFile === undefined && keyFile === undefined) return undefined;
+  const [certName, keyName] = [nameOf('clientCert'), nameOf('clientKey')];
   if (certFile === undefined || keyFile === undefined) {
-    const [given, missing] =
-      certFile === undefined ? ['--client-key', '--client-cert'] : ['--client-cert', '--client-key'];
+    const [present, missing] = certFile === undefined ? [keyName, certName] : [certName, keyName];
     throw new HarnessError(
       'CONFIG_INVALID',
-      `${given} is given without ${missing}: mutual TLS needs both the certificate and its private key.`,
+      `${present} is given without ${missing}: mutual TLS needs both the certificate and its private key.`,
     );
   }
   const certWhat = 'the client certificate as PEM (-----BEGIN CERTIFICATE-----)';
-  const cert = pemCertificates(readText(certFile, '--client-cert', certWhat), certFile, '--client-cert', certWhat);
-  const keyText = readText(keyFile, '--client-key', 'the private key of the client certificate as PEM');
-  const key = privateKey(keyText, keyFile, passphrase);
+  const cert = pemCertificates(readText(certFile, certName, certWhat), certFile, certName, certWhat);
+  const keyText = readText(keyFile, keyName, 'the private key of the client certificate as PEM');
+  const key = privateKey(keyText, `${keyName} ${keyFile}`, passphrase, nameOf('clientKeyPassphrase'));
   if (!new X509Certificate(cert[0]!).checkPrivateKey(key)) {
     throw new HarnessError(
       'CONFIG_INVALID',
-      `--client-key ${keyFile} is not the key of --client-cert ${certFile}: give the private key that belongs to ` +
-        'that certificate.',
+      `${keyName} ${keyFile} is not the key of ${certName} ${certFile}: give the private key that belongs to that ` +
+        'certificate.',
     );
   }
   return {
@@ -217,35 +229,32 @@ function clientCertificate(flags: NetworkFlags, passphrase: string | undefined):
     keyFile,
     cert: cert.join('\n'),
     key: keyText,
-    ...(passphrase === undefined || passphrase === '' ? {} : { passphrase }),
+    ...(passphrase ? { passphrase } : {}),
   };
 }
 
-function privateKey(text: string, file: string, passphrase: string | undefined): KeyObject {
+function privateKey(text: string, key: string, passphrase: string | undefined, passphraseName: string): KeyObject {
   try {
     return createPrivateKey({ key: text, format: 'pem', ...(passphrase ? { passphrase } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const encrypted = /ENCRYPTED/.test(text);
     if (encrypted && !passphrase) {
-      throw new HarnessError(
-        'CONFIG_INVALID',
-        `--client-key ${file} is encrypted: set ${PASSPHRASE_VARIABLE} to its passphrase.`,
-        { cause: error },
-      );
+      throw new HarnessError('CONFIG_INVALID', `${key} is encrypted: set ${passphraseName} to its passphrase.`, {
+        cause: error,
+      });
     }
     if (encrypted) {
       throw new HarnessError(
         'CONFIG_INVALID',
-        `--client-key ${file} does not open with ${PASSPHRASE_VARIABLE} (${code || 'bad decrypt'}): set it to the ` +
-          "key's passphrase.",
+        `${key} does not open with ${passphraseName} (${code || 'bad decrypt'}): set it to the key's passphrase.`,
         { cause: error },
       );
     }
     throw new HarnessError(
       'CONFIG_INVALID',
-      `--client-key ${file} holds no private key that parses (${code || 'unreadable'}): give the private key of ` +
-        'the client certificate as PEM.',
+      `${key} holds no private key that parses (${code || 'unreadable'}): give the private key of the client ` +
+        'certificate as PEM.',
       { cause: error },
     );
   }

@@ -3,8 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandInputs } from '../cli/run-conformance.ts';
-import { resolveConfig } from '../core/config.ts';
+import { resolveConfig, resolveSettings } from '../core/config.ts';
 import { curlCommand } from '../core/curl.ts';
 import { isHarnessError } from '../core/errors.ts';
 import type { ProxySettings } from '../core/network-settings.ts';
@@ -388,14 +387,16 @@ describe('the proxy a request takes, as curl chooses it', () => {
 });
 
 describe('a run from code', () => {
-  it('takes the network settings as the command does: files as flags, the rest as its variables', () => {
-    const settings = { ca: 'ca.pem', clientCert: 'c.pem', clientKey: 'c.key', clientKeyPassphrase: 'p' };
-    expect(
-      commandInputs({ ...settings, httpsProxy: 'http://p:1', httpProxy: 'http://q:1', noProxy: 'a.test' }),
-    ).toEqual({
-      argv: ['--ca=ca.pem', '--client-cert=c.pem', '--client-key=c.key'],
-      env: { CLIENT_KEY_PASSPHRASE: 'p', HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://q:1', NO_PROXY: 'a.test' },
+  it('takes the network settings as keys, and names them so in its errors', async () => {
+    const network = (settings: Record<string, string>) =>
+      resolveSettings({ alertsUrl: 'https://target.test', alertsToken: 'token-value', ...settings }, RULE_IDS).network;
+    expect(network({ httpsProxy: 'proxy.example:3128', noProxy: 'a.test' }).proxy).toEqual({
+      https: { url: 'http://proxy.example:3128/', variable: 'httpsProxy' },
+      noProxy: { value: 'a.test', variable: 'noProxy' },
     });
+    const settings = { clientCert: certs.clientCert, clientKey: certs.clientKeyEncrypted };
+    expect(() => network(settings)).toThrow(/^clientKey .* is encrypted: set clientKeyPassphrase to its passphrase\.$/);
+    expect(network({ ...settings, clientKeyPassphrase: TEST_PASSPHRASE }).client?.passphrase).toBe(TEST_PASSPHRASE);
   });
 });
 
