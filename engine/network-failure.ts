@@ -1,3 +1,4 @@
+import type { ConnectionWatch } from '../core/connection-watch.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { TransportFailure } from '../core/exchange.ts';
 import { type NetworkSettings, PASSPHRASE_VARIABLE, shownProxy } from '../core/network-settings.ts';
@@ -6,8 +7,8 @@ import { proxyFor } from '../core/proxy-route.ts';
 /** A request of the preflight that got no answer, and where it was going. */
 export interface UnansweredRequest {
   readonly failure: TransportFailure;
-  /** The TLS alert the target's connection received (`watchTlsAlerts`), when one did. */
-  readonly alert?: string;
+  /** What the preflight's connections met: the target's TLS alert, whether the proxy was reached. */
+  readonly connections: Pick<ConnectionWatch, 'alertOf' | 'connected'>;
   readonly baseUrlVariable: string;
   readonly baseUrl: string;
   readonly network: NetworkSettings;
@@ -84,12 +85,22 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
         `${url.hostname} is reachable without the proxy, add it to NO_PROXY.`,
     );
   }
-  if (proxy && NOT_CONNECTED.includes(code)) {
+  const proxyReached = proxy === undefined || request.connections.connected(new URL(proxy.url).origin);
+  if (proxy && !proxyReached && (NOT_CONNECTED.includes(code) || untrusted(code) !== undefined)) {
+    const where = `The proxy ${proxy.variable} (${shownProxy(proxy)}) cannot be reached`;
+    const distrust = untrusted(code);
+    if (distrust) {
+      return new HarnessError(
+        'PROXY_UNREACHABLE',
+        `${where}: its certificate is not trusted: ${distrust} (${code}). Give ${trustedFix(code)} as PEM with ` +
+          '--ca FILE or NODE_EXTRA_CA_CERTS=FILE.',
+      );
+    }
     const cause = /\((\w+)\)$/.exec(failure.message)?.[1];
     return new HarnessError(
       'PROXY_UNREACHABLE',
-      `The proxy ${proxy.variable} (${shownProxy(proxy)}) cannot be reached: ${code}${cause ? ` (${cause})` : ''}. ` +
-        `Check ${proxy.variable}, or, when ${url.hostname} is reachable without the proxy, add it to NO_PROXY.`,
+      `${where}: ${code}${cause ? ` (${cause})` : ''}. Check ${proxy.variable}, or, when ${url.hostname} is ` +
+        'reachable without the proxy, add it to NO_PROXY.',
     );
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
@@ -100,15 +111,12 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
         `Set ${baseUrlVariable} to a URL with a name it covers.`,
     );
   }
-  if (UNTRUSTED[code]) {
+  const distrust = untrusted(code);
+  if (distrust) {
     const extra = network.ca ? ` (--ca ${network.ca.file} does not hold it)` : '';
-    const give =
-      code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-        ? 'that certificate itself'
-        : "the certificate of the authority that signed it (your company's own)";
     return new HarnessError(
       'TLS_UNTRUSTED',
-      `The certificate of ${target} is not trusted: ${UNTRUSTED[code]} (${code})${extra}. Give ${give} as PEM ` +
+      `The certificate of ${target} is not trusted: ${distrust} (${code})${extra}. Give ${trustedFix(code)} as PEM ` +
         'with --ca FILE or NODE_EXTRA_CA_CERTS=FILE.',
     );
   }
@@ -119,9 +127,21 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
         'renew it.',
     );
   }
-  const alert = request.alert ?? code;
+  const alert = request.connections.alertOf(url.origin) ?? code;
   if (url.protocol === 'https:' && CLIENT_CERT_ALERTS.includes(alert)) return clientCertError(request, alert);
   return undefined;
+}
+
+/** Why a certificate is not trusted, in words, by Node's code; undefined for another code. */
+function untrusted(code: string): string | undefined {
+  return Object.hasOwn(UNTRUSTED, code) ? UNTRUSTED[code] : undefined;
+}
+
+/** What to give `--ca` for a certificate that is not trusted. */
+function trustedFix(code: string): string {
+  return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+    ? 'that certificate itself'
+    : "the certificate of the authority that signed it (your company's own)";
 }
 
 /** What a gateway answers (400, nginx's words) when it finds no client certificate, or one it does not accept. */
@@ -132,7 +152,7 @@ const CLIENT_CERT_ANSWERS = /No required SSL certificate was sent|The SSL certif
  * `ssl_verify_client` answers 400 after the handshake); undefined for any other answer.
  */
 export function clientCertAnswer(
-  request: Omit<UnansweredRequest, 'failure' | 'alert'>,
+  request: Omit<UnansweredRequest, 'failure' | 'connections'>,
   response: { readonly status: number; readonly text: string },
 ): HarnessError | undefined {
   const said = response.status === 400 ? CLIENT_CERT_ANSWERS.exec(response.text)?.[0] : undefined;
@@ -140,7 +160,7 @@ export function clientCertAnswer(
   return clientCertError(request, `answered 400: "${said}"`);
 }
 
-function clientCertError(request: Omit<UnansweredRequest, 'failure' | 'alert'>, seen: string): HarnessError {
+function clientCertError(request: Omit<UnansweredRequest, 'failure' | 'connections'>, seen: string): HarnessError {
   const target = `${request.baseUrlVariable} (${request.baseUrl})`;
   const client = request.network.client;
   return new HarnessError(

@@ -19,7 +19,7 @@ import type { Probe } from '../core/probe.ts';
 import { configSecrets } from '../core/run-secrets.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
-import { watchTlsAlerts, type TlsAlerts } from '../core/tls-alerts.ts';
+import { type ConnectionWatch, watchConnections } from '../core/connection-watch.ts';
 import { operationById, type Specs } from '../core/spec.ts';
 import { isUuid } from '../core/uuid.ts';
 import { clientCertAnswer, networkFailure } from './network-failure.ts';
@@ -60,7 +60,7 @@ interface Checker {
   /** A short account of a response, secrets removed: `answered 404 (text/plain): "no such org"`. */
   readonly seen: (exchange: Exchange) => string;
   readonly network: RunConfig['network'];
-  readonly alerts: TlsAlerts;
+  readonly connections: ConnectionWatch;
 }
 
 /**
@@ -70,7 +70,7 @@ interface Checker {
  * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
-  const alerts = watchTlsAlerts();
+  const connections = watchConnections();
   const dispatchers = createDispatchers(config.network, { connections: 2, connectTimeoutMs: config.timeoutMs });
   const deadline = Date.now() + config.budgetMs;
   const redact = createRedactor([], configSecrets(config)).text;
@@ -111,7 +111,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
           baseUrl,
           seen,
           network: config.network,
-          alerts,
+          connections,
         });
       }),
     );
@@ -122,7 +122,7 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
       requests,
     };
   } finally {
-    alerts.stop();
+    connections.stop();
     await dispatchers.destroy();
   }
 }
@@ -243,9 +243,8 @@ function send(
 function outcome(checker: Checker, exchange: Exchange): string {
   const { failure, response } = exchange;
   if (failure) {
-    const alert = checker.alerts.of(new URL(checker.baseUrl).origin);
-    const { baseUrlVariable, baseUrl, network } = checker;
-    const settingsError = networkFailure({ failure, baseUrlVariable, baseUrl, network, ...(alert ? { alert } : {}) });
+    const { baseUrlVariable, baseUrl, network, connections } = checker;
+    const settingsError = networkFailure({ failure, baseUrlVariable, baseUrl, network, connections });
     if (settingsError) throw settingsError;
     const code = failure.message.split(':')[0] ?? failure.code;
     if (UNREACHABLE.some((prefix) => code.startsWith(prefix))) {

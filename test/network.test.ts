@@ -38,6 +38,8 @@ let nginxLike: TlsFront;
 let proxy: ForwardProxy;
 /** The same, wanting the credentials `user:secret-for-test`. */
 let guarded: ForwardProxy;
+/** A proxy spoken to over TLS, its certificate signed by the test's authority. */
+let tlsProxy: ForwardProxy;
 const PROXY_CREDENTIALS = 'user:proxy-password-for-test';
 
 beforeAll(async () => {
@@ -52,11 +54,12 @@ beforeAll(async () => {
   nginxLike = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, answers: true });
   proxy = await forwardProxy(['target.test', 'other.test']);
   guarded = await forwardProxy(['target.test'], { credentials: PROXY_CREDENTIALS });
+  tlsProxy = await forwardProxy(['target.test'], { tls: { cert: certs.proxyCert, key: certs.proxyKey } });
 });
 
 afterAll(async () => {
   await Promise.all(
-    [mutual.management, mutual.alerts, plain, selfSigned, nginxLike, proxy, guarded].map((s) => s.close()),
+    [mutual.management, mutual.alerts, plain, selfSigned, nginxLike, proxy, guarded, tlsProxy].map((s) => s.close()),
   );
   await reference.close();
 });
@@ -240,6 +243,16 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
       ],
     ],
     [
+      'a proxy spoken to over TLS whose certificate the run does not trust',
+      () => [alertsAt(`https://target.test:${plain.port}`, { HTTPS_PROXY: tlsProxy.url }), []],
+      [
+        'PROXY_UNREACHABLE',
+        'The proxy HTTPS_PROXY (https://127.0.0.1:PORT) cannot be reached: its certificate is not trusted: it is ' +
+          'signed by an authority the run does not know (UNABLE_TO_VERIFY_LEAF_SIGNATURE). Give the certificate of ' +
+          "the authority that signed it (your company's own) as PEM with --ca FILE or NODE_EXTRA_CA_CERTS=FILE.",
+      ],
+    ],
+    [
       'a proxy that cannot be reached',
       () => [alertsAt(`https://target.test:${plain.port}`, { HTTPS_PROXY: '127.0.0.1:9' }), ca()],
       [
@@ -254,6 +267,15 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
     const error = await settingsError(env, args);
     expect(error).toEqual(expected);
     expect(error[1]).not.toMatch(/wrong@|proxy-password-for-test/);
+  });
+
+  it('a proxy spoken to over TLS is trusted with --ca, and tunnels to the target', async () => {
+    const before = tlsProxy.tunnels();
+    const env = alertsAt(`https://target.test:${plain.port}`, { HTTPS_PROXY: tlsProxy.url });
+    expect((await preflight(resolveConfig(['--ca', certs.caFile], env, RULE_IDS), specs)).line).toBe(
+      'preflight: alerts token ok (1 GET request)',
+    );
+    expect(tlsProxy.tunnels() - before).toBe(1);
   });
 
   it('--ca adds to the authorities trusted already: those of NODE_EXTRA_CA_CERTS stay trusted', async () => {

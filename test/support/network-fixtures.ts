@@ -1,6 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +33,9 @@ export interface TestCertificates {
   readonly clientKeyEncrypted: string;
   /** A key that belongs to no certificate here. */
   readonly strayKey: string;
+  /** A proxy's certificate, for 127.0.0.1, and its key. */
+  readonly proxyCert: string;
+  readonly proxyKey: string;
 }
 
 const OPENSSL = 'openssl';
@@ -77,6 +86,7 @@ export async function makeCertificates(): Promise<TestCertificates> {
   };
   await signed('server', '/CN=target.test', 'subjectAltName=DNS:target.test\nextendedKeyUsage=serverAuth\n');
   await signed('client', '/CN=test client', 'extendedKeyUsage=clientAuth\n');
+  await signed('proxy', '/CN=test proxy', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   openssl(dir, [
     'req',
     '-x509',
@@ -113,6 +123,8 @@ export async function makeCertificates(): Promise<TestCertificates> {
     clientKey: at('client.key'),
     clientKeyEncrypted: at('client-encrypted.key'),
     strayKey: at('stray.key'),
+    proxyCert: at('proxy.pem'),
+    proxyKey: at('proxy.key'),
   };
 }
 
@@ -206,14 +218,14 @@ function refusal(status: string, headers = ''): string {
  */
 export async function forwardProxy(
   hosts: readonly string[],
-  options: { readonly credentials?: string } = {},
+  options: { readonly credentials?: string; readonly tls?: { readonly cert: string; readonly key: string } } = {},
 ): Promise<ForwardProxy> {
   let tunnels = 0;
   let forwarded = 0;
   const allowed = (req: IncomingMessage): boolean =>
     options.credentials === undefined ||
     req.headers['proxy-authorization'] === `Basic ${Buffer.from(options.credentials).toString('base64')}`;
-  const server = createHttpServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/');
     if (!allowed(req)) return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
     if (!hosts.includes(url.hostname)) return void res.writeHead(502).end();
@@ -233,7 +245,10 @@ export async function forwardProxy(
     );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer({ cert: await readFile(options.tls.cert), key: await readFile(options.tls.key) }, onRequest)
+    : createHttpServer(onRequest);
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     const [host = '', port = '443'] = (req.url ?? '').split(':');
     if (!allowed(req))
@@ -261,7 +276,7 @@ export async function forwardProxy(
   const port = await listen(server);
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     tunnels: () => tunnels,
     forwarded: () => forwarded,
     close: closer(server, sockets),
