@@ -1,10 +1,10 @@
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
-import { runSequences } from '../../engine/sequence-run.ts';
+import { runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
 import { accept } from '../../engine/probe.ts';
 import type { SuiteContext } from '../../engine/suite-types.ts';
 
@@ -36,12 +36,16 @@ export function runAlertSequences(
 ): Promise<void> {
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
-    // A sequence without an update judges nothing the model knows more of than the list before it.
-    commands: fc
-      .commands([updateAlertCommand(bodies), updateAlertCommand(bodies), listAlertsCommand()], {
-        maxCommands: ALERT_SEQUENCE_STEPS,
-      })
-      .filter((commands) => [...commands].some((c) => String(c).startsWith('updateAlert'))),
+    // Eight updates to a list: with the lists before and after, a sequence sends at least as many updates as lists. A
+    // sequence without an update judges nothing the model knows more of than the list before it.
+    commands: sequenceCommands(
+      ALERT_SEQUENCE_STEPS,
+      [
+        { weight: 8, arbitrary: updateAlertCommand(bodies) },
+        { weight: 1, arbitrary: listAlertsCommand() },
+      ],
+      (first) => first.some((c) => String(c).startsWith('updateAlert')),
+    ),
     setup: async (real) =>
       alertModel(
         id,
