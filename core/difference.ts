@@ -1,3 +1,5 @@
+import { jsonText, parseJsonText } from './json-text.ts';
+
 /** One field whose value tells a failing request from a passing one: its JSON pointer and both values. */
 export interface FieldDifference {
   readonly path: string;
@@ -23,7 +25,7 @@ export function leaves(value: unknown, path = ''): Map<string, string> {
         ? Object.entries(node)
         : undefined;
     if (entries === undefined || entries.length === 0) {
-      out.set(at, JSON.stringify(node) ?? 'undefined');
+      out.set(at, jsonText(node) ?? 'undefined');
       return;
     }
     for (const [key, child] of entries) visit(child, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
@@ -52,7 +54,7 @@ export function sharedValues(failing: readonly unknown[], passing: readonly unkn
       ([path, text]) =>
         rest.every((other) => other.get(path) === text) && passed.every((other) => other.get(path) !== text),
     )
-    .map(([path, text]) => ({ path, value: JSON.parse(text) as unknown }));
+    .map(([path, text]) => ({ path, value: parseJsonText(text) }));
 }
 
 /** A field and its value as prose: `` `source: "search"` ``, or `` `source` absent ``. */
@@ -72,10 +74,10 @@ export function fieldName(path: string): string {
 }
 
 function parsed(side: 'failing' | 'passing', text: string | undefined): Partial<FieldDifference> {
-  return text === undefined || text === 'undefined' ? {} : { [side]: JSON.parse(text) as unknown };
+  return text === undefined || text === 'undefined' ? {} : { [side]: parseJsonText(text) };
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = jsonText(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

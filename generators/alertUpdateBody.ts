@@ -4,7 +4,7 @@ import type { AlertReference } from './alertReference.ts';
 
 /** An alert update (PUT) body; which fields are required is not shown, so every field is optional here. */
 export type AlertUpdateBody = {
-  threshold?: number;
+  threshold?: number | bigint;
   interval?: string;
   thresholdType?: string;
   source?: string;

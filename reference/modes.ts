@@ -155,7 +155,7 @@ export const MODES: readonly Mode[] = Object.freeze(
     mode('ascii-names', 'a pipe, key or alert name that is not ASCII is rejected with 400', {
       review: (ctx, problems) => {
         const name = isObject(ctx.input) && ctx.operation !== 'listAlerts' ? ctx.input.name : undefined;
-        return typeof name === 'string' && /[^\x00-\x7f]/.test(name)
+        return typeof name === 'string' && [...name].some((char) => (char.codePointAt(0) ?? 0) > 0x7f)
           ? [...problems, problem('name', 'invalid', 'name must be ASCII')]
           : problems;
       },

@@ -6,6 +6,8 @@ import { updatePipeCommand } from './sequence-pipe-update.ts';
 import { type ReadBack, runSequences, type SequenceCommand } from './sequence-run.ts';
 import { leftOutWhenShrunk, shrinkChoice } from './sequence-shrink-choice.ts';
 import type { ProbeGroup } from './suite-types.ts';
+import { noOpenValues, type OpenValues } from './open-values.ts';
+import { pipeCreateBody } from '../../generators/index.ts';
 
 /** Steps of one pipes sequence at most. */
 export const PIPE_SEQUENCE_STEPS = 12;
@@ -31,9 +33,9 @@ const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies'])
  * The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then
  * update them (the final read-back reads each). Shrinking may leave out any of them, the last one too.
  */
-const COMMANDS = (): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
-  const create = leftOutWhenShrunk(createPipeCommand());
-  const update = leftOutWhenShrunk(updatePipeCommand());
+const COMMANDS = (open: OpenFieldValues): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
+  const create = leftOutWhenShrunk(createPipeCommand(open));
+  const update = leftOutWhenShrunk(updatePipeCommand(open));
   const read = leftOutWhenShrunk(readPipeSettingsCommand());
   return [create, create, create, update, update, update, update, read];
 };
@@ -47,21 +49,36 @@ const READ_BACK = shrinkChoice<ReadBack>(
   Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index),
 );
 
-/** The group that sends model-based sequences of pipe creates, updates and settings reads, several at once. */
-export function pipeSequences(): ProbeGroup {
+/** The values a sequence's must-accept steps send in the open fields, and which fields those are. */
+export interface OpenFieldValues {
+  readonly values: OpenValues;
+  readonly create: readonly string[];
+  readonly update: readonly string[];
+}
+
+/**
+ * The group that sends model-based sequences of pipe creates, updates and settings reads, several at once, after the
+ * group `learn` that learns the values of the open fields.
+ */
+export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
   return {
     name: 'model-based sequences of pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     feeds: ['pipes.state-consistent', 'pipes.update-applies'],
     sequences: true,
+    after: [learn],
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
     run: (context) => {
-      const [fallbackCreate] = fc.sample(createPipeCommand(), { seed: context.config.seed, numRuns: 1 }) as [
+      const open = { values, create: context.openFields('createPipe'), update: context.openFields('updatePipe') };
+      const [sample] = fc.sample(pipeCreateBody(), { seed: context.config.seed, numRuns: 1 });
+      const missing = values.missing(open.create, sample!);
+      if (missing.length > 0) return Promise.resolve(context.unable(noOpenValues(missing)));
+      const [fallbackCreate] = fc.sample(createPipeCommand(open), { seed: context.config.seed, numRuns: 1 }) as [
         SequenceCommand<PipeModel>,
       ];
       return runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
-        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
+        commands: fc.commands(COMMANDS(open), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
         readBack: READ_BACK,
         setup: async () => ({ pipes: [] }),
         async finish(model, real, sent, readBack) {
