@@ -1,4 +1,4 @@
-import { jsonText, parseJsonText } from './json-text.ts';
+import { jsonText } from './json-text.ts';
 
 /** One field whose value tells a failing request from a passing one: its JSON pointer and both values. */
 export interface FieldDifference {
@@ -54,7 +54,7 @@ export function sharedValues(failing: readonly unknown[], passing: readonly unkn
       ([path, text]) =>
         rest.every((other) => other.get(path) === text) && passed.every((other) => other.get(path) !== text),
     )
-    .map(([path, text]) => ({ path, value: parseJsonText(text) }));
+    .map(([path, text]) => ({ path, value: JSON.parse(text) as unknown }));
 }
 
 /** A field and its value as prose: `` `source: "search"` ``, or `` `source` absent ``. */
@@ -74,7 +74,7 @@ export function fieldName(path: string): string {
 }
 
 function parsed(side: 'failing' | 'passing', text: string | undefined): Partial<FieldDifference> {
-  return text === undefined || text === 'undefined' ? {} : { [side]: parseJsonText(text) };
+  return text === undefined || text === 'undefined' ? {} : { [side]: JSON.parse(text) as unknown };
 }
 
 function preview(value: unknown): string {

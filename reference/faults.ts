@@ -274,44 +274,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     stateful(
-      'numbers-int32',
-      'numeric pipe settings are stored as 32-bit integers: a fraction is cut, a value past 2^31 wraps around',
-      ['pipes.reflects-request', 'pipes.update-applies'],
-      ['createPipe', 'updatePipe'],
-      (store) => ({
-        result: (ctx, r) => (isPipeWrite(ctx) ? storedAs(store, r, { settings: int32Settings(r.settings) }) : r),
-      }),
-      [
-        { rule: 'pipes.update-applies', on: ['getPipeSettings'], sometimes: true },
-        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
-      ],
-    ),
-    stateful(
-      'names-latin1',
-      'pipe and key names are stored in a latin1 column: a character outside latin1 comes back as ?',
-      ['pipes.reflects-request', 'pipes.update-applies', 'keys.credentials-returned'],
-      ['createPipe', 'updatePipe', 'createKey'],
-      (store) => ({
-        result: (ctx, r) => {
-          if (ctx.operation === 'createKey' && isObject(r.key))
-            return { ...r, key: { ...r.key, name: latin1(r.key.name) } };
-          return isPipeWrite(ctx) ? storedAs(store, r, { name: latin1(r.name) }) : r;
-        },
-      }),
-      [{ rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe'], sometimes: true }],
-    ),
-    stateful(
-      'large-integer-rounded',
-      'an integer past 2^53 is answered as the nearest double, its last digits lost',
-      ['pipes.reflects-request', 'pipes.update-applies'],
-      ['createPipe', 'updatePipe'],
-      () => ({ result: (_ctx, r) => rounded(r) as JsonObject }),
-      [
-        { rule: 'pipes.update-applies', on: ['getPipeSettings'], sometimes: true },
-        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
-      ],
-    ),
-    stateful(
       'pipe-update-ignored',
       'pipe update changes nothing and returns the pipe as it was',
       ['pipes.update-applies', 'pipes.state-consistent'],
@@ -827,6 +789,56 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return withTableMappings(store, ctx.params.pipeId, r, () => copyJson(before));
         },
       }),
+    ),
+
+    // Values of every kind the documents allow. Only a value past a 32-bit integer, a name outside latin1 or an integer
+    // past 2^53 shows each: the open fields' observe creates send them on every seed (`also`, always), later requests
+    // only when the values drawn or learned are such (`sometimes`).
+    stateful(
+      'numbers-int32',
+      'numeric pipe settings are stored as 32-bit integers: a fraction is cut, a value past 2^31 wraps around',
+      ['pipes.reflects-request', 'pipes.update-applies', 'pipes.state-consistent'],
+      [],
+      (store) => ({
+        result: (ctx, r) => (isPipeWrite(ctx) ? storedAs(store, r, { settings: int32Settings(r.settings) }) : r),
+      }),
+      [
+        { rule: 'pipes.reflects-request', on: ['createPipe'] },
+        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
+        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
+      ],
+    ),
+    stateful(
+      'names-latin1',
+      'pipe and key names are stored in a latin1 column: a character outside latin1 comes back as ?',
+      ['pipes.reflects-request', 'keys.credentials-returned', 'pipes.update-applies', 'pipes.state-consistent'],
+      [],
+      (store) => ({
+        result: (ctx, r) => {
+          if (ctx.operation === 'createKey' && isObject(r.key))
+            return { ...r, key: { ...r.key, name: latin1(r.key.name) } };
+          return isPipeWrite(ctx) ? storedAs(store, r, { name: latin1(r.name) }) : r;
+        },
+      }),
+      [
+        { rule: 'pipes.reflects-request', on: ['createPipe'] },
+        { rule: 'keys.credentials-returned', on: ['createKey'], sometimes: true },
+        { rule: 'pipes.update-applies', on: ['updatePipe'], sometimes: true },
+        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
+      ],
+    ),
+    stateful(
+      'large-integer-rounded',
+      'an integer past 2^53 is answered as the nearest double, its last digits lost',
+      ['pipes.reflects-request', 'pipes.update-applies', 'alerts.update-applies', 'pipes.state-consistent'],
+      [],
+      () => ({ result: (_ctx, r) => rounded(r) as JsonObject }),
+      [
+        { rule: 'pipes.reflects-request', on: ['createPipe'] },
+        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
+        { rule: 'alerts.update-applies', on: ['updateAlert', 'listAlerts'], sometimes: true },
+        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
+      ],
     ),
   ].map((entry): Fault => Object.freeze(entry)),
 );
