@@ -7,8 +7,8 @@ import { PACKAGE_ROOT } from './package-root.ts';
 import type { Operation } from './spec.ts';
 
 /**
- * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret` and `x-conformance-open`: declared to Ajv so that strict
- * mode stays on.
+ * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret` and `x-conformance-open`:
+ * declared to Ajv so that strict mode stays on.
  */
 const OPENAPI_KEYWORDS = [
   'example',

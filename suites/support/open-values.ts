@@ -56,6 +56,13 @@ export class OpenValues {
   }
 }
 
+/** The values a sequence's must-accept steps send in the open fields, and which fields those are. */
+export interface OpenFieldValues {
+  readonly values: OpenValues;
+  readonly create: readonly string[];
+  readonly update: readonly string[];
+}
+
 /** A stable choice among learned values for a body: from its name, so that a shrunk or replayed body picks the same. */
 export function choiceOf(body: Readonly<Record<string, unknown>>): number {
   const name = typeof body.name === 'string' ? body.name : '';

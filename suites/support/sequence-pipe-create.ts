@@ -4,8 +4,7 @@ import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '
 import { accept } from './probe.ts';
 import { createdPipe, MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
-import type { OpenFieldValues } from './sequence-pipes.ts';
-import { choiceOf } from './open-values.ts';
+import { choiceOf, type OpenFieldValues } from './open-values.ts';
 
 /** Creates a pipe of one kind: its answer must be a pipe of its own. */
 class CreatePipe implements SequenceCommand<PipeModel> {

@@ -10,8 +10,7 @@ import {
 import { accept, observe } from './probe.ts';
 import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal, StepName } from './sequence-run.ts';
-import type { OpenFieldValues } from './sequence-pipes.ts';
-import { choiceOf } from './open-values.ts';
+import { choiceOf, type OpenFieldValues } from './open-values.ts';
 
 /**
  * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it. The patch was

@@ -6,7 +6,7 @@ import { updatePipeCommand } from './sequence-pipe-update.ts';
 import { type ReadBack, runSequences, type SequenceCommand } from './sequence-run.ts';
 import { leftOutWhenShrunk, shrinkChoice } from './sequence-shrink-choice.ts';
 import type { ProbeGroup } from './suite-types.ts';
-import { noOpenValues, type OpenValues } from './open-values.ts';
+import { noOpenValues, type OpenFieldValues, type OpenValues } from './open-values.ts';
 import { pipeCreateBody } from '../../generators/index.ts';
 
 /** Steps of one pipes sequence at most. */
@@ -48,13 +48,6 @@ const READ_BACK = shrinkChoice<ReadBack>(
   'every',
   Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index),
 );
-
-/** The values a sequence's must-accept steps send in the open fields, and which fields those are. */
-export interface OpenFieldValues {
-  readonly values: OpenValues;
-  readonly create: readonly string[];
-  readonly update: readonly string[];
-}
 
 /**
  * The group that sends model-based sequences of pipe creates, updates and settings reads, several at once, after the
