@@ -8,9 +8,8 @@ import {
 } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { pipeSequences } from './support/sequence-pipes.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { Example, ProbeGroup, SuiteContext, SuiteDefinition } from './support/suite-types.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 import { isSuccess } from '../core/exchange.ts';
 import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
@@ -101,9 +100,9 @@ async function lifecycle(
   if (missing.length > 0) return context.unable(noOpenValues(missing));
   // Must-accept: the open fields take only values this target answered or accepted in this run.
   const arbitrary = pipeCreateBody({ kind }).map((body) => values.fill(open, body, choiceOf(body))!);
-  const create = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
+  const create = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
     context.send('createPipe', { json, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...more }) });
-  const lifecycleOf = async (ex: Example<unknown>): Promise<Exchange> => {
+  const lifecycleOf = async (ex: Example<unknown>): Promise<JudgedExchange> => {
     const body = ex.value as Body;
     const created = await create(body, fromExample(ex));
     const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
