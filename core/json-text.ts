@@ -57,13 +57,16 @@ export function jsonText(value: unknown, indent?: number): string {
 }
 
 /**
- * Whether two JSON numbers are the same number, as their JSON texts say: a bigint and a number compare exactly (a
- * number's JSON text is the shortest that reads back as it).
+ * Whether two JSON numbers are the same number, as their JSON texts say: a bigint and a number compare as the digits
+ * the number's JSON text has.
  */
 export function sameJsonNumber(a: number | bigint, b: number | bigint): boolean {
   if (typeof a === typeof b) return Object.is(a, b);
   const [big, small] = typeof a === 'bigint' ? [a, b as number] : [b as bigint, a as number];
-  return Number.isInteger(small) && BigInt(small) === big;
+  if (!Number.isInteger(small)) return false;
+  // The number as its JSON text writes it: past 2^53 those digits, not the double's exact value, are what was sent.
+  const text = JSON.stringify(small);
+  return (/^-?\d+$/.test(text) ? BigInt(text) : BigInt(small)) === big;
 }
 
 /** A copy of a JSON value with every bigint as the nearest number (for a schema validator, which knows no bigint). */
