@@ -1,3 +1,4 @@
+import { withoutBigInts } from '../core/json-text.ts';
 import fc from 'fast-check';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -326,7 +327,7 @@ export async function runSequences<M extends object, S = undefined>(
       failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
       path: violation.path,
       expected: String(redact(violation.expected)),
-      ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
+      ...(violation.actual === undefined ? {} : { actual: withoutBigInts(redact(violation.actual)) }),
       replay: {
         property,
         seed,

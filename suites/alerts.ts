@@ -31,6 +31,13 @@ const OBSERVED = 4;
 const observedCount = (runs: number): number => 1 + Math.min(OBSERVED - 1, runs);
 
 /** The alert under test and how it was found, shared by the groups (which run in order). */
+/** The names and messages of the listed alerts: the only text a must-accept update sends there. */
+function texts(found: Found): string[] {
+  const alerts = [...(found.original ? [found.original] : []), ...found.others];
+  const listed = alerts.flatMap((alert) => [alert.name, alert.message]);
+  return [...new Set(listed.filter((text): text is string => typeof text === 'string' && text !== ''))];
+}
+
 interface Found {
   id?: string;
   /** The complete update body that puts it back as listed. */
@@ -205,7 +212,7 @@ export function alertsSuite(): SuiteDefinition {
             webhookId: (original.channel as { webhookId: string }).webhookId,
           };
           const references = found.references.length > 0 ? found.references : [own];
-          const arbitrary = alertUpdateBody({ interval: original.interval as string, references });
+          const arbitrary = alertUpdateBody({ interval: original.interval as string, references, texts: texts(found) });
           await context.eachExample(
             'alert update',
             arbitrary,
@@ -273,6 +280,7 @@ export function alertsSuite(): SuiteDefinition {
           const bodies = alertUpdateBody({
             interval: original.interval as string,
             references: found.references.length > 0 ? found.references : [own],
+            texts: texts(found),
           });
           let changed = false;
           const reported = new Set<string>();
