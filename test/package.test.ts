@@ -60,9 +60,9 @@ describe('the published package', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'conformance-package-'));
-    const pack = await exec('npm', ['pack', '--json', '--pack-destination', scratch], ROOT);
+    // The build test/fresh-build.ts made is packed as it is: `prepare` would build it a second time.
+    const pack = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], ROOT);
     expect(pack.code, pack.stderr).toBe(0);
-    // The build that `prepare` runs writes to standard error: what `npm pack --json` prints parses as JSON whole.
     const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
     const project = join(scratch, 'project');
     await mkdir(project);
@@ -226,7 +226,8 @@ await conformanceSuites({
 
     const clean = await vitestRun([]);
     expect(clean.code, clean.stderr).toBe(0);
-    expect(clean.stdout).toMatch(/Tests +(\d+) passed \(\1\)/);
+    // Nothing failed; what is skipped is a rule that could not be judged there (not probed yet, or not applicable).
+    expect(clean.stdout).toMatch(/Tests +\d+ passed(?: \| \d+ skipped)? \(\d+\)/);
     expect(clean.cases.length).toBeGreaterThan(100);
     expect(clean.cases.filter((c) => c.failed)).toEqual([]);
     expect([...new Set(clean.cases.map((c) => c.name.split(' > ').at(-1)))].sort()).toEqual(
