@@ -17,7 +17,11 @@ export interface CredentialCount {
 export interface CredentialTally {
   /** Every request with the API's own credentials. */
   readonly apis: Record<string, CredentialCount>;
-  /** Only those built to be accepted (a valid request: an invalid one may be rejected before its ids are looked up). */
+  /**
+   * Only those not built to be rejected (must-accept and observe probes: an invalid one may be rejected before its ids
+   * are looked up), so that a run whose must-accept creates wait on values only observe creates can learn still
+   * counts its creates.
+   */
   readonly operations: Record<string, CredentialCount>;
 }
 
@@ -31,7 +35,7 @@ export function countCredentialUse(tally: CredentialTally, exchange: Exchange): 
   if (exchange.request.auth !== 'default' || exchange.failure?.code === 'budget') return;
   const status = exchange.response?.status;
   count((tally.apis[exchange.api] ??= empty()), status);
-  if (exchange.probe.intent === 'accept') count((tally.operations[exchange.operationId] ??= empty()), status);
+  if (exchange.probe.intent !== 'reject') count((tally.operations[exchange.operationId] ??= empty()), status);
 }
 
 function count(into: CredentialCount, status: number | undefined): void {

@@ -17,6 +17,7 @@ import { MODES } from '../reference/modes.ts';
 import { RULE_IDS } from '../reference/rule-id.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { UNPROBED } from './support/unprobed.ts';
+import { jsonText } from '../core/json-text.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const DAY = 86_400_000;
@@ -61,7 +62,8 @@ async function send(
     headers.authorization = api === 'management' ? basic(target.managementKeyId, 'wrong-secret') : 'Bearer wrong-token';
   else if (typeof auth === 'object' && 'basic' in auth) headers.authorization = basic(auth.basic[0], auth.basic[1]);
   else if (typeof auth === 'object') headers.authorization = auth.raw;
-  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  // Observe bodies may hold integers past 2^53 as bigints: written as their digits, as the harness sends them.
+  const body = options.raw ?? (options.body === undefined ? undefined : jsonText(options.body));
   if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
   const response = await fetch(`${base}${path}`, { method: options.method ?? 'GET', headers, body });
   const text = await response.text();
