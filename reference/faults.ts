@@ -232,6 +232,41 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
 
+    fault(
+      'secret-base64-leak',
+      'pipe create answers the schema registry credentials as an authorization header: Basic, base64 of ' +
+        'username:password',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        response: (ctx, o) => {
+          const sent = at(field(ctx.input, 'source'), ['broker', 'schemaRegistry', 'credentials']);
+          if (ctx.operation !== 'createPipe' || o.status !== 200 || !isObject(sent)) return o;
+          const basic = Buffer.from(`${String(sent.username)}:${String(sent.password)}`).toString('base64');
+          return { ...o, headers: { ...o.headers, authorization: `Basic ${basic}` } };
+        },
+      },
+    ),
+    fault(
+      'secret-percent-leak',
+      'pipe create of a relational source answers its connection string, username and password percent-encoded, ' +
+        'in an X-Connection-String header',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        response: (ctx, o) => {
+          const relational = at(field(ctx.input, 'source'), ['relational']);
+          const sent = at(relational, ['credentials']);
+          if (ctx.operation !== 'createPipe' || o.status !== 200 || !isObject(sent)) return o;
+          const user = encodeURIComponent(String(sent.username));
+          const password = encodeURIComponent(String(sent.password));
+          const where = `${String(at(relational, ['host']))}:${String(at(relational, ['port']))}`;
+          const url = `postgres://${user}:${password}@${where}/${String(at(relational, ['database']))}`;
+          return { ...o, headers: { ...o.headers, 'x-connection-string': url } };
+        },
+      },
+    ),
+
     // Pipes.
     fault(
       'field-mappings-unchecked',
