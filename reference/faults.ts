@@ -441,6 +441,36 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
+      'key-allow-list-dropped',
+      'key create answers without the ipAccessList it was sent',
+      ['keys.credentials-returned'],
+      ['createKey'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'createKey' || !isObject(r.key)) return r;
+          const { ipAccessList: _dropped, ...key } = r.key;
+          return { ...r, key };
+        },
+      },
+    ),
+    stateful(
+      'duplicate-key-ids',
+      'every second key create answers the keyId of the key created before it',
+      ['keys.credentials-unique'],
+      ['createKey'],
+      () => {
+        let previous: string | undefined;
+        return {
+          result: (ctx, r) => {
+            if (ctx.operation !== 'createKey' || typeof r.keyId !== 'string') return r;
+            const reused = previous;
+            previous = reused === undefined ? r.keyId : undefined;
+            return reused === undefined ? r : { ...r, keyId: reused };
+          },
+        };
+      },
+    ),
+    fault(
       'keys-default-expiry',
       'a key created without expiry expires in 30 days',
       ['keys.never-expires'],
