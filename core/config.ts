@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
-import { credentialSettings, type SettingName } from '../apis/descriptor.ts';
+import { credentialSettings, otherTenantSettings, type SettingName } from '../apis/descriptor.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -253,6 +253,11 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>): Targets {
       if (setting.required) target[setting.field] = required(id, nameOf(setting), setting.about);
       else if (id !== undefined) target[setting.field] = id;
     }
+    // Another tenant's settings: all or none.
+    const other = otherTenantSettings(api);
+    if (other.some((setting) => given.has(setting.variable)))
+      for (const setting of other)
+        target[setting.field] = required(given.get(setting.variable)?.value, nameOf(setting), setting.about);
     targets[api.name] = target;
   }
   // Each target has the fields its descriptor names, which is what TargetOf types.

@@ -267,6 +267,81 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
 
+    // Scope: the path's organization and service, the credential's organization and team, fields only the server
+    // writes. Each breaks a rule whose probes come with the access groups.
+    fault(
+      'organization-ignored',
+      "management API takes any organizationId in the path as the key's own",
+      ['access.path-scoped'],
+      MANAGEMENT,
+      { scope: (_ctx, p) => ({ ...p, organization: false }) },
+    ),
+    fault(
+      'pipe-any-service',
+      'pipe create, update and settings read work under any serviceId of the organization',
+      ['access.path-scoped'],
+      ['createPipe', 'updatePipe', 'getPipeSettings'],
+      { scope: (_ctx, p) => ({ ...p, pipeService: false }) },
+    ),
+    fault(
+      'backup-any-service',
+      'the backup read answers under any serviceId of the organization',
+      ['access.path-scoped'],
+      ['getBackup'],
+      { scope: (_ctx, p) => ({ ...p, backupService: false }) },
+    ),
+    fault(
+      'other-org-key-accepted',
+      "a key of another organization acts on this organization's paths",
+      ['access.other-tenant'],
+      MANAGEMENT,
+      { scope: (_ctx, p) => ({ ...p, keyOrganization: false }) },
+    ),
+    fault(
+      'other-team-token-reads',
+      "another team's token lists and updates this team's alerts",
+      ['access.other-tenant'],
+      ['updateAlert', 'listAlerts'],
+      { scope: (_ctx, p) => ({ ...p, team: false }) },
+    ),
+    stateful(
+      'team-assignable',
+      'an alert update may set `team`, and the alert moves to that team',
+      ['access.read-only-fields'],
+      ['updateAlert'],
+      (store) => ({
+        review: (ctx, problems) =>
+          ctx.operation === 'updateAlert'
+            ? problems.filter((p) => !(p.code === 'unknown-field' && p.path === 'team'))
+            : problems,
+        result: (ctx, r) => {
+          const team = field(ctx.input, 'team');
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          if (ctx.operation !== 'updateAlert' || typeof team !== 'string' || !isObject(r.data) || !alert) return r;
+          store.alerts.set(alert.id, { ...alert, team });
+          return { ...r, data: { ...r.data, team } };
+        },
+      }),
+    ),
+    fault(
+      'pipe-id-assignable',
+      'a pipe create or update may set `id`, which the answer carries',
+      ['access.read-only-fields'],
+      ['createPipe', 'updatePipe'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createPipe' || ctx.operation === 'updatePipe'
+            ? problems.filter((p) => !(p.code === 'unknown-field' && p.path === 'id'))
+            : problems,
+        result: (ctx, r) => {
+          const id = field(ctx.input, 'id');
+          return (ctx.operation === 'createPipe' || ctx.operation === 'updatePipe') && typeof id === 'string'
+            ? { ...r, id }
+            : r;
+        },
+      },
+    ),
+
     // Pipes.
     fault(
       'field-mappings-unchecked',
@@ -963,9 +1038,10 @@ function pipeBefore(store: Store, id: string | undefined): PipeRecord | undefine
   return undefined;
 }
 
-/** The stored alert after alert `id`, the first after the last. */
+/** The stored alert of the same team after alert `id`, the first after the last. */
 function alertAfter(store: Store, id: string | undefined): AlertRecord | undefined {
-  const alerts = [...store.alerts.values()];
+  const team = store.alerts.get(id?.toLowerCase() ?? '')?.team;
+  const alerts = [...store.alerts.values()].filter((alert) => alert.team === team);
   const index = alerts.findIndex((alert) => alert.id === id?.toLowerCase());
   return index === -1 || alerts.length < 2 ? undefined : alerts[(index + 1) % alerts.length];
 }
