@@ -25,7 +25,7 @@ export const ALERTS_API = describeApi({
       },
     ],
     other: {
-      about: 'a token of another team (for access.other-tenant)',
+      about: "another team's token (access.other-tenant)",
       credentials: {
         about: 'Bearer token of another team',
         token: { variable: 'OTHER_ALERTS_TOKEN', field: 'otherToken', about: 'Bearer token of another team' },

@@ -68,7 +68,7 @@ export const MANAGEMENT_API = describeApi({
       },
     ],
     other: {
-      about: 'a key of another organization, and that organization (for access.other-tenant; all or none)',
+      about: "another organization's key and id (access.other-tenant; all or none)",
       credentials: {
         about: 'HTTP Basic credentials of a key of another organization',
         user: {

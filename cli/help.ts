@@ -31,6 +31,7 @@ const TARGET_HELP = API_LIST.flatMap((api) => {
     targetLine(`--${baseUrl.flag} URL`, baseUrl.variable, `base URL of the ${api.name} API`),
     targetLine('', credentialVariables.join(', '), credentials.about),
     ...ids.map((id) => targetLine(id.flag ? `--${id.flag} ID` : '', id.variable, id.about)),
+    // Another tenant's variables are too long for the column: what they are goes on the next line.
     ...(api.settings.other
       ? [
           targetLine(
@@ -38,8 +39,9 @@ const TARGET_HELP = API_LIST.flatMap((api) => {
             otherTenantSettings(api)
               .map((setting) => setting.variable)
               .join(', '),
-            api.settings.other.about,
-          ),
+            '',
+          ).trimEnd(),
+          targetLine('', '', api.settings.other.about),
         ]
       : []),
   ];

@@ -37,7 +37,7 @@ export interface SecretLookup {
   foundIn(text: string): SecretFound[];
 }
 
-/** Secret values in every form, indexed by their first characters so that finding all of them is one pass over a text. */
+/** Secret values in every form, indexed so that finding all of them in a text is one pass over it. */
 export interface SecretIndex extends SecretLookup {
   /** Adds a secret, or a username and password pair (a value shorter than MIN_SECRET_LENGTH is ignored). */
   add(secret: string | SecretPair): void;
@@ -49,7 +49,7 @@ const utf8 = (value: string): Buffer => Buffer.from(value, 'utf8');
 /** Base64 without its padding, so that it is found padded or not. */
 const unpadded = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '');
 
-/** A value with JSON's escapes, as a body serialized by JavaScript shows it, and with `\/` and `\uXXXX` as others do. */
+/** A value with JSON's escapes, as JavaScript writes them, and with `\/` and `\uXXXX` as others do. */
 function jsonForms(value: string): string[] {
   const escaped = JSON.stringify(value).slice(1, -1);
   const strict = escaped

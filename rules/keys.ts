@@ -43,7 +43,7 @@ function createdBy(ex: Exchange): string {
   return `the key created by "${ex.probe.label}"${id === undefined ? '' : ` (requestId ${id})`}`;
 }
 
-/** The hashes of every `key.id`, `keyId` and `keySecret` the run's creates answered, by field, with who created each. */
+/** The hashes of each `key.id`, `keyId` and `keySecret` the run's creates answered, by field, with their create. */
 const keysSeen: RuleMemory<Map<string, Map<string, string>>> = {
   create: () => new Map(UNIQUE_FIELDS.map(({ field }) => [field, new Map()])),
   answered(seen, exchange) {

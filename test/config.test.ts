@@ -48,6 +48,13 @@ describe('resolveConfig', () => {
     [{ ...full, SERVICE_ID: '' }, [], 'CONFIG_MISSING', /SERVICE_ID/],
     [{ ALERTS_BASE_URL: 'http://127.0.0.1:9' }, [], 'CONFIG_MISSING', /ALERTS_TOKEN/],
     [
+      { ...full, OTHER_MANAGEMENT_KEY_ID: 'other-kid' },
+      [],
+      'CONFIG_MISSING',
+      /^OTHER_MANAGEMENT_KEY_SECRET is not set: it is the management API key secret of another organization/,
+    ],
+    [{ ...full, OTHER_ALERTS_TOKEN: 'other-token' }, [], 'CONFIG_MISSING', /ALERTS_BASE_URL .* OTHER_ALERTS_TOKEN is/],
+    [
       { ...full, MANAGEMENT_BASE_URL: 'ftp://x' },
       [],
       'CONFIG_INVALID',
@@ -252,5 +259,32 @@ describe('resolveConfig', () => {
       RULE_IDS,
     );
     expect(config.rules).toEqual(['envelope.shape']);
+  });
+});
+
+describe("another tenant's settings", () => {
+  it("are read all together into the target, and their secrets are redacted like the run's own", async () => {
+    const { runSecrets } = await import('../apis/index.ts');
+    const config = resolveConfig(
+      [],
+      {
+        ...full,
+        OTHER_MANAGEMENT_KEY_ID: 'other-kid',
+        OTHER_MANAGEMENT_KEY_SECRET: 'other-secret',
+        OTHER_ORGANIZATION_ID: 'other-org',
+        ALERTS_BASE_URL: 'http://127.0.0.1:9',
+        ALERTS_TOKEN: 'token-value',
+        OTHER_ALERTS_TOKEN: 'other-token',
+      },
+      RULE_IDS,
+    );
+    expect(config.management).toMatchObject({
+      otherKeyId: 'other-kid',
+      otherKeySecret: 'other-secret',
+      otherOrganizationId: 'other-org',
+    });
+    expect(config.alerts).toMatchObject({ otherToken: 'other-token' });
+    expect(runSecrets(config).sort()).toEqual(['ksecret', 'other-secret', 'other-token', 'token-value']);
+    expect(resolveConfig([], full, RULE_IDS).management).not.toHaveProperty('otherKeyId');
   });
 });
