@@ -143,7 +143,7 @@ export type TargetOf<D extends ApiDescription> = ReportedTargetOf<D> & {
 } & { readonly [F in OtherFieldsOf<D>]?: string };
 
 /** The fields of another tenant's settings in an API's target, typed from its description. */
-type OtherFieldsOf<D extends ApiDescription> = D['settings'] extends {
+export type OtherFieldsOf<D extends ApiDescription> = D['settings'] extends {
   readonly other: infer O extends OtherTenantSettings;
 }
   ? CredentialFieldOf<O['credentials']> | FieldOf<O['ids'][number]>

@@ -2,4 +2,4 @@ import { inject } from 'vitest';
 import { commandRun } from '../engine/command-run.ts';
 import { registerConformance } from './support/conformance-suite.ts';
 
-registerConformance(await commandRun(inject('conformance').channel));
+registerConformance(await commandRun(inject('conformance')));

@@ -24,6 +24,7 @@ import { verdict } from './verdict.ts';
 import { knownFailureReason } from '../../core/known-failures.ts';
 import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
 import type { PreparedRun } from '../../core/run.ts';
+import type { RunLink } from '../../core/run-channel.ts';
 
 /** What the suites are registered with: the settings their tests are declared from, and how the run is prepared. */
 export interface SuitesSource {
@@ -31,8 +32,8 @@ export interface SuitesSource {
   readonly config: RunConfig;
   /** Both specs: which rules concern an operation comes from them. */
   readonly specs: Specs;
-  /** The run's channel to the command's thread (interrupts, progress); none in a team's own vitest run. */
-  readonly channel?: string;
+  /** The run's link to the command's thread (interrupts, progress); none in a team's own vitest run. */
+  readonly channel?: RunLink;
   /** Prepares the run once, before the first group sends; `close` ends what preparing it started. */
   prepare(): Promise<{ readonly run: PreparedRun; close?(): Promise<void> }>;
 }
@@ -345,8 +346,8 @@ class ContractViolation extends Error {
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** What the command gives its suite file: the name of the run's channel, over which the settings come. */
-    conformance: { readonly channel: string };
+    /** What the command gives its suite file: the run's settings, and its link back to the command. */
+    conformance: RunLink;
   }
 }
 

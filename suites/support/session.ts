@@ -6,7 +6,7 @@ import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
 import { openHarSpool, type HarSpool } from '../../core/har-spool.ts';
 import { createRedactor, type Redactor } from '../../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
-import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
+import { openRunChannel, type RunLink, type RunReporter } from '../../core/run-channel.ts';
 import type { Operation, Specs } from '../../core/spec.ts';
 import { createValidators, type Validators } from '../../core/validators.ts';
 import type { Exchange } from '../../core/exchange.ts';
@@ -53,8 +53,8 @@ export interface Session {
  * (a team's own vitest run).
  */
 export interface SessionOptions {
-  /** The run's channel's name (`runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
-  readonly channel?: string;
+  /** The run's link to the command's thread (`runLink`); without one, none listens and Ctrl-C is vitest's own. */
+  readonly channel?: RunLink;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
   /** Requests the plan sends, the preflight's included: with `--max-requests`, shrinking spends only what is left. */
@@ -72,9 +72,8 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     deadline,
     ...(config.maxRequests ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)) } : {}),
   });
-  const channel: RunChannel | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
+  const channel: RunReporter | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
-  if (await channel?.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
