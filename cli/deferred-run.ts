@@ -4,9 +4,10 @@ import type { PreparedRun } from '../core/run.ts';
 import { loadSpecs, type Specs } from '../core/spec.ts';
 import { acceptedFailures, loadBaseline } from '../reports/baseline-run.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import type { SuitesSource } from '../suites/support/conformance-suite.ts';
+import type { SuitesSource } from '../engine/run-suites.ts';
 import { startEmbedded } from '../engine/embedded-target.ts';
 import { prepareRun } from '../engine/prepare-run.ts';
+import { SUITES } from '../suites/index.ts';
 import type { ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */
@@ -55,6 +56,7 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: Prepar
     const run = await prepareRun(
       { config: target?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) },
       specs,
+      SUITES,
     );
     return { run, ...(target ? { close: () => target.close() } : {}) };
   } catch (error) {

@@ -56,8 +56,11 @@ export async function runCommand(
       : undefined;
   if (resolved.dryRun) {
     // The suites (with fast-check and the generators) load on use, so that a run's worker starts before they do.
-    const { prepareRun } = await import('../engine/prepare-run.ts');
-    io.out(planText((await prepareRun({ config: resolved }, specs)).plan, resolved));
+    const [{ prepareRun }, { SUITES }] = await Promise.all([
+      import('../engine/prepare-run.ts'),
+      import('../suites/index.ts'),
+    ]);
+    io.out(planText((await prepareRun({ config: resolved }, specs, SUITES)).plan, resolved));
     return 0;
   }
   await ensureReportDir(resolved.reportDir);

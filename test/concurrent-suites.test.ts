@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
-import { runSchedule, type ScheduledSuite } from '../suites/support/group-schedule.ts';
+import { runSchedule, type ScheduledSuite } from '../engine/group-schedule.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
 import { targetEnv } from './support/target-env.ts';
 import { judgedRules } from './support/unprobed.ts';

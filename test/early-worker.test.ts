@@ -15,6 +15,7 @@ const { vitestThreadStart, COPIED_FROM_VITEST } =
   await built<typeof import('../cli/vitest-thread.ts')>('cli/vitest-thread.js');
 const { version: VITEST_VERSION } = createRequire(import.meta.url)('vitest/package.json') as { version: string };
 const { prepareRun } = await built<typeof import('../engine/prepare-run.ts')>('engine/prepare-run.js');
+const { SUITES } = await built<typeof import('../suites/index.ts')>('suites/index.js');
 const { listenToRun, runLink } = await built<typeof import('../core/run-channel.ts')>('core/run-channel.js');
 const { resolveConfig } = await built<typeof import('../core/config.ts')>('core/config.js');
 const { startReference } = await built<typeof import('../reference/server.ts')>('reference/server.js');
@@ -110,7 +111,7 @@ describe("vitest's worker thread, started with the command", () => {
           ['--rules', 'alerts.list-omits'],
         ]) {
           const config = resolveConfig(argv, target, RULE_IDS);
-          expect(await preparedThere(config), argv.join(' ')).toEqual(await prepareRun({ config }, specs));
+          expect(await preparedThere(config), argv.join(' ')).toEqual(await prepareRun({ config }, specs, SUITES));
         }
         // What stops the run reaches the command as the HarnessError it is.
         const unreachable = await preparedThere(
