@@ -204,6 +204,22 @@ function credentialsIn(description: ApiDescription, config: TargetsOf): Credenti
     : { user: value(credentials.user), password: value(credentials.password) };
 }
 
+/**
+ * Another tenant's credentials in an API's target (a key of another organization, a token of another team), or
+ * undefined when they are not set.
+ */
+export function otherCredentialsIn(
+  description: ApiDescription,
+  target: TargetFields | undefined,
+): Credentials | undefined {
+  const other = description.settings.other;
+  if (!target || !other || otherTenantSettings(description).some(({ field }) => !target[field])) return undefined;
+  const value = (setting: TargetField): string => target[setting.field] ?? '';
+  return 'token' in other.credentials
+    ? { token: value(other.credentials.token) }
+    : { user: value(other.credentials.user), password: value(other.credentials.password) };
+}
+
 /** The `Authorization` header that carries credentials in a scheme. */
 export function authorizationHeader(scheme: AuthScheme, credentials: Credentials): string {
   if (scheme === 'basic' && 'user' in credentials)

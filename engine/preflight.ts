@@ -6,6 +6,7 @@ import {
   authorizationHeader,
   credentialVariables,
   idVariable,
+  otherCredentialsIn,
   otherTenantSettings,
   runAuthorization,
   type TargetFields,
@@ -22,6 +23,7 @@ import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
 import { operationById, type Specs } from '../core/spec.ts';
 import { isUuid } from '../core/uuid.ts';
+import { otherTenantRead } from './preflight-plan.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
@@ -164,20 +166,14 @@ async function checkApi(api: ApiDescriptor, target: TargetFields, checker: Check
  */
 async function checkOtherTenant(api: ApiDescriptor, target: TargetFields, checker: Checker): Promise<string> {
   const other = api.settings.other;
+  const credentials = otherCredentialsIn(api, target);
+  const read = otherTenantRead(api);
+  if (!other || !credentials || !read) return '';
   const settings = otherTenantSettings(api);
-  if (!other || settings.some(({ field }) => !target[field])) return '';
-  const named = new Set(other.ids.map((id) => id.for));
-  const read = api.preflight.find((r) => r.ids.every((field) => named.has(field)));
-  if (!read) return '';
   const params = {
     ...pathParameters(api, target),
     ...Object.fromEntries(other.ids.map((id) => [id.for, target[id.field] ?? ''])),
   };
-  const value = (field: string): string => target[field] ?? '';
-  const credentials =
-    'token' in other.credentials
-      ? { token: value(other.credentials.token.field) }
-      : { user: value(other.credentials.user.field), password: value(other.credentials.password.field) };
   const authorization = authorizationHeader(api.auth.scheme, credentials);
   const exchange = await send(checker, read.operationId, params, read.query?.(new Date()) ?? {}, authorization);
   const result = outcome(checker, exchange);

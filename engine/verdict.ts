@@ -72,8 +72,8 @@ export function verdict(
 }
 
 /**
- * Why one part of a rule has no evidence on an operation: the groups that feed it were skipped, the budget ran out, or
- * nothing it could judge came back.
+ * Why one part of a rule has no evidence on an operation: no probe gives it evidence yet, the groups that feed it were
+ * skipped, the budget ran out, or nothing it could judge came back.
  */
 function missingPart(
   ledger: Ledger,
@@ -83,6 +83,8 @@ function missingPart(
   operationId: string,
   operation: string,
 ): { reason: string; reasons: string[]; byChoice: boolean } {
+  const unprobed = rule.parts?.find((declared) => declared.name === part)?.notProbedYet;
+  if (unprobed !== undefined) return { reason: `is not probed yet: ${unprobed}`, reasons: [unprobed], byChoice: false };
   const feeding = skips.filter((skip) => skip.operations.includes(operationId) && feedsPart(skip, rule, part));
   // A group left out by the user's choice explains the rest: a later group found no resource because of it.
   const relevant = feeding.some((skip) => skip.byChoice) ? feeding.filter((skip) => skip.byChoice) : feeding;

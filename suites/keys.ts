@@ -21,7 +21,7 @@ export function keysSuite(): SuiteDefinition {
       {
         name: 'valid creates',
         operations: ['createKey'],
-        feeds: ['keys.roles-minimum#one or more roles accepted'],
+        feeds: ['keys.roles-minimum#one or more roles accepted', 'keys.credentials-unique#every create'],
         estimate: (runs) => runs,
         async run(context) {
           const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });

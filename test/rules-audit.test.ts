@@ -149,7 +149,7 @@ describe('the fault table covers the rule table', () => {
   });
 
   it('a rule with a part no probe judges yet is never passed, and names that part', async () => {
-    const { verdict } = await import('../suites/support/verdict.ts');
+    const { verdict } = await import('../engine/verdict.ts');
     const { resolveConfig } = await import('../core/config.ts');
     for (const rule of RULES.filter((r) => r.parts?.some((part) => part.notProbedYet !== undefined))) {
       const config = resolveConfig([], {}, RULE_IDS);
@@ -163,7 +163,7 @@ describe('the fault table covers the rule table', () => {
       const result = verdict(config, ledger, [], rule, operationId, 'POST /x');
       expect(result.outcome, rule.id).toBe('skipped');
       for (const part of rule.parts!.filter((p) => p.notProbedYet !== undefined))
-        expect(result.message, rule.id).toContain(`part "${part.name}"`);
+        expect(result.message, rule.id).toContain(`part "${part.name}" is not probed yet: ${part.notProbedYet}`);
     }
   });
 
