@@ -269,24 +269,35 @@ export const FAULTS: readonly Fault[] = Object.freeze(
 
     // Scope: the path's organization and service, the credential's organization and team, fields only the server
     // writes. Each breaks a rule whose probes come with the access groups.
-    fault(
+    // Acting on the key's own organization whatever the path names, it also takes another organization's key on the
+    // run's organization where no service or pipe of the path gives it away (a key create, the usage read).
+    stateful(
       'organization-ignored',
       "management API takes any organizationId in the path as the key's own",
-      ['access.path-scoped'],
-      MANAGEMENT,
-      { scope: (_ctx, p) => ({ ...p, organization: false }) },
+      ['access.path-scoped', 'access.other-tenant'],
+      ['createKey', 'getUsageCost'],
+      () => ({ scope: (_ctx, p) => ({ ...p, organization: false }) }),
+      [
+        {
+          rule: 'access.path-scoped',
+          on: ['createPipe', 'updatePipe', 'getPipeSettings', 'changeServiceState', 'getBackup'],
+        },
+      ],
     ),
-    fault(
+    // A pipe created or updated under another service answers with the pipe's own serviceId, not the path's.
+    stateful(
       'pipe-any-service',
       'pipe create, update and settings read work under any serviceId of the organization',
-      ['access.path-scoped'],
-      ['createPipe', 'updatePipe', 'getPipeSettings'],
-      { scope: (_ctx, p) => ({ ...p, pipeService: false }) },
+      ['access.path-scoped', 'pipes.service-id'],
+      ['createPipe', 'updatePipe'],
+      () => ({ scope: (_ctx, p) => ({ ...p, pipeService: false }) }),
+      [{ rule: 'access.path-scoped', on: ['getPipeSettings'] }],
     ),
+    // The backup read under another service answers the backup with its own serviceId, not the path's.
     fault(
       'backup-any-service',
       'the backup read answers under any serviceId of the organization',
-      ['access.path-scoped'],
+      ['access.path-scoped', 'backups.identity'],
       ['getBackup'],
       { scope: (_ctx, p) => ({ ...p, backupService: false }) },
     ),
@@ -322,6 +333,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return { ...r, data: { ...r.data, team } };
         },
       }),
+      // The list after it no longer shows the alert to its own team.
+      [{ rule: 'access.read-only-fields', on: ['listAlerts'] }],
     ),
     fault(
       'pipe-id-assignable',

@@ -105,7 +105,6 @@ describe('the rule table is the catalogue of RULES.md', () => {
         'errors.client-not-server',
         'auth.required',
         'transport.answers',
-        'access.other-tenant',
       ];
       const envelope = [
         'envelope.shape',
