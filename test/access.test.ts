@@ -16,7 +16,7 @@ const FAST = ['--runs', '2', '--seed', '5'];
 const ACCESS = ['access.path-scoped', 'access.other-tenant', 'access.read-only-fields'];
 
 /** The verdicts of the access rules in a run, as `rule on operationId: outcome`. */
-const accessVerdicts = (results: readonly { rule: string; operationId: string; outcome: string }[]): string[] =>
+const accessVerdicts = (results: readonly { rule: string; operationId?: string; outcome: string }[]): string[] =>
   results.filter((r) => ACCESS.includes(r.rule)).map((r) => `${r.rule} on ${r.operationId}: ${r.outcome}`);
 
 describe('the access rules against a configured target', () => {
