@@ -1,6 +1,7 @@
 import {
   type Credentials,
   type IdSetting,
+  otherCredentialsIn,
   type ReportedTargetOf,
   reportedTarget,
   secretCredentials,
@@ -39,6 +40,16 @@ export function runCredentials(config: TargetsOf): Partial<Record<ApiName, Crede
   const credentials: Partial<Record<ApiName, Credentials>> = {};
   for (const api of API_LIST) {
     const given = api.credentialsOf(config);
+    if (given) credentials[api.name] = given;
+  }
+  return credentials;
+}
+
+/** The other tenant's credentials of each API whose `OTHER_*` settings the run sets. */
+export function runOtherCredentials(config: TargetsOf): Partial<Record<ApiName, Credentials>> {
+  const credentials: Partial<Record<ApiName, Credentials>> = {};
+  for (const api of API_LIST) {
+    const given = otherCredentialsIn(api, targetOf(api, config));
     if (given) credentials[api.name] = given;
   }
   return credentials;

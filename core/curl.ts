@@ -1,5 +1,5 @@
 import { API_LIST, APIS } from '../apis/index.ts';
-import type { ApiDescriptor, Credentials } from '../apis/descriptor.ts';
+import type { ApiDescriptor, CredentialSettings, Credentials } from '../apis/descriptor.ts';
 import type { RecordedRequest } from './exchange.ts';
 import { type NetworkSettings, PASSPHRASE_VARIABLE } from './network-settings.ts';
 import type { ApiName } from './spec.ts';
@@ -12,6 +12,8 @@ export type CurlCredentials = Readonly<Partial<Record<ApiName, Credentials>>>;
 /** How a reproduction treats what the request carried: the run's credentials, and other secrets to mask. */
 export interface CurlOptions {
   readonly credentials: CurlCredentials;
+  /** The other tenants' credentials (`OTHER_*`), which a reproduction names by their variables too. */
+  readonly others?: CurlCredentials;
   /**
    * Masks every real secret in a text (a returned `keySecret`, say) and leaves values the harness generated as they
    * are.
@@ -21,12 +23,29 @@ export interface CurlOptions {
   readonly network?: NetworkSettings;
 }
 
-/** The curl arguments that send an API's own credentials as references to their environment variables. */
-function credentialArguments({ settings }: ApiDescriptor): string {
-  const variables = settings.credentials;
+/** The variables of an API's own credentials, or of its other tenant's (`OTHER_*`). */
+const variablesOf = ({ settings }: ApiDescriptor, other: boolean): CredentialSettings | undefined =>
+  other ? settings.other?.credentials : settings.credentials;
+
+/** The curl arguments that send credentials as references to their environment variables. */
+function credentialArguments(variables: CredentialSettings): string {
   return 'token' in variables
     ? `-H "Authorization: Bearer $${variables.token.variable}"`
     : `-u "$${variables.user.variable}:$${variables.password.variable}"`;
+}
+
+/** The run's credentials of every API, its own then its other tenant's, each with the variables that name them. */
+function namedCredentials({
+  credentials,
+  others,
+}: CurlOptions): { real: Credentials; variables: CredentialSettings }[] {
+  return [false, true].flatMap((other) =>
+    API_LIST.flatMap((api) => {
+      const real = (other ? others : credentials)?.[api.name];
+      const variables = variablesOf(api, other);
+      return real && variables ? [{ real, variables }] : [];
+    }),
+  );
 }
 
 /** Headers curl sets on its own, or that do not change what the target sees. */
@@ -41,7 +60,7 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
   const { redact } = options;
   const parts = ['curl', '-sS', '-i', '-X', request.method, quote(redact(request.url))];
   if (options.network && request.url.startsWith('https:')) parts.push(...tlsArguments(options.network));
-  if (request.auth === 'default') parts.push(credentialArguments(APIS[api]));
+  if (request.auth === 'default') parts.push(credentialArguments(APIS[api].settings.credentials));
   else if (request.auth === 'custom' && request.headers.authorization !== undefined)
     parts.push(authorization(request.headers.authorization, options));
   for (const [name, value] of Object.entries(request.headers)) {
@@ -65,32 +84,25 @@ function tlsArguments({ ca, client }: NetworkSettings): string[] {
 }
 
 /** A probe's own `Authorization` header, with the run's credentials in it named by their variables. */
-function authorization(header: string, { credentials, redact }: CurlOptions): string {
+function authorization(header: string, options: CurlOptions): string {
+  const { redact } = options;
+  const named = namedCredentials(options);
   const basic = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header);
   const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : undefined;
   if (decoded?.includes(':') && Buffer.from(decoded, 'utf8').toString('base64') === basic![1]) {
     const colon = decoded.indexOf(':');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const named = (value: string, role: 'user' | 'password'): string => {
-      for (const api of API_LIST) {
-        const real = credentials[api.name];
-        const variables = api.settings.credentials;
-        if (real && 'user' in real && 'user' in variables && value === real[role])
-          return `$${variables[role].variable}`;
-      }
+    const name = (value: string, role: 'user' | 'password'): string => {
+      for (const { real, variables } of named)
+        if ('user' in real && 'user' in variables && value === real[role]) return `$${variables[role].variable}`;
       return doubleQuoted(redact(value));
     };
-    return `-u "${named(user, 'user')}:${named(password, 'password')}"`;
+    return `-u "${name(user, 'user')}:${name(password, 'password')}"`;
   }
   const bearer = /^Bearer (.+)$/.exec(header);
-  const owner =
-    bearer &&
-    API_LIST.find((api) => {
-      const real = credentials[api.name];
-      return real !== undefined && 'token' in real && real.token === bearer[1];
-    });
-  if (owner) return credentialArguments(owner);
+  const owner = bearer && named.find(({ real }) => 'token' in real && real.token === bearer[1]);
+  if (owner) return credentialArguments(owner.variables);
   return ['-H', quote(`authorization: ${redact(header)}`)].join(' ');
 }
 

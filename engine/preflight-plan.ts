@@ -1,5 +1,13 @@
 import { API_LIST } from '../apis/index.ts';
-import { type ApiDescriptor, credentialSettings, idVariable, type TargetFields, targetOf } from '../apis/descriptor.ts';
+import {
+  type ApiDescriptor,
+  credentialSettings,
+  idVariable,
+  otherCredentialsIn,
+  otherTenantSettings,
+  type TargetFields,
+  targetOf,
+} from '../apis/descriptor.ts';
 import type { PreflightRead } from '../apis/preflight.ts';
 import type { RunConfig } from '../core/config.ts';
 
@@ -14,7 +22,8 @@ export function preflightRequestCount(config: RunConfig): number {
   if (config.reference) return 0;
   return API_LIST.reduce((count, api) => {
     const target = targetOf(api, config);
-    return count + (target ? api.preflight.filter((read) => sent(read, target)).length : 0);
+    if (!target) return count;
+    return count + api.preflight.filter((read) => sent(read, target)).length + (checksOtherTenant(api, target) ? 1 : 0);
   }, 0);
 }
 
@@ -33,11 +42,34 @@ export function preflightPlan(config: RunConfig): string | undefined {
       if (sent(read, target)) gets.push(`GET ${read.gets} (${checked(api, read, index, target).join(', ')})`);
       else if (read.leftOut) notes.push(` ${read.leftOut.plan}`);
     });
+    const other = checksOtherTenant(api, target);
+    if (other) gets.push(`GET ${other.gets} as another tenant (${otherTenantChecks(api)})`);
   }
   return (
     `Preflight, before the first probe: ${gets.join('; ')}; a setting it finds wrong stops the run with exit ` +
     `code 2.${notes.join('')}`
   );
+}
+
+/**
+ * The preflight read that another tenant's settings are checked with (the API's first read whose ids they name), when
+ * they are set; undefined when they are not, or no read fits.
+ */
+export function otherTenantRead(api: ApiDescriptor): PreflightRead | undefined {
+  const named = new Set(api.settings.other?.ids.map((id) => id.for) ?? []);
+  return api.settings.other ? api.preflight.find((read) => read.ids.every((field) => named.has(field))) : undefined;
+}
+
+/** The read that checks another tenant's settings when the run sets them, else undefined. */
+const checksOtherTenant = (api: ApiDescriptor, target: TargetFields): PreflightRead | undefined =>
+  otherCredentialsIn(api, target) ? otherTenantRead(api) : undefined;
+
+/** What the other tenant's read checks, as the dry run names it: its settings, and the ids it is sent on. */
+function otherTenantChecks(api: ApiDescriptor): string {
+  const ids = api.settings.other?.ids ?? [];
+  const credentials = otherTenantSettings(api).filter((setting) => !ids.some((id) => id.field === setting.field));
+  const where = ids.length > 0 ? ` on ${ids.map((id) => id.variable).join(' and ')}` : ' on its own list';
+  return `${credentials.map((setting) => setting.variable).join(', ')}${where}`;
 }
 
 /** The settings a read checks, as the dry run names them: the credentials on an API's first read, then its ids. */

@@ -6,7 +6,7 @@ import { judge, type Judgement } from '../core/judge.ts';
 import { coverFields } from '../core/field-coverage.ts';
 import { cover, coverTransition, tally, type KeptFinding, type Ledger } from '../core/ledger.ts';
 import type { Rule, Violation } from '../core/rule.ts';
-import { runCredentials } from '../apis/index.ts';
+import { runCredentials, runOtherCredentials } from '../apis/index.ts';
 import { redactedNames, valuesUnder } from '../rules/secrets.ts';
 import type { Session } from './session.ts';
 import { withoutBigInts } from '../core/json-text.ts';
@@ -63,6 +63,7 @@ export function reproduction(session: Pick<Session, 'config' | 'redactor' | 'spe
   const generated = new Set(valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields));
   return curlCommand(exchange.api, exchange.request, {
     credentials: runCredentials(session.config),
+    others: runOtherCredentials(session.config),
     redact: (text) => session.redactor.textKeeping(text, generated),
     network: session.config.network,
   });

@@ -57,7 +57,10 @@ export function verdict(
     return { ...base, outcome: 'passed', checks, message: `${checks} check(s), no violation${judged}` };
   }
   const why = missing.map((part) => ({ part, ...missingPart(ledger, skips, rule, part, operationId, operation) }));
-  const byChoice = why.every((w) => w.byChoice);
+  // A part no probe judges yet is missing from every run: the settings decide the kind of skip where they left out
+  // the rest.
+  const judgeable = why.filter((w) => !w.unprobed);
+  const byChoice = judgeable.length > 0 && judgeable.every((w) => w.byChoice);
   const message = rule.parts
     ? `not judged: ${why.map((w) => `part "${w.part}" ${w.reason}`).join('; ')}`
     : `not judged: ${why[0]!.reason}`;
@@ -72,8 +75,8 @@ export function verdict(
 }
 
 /**
- * Why one part of a rule has no evidence on an operation: the groups that feed it were skipped, the budget ran out, or
- * nothing it could judge came back.
+ * Why one part of a rule has no evidence on an operation: no probe gives it evidence yet, the groups that feed it were
+ * skipped, the budget ran out, or nothing it could judge came back.
  */
 function missingPart(
   ledger: Ledger,
@@ -82,7 +85,10 @@ function missingPart(
   part: string,
   operationId: string,
   operation: string,
-): { reason: string; reasons: string[]; byChoice: boolean } {
+): { reason: string; reasons: string[]; byChoice: boolean; unprobed?: true } {
+  const unprobed = rule.parts?.find((declared) => declared.name === part)?.notProbedYet;
+  if (unprobed !== undefined)
+    return { reason: `is not probed yet: ${unprobed}`, reasons: [unprobed], byChoice: false, unprobed: true };
   const feeding = skips.filter((skip) => skip.operations.includes(operationId) && feedsPart(skip, rule, part));
   // A group left out by the user's choice explains the rest: a later group found no resource because of it.
   const relevant = feeding.some((skip) => skip.byChoice) ? feeding.filter((skip) => skip.byChoice) : feeding;

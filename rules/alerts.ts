@@ -2,7 +2,7 @@ import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
-import { asObject, payloadPath, probes, requestBody, sameId } from './body.ts';
+import { asObject, documentedFields, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 import { alertIsolationViolations, SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
@@ -128,9 +128,13 @@ export const alertRules: Rule[] = [
       (ex.operationId === 'updateAlert'
         ? requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
         : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
-    check: (ex) => {
+    check: (ex, ctx) => {
       if (ex.operationId === 'updateAlert')
-        return subsetViolations(alertFromUpdate(requestBody(ex)!), data(ex.response?.json), payloadPath(ex));
+        return subsetViolations(
+          alertFromUpdate(documentedFields(requestBody(ex)!, ctx.operation)),
+          data(ex.response?.json),
+          payloadPath(ex),
+        );
       const expected = asObject(ex.probe.expect?.alert)!;
       const list = data(ex.response?.json) as unknown[];
       const index = list.findIndex((item) => sameId(asObject(item)?.id, expected.id));

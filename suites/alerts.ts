@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   alertUpdateBody,
   alertUpdateBodyBadEnum,
@@ -11,8 +12,11 @@ import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
 import { listedAlerts } from './support/sequence-alert-model.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
+import { needsOtherTenant, otherAuthorization } from './support/access-groups.ts';
+import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
+import { OTHER_TENANT_PARTS } from '../rules/access.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { JudgedExchange, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
+import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 
 const LIST = 'list alerts';
 
@@ -52,11 +56,18 @@ interface Found {
   references: AlertReference[];
   /** Every other alert as first listed: one that changes while the run updates the alert is an incident. */
   others: Alert[];
+  /** The alert under test as first listed. */
+  listed?: Alert;
+  /** The ids of every alert the run's own list showed. */
+  listedIds: string[];
+  /** The team of another team's alerts, when another team's list showed one. */
+  otherTeam?: string;
 }
 
 async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
   const listed = await context.send('listAlerts', { probe: accept('list alerts') });
   const alerts = listOf(listed);
+  found.listedIds = alerts.flatMap((a) => (typeof a.id === 'string' ? [a.id] : []));
   const wanted = context.config.alerts?.alertId;
   const alert = wanted
     ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase())
@@ -73,6 +84,7 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
     return;
   }
   found.id = alert.id;
+  found.listed = alert;
   found.original = putBackBody(alert);
   found.others = alerts.filter((a) => a !== alert);
   found.references = alerts
@@ -125,12 +137,123 @@ async function putBack(context: SuiteContext, found: Found, changed: boolean): P
   }
 }
 
+const OTHER_TENANT = 'access.other-tenant';
+const UNKNOWN = 'no alert is known to update';
+
+/**
+ * Another team's token on the run's alert (an update with its own listed values, to be refused) and on its own list
+ * (which must hold none of the run's alerts); then updates of the alert that also send a field only the server
+ * writes, each followed by a list, and the alert put back.
+ */
+function alertAccessGroups(found: Found): ProbeGroup[] {
+  return [
+    {
+      name: 'another tenant: updateAlert',
+      operations: ['updateAlert'],
+      feeds: [`${OTHER_TENANT}#${OTHER_TENANT_PARTS.refused}`],
+      requires: needsOtherTenant('alerts'),
+      after: [LIST],
+      estimate: () => 1,
+      async run(context) {
+        if (!found.id || !found.original) return context.unable(found.reason ?? UNKNOWN);
+        const exchange = await context.send('updateAlert', {
+          params: { id: found.id },
+          json: found.original,
+          authorization: otherAuthorization('alerts', context.config) ?? null,
+          probe: reject("an update of the run's alert with another team's token", OTHER_TENANT, {
+            part: OTHER_TENANT_PARTS.refused,
+          }),
+        });
+        await putBack(context, found, isSuccess(exchange));
+      },
+    },
+    {
+      name: 'another tenant: listAlerts',
+      operations: ['listAlerts'],
+      feeds: [`${OTHER_TENANT}#${OTHER_TENANT_PARTS.list}`],
+      requires: needsOtherTenant('alerts'),
+      after: [LIST],
+      estimate: () => 1,
+      async run(context) {
+        if (found.listedIds.length === 0)
+          return context.unable("the run's own list showed no alert, so none can be looked for in another's");
+        const exchange = await context.send('listAlerts', {
+          authorization: otherAuthorization('alerts', context.config) ?? null,
+          probe: accept("another team's list", {
+            rules: [OTHER_TENANT],
+            part: OTHER_TENANT_PARTS.list,
+            expect: { runAlerts: found.listedIds },
+          }),
+        });
+        const ownTeam = found.listed?.team;
+        found.otherTeam = listOf(exchange)
+          .map((alert) => alert.team)
+          .find((team): team is string => typeof team === 'string' && team !== ownTeam);
+      },
+    },
+    {
+      name: 'fields only the server writes: updateAlert',
+      operations: ['updateAlert', 'listAlerts'],
+      after: [LIST],
+      // Each update and the list after it, then the put-back when they were accepted.
+      estimate: () => 2 * READ_ONLY_FIELDS + 1,
+      async run(context) {
+        const { id, original, listed } = found;
+        if (!id || !original || !listed) return context.unable(found.reason ?? UNKNOWN);
+        const anotherTeam = found.otherTeam;
+        const sent = [
+          { field: 'id', value: found.others.find((a) => typeof a.id === 'string')?.id ?? randomHex() },
+          { field: 'team', value: anotherTeam ?? randomHex() },
+          ...SHARED_READ_ONLY,
+        ];
+        let changed = false;
+        for (const { field, value } of sent) {
+          const expected = { sent: { [field]: value }, kept: field === 'updatedAt' ? {} : { [field]: listed[field] } };
+          const exchange = await context.send('updateAlert', {
+            params: { id },
+            json: { ...original, [field]: value },
+            probe: readOnlyProbe(`an alert update that also sends ${field}`, expected),
+          });
+          changed ||= isSuccess(exchange);
+          await context.send('listAlerts', {
+            probe: readOnlyProbe(
+              `the list after an update that also sent ${field}`,
+              { ...expected, listed: id },
+              {
+                intent: 'accept',
+              },
+            ),
+          });
+          const moved =
+            field === 'team' &&
+            isSuccess(exchange) &&
+            (exchange.response.json as { data?: Alert })?.data?.team === value;
+          if (moved && value === anotherTeam)
+            await context.send('updateAlert', {
+              params: { id },
+              json: { ...original, team: listed.team },
+              authorization: otherAuthorization('alerts', context.config) ?? null,
+              probe: accept("put the alert back in the run's team, with the team it was moved to", {
+                evidence: false,
+                restores: true,
+              }),
+            });
+        }
+        await putBack(context, found, changed);
+      },
+    },
+  ];
+}
+
+/** A random id of 24 hexadecimal digits, as the alerts API writes its ids. */
+const randomHex = (): string => randomBytes(12).toString('hex');
+
 /**
  * The alerts suite: list, invalid enums, must-accept updates then list, observed updates, put back, malformed bodies,
  * credentials.
  */
 export function alertsSuite(): SuiteDefinition {
-  const found: Found = { references: [], others: [] };
+  const found: Found = { references: [], others: [], listedIds: [] };
   const alertParams = (): Record<string, string> | { unable: string } =>
     found.id ? { id: found.id } : { unable: found.reason ?? 'no alert is known to update' };
   return {
@@ -298,6 +421,7 @@ export function alertsSuite(): SuiteDefinition {
           await putBack(context, found, changed);
         },
       },
+      ...alertAccessGroups(found),
       ...malformedJsonGroups([{ operationId: 'updateAlert', params: alertParams, after: [LIST] }]),
       ...authGroups([
         {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../core/config.ts';
+import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups } from './support/auth-group.ts';
 import { accept, reject } from '../engine/probe.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';
@@ -8,6 +9,17 @@ const NO_BACKUP = 'BACKUP_ID (--backup) is not set: name a backup of the service
 
 const needsBackup = (config: RunConfig): string | undefined =>
   config.management?.backupId || config.reference ? undefined : NO_BACKUP;
+
+/** The configured backup's read, for the credential and access probes. */
+const BACKUP_TARGET: AccessTarget = {
+  operationId: 'getBackup',
+  api: 'management',
+  scope: 'service',
+  request: (context) =>
+    context.config.management?.backupId
+      ? { params: { backupId: context.config.management.backupId } }
+      : { unable: NO_BACKUP },
+};
 
 /** The backup suite: reads of the configured backup, unknown and malformed ids, credentials. */
 export function backupsSuite(): SuiteDefinition {
@@ -36,16 +48,8 @@ export function backupsSuite(): SuiteDefinition {
           });
         },
       },
-      ...authGroups([
-        {
-          operationId: 'getBackup',
-          api: 'management',
-          request: (context) =>
-            context.config.management?.backupId
-              ? { params: { backupId: context.config.management.backupId } }
-              : { unable: NO_BACKUP },
-        },
-      ]),
+      ...authGroups([BACKUP_TARGET]),
+      ...accessGroups([BACKUP_TARGET]),
     ],
   };
 }

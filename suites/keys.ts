@@ -4,10 +4,22 @@ import {
   keyCreateBodyObserve,
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
+import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
+
+/** A disabled key expiring within a day, for the credential and access probes. */
+const KEY_TARGET: AccessTarget = {
+  operationId: 'createKey',
+  api: 'management',
+  scope: 'organization',
+  request: (context) => ({
+    json: context.examples('key for credentials', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1)[0]!
+      .value,
+  }),
+};
 
 /**
  * The keys suite: valid creates, keys that never expire, invalid roles and bodies, credentials. Keys are created
@@ -21,7 +33,7 @@ export function keysSuite(): SuiteDefinition {
       {
         name: 'valid creates',
         operations: ['createKey'],
-        feeds: ['keys.roles-minimum#one or more roles accepted'],
+        feeds: ['keys.roles-minimum#one or more roles accepted', 'keys.credentials-unique#every create'],
         estimate: (runs) => runs,
         async run(context) {
           const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
@@ -131,19 +143,8 @@ export function keysSuite(): SuiteDefinition {
         },
       },
       ...malformedJsonGroups([{ operationId: 'createKey' }]),
-      ...authGroups([
-        {
-          operationId: 'createKey',
-          api: 'management',
-          request: (context) => ({
-            json: context.examples(
-              'key for credentials',
-              keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
-              1,
-            )[0]!.value,
-          }),
-        },
-      ]),
+      ...authGroups([KEY_TARGET]),
+      ...accessGroups([KEY_TARGET]),
     ],
   };
 }

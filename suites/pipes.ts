@@ -7,11 +7,15 @@ import {
   pipeUpdateBodyObserve,
 } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
+import { accessGroups, type AccessTarget } from './support/access-groups.ts';
+import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
+import { PATH_SCOPE_PARTS } from '../rules/access.ts';
+import { payload } from '../rules/body.ts';
+import { isSuccess } from '../core/exchange.ts';
 import { pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
-import { isSuccess } from '../core/exchange.ts';
 import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
@@ -107,8 +111,8 @@ async function lifecycle(
     const created = await create(body, fromExample(ex));
     const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
     if (!created.response || created.response.status >= 300 || typeof id !== 'string') return created;
-    // Only the first is kept: every body would hold memory in proportion to --runs.
-    if (createdPipes.length === 0) createdPipes.push({ id, kind, body });
+    // Only the first two are kept: every body would hold memory in proportion to --runs.
+    if (createdPipes.length < 2) createdPipes.push({ id, kind, body });
     // A changed value of each setting, from those the target accepted (for another pipe, where it accepted several).
     const changes = updateBodyFor(kind, body).map(
       (patch) => values.fill(openUpdate, patch, choiceOf(patch), body) ?? patch,
@@ -131,6 +135,89 @@ async function lifecycle(
   await context.eachExample(`create ${kind}`, arbitrary, lifecycleOf, { shrink: create });
 }
 
+const PATH_SCOPED = 'access.path-scoped';
+
+/** A value of the settings key `engine_max_threads` (1 to 64) other than `before`'s. */
+const otherThreads = (before: unknown): number =>
+  typeof before === 'number' && before >= 1 && before < 64 ? before + 1 : 1;
+
+/**
+ * The run's pipe updated under another organization, then under another service, each to be refused, and after each a
+ * settings read that shows the settings read before.
+ */
+async function updatesUnderOtherPaths(context: SuiteContext, pipe: CreatedPipe): Promise<void> {
+  const params = pipeParams(pipe.id);
+  const before = await context.send('getPipeSettings', {
+    params,
+    probe: accept('settings before updates under another path'),
+  });
+  const settings = payload(before);
+  if (!isSuccess(before) || !settings)
+    return context.unable("the settings of the run's pipe were not read, so nothing shows them unchanged");
+  const moves = [
+    { part: PATH_SCOPE_PARTS.organization, param: 'organizationId' },
+    { part: PATH_SCOPE_PARTS.service, param: 'serviceId' },
+  ];
+  for (const { part, param } of moves) {
+    const [update] = context.examples(`update under ${part}`, updateBodyFor(pipe.kind, pipe.body), 1);
+    const body = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
+    await context.send('updatePipe', {
+      params: { ...params, [param]: randomUUID() },
+      json: { ...body, settings: { ...body.settings, engine_max_threads: otherThreads(settings.engine_max_threads) } },
+      probe: reject(`an update of the run's pipe under ${part} (a fresh ${param})`, PATH_SCOPED, {
+        part,
+        ...fromExample(update!),
+      }),
+    });
+    await context.send('getPipeSettings', {
+      params,
+      probe: accept(`settings after an update under ${part}`, {
+        rules: [PATH_SCOPED],
+        part: PATH_SCOPE_PARTS.unchanged,
+        expect: { unchanged: settings },
+      }),
+    });
+  }
+}
+
+/**
+ * The pipe operations whose credentials and access are probed, each with a request the run's own credentials would have
+ * had accepted.
+ */
+function pipeAccessTargets(createdPipes: readonly CreatedPipe[], noPipe: string): AccessTarget[] {
+  return [
+    {
+      operationId: 'createPipe',
+      api: 'management',
+      scope: 'service',
+      request: (context) => ({
+        json: context.examples('create under another path', pipeCreateBody({ kind: 'broker' }), 1)[0]!.value,
+      }),
+    },
+    {
+      operationId: 'updatePipe',
+      api: 'management',
+      after: [FIRST_LIFECYCLE],
+      request: (context) => {
+        const pipe = createdPipes[0];
+        return pipe
+          ? {
+              params: pipeParams(pipe.id),
+              json: context.examples('update by another tenant', updateBodyFor(pipe.kind, pipe.body), 1)[0]!.value,
+            }
+          : { unable: noPipe };
+      },
+    },
+    {
+      operationId: 'getPipeSettings',
+      api: 'management',
+      scope: 'service',
+      after: [FIRST_LIFECYCLE],
+      request: () => (createdPipes[0] ? { params: pipeParams(createdPipes[0].id) } : { unable: noPipe }),
+    },
+  ];
+}
+
 /** The pipes suite: per source kind create, update, read settings; unmapped columns; invalid requests; credentials. */
 export function pipesSuite(): SuiteDefinition {
   /** The first pipe this run created (the later groups send to it), shared by the groups (which run in order). */
@@ -138,6 +225,7 @@ export function pipesSuite(): SuiteDefinition {
   const values = new OpenValues();
   const NO_PIPE =
     'no pipe of this run to send it to (none was created), and an unknown pipe id would let a 404 pass for a rejection';
+  const accessTargets = pipeAccessTargets(createdPipes, NO_PIPE);
   const knownPipe = (): Record<string, string> | { unable: string } =>
     createdPipes[0] ? pipeParams(createdPipes[0].id) : { unable: NO_PIPE };
   return {
@@ -276,39 +364,65 @@ export function pipesSuite(): SuiteDefinition {
           await Promise.all([...creates, ...updates]);
         },
       },
+      {
+        name: 'path scope: updatePipe, then its settings',
+        operations: ['updatePipe', 'getPipeSettings'],
+        feeds: [PATH_SCOPE_PARTS.organization, PATH_SCOPE_PARTS.service, PATH_SCOPE_PARTS.unchanged].map(
+          (part) => `${PATH_SCOPED}#${part}`,
+        ),
+        after: [FIRST_LIFECYCLE],
+        estimate: () => 5,
+        async run(context) {
+          if (createdPipes[0]) await updatesUnderOtherPaths(context, createdPipes[0]);
+          else context.unable(NO_PIPE);
+        },
+      },
+      {
+        name: 'fields only the server writes: createPipe, updatePipe',
+        operations: ['createPipe', 'updatePipe'],
+        after: [FIRST_LIFECYCLE],
+        estimate: () => 2 * READ_ONLY_FIELDS,
+        async run(context) {
+          const serviceId = context.config.management?.serviceId ?? '';
+          const sentOf = (anotherPipe: string | undefined): { field: string; value: unknown }[] => [
+            { field: 'id', value: anotherPipe ?? randomUUID() },
+            { field: 'serviceId', value: randomUUID() },
+            ...SHARED_READ_ONLY,
+          ];
+          const [valid] = context.examples('create with server-written fields', pipeCreateBody({ kind: 'stream' }), 1);
+          const creates = sentOf(createdPipes[0]?.id).map(({ field, value }) =>
+            context.send('createPipe', {
+              json: { ...(valid!.value as object), [field]: value },
+              probe: readOnlyProbe(`a pipe create that also sends ${field}`, {
+                sent: { [field]: value },
+                kept: { serviceId },
+              }),
+            }),
+          );
+          const pipe = createdPipes[0];
+          if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe'] });
+          const updates = pipe
+            ? sentOf(createdPipes[1]?.id).map(({ field, value }) => {
+                const [update] = context.examples(`update with ${field}`, updateBodyFor(pipe.kind, pipe.body), 1);
+                return context.send('updatePipe', {
+                  params: pipeParams(pipe.id),
+                  json: { ...(update!.value as object), [field]: value },
+                  probe: readOnlyProbe(`a pipe update that also sends ${field}`, {
+                    sent: { [field]: value },
+                    kept: { id: pipe.id, serviceId },
+                  }),
+                });
+              })
+            : [];
+          await Promise.all([...creates, ...updates]);
+        },
+      },
+      ...accessGroups(accessTargets),
       ...malformedJsonGroups([
         { operationId: 'createPipe' },
         { operationId: 'updatePipe', params: knownPipe, after: [FIRST_LIFECYCLE] },
       ]),
-      ...authGroups([
-        {
-          operationId: 'createPipe',
-          api: 'management',
-          request: (context) => ({
-            json: context.examples('create for credentials', pipeCreateBody({ kind: 'stream' }), 1)[0]!.value,
-          }),
-        },
-        {
-          operationId: 'updatePipe',
-          api: 'management',
-          after: [FIRST_LIFECYCLE],
-          request: (context) => {
-            const pipe = createdPipes[0];
-            return pipe
-              ? {
-                  params: pipeParams(pipe.id),
-                  json: context.examples('update for credentials', updateBodyFor(pipe.kind, pipe.body), 1)[0]!.value,
-                }
-              : { unable: NO_PIPE };
-          },
-        },
-        {
-          operationId: 'getPipeSettings',
-          api: 'management',
-          after: [FIRST_LIFECYCLE],
-          request: () => (createdPipes[0] ? { params: pipeParams(createdPipes[0].id) } : { unable: NO_PIPE }),
-        },
-      ]),
+      ...authGroups(accessTargets),
     ],
   };
 }

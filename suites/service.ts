@@ -1,9 +1,18 @@
 import { serviceCommandInvalid } from '../generators/index.ts';
+import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, reject } from '../engine/probe.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';
 
 const RULE = 'service.command';
+
+/** A start of the service (which a running service takes as a no-op), for the credential and access probes. */
+const START: AccessTarget = {
+  operationId: 'changeServiceState',
+  api: 'management',
+  scope: 'organization',
+  request: () => ({ json: { command: 'start' } }),
+};
 
 /**
  * The service suite: stop then start, invalid commands, malformed bodies, credentials; every request to the state
@@ -65,9 +74,8 @@ export function serviceSuite(): SuiteDefinition {
         },
       },
       ...malformedJsonGroups([{ operationId: 'changeServiceState' }]),
-      ...authGroups([
-        { operationId: 'changeServiceState', api: 'management', request: () => ({ json: { command: 'start' } }) },
-      ]),
+      ...authGroups([START]),
+      ...accessGroups([START]),
     ],
   };
 }

@@ -1,6 +1,7 @@
 import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
+import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
@@ -26,6 +27,16 @@ function lastDayWithEntries(exchange: Exchange, after: string, before: string): 
     .filter((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && d > after && d < before);
   return dates.sort().at(-1);
 }
+
+/** A day's usage, for the credential and access probes. */
+const USAGE_TARGET: AccessTarget = {
+  operationId: 'getUsageCost',
+  api: 'management',
+  scope: 'organization',
+  request: (context) => ({
+    query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY),
+  }),
+};
 
 /** The usage suite: the 30-day boundary, random periods, missing parameters, credentials. */
 export function usageSuite(): SuiteDefinition {
@@ -151,15 +162,8 @@ export function usageSuite(): SuiteDefinition {
           ]);
         },
       },
-      ...authGroups([
-        {
-          operationId: 'getUsageCost',
-          api: 'management',
-          request: (context) => ({
-            query: period(anchorOf(context.config.seed).getTime(), anchorOf(context.config.seed).getTime() + DAY),
-          }),
-        },
-      ]),
+      ...authGroups([USAGE_TARGET]),
+      ...accessGroups([USAGE_TARGET]),
     ],
   };
 }

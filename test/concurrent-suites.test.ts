@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runSchedule, type ScheduledSuite } from '../engine/group-schedule.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
-import { targetEnv } from './support/target-env.ts';
+import { otherTenantEnv, targetEnv } from './support/target-env.ts';
 import { judgedRules } from './support/unprobed.ts';
 
 /** One request as a proxy saw it: when it arrived and when its answer was passed on. */
@@ -79,6 +79,7 @@ describe('the suites of a run, concurrently under one gate', () => {
     servers.push(management.server, alerts.server);
     run = await runInProcess(['--runs', '2', '--seed', '11', '--concurrency', '4'], {
       ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
+      ...otherTenantEnv(reference),
     });
   }, 120_000);
 

@@ -279,6 +279,17 @@ describe('curlCommand', () => {
     ).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
   });
 
+  it("names another tenant's credentials by their OTHER_* variables", () => {
+    const others = { management: { user: 'other-kid', password: 'other-secret' }, alerts: { token: 'other-token' } };
+    const options = { credentials, others, redact };
+    expect(
+      curlCommand('management', request({ authorization: basic('other-kid', 'other-secret') }, 'custom'), options),
+    ).toContain('-u "$OTHER_MANAGEMENT_KEY_ID:$OTHER_MANAGEMENT_KEY_SECRET"');
+    expect(curlCommand('alerts', request({ authorization: 'Bearer other-token' }, 'custom'), options)).toContain(
+      '-H "Authorization: Bearer $OTHER_ALERTS_TOKEN"',
+    );
+  });
+
   it('masks other real secrets and keeps generated values as sent', () => {
     const curl = curlCommand(
       'management',

@@ -34,6 +34,7 @@ const WALL_BOUND_MS = 120_000;
  * need a real alert from the list, and a garbage list names none, so that rule is skipped.)
  */
 const REJECTION_RULES = [
+  'access.path-scoped',
   'auth.required',
   'keys.roles-enum',
   'keys.roles-minimum',

@@ -100,8 +100,9 @@ describe('--require-judged', () => {
 
 describe('--allow read sends GETs and nothing else', () => {
   it('against a target that accepts every request, not one request is a POST, PATCH or PUT, and nothing is ' +
-    'listed as created', async () => {
+    "listed as created; the access probes' GETs are sent", async () => {
     const methods: string[] = [];
+    const sent: { method: string; url: string; authorization: string }[] = [];
     const alert = {
       id: 'a'.repeat(24),
       name: 'n',
@@ -120,6 +121,7 @@ describe('--allow read sends GETs and nothing else', () => {
     };
     const server = createServer((req, res) => {
       methods.push(req.method ?? '');
+      sent.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization ?? '' });
       req.resume();
       req.on('end', () => {
         const body = req.url?.startsWith('/api/v2/alerts')
@@ -140,11 +142,23 @@ describe('--allow read sends GETs and nothing else', () => {
       BACKUP_ID: randomUUID(),
       ALERTS_BASE_URL: url,
       ALERTS_TOKEN: 'accept-everything-token',
+      OTHER_ORGANIZATION_ID: randomUUID(),
+      OTHER_MANAGEMENT_KEY_ID: 'other-key',
+      OTHER_MANAGEMENT_KEY_SECRET: 'other-accept-everything-secret',
+      OTHER_ALERTS_TOKEN: 'other-accept-everything-token',
     };
     try {
       const run = await runInProcess([...FAST, '--allow', 'read'], env);
       expect(methods.length).toBeGreaterThan(10);
       expect(methods.filter((method) => method !== 'GET')).toEqual([]);
+      const otherKey = `Basic ${Buffer.from('other-key:other-accept-everything-secret').toString('base64')}`;
+      const probes = sent.filter((s) => s.url.startsWith('/v1/') && s.authorization === otherKey);
+      // The usage and backup reads with the other key on the run's organization (the preflight's is on its own).
+      expect(probes.filter((s) => s.url.includes(env.ORGANIZATION_ID)).length).toBe(2);
+      expect(sent.some((s) => s.authorization === 'Bearer other-accept-everything-token')).toBe(true);
+      expect(
+        sent.filter((s) => s.url.startsWith('/v1/organizations/') && !s.url.includes(env.ORGANIZATION_ID)).length,
+      ).toBeGreaterThan(2);
       expect(run.report.created).toEqual([]);
       expect(run.code).toBe(1);
     } finally {

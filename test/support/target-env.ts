@@ -19,3 +19,9 @@ export function targetEnv(
     ALERTS_TOKEN: target.alertsToken,
   };
 }
+
+/** The `OTHER_*` settings of a reference target: its other organization's key and its other team's token. */
+export function otherTenantEnv(target: ReferenceTarget): Record<string, string> {
+  const settings = Object.assign({}, ...target.apis.map((api) => api.settings)) as Record<string, string>;
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => name.startsWith('OTHER_')));
+}

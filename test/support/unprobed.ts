@@ -1,9 +1,14 @@
 import type { RuleResult } from '../../core/finding.ts';
 import { RULES } from '../../rules/index.ts';
 
-/** The rules no probe judges yet: honestly not judged on every run, so a test of what a run judges leaves them out. */
+/**
+ * The rules no probe judges yet, wholly or in one of their parts: honestly not judged (never passed) on every run, so a
+ * test of what a run judges leaves them out.
+ */
 export const UNPROBED: ReadonlySet<string> = new Set(
-  RULES.filter((rule) => rule.notProbedYet !== undefined).map((rule) => rule.id),
+  RULES.filter(
+    (rule) => rule.notProbedYet !== undefined || rule.parts?.some((part) => part.notProbedYet !== undefined),
+  ).map((rule) => rule.id),
 );
 
 /** Flags that leave the rules no probe judges yet out of a run, by choice. */
