@@ -9,6 +9,7 @@ import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
 import { selectNamed } from './named.ts';
 import type { AlertRecord, PipeRecord, Store } from './store.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
+import { alertUpdateFieldByField, keyIdsFromClock, pipeUpdateLost } from './writes-at-once.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -789,6 +790,32 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return withTableMappings(store, ctx.params.pipeId, r, () => copyJson(before));
         },
       }),
+    ),
+
+    // Writes sent at once.
+    stateful(
+      'pipe-update-lost',
+      'a pipe PATCH reads the pipe, waits for storage, then writes it back whole with its changes: of two PATCHes of ' +
+        'one pipe in flight together one is lost, while PATCHes sent one after another all apply',
+      ['pipes.concurrent-updates'],
+      ['updatePipe'],
+      pipeUpdateLost,
+    ),
+    stateful(
+      'alert-update-field-by-field',
+      'an alert update writes its fields one by one in no fixed order, waiting for storage between them, and answers ' +
+        'the alert as it then reads: two updates in flight together leave a mix of both',
+      ['alerts.concurrent-updates'],
+      ['updateAlert'],
+      alertUpdateFieldByField,
+    ),
+    stateful(
+      'key-ids-from-clock',
+      "a key's id and keyId come from the clock's minute and the count of keys stored in it, read before a wait " +
+        'for storage: keys created at once share them, keys created one after another do not',
+      ['keys.credentials-unique'],
+      ['createKey'],
+      keyIdsFromClock,
     ),
   ].map((entry): Fault => Object.freeze(entry)),
 );
