@@ -29,7 +29,7 @@ export function pipeUpdatesModel<P>(pipe: {
   };
 }
 
-/** A pipe's settings as the PATCHes of a step leave them: each key sent takes the value sent, the others keep theirs. */
+/** A pipe's settings after a PATCH: each key it sent takes the value sent, the others keep theirs. */
 export function settingsAfter(settings: Json, body: Json): Json {
   return { ...settings, ...asObject(body.settings) };
 }

@@ -110,7 +110,7 @@ async function withTarget(options: Parameters<typeof startReference>[0], use: (t
 const TRIALS = 3;
 
 describe('writes sent at once to the reference target', () => {
-  it('pipe-update-lost: of two PATCHes in flight together one is lost; sent one after another, both apply', async () => {
+  it('pipe-update-lost: two PATCHes in flight together lose one; sent one after another, both apply', async () => {
     await withTarget({ faults: ['pipe-update-lost'] }, async (t) => {
       for (let i = 0; i < TRIALS; i += 1) {
         const { answers, settings } = await twoPatches(t, true);
@@ -139,7 +139,7 @@ describe('writes sent at once to the reference target', () => {
     },
   );
 
-  it('alert-update-field-by-field: two updates in flight together leave a mix; one after another, the second', async () => {
+  it('alert-update-field-by-field: two updates in flight together leave a mix, one after another not', async () => {
     await withTarget({ faults: ['alert-update-field-by-field'] }, async (t) => {
       for (let i = 0; i < TRIALS; i += 1) {
         const atOnce = await twoUpdates(t, true);
