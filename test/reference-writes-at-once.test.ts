@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { completeAlertUpdate } from './support/alert-update-body.ts';
 
 type Json = Record<string, any>;
 
@@ -58,20 +59,6 @@ async function twoPatches(t: ReferenceTarget, atOnce: boolean): Promise<{ answer
   return { answers: replies.map((reply) => reply.json.result.settings), settings };
 }
 
-function alertBody(n: number): Json {
-  return {
-    name: `alert ${n}`,
-    message: `message ${n}`,
-    threshold: n,
-    interval: `${n}m`,
-    thresholdType: n === 1 ? 'above' : 'below',
-    source: n === 1 ? 'tile' : 'search',
-    channel: { type: 'webhook', webhookId: `hook ${n}` },
-    tileId: `tile ${n}`,
-    dashboardId: `dashboard ${n}`,
-  };
-}
-
 /** Whether an alert shows every field an update body sent. */
 const shows = (alert: Json, body: Json): boolean =>
   Object.entries(body).every(([field, value]) =>
@@ -81,7 +68,7 @@ const shows = (alert: Json, body: Json): boolean =>
 /** Two complete updates of one alert; which of them each answer and the list after them show. */
 async function twoUpdates(t: ReferenceTarget, atOnce: boolean): Promise<{ answersOwn: boolean; listedOne: boolean }> {
   const id = t.alertIds[0]!;
-  const bodies = [alertBody(1), alertBody(2)];
+  const bodies = [completeAlertUpdate(1), completeAlertUpdate(2)];
   const update = (body: Json) => () => send(t, 'alerts', `/api/v2/alerts/${id}`, 'PUT', body);
   const replies = await twice(atOnce, update(bodies[0]!), update(bodies[1]!));
   const listed = (await send(t, 'alerts', '/api/v2/alerts')).json.data.find((alert: Json) => alert.id === id);
