@@ -1,3 +1,4 @@
+import { preview } from './finding.ts';
 import type { Violation } from './rule.ts';
 
 /** The most writes one history may hold: every order of them is tried, 4! = 24 at most. */
@@ -103,6 +104,26 @@ function firstDisagreement<S, W, A, R>(
   if (read === undefined) return undefined;
   const violations = model.read(state, read.value);
   return violations.length > 0 ? { at: 'read', violations } : undefined;
+}
+
+/**
+ * A linearization in words, for every report: the orders tried (the writes named by `name`, from their index) and the
+ * one that explains what came back, or for each its first disagreement, expected against actual.
+ */
+export function renderLinearization(result: Linearization, name: (index: number) => string): string[] {
+  const order = (indexes: readonly number[]): string => indexes.map(name).join(', then ');
+  const ruledOut = result.inadmissible === 0 ? '' : `; ${result.inadmissible} ruled out by when they were answered`;
+  const head = `${result.tried.length} order${result.tried.length === 1 ? '' : 's'} tried${ruledOut}`;
+  if (result.explainedBy) return [`${head}: explained by ${order(result.explainedBy)}`];
+  return [
+    `${head}, none explains what came back:`,
+    ...result.tried.map(({ order: indexes, disagreement }) => {
+      const where = disagreement?.at === 'answer' ? `the answer to ${name(disagreement.write)}` : 'the read after them';
+      const first = disagreement?.violations[0];
+      const actual = first?.actual === undefined ? 'it is absent' : `got ${preview(first.actual)}`;
+      return `- ${order(indexes)}: ${where}, ${first?.path || 'the response'}: expected ${first?.expected}, ${actual}`;
+    }),
+  ];
 }
 
 /** Every order of `items`, the given order first. */

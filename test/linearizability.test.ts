@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { admissibleOrders, linearize, type LinearModel, type TimedWrite } from '../core/linearizability.ts';
+import {
+  admissibleOrders,
+  linearize,
+  renderLinearization,
+  type LinearModel,
+  type TimedWrite,
+} from '../core/linearizability.ts';
 import { alertOutcome, alertUpdatesModel, pipeUpdatesModel, settingsAfter } from '../rules/concurrent-models.ts';
 import { completeAlertUpdate } from './support/alert-update-body.ts';
 
@@ -196,5 +202,27 @@ describe('complete updates of one alert sent at once', () => {
     const result = linearize(alertUpdatesModel(id, undefined), crossed, { value: listed(alertRecord(id, bodies[0]!)) });
     expect(result.explainedBy).toBeUndefined();
     expect(result.tried.map((t) => t.disagreement?.at === 'answer' && t.disagreement.write)).toEqual([1, 1]);
+  });
+});
+
+describe('renderLinearization', () => {
+  const name = (index: number): string => `PATCH ${index + 1}`;
+
+  it('names the explaining order, and for each order tried the first disagreement when none explains', () => {
+    const initial = { a: 1, b: 1 };
+    const writes = [patch({ a: 2 }, 0, 10, { a: 2, b: 1 }), patch({ b: 2 }, 1, 11, { a: 1, b: 2 })];
+    expect(renderLinearization(linearize(pipe(initial), writes, { value: { a: 1, b: 2 } }), name)).toEqual([
+      '2 orders tried, none explains what came back:',
+      '- PATCH 1, then PATCH 2: the answer to PATCH 2, /result/settings/a: expected 2, got 1',
+      '- PATCH 2, then PATCH 1: the answer to PATCH 1, /result/settings/b: expected 2, got 1',
+    ]);
+    const ordered = [write(1, 0, 10), write(2, 11, 15)];
+    expect(renderLinearization(linearize(register, ordered, { value: 1 }), name)).toEqual([
+      '1 order tried; 1 ruled out by when they were answered, none explains what came back:',
+      '- PATCH 1, then PATCH 2: the read after them, the response: expected 2, got 1',
+    ]);
+    expect(renderLinearization(linearize(register, [write(1, 0, 10), write(2, 5, 15)], { value: 1 }), name)).toEqual([
+      '2 orders tried: explained by PATCH 2, then PATCH 1',
+    ]);
   });
 });
