@@ -4,7 +4,7 @@
  */
 import { deferredRun } from './cli/deferred-run.ts';
 import type { ConformanceSettings } from './cli/run-conformance.ts';
-import { registerConformance } from './suites/support/conformance-suite.ts';
+import { registerConformance } from './suites/conformance-suite.ts';
 
 export type { ConformanceSettings } from './cli/run-conformance.ts';
 

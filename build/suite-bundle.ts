@@ -31,7 +31,7 @@ export async function bundleSuites(distDir: string): Promise<void> {
       '// Written by the build (build/suite-bundle.ts): suites/conformance.suite.ts, with the harness bundled.',
       "import { inject } from 'vitest';",
       "import { commandRun, registerConformance } from './bundle.js';",
-      "registerConformance(await commandRun(inject('conformance').channel));",
+      "registerConformance(await commandRun(inject('conformance')));",
       '',
     ].join('\n'),
   );

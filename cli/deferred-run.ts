@@ -1,13 +1,14 @@
-import { resolveConfig, type RunConfig } from '../core/config.ts';
+import { resolveSettings, type RunConfig } from '../core/config.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { PreparedRun } from '../core/run.ts';
 import { loadSpecs, type Specs } from '../core/spec.ts';
 import { acceptedFailures, loadBaseline } from '../reports/baseline-run.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import type { SuitesSource } from '../suites/support/conformance-suite.ts';
+import type { SuitesSource } from '../engine/run-suites.ts';
 import { startEmbedded } from '../engine/embedded-target.ts';
 import { prepareRun } from '../engine/prepare-run.ts';
-import { commandInputs, type ConformanceSettings } from './run-conformance.ts';
+import { SUITES } from '../suites/index.ts';
+import type { ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */
 const NOT_UNDER_VITEST: Readonly<Partial<Record<keyof ConformanceSettings, string>>> = Object.freeze({
@@ -20,8 +21,9 @@ const NOT_UNDER_VITEST: Readonly<Partial<Record<keyof ConformanceSettings, strin
 });
 
 /**
- * A run for a team's own vitest test file: the settings resolved now, by the command's resolver (a mistake throws the
- * same HarnessError as `runConformance`), and, when the groups are about to run, the specs loaded, the plan made, and
+ * A run for a team's own vitest test file: the settings resolved now, by the one resolver (a mistake throws the
+ * same HarnessError as `runConformance`, naming the key), and, when the groups are about to run, the specs loaded,
+ * the plan made, and
  * the embedded reference target started (no target setting) or the preflight passed (a target of the team's).
  */
 export async function deferredRun(settings: ConformanceSettings): Promise<SuitesSource> {
@@ -33,8 +35,7 @@ export async function deferredRun(settings: ConformanceSettings): Promise<Suites
       );
     }
   }
-  const { argv, env } = commandInputs(settings);
-  const config = resolveConfig(argv, env, RULE_IDS);
+  const config = resolveSettings(settings, RULE_IDS);
   const specs = await loadSpecs();
   return { config, specs, prepare: () => prepare(config, specs) };
 }
@@ -55,6 +56,7 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: Prepar
     const run = await prepareRun(
       { config: target?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) },
       specs,
+      SUITES,
     );
     return { run, ...(target ? { close: () => target.close() } : {}) };
   } catch (error) {

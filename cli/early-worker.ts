@@ -1,34 +1,33 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { RunLink } from '../core/run-channel.ts';
 import { type ThreadStart, vitestThreadStart } from './vitest-thread.ts';
 
 /**
  * vitest's worker thread, spawned as a run starts, before vitest loads (`suites/vitest-worker.ts`): it loads vitest's
  * runtime and the harness's bundle while the main thread loads vitest and vite (about 0.25 s of each thread), then
- * asks for the run's settings over the run's channel and prepares the run there (engine/command-run.ts: so the main
- * thread loads neither the suites, fast-check nor undici), and vitest's pool (cli/harness-pool.ts) adopts it when
- * vitest asks for a thread started exactly so. Only a run of the build has one: the sources' worker side goes through
+ * prepares the run from the settings the command gave it as it started (engine/command-run.ts: so the main thread
+ * loads neither the suites, fast-check nor undici), and vitest's pool (cli/harness-pool.ts) adopts it when vitest asks
+ * for a thread started exactly so. Only a run of the build has one: the sources' worker side goes through
  * vite's transform.
  */
 export class EarlyWorker {
   /** The worker's file, which the pool also starts when it cannot adopt this one. */
   static readonly entry = fileURLToPath(new URL('../suites/vitest-worker.js', import.meta.url));
   private thread: Worker | undefined;
-  /** A thread vitest's pool refused, until the run is prepared or the command ends. */
-  private refused: Worker | undefined;
 
   /**
-   * Spawns the worker for a run of the build, to prepare the run told over `channel` (its name); undefined for a run of
-   * the sources, or a build without the bundle. `prepared` settles once the run is prepared or given up: a thread
-   * vitest's pool refuses is ended only then, so that a preflight it began is not cut off and sent again.
-   * `onRefused` hears why vitest's pool could not adopt it (vitest asked for a thread started otherwise).
+   * Spawns the worker for a run of the build, to prepare `run` (its settings, settled, and its link back); undefined
+   * for a run of the sources, or a build without the bundle. `onRefused` hears why vitest's pool could not adopt it
+   * (vitest asked for a thread started otherwise): the thread is then ended, and the one vitest's pool starts prepares
+   * the run again (a configured target's preflight is sent twice).
    */
-  static start(channel: string, prepared: Promise<unknown>, onRefused: (why: string) => void): EarlyWorker | undefined {
+  static start(run: RunLink, onRefused: (why: string) => void): EarlyWorker | undefined {
     const bundle = new URL('../suites/bundle.js', import.meta.url);
     if (!import.meta.url.endsWith('.js') || !existsSync(EarlyWorker.entry) || !existsSync(bundle)) return undefined;
     try {
-      return new EarlyWorker(vitestThreadStart(), { preload: bundle.href, channel }, prepared, onRefused);
+      return new EarlyWorker(vitestThreadStart(), { preload: bundle.href, run }, onRefused);
     } catch {
       // Not lost: vitest's pool then starts the same file with its own settings, and reports what goes wrong.
       return undefined;
@@ -37,8 +36,7 @@ export class EarlyWorker {
 
   private constructor(
     private readonly started: ThreadStart,
-    workerData: { readonly preload: string; readonly channel: string },
-    private readonly prepared: Promise<unknown>,
+    workerData: { readonly preload: string; readonly run: RunLink },
     private readonly onRefused: (why: string) => void,
   ) {
     this.thread = new Worker(EarlyWorker.entry, {
@@ -66,10 +64,7 @@ export class EarlyWorker {
       thread.removeAllListeners('error');
       return thread;
     }
-    // Not before the run is prepared: a preflight it began must not be cut off and sent again.
-    this.refused = thread;
-    const end = (): Promise<number> => thread.terminate();
-    void this.prepared.then(end, end);
+    void thread.terminate();
     this.onRefused(
       'vitest wanted its worker thread started otherwise than the one the command started ' +
         `(${differences.join('; ')}), so it started another, about 0.1 s later. Is this a vitest release the ` +
@@ -80,10 +75,9 @@ export class EarlyWorker {
 
   /** Ends the thread if no pool adopted it (a run given up before vitest started, or one that started its own). */
   async dispose(): Promise<void> {
-    const threads = [this.thread, this.refused];
+    const thread = this.thread;
     this.thread = undefined;
-    this.refused = undefined;
-    await Promise.all(threads.map((thread) => thread?.terminate()));
+    await thread?.terminate();
   }
 }
 

@@ -2,8 +2,7 @@ import { basename, resolve } from 'node:path';
 import type { RunConfig } from '../core/config.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { openRunChannel, runChannelName } from '../core/run-channel.ts';
-import type { RunSettings } from '../core/run.ts';
+import { listenToRun, runLink, type RunListener } from '../core/run-channel.ts';
 import { startEmbedded, type EmbeddedTarget } from '../engine/embedded-target.ts';
 import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
@@ -57,8 +56,11 @@ export async function runCommand(
       : undefined;
   if (resolved.dryRun) {
     // The suites (with fast-check and the generators) load on use, so that a run's worker starts before they do.
-    const { prepareRun } = await import('../engine/prepare-run.ts');
-    io.out(planText((await prepareRun({ config: resolved }, specs)).plan, resolved));
+    const [{ prepareRun }, { SUITES }] = await Promise.all([
+      import('../engine/prepare-run.ts'),
+      import('../suites/index.ts'),
+    ]);
+    io.out(planText((await prepareRun({ config: resolved }, specs, SUITES)).plan, resolved));
     return 0;
   }
   await ensureReportDir(resolved.reportDir);
@@ -87,50 +89,39 @@ export async function runCommand(
     },
   });
   let reference: EmbeddedTarget | undefined;
-  // The run is prepared (the plan, the preflight) in vitest's worker thread, from the settings this thread hands over
-  // once on the run's channel: the embedded target's address once it listens, the failures a baseline accepts. When
-  // the settings or the preparation fail, the worker is told, and the run says nothing more.
-  let settle: (settings: RunSettings | undefined) => void = () => undefined;
-  const settings = new Promise<RunSettings | undefined>((resolve) => (settle = resolve));
-  const channelName = runChannelName(resolved);
-  const channel = openRunChannel(channelName);
-  const prepared = channel.handOver(settings);
-  // Read where it is awaited; a run given up before must not count as an unhandled rejection.
-  prepared.catch(() => undefined);
-  // vitest's worker thread starts before vitest loads (cli/early-worker.ts), and prepares the run as soon as it has
-  // loaded the harness; without it (a run of the sources), the suite file prepares it when vitest runs it.
-  const early = EarlyWorker.start(channelName, prepared, (why) => io.err(`conformance: ${why}`));
+  let listener: RunListener | undefined;
+  let early: EarlyWorker | undefined;
   try {
+    // The settings are settled before any thread that sends starts: the embedded target's address once it listens (it
+    // runs in this thread, so that it answers while the worker's thread sends), the failures a baseline accepts.
+    reference = resolved.reference ? await startEmbedded(resolved) : undefined;
+    const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, new Date()) : undefined;
+    const link = runLink({ config: reference?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) });
+    const heard = listenToRun(link);
+    listener = heard;
+    // vitest's worker thread starts before vitest loads (cli/early-worker.ts), given the settings, and prepares the run
+    // as soon as it has loaded the harness; without it (a run of the sources), the suite file prepares it, given the
+    // settings by vitest's `provide`. When the preparation fails, the run says nothing more.
+    early = EarlyWorker.start(link, (why) => io.err(`conformance: ${why}`));
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
-    const suites = runSuites(
-      resolved,
-      { name: channelName, open: channel },
-      prepared,
-      io.out,
-      (text) => run.redact(text),
-      {
-        ...(early ? { early } : {}),
-        stop: stop.signal,
-        planned: () => run.planned,
-        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-        onStarted: (read) => {
-          run.soFar = read;
-        },
+    const suites = runSuites(resolved, link, heard, io.out, (text) => run.redact(text), {
+      ...(early ? { early } : {}),
+      stop: stop.signal,
+      planned: () => run.planned,
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      onStarted: (read) => {
+        run.soFar = read;
       },
-    );
+    });
     // Its failure (vitest not starting) is read where it is awaited; while the run is prepared it must not count as an
     // unhandled rejection, which would end the process before the command could report it.
     suites.catch(() => undefined);
     let config: RunConfig;
     let startedAt: Date;
     try {
-      // The embedded target runs in this thread, so that it answers while the worker's thread sends.
-      reference = resolved.reference ? await startEmbedded(resolved) : undefined;
-      const knownFailures = baselined && baseline ? baselined.acceptedFailures(baseline, new Date()) : undefined;
-      settle({ config: reference?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) });
       const ready = await Promise.race([
-        prepared,
+        heard.prepared,
         suites.then(() => Promise.reject(new Error('vitest ended before the run was prepared'))),
       ]);
       if (ready.plan.warning) io.err(`conformance: ${ready.plan.warning}`);
@@ -144,7 +135,6 @@ export async function runCommand(
       startedAt = new Date();
       run.startedAt = startedAt;
     } catch (error) {
-      settle(undefined);
       await suites.catch(() => undefined);
       throw error;
     }
@@ -181,9 +171,8 @@ export async function runCommand(
     }
     return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
   } finally {
-    settle(undefined);
     interrupts.dispose();
-    channel.close();
+    listener?.close();
     await early?.dispose();
     await reference?.close();
   }

@@ -4,7 +4,7 @@ import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startVitest, type Reporter, type Vitest } from 'vitest/node';
 import { DEFAULTS } from '../core/defaults.ts';
-import type { RunChannel, RunProgress } from '../core/run-channel.ts';
+import type { RunLink, RunListener, RunProgress } from '../core/run-channel.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import type { RunConfig, Shard } from '../core/config.ts';
 import type { CreatedResource } from '../core/run-report.ts';
@@ -52,43 +52,42 @@ export interface SuitesRunOptions {
 
 /**
  * Runs the suite file with vitest in one worker, returning what it produced: it registers every suite and runs their
- * probe groups once, concurrently, under one session. The worker starts at once, and asks for the run's settings over
- * `channel` (the run's, which the caller opened and hands them over on); a run that is given up before it is prepared
- * (`prepared` rejects: a setting or the preflight failed) says nothing more. A shard runs its part of the suites
- * (`shardSuites`, the planner's split) and also writes vitest's blob report for `conformance merge`. Off a terminal, a
- * heartbeat line reports progress after every few seconds of quiet.
+ * probe groups once, concurrently, under one session. The thread vitest starts is given `link` (the run's settings and
+ * its link back, as vitest's `provide`); the caller's `listener` hears it. A run that is given up before it is
+ * prepared (the listener's `prepared` rejects: a setting or the preflight failed) says nothing more. A shard runs its
+ * part of the suites (`shardSuites`, the planner's split) and also writes vitest's blob report for `conformance merge`.
+ * Off a terminal, a heartbeat line reports progress after every few seconds of quiet.
  */
 export async function runSuites(
   config: RunConfig,
-  channel: { readonly name: string; readonly open: RunChannel },
-  prepared: Promise<unknown>,
+  link: RunLink,
+  listener: RunListener,
   write: (line: string) => void,
   redact: (text: string) => string,
   options: SuitesRunOptions = {},
 ): Promise<Collected> {
-  const open = channel.open;
   // A run given up before its first request (a setting or the preflight failed) says nothing and leaves no report.
   let abandoned = false;
-  prepared.catch(() => (abandoned = true));
+  listener.prepared.catch(() => (abandoned = true));
   const kept = (): boolean => !abandoned;
   const say = (line: string): void => {
     if (kept()) write(line);
   };
-  open.serve(() => options.stop?.aborted === true);
   const created = new Map<string, CreatedResource[]>();
   // Appended in place: a copy per announcement made the main thread's share of a run quadratic in what it created.
-  open.onCreated((suite, resource) => {
+  listener.onCreated((suite, resource) => {
     const list = created.get(suite);
     if (list) list.push(resource);
     else created.set(suite, [resource]);
   });
-  const stopWorker = (): void => open.stop();
-  options.stop?.addEventListener('abort', stopWorker, { once: true });
+  const stopWorker = (): void => listener.stop();
+  if (options.stop?.aborted) stopWorker();
+  else options.stop?.addEventListener('abort', stopWorker, { once: true });
   const started = Date.now();
   const beat = process.stdout.isTTY
     ? undefined
     : heartbeat(say, options.heartbeatMs ?? DEFAULTS.heartbeatMs, () =>
-        heartbeatText(open.progress(), options.planned?.(), started),
+        heartbeatText(listener.progress(), options.planned?.(), started),
       );
   const collector = new CollectReporter(beat ? beat.line : say, redact);
   const reportDir = resolve(config.reportDir);
@@ -97,7 +96,7 @@ export async function runSuites(
     await runVitest(config.cacheDir, {
       testTimeout: config.budgetMs + 60_000,
       hookTimeout: config.budgetMs + 60_000,
-      provide: { conformance: { channel: channel.name } },
+      provide: { conformance: link },
       ...(options.early ? { pool: harnessPool(options.early) } : {}),
       reporters: [
         collector,

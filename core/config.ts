@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
-import { credentialSettings, type SettingName } from '../apis/descriptor.ts';
+import { type CredentialFieldsOf, credentialSettings, type SettingName } from '../apis/descriptor.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -91,6 +91,105 @@ export const RUN_FLAGS = Object.freeze({
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+type Api = (typeof API_LIST)[number];
+
+/** An API's credential as a settings object names it: `<api><Field>` (`managementKeyId`, `alertsToken`). */
+type CredentialName<A extends Api> = A extends Api ? `${A['name']}${Capitalize<CredentialFieldsOf<A>>}` : never;
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/**
+ * The settings that point a run at the APIs, from their descriptors: each target flag in camelCase (`--management-url`
+ * is `managementUrl`, `--organization` is `organization`), and each credential, which the command takes from its
+ * environment variable only (`managementKeyId` is `MANAGEMENT_KEY_ID`, `alertsToken` is `ALERTS_TOKEN`).
+ */
+export type TargetSettings = { readonly [F in TargetFlag as CamelCase<F>]?: string } & {
+  readonly [N in CredentialName<Api>]?: string;
+};
+
+/**
+ * A run's settings as an object, what the one resolver (`resolveSettings`) takes: each flag of `conformance run` in
+ * camelCase (`--management-url` is `managementUrl`), plus the credentials that the command takes from environment
+ * variables only. Omitted settings take the defaults; with no API's URL, the embedded reference target is used.
+ */
+export interface GivenSettings extends TargetSettings {
+  readonly rules?: readonly string[];
+  readonly skipRules?: readonly string[];
+  readonly allow?: readonly ProbeClass[];
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly timeoutMs?: number;
+  readonly budgetMs?: number;
+  readonly maxRps?: number;
+  readonly concurrency?: number;
+  readonly maxRequests?: number;
+  readonly maxResponseBytes?: number;
+  readonly reportDir?: string;
+  /** Writes every exchange of the run as HAR 1.2 to this file. */
+  readonly har?: string;
+  /** Gathers the run's evidence, with a manifest of hashes, in this folder. */
+  readonly bundle?: string;
+  readonly baseline?: string;
+  readonly updateBaseline?: boolean;
+  readonly dryRun?: boolean;
+  readonly requireJudged?: boolean;
+  /** Print every verdict, not only the failures and the counts (the command's terminal summary). */
+  readonly verbose?: boolean;
+  readonly shard?: Shard;
+  readonly referenceFault?: readonly string[];
+  readonly referenceMode?: readonly string[];
+}
+
+type SettingKey = keyof GivenSettings;
+type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, 'help'>>, SettingKey>;
+// A flag added to RUN_FLAGS without its key in GivenSettings fails the type check here.
+true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
+
+/**
+ * How the caller named each setting, for the errors: a settings object's own keys (`runs`), or the command's flags and
+ * variables (`--runs`, `MANAGEMENT_BASE_URL`).
+ */
+export interface SettingNames {
+  /** The setting as the caller gave it, or would give it. */
+  of(key: SettingKey): string;
+  /** A setting not given, as a message asks for it (the command: its variable and its flag). */
+  missing(key: SettingKey): string;
+}
+
+/** A settings object's names: its keys. */
+const KEY_NAMES: SettingNames = Object.freeze({ of: (key: string) => key, missing: (key: string) => key });
+
+const kebab = (key: string): string => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** Each target setting's key in a settings object, by its variable: its flag in camelCase, else `<api><Field>`. */
+const TARGET_KEYS: ReadonlyMap<string, SettingKey> = new Map(
+  API_LIST.flatMap((api) => [
+    ...[api.settings.baseUrl, ...api.settings.ids].flatMap((setting) =>
+      setting.flag ? [[setting.variable, camel(setting.flag) as SettingKey] as const] : [],
+    ),
+    ...credentialSettings(api).map(
+      ({ field, variable }) =>
+        [variable, `${api.name}${field.charAt(0).toUpperCase()}${field.slice(1)}` as SettingKey] as const,
+    ),
+  ]),
+);
+
+/** Every key a settings object may have. */
+const SETTING_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(RUN_FLAGS)
+    .filter((flag) => flag !== 'help')
+    .map(camel),
+  ...TARGET_KEYS.values(),
+]);
+
+/** The credential keys as a message lists them: `managementKeyId, managementKeySecret and alertsToken`. */
+const CREDENTIAL_KEYS = API_LIST.flatMap((api) => credentialSettings(api).map((s) => TARGET_KEYS.get(s.variable)))
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' and ');
+
 /** Parses argv of `conformance run`; unknown flags are a CONFIG_INVALID error. */
 export function parseRunArgs(argv: readonly string[]): Record<string, string | string[] | boolean | undefined> {
   try {
@@ -104,35 +203,98 @@ export function parseRunArgs(argv: readonly string[]): Record<string, string | s
 }
 
 /**
- * Resolves flags, environment and defaults into one frozen RunConfig, or throws a HarnessError naming
- * the setting at fault. `knownRules` are the rule ids that `--rules` and `--skip-rules` may name.
+ * The command's settings: its flags and environment as a settings object, and the names the user gave them under
+ * (a target setting's flag wins over its variable), so that the resolver's errors name flags and variables.
+ */
+export function commandSettings(argv: readonly string[], env: Env): { given: GivenSettings; names: SettingNames } {
+  const flags = parseRunArgs(argv);
+  const given: Record<string, unknown> = {};
+  for (const [flag, value] of Object.entries(flags)) {
+    if (flag === 'help' || TARGET_SETTINGS.some((setting) => setting.flag === flag)) continue;
+    // A value given empty is not given (`--har` excepted, which says that it needs a path).
+    given[camel(flag)] =
+      typeof value === 'string' && flag !== 'har' && flag !== 'bundle' ? value.trim() || undefined : value;
+  }
+  const targetNames = new Map<string, string>();
+  for (const { setting, value, name } of givenTargetSettings(flags, env).values()) {
+    const key = TARGET_KEYS.get(setting.variable);
+    if (key) given[key] = value;
+    targetNames.set(key ?? setting.variable, name);
+  }
+  const missing = (key: SettingKey): string => {
+    const setting = TARGET_SETTINGS.find((s) => TARGET_KEYS.get(s.variable) === key);
+    if (!setting) return `--${kebab(key)}`;
+    if (!setting.flag) return setting.variable;
+    const isBaseUrl = BASE_URL_SETTING[setting.api].variable === setting.variable;
+    return `${setting.variable} (${isBaseUrl ? '' : 'or '}--${setting.flag})`;
+  };
+  const names: SettingNames = {
+    of(key) {
+      const setting = TARGET_SETTINGS.find((s) => TARGET_KEYS.get(s.variable) === key);
+      return targetNames.get(key) ?? setting?.variable ?? `--${kebab(key)}`;
+    },
+    missing: (key) => targetNames.get(key) ?? missing(key),
+  };
+  return { given: given as GivenSettings, names };
+}
+
+/**
+ * The command's resolver: flags, environment and defaults into one frozen RunConfig (`commandSettings`, then
+ * `resolveSettings`), or a HarnessError naming the flag or variable at fault. `knownRules` are the rule ids that
+ * `--rules` and `--skip-rules` may name.
  */
 export function resolveConfig(argv: readonly string[], env: Env, knownRules: readonly string[]): RunConfig {
-  const flags = parseRunArgs(argv);
-  const str = (flag: string): string | undefined => {
-    const fromFlag = flags[flag];
-    return typeof fromFlag === 'string' ? fromFlag.trim() || undefined : undefined;
-  };
+  const { given, names } = commandSettings(argv, env);
+  return resolveSettings(given, knownRules, { names, cacheDir: cacheDirectory(env) });
+}
 
-  const given = givenTargetSettings(flags, env);
-  const useReference = given.size === 0;
+/**
+ * The one resolver: a settings object and the defaults into one frozen RunConfig, or a HarnessError naming the setting
+ * at fault as the caller named it (`names`: by default the object's keys). Values are checked whatever their type, as
+ * JavaScript callers may pass anything. `cacheDir` defaults to the harness's cache folder under the home directory.
+ */
+export function resolveSettings(
+  given: GivenSettings,
+  knownRules: readonly string[],
+  options: { readonly names?: SettingNames; readonly cacheDir?: string } = {},
+): RunConfig {
+  const names = options.names ?? KEY_NAMES;
+  const read = new SettingsReader(given as Readonly<Record<string, unknown>>, names);
+  const unknown = Object.keys(given).filter((key) => !SETTING_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `unknown setting ${unknown.map((key) => JSON.stringify(key) + didYouMean(key, [...SETTING_KEYS])).join(', ')}; ` +
+        `the settings are the flags of \`conformance run\` in camelCase, plus ${CREDENTIAL_KEYS}.`,
+    );
+  }
 
-  const faults = (flags['reference-fault'] as string[] | undefined) ?? [];
-  const modes = (flags['reference-mode'] as string[] | undefined) ?? [];
+  const targetGiven = new Map<string, GivenSetting>();
+  for (const setting of TARGET_SETTINGS) {
+    const key = TARGET_KEYS.get(setting.variable);
+    const value = key === undefined ? undefined : read.raw(key);
+    if (key !== undefined && value !== undefined)
+      targetGiven.set(setting.variable, { setting, value, name: names.of(key) });
+  }
+  const useReference = targetGiven.size === 0;
+
+  const faults = read.strings('referenceFault') ?? [];
+  const modes = read.strings('referenceMode') ?? [];
   if (!useReference && (faults.length > 0 || modes.length > 0)) {
     throw new HarnessError(
       'CONFIG_INVALID',
-      '--reference-fault and --reference-mode apply to the embedded reference target only, which runs when ' +
-        `no target setting is present, but ${[...given.values()].map((g) => g.name).join(', ')} ` +
-        `${given.size === 1 ? 'is' : 'are'} set: unset ${given.size === 1 ? 'it' : 'them'} (or drop the ` +
+      `${names.of('referenceFault')} and ${names.of('referenceMode')} apply to the embedded reference target only, ` +
+        'which runs when no target setting is present, but ' +
+        `${[...targetGiven.values()].map((g) => g.name).join(', ')} ` +
+        `${targetGiven.size === 1 ? 'is' : 'are'} set: unset ${targetGiven.size === 1 ? 'it' : 'them'} (or drop the ` +
         'flags).',
     );
   }
-  const targets = resolveTargets(given);
+  const targets = resolveTargets(targetGiven, names);
 
   const known = new Set(knownRules);
-  const chosen = ruleList(str('rules'), '--rules', known);
-  const skippedIds = ruleList(str('skip-rules'), '--skip-rules', known);
+  const chosen = ruleList(read.strings('rules'), names.of('rules'), known);
+  const skippedIds = ruleList(read.strings('skipRules'), names.of('skipRules'), known);
   const selected = chosen ?? [...knownRules];
   const skipped = new Set(skippedIds ?? []);
 
@@ -141,44 +303,128 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
     unconfigured: Object.fromEntries(
       API_LIST.filter((api) => !useReference && !targets[api.name]).map(({ name, settings: { baseUrl } }) => [
         name,
-        `${baseUrl.variable} (--${baseUrl.flag}) is not set`,
+        `${names.missing(TARGET_KEYS.get(baseUrl.variable) as SettingKey)} is not set`,
       ]),
     ),
     ...optional('reference', useReference ? { faults, modes } : undefined),
     rules: selected.filter((id) => !skipped.has(id)),
     selection: { ...optional('rules', chosen), ...optional('skipRules', skippedIds) },
-    allow: allowList(str('allow')),
-    runs: integer(str('runs'), '--runs', DEFAULTS.runs, 1, 10_000),
-    seed: integer(str('seed'), '--seed', randomSeed(), 0, 2 ** 31 - 1),
-    timeoutMs: integer(str('timeout-ms'), '--timeout-ms', DEFAULTS.timeoutMs, 1, 600_000),
-    budgetMs: integer(str('budget-ms'), '--budget-ms', DEFAULTS.budgetMs, 1_000, 86_400_000),
-    maxRps: integer(str('max-rps'), '--max-rps', DEFAULTS.maxRps, 0, 100_000),
-    concurrency: integer(str('concurrency'), '--concurrency', DEFAULTS.concurrency, 1, 256),
+    allow: allowList(read.strings('allow'), names.of('allow'), given.allow),
+    runs: read.integer('runs', DEFAULTS.runs, 1, 10_000),
+    seed: read.integer('seed', randomSeed(), 0, 2 ** 31 - 1),
+    timeoutMs: read.integer('timeoutMs', DEFAULTS.timeoutMs, 1, 600_000),
+    budgetMs: read.integer('budgetMs', DEFAULTS.budgetMs, 1_000, 86_400_000),
+    maxRps: read.integer('maxRps', DEFAULTS.maxRps, 0, 100_000),
+    concurrency: read.integer('concurrency', DEFAULTS.concurrency, 1, 256),
     ...optional(
       'maxRequests',
-      str('max-requests') === undefined ? undefined : integer(str('max-requests'), '--max-requests', 0, 1, 10_000_000),
+      read.raw('maxRequests') === undefined ? undefined : read.integer('maxRequests', 0, 1, 10_000_000),
     ),
-    maxResponseBytes: integer(
-      str('max-response-bytes'),
-      '--max-response-bytes',
-      DEFAULTS.maxResponseBytes,
-      1024,
-      1024 ** 3,
-    ),
-    reportDir: str('report-dir') ?? DEFAULTS.reportDir,
-    ...optional('har', outputPath(str('har'), '--har', flags.har)),
-    ...optional('bundle', outputPath(str('bundle'), '--bundle', flags.bundle)),
-    ...optional('baseline', str('baseline')),
-    updateBaseline: flags['update-baseline'] === true,
-    requireJudged: flags['require-judged'] === true,
-    dryRun: flags['dry-run'] === true,
-    ...optional('shard', shard(str('shard'))),
-    cacheDir: cacheDirectory(env),
+    maxResponseBytes: read.integer('maxResponseBytes', DEFAULTS.maxResponseBytes, 1024, 1024 ** 3),
+    reportDir: read.text('reportDir') ?? DEFAULTS.reportDir,
+    ...optional('har', read.path('har')),
+    ...optional('bundle', read.path('bundle')),
+    ...optional('baseline', read.text('baseline')),
+    updateBaseline: read.flag('updateBaseline'),
+    requireJudged: read.flag('requireJudged'),
+    dryRun: read.flag('dryRun'),
+    ...optional('shard', read.shard()),
+    cacheDir: options.cacheDir ?? cacheDirectory({}),
   };
+  read.flag('verbose');
   if (config.updateBaseline && !config.baseline) {
-    throw new HarnessError('CONFIG_INVALID', '--update-baseline needs --baseline FILE: name the file to write.');
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${names.of('updateBaseline')} needs ${names.of('baseline')} FILE: name the file to write.`,
+    );
   }
   return deepFreeze(config);
+}
+
+/** Reads a settings object's values, whatever their type, into the types a RunConfig holds, naming a bad one. */
+class SettingsReader {
+  constructor(
+    private readonly given: Readonly<Record<string, unknown>>,
+    private readonly names: SettingNames,
+  ) {}
+
+  /** A value given as text (a number is taken as its digits). */
+  raw(key: SettingKey): string | undefined {
+    const value = this.given[key];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number') return String(value);
+    throw this.invalid(key, 'a string', value);
+  }
+
+  /** Text with its spaces trimmed; given empty, not given. */
+  text(key: SettingKey): string | undefined {
+    return this.raw(key)?.trim() || undefined;
+  }
+
+  /** A list: an array of strings, or one string of comma-separated items. */
+  strings(key: SettingKey): string[] | undefined {
+    const value = this.given[key];
+    if (value === undefined) return undefined;
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+      return value.length === 0 ? undefined : (value as string[]);
+    if (typeof value === 'string') return value.split(',');
+    throw this.invalid(key, 'a list of strings', value);
+  }
+
+  flag(key: SettingKey): boolean {
+    const value = this.given[key];
+    if (value === undefined || typeof value === 'boolean') return value === true;
+    throw this.invalid(key, 'true or false', value);
+  }
+
+  integer(key: SettingKey, fallback: number, min: number, max: number): number {
+    const value = this.given[key];
+    if (value === undefined) return fallback;
+    const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+    if (text === undefined || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `${this.names.of(key)} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`,
+      );
+    }
+    return Number(text);
+  }
+
+  /** An output file or folder's absolute path; given empty, a CONFIG_INVALID error naming it. */
+  path(key: SettingKey): string | undefined {
+    if (this.given[key] === undefined) return undefined;
+    const value = this.text(key);
+    if (value === undefined)
+      throw new HarnessError('CONFIG_INVALID', `${this.names.of(key)} needs a path: name the file or folder to write.`);
+    return resolve(value);
+  }
+
+  /** `i/n`, or `{ index, count }`. */
+  shard(): Shard | undefined {
+    const value = this.given.shard;
+    if (value === undefined) return undefined;
+    const { index, count } =
+      typeof value === 'object' && value !== null
+        ? (value as Partial<Shard>)
+        : Object.fromEntries(
+            [...(/^\s*(\d+)\/(\d+)\s*$/.exec(String(value))?.slice(1) ?? [])].map((n, i) => [
+              i === 0 ? 'index' : 'count',
+              Number(n),
+            ]),
+          );
+    if (!Number.isInteger(index) || !Number.isInteger(count) || count! < 1 || index! < 1 || index! > count!) {
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `${this.names.of('shard')} must be i/n with 1 <= i <= n, such as 1/3, not ${JSON.stringify(value)}.`,
+      );
+    }
+    return { index: index!, count: count! };
+  }
+
+  private invalid(key: SettingKey, wanted: string, value: unknown): HarnessError {
+    return new HarnessError('CONFIG_INVALID', `${this.names.of(key)} must be ${wanted}, not ${JSON.stringify(value)}.`);
+  }
 }
 
 /**
@@ -198,7 +444,7 @@ export function cacheDirectory(env: Env): string {
  * target gives under the variables a user would set, resolved as a user's are. Throws when it serves not every API.
  */
 export function withTargets(config: RunConfig, settings: Env): RunConfig {
-  const targets = resolveTargets(givenTargetSettings({}, settings));
+  const targets = resolveTargets(givenTargetSettings({}, settings), KEY_NAMES);
   const missing = API_LIST.filter((api) => !targets[api.name]).map((api) => api.name);
   if (missing.length > 0) throw new Error(`it serves no ${missing.join(' or ')} API`);
   return deepFreeze({ ...config, ...targets, unconfigured: {} });
@@ -213,14 +459,17 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
  * credentials and ids without their API's base URL, or a required one missing, is a CONFIG_MISSING error naming the
  * variable to set.
  */
-function resolveTargets(given: ReadonlyMap<string, GivenSetting>): Targets {
+function resolveTargets(given: ReadonlyMap<string, GivenSetting>, names: SettingNames): Targets {
+  const keyOf = (variable: string): SettingKey => TARGET_KEYS.get(variable) as SettingKey;
   for (const { name, value, setting } of given.values()) {
     if (value.trim() === '') {
-      throw new HarnessError(
-        'CONFIG_MISSING',
-        `${name} is set but empty: give it a value, or unset it (in GitHub Actions, \`\${{ ` +
-          `vars.${setting.variable} }}\` is empty when the repository variable is not defined).`,
-      );
+      // In GitHub Actions, an undefined repository variable comes as an empty one.
+      const actions =
+        name === setting.variable
+          ? ` (in GitHub Actions, \`\${{ vars.${setting.variable} }}\` is empty when the repository variable is not ` +
+            'defined)'
+          : '';
+      throw new HarnessError('CONFIG_MISSING', `${name} is set but empty: give it a value, or unset it${actions}.`);
     }
   }
   for (const { name: api } of API_LIST) {
@@ -231,15 +480,16 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>): Targets {
     if (!given.has(base.variable) && without.length > 0) {
       throw new HarnessError(
         'CONFIG_MISSING',
-        `${base.variable} (--${base.flag}) is not set, but ${without.join(', ')} ` +
-          `${without.length === 1 ? 'is' : 'are'}: set ${base.variable} to the base URL of the ${api} API ` +
+        `${names.missing(keyOf(base.variable))} is not set, but ${without.join(', ')} ` +
+          `${without.length === 1 ? 'is' : 'are'}: set ${names.of(keyOf(base.variable))} to the base URL of the ` +
+          `${api} API ` +
           `(its ${base.prefix}/... paths go under it), or unset ${without.length === 1 ? 'it' : 'them'} to ` +
           `leave the ${api} API out of the run.`,
       );
     }
   }
-  const nameOf = ({ variable, flag }: SettingName): string =>
-    given.get(variable)?.name ?? (flag ? `${variable} (or --${flag})` : variable);
+  const nameOf = ({ variable }: SettingName): string =>
+    given.get(variable)?.name ?? (TARGET_KEYS.has(variable) ? names.missing(keyOf(variable)) : variable);
   const targets: Partial<Record<ApiName, Readonly<Record<string, string>>>> = {};
   for (const api of API_LIST) {
     const url = given.get(api.settings.baseUrl.variable);
@@ -305,30 +555,13 @@ function baseUrl(value: string, name: string, prefix: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** An output file or folder's absolute path; a flag given empty is a CONFIG_INVALID error naming it. */
-function outputPath(value: string | undefined, name: string, given: unknown): string | undefined {
-  if (given !== undefined && value === undefined)
-    throw new HarnessError('CONFIG_INVALID', `${name} needs a path: name the file or folder to write.`);
-  return value === undefined ? undefined : resolve(value);
-}
-
-function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new HarnessError(
-      'CONFIG_INVALID',
-      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`,
-    );
-  }
-  return Number(value);
-}
-
-function ruleList(value: string | undefined, name: string, known: ReadonlySet<string>): string[] | undefined {
+function ruleList(
+  value: readonly string[] | undefined,
+  name: string,
+  known: ReadonlySet<string>,
+): string[] | undefined {
   if (value === undefined) return undefined;
-  const ids = value
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
+  const ids = value.map((id) => id.trim()).filter(Boolean);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     throw new HarnessError(
@@ -340,34 +573,17 @@ function ruleList(value: string | undefined, name: string, known: ReadonlySet<st
   return ids;
 }
 
-function allowList(value: string | undefined): ProbeClass[] {
+function allowList(value: readonly string[] | undefined, name: string, given: unknown): ProbeClass[] {
   if (value === undefined) return [...DEFAULTS.allow];
-  const classes = value
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
+  const classes = value.map((c) => c.trim()).filter(Boolean);
   const bad = classes.filter((c) => !(PROBE_CLASSES as readonly string[]).includes(c));
   if (bad.length > 0 || classes.length === 0) {
     throw new HarnessError(
       'CONFIG_INVALID',
-      `--allow takes a comma-separated list of ${PROBE_CLASSES.join(', ')}; ${JSON.stringify(value)} is not one.`,
+      `${name} takes a list of ${PROBE_CLASSES.join(', ')}; ${JSON.stringify(given)} is not one.`,
     );
   }
   return classes as ProbeClass[];
-}
-
-function shard(value: string | undefined): Shard | undefined {
-  if (value === undefined) return undefined;
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) {
-    throw new HarnessError(
-      'CONFIG_INVALID',
-      `--shard must be i/n with 1 <= i <= n, such as 1/3, not ${JSON.stringify(value)}.`,
-    );
-  }
-  return { index, count };
 }
 
 function randomSeed(): number {

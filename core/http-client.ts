@@ -15,7 +15,7 @@ import type { ApiName, Operation } from './spec.ts';
 import { undici } from './undici.ts';
 
 /** How one API is reached: its base URL, its credentials, and the run's shared limits. */
-export interface HttpClientOptions {
+export interface HttpClientOptions<R = Exchange> {
   readonly api: ApiName;
   readonly baseUrl: string;
   /** The `Authorization` header of this API; it is sent to this base URL only. */
@@ -28,8 +28,8 @@ export interface HttpClientOptions {
   readonly deadline: number;
   readonly backoffMs: number;
   readonly maxRateLimitWaitMs: number;
-  /** Called with every exchange, unredacted, before `send` returns it. */
-  readonly onExchange: (exchange: Exchange) => void;
+  /** Called with every exchange, unredacted, as it ends: what it returns is what `send` returns. */
+  readonly onExchange: (exchange: Exchange) => R;
   /** The run's pacers, shared by every client of the run; a client of its own when absent. */
   readonly pacers?: Pacers;
   /** Called with every 429 answer that is retried. */
@@ -53,19 +53,19 @@ export interface SendOptions {
   readonly urgent?: boolean;
 }
 
-/** Sends requests to one API and records each exchange. */
-export interface HttpClient {
+/** Sends requests to one API and records each exchange: `send` returns what `onExchange` made of it. */
+export interface HttpClient<R = Exchange> {
   readonly api: ApiName;
-  send(options: SendOptions): Promise<Exchange>;
+  send(options: SendOptions): Promise<R>;
 }
 
 /**
  * Creates a client on undici that never follows redirects, caps time and body size, paces each credential to what
  * its limiter is expected to take (see `createCredentialPacer`), and retries 429s when the limiter's reset is due.
  */
-export function createHttpClient(options: HttpClientOptions): HttpClient {
+export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R> {
   const pacers = options.pacers ?? createPacers({ maxHoldMs: options.maxRateLimitWaitMs, deadline: options.deadline });
-  const send = async (opts: SendOptions): Promise<Exchange> => {
+  const send = async (opts: SendOptions): Promise<R> => {
     const req = buildRequest(options, opts);
     const pacer = pacers.of(options.api, req.headers.authorization);
     let attempt = 0;
@@ -119,8 +119,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         request: req,
         ...result,
       };
-      options.onExchange(exchange);
-      return exchange;
+      return options.onExchange(exchange);
     }
   };
   return { api: options.api, send };
@@ -145,7 +144,7 @@ async function rateLimitWait(ms: number, interrupted: AbortSignal | undefined): 
   });
 }
 
-function buildRequest(client: HttpClientOptions, opts: SendOptions): RecordedRequest {
+function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): RecordedRequest {
   const params = opts.params ?? {};
   const path = opts.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const query = opts.query ?? {};
@@ -168,7 +167,7 @@ function buildRequest(client: HttpClientOptions, opts: SendOptions): RecordedReq
 }
 
 async function exchangeOnce(
-  client: HttpClientOptions,
+  client: HttpClientOptions<unknown>,
   req: RecordedRequest,
 ): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {
   const started = performance.now();

@@ -61,9 +61,18 @@ export function createLedger(): Ledger {
   return { tallies: {}, coverage: {} };
 }
 
+/** A finding the ledger kept, by reference: what made it amends it in place (a minimal example, a sequence). */
+export interface KeptFinding {
+  readonly rule: string;
+  /** The finding as kept now. */
+  current(): Finding;
+  /** Replaces the kept finding with what `change` makes of it. */
+  amend(change: (finding: Finding) => Finding): void;
+}
+
 /**
  * Adds one judged rule on one exchange to the ledger (with the part it was evidence for), keeping the first few
- * findings.
+ * findings; returns references to those it kept.
  */
 export function tally(
   ledger: Ledger,
@@ -71,7 +80,7 @@ export function tally(
   rule: string,
   part: string | undefined,
   findings: readonly Finding[],
-): void {
+): KeptFinding[] {
   const byRule = (ledger.tallies[operation] ??= {});
   const entry = (byRule[rule] ??= { checks: 0, parts: {}, violations: 0, findings: [] });
   entry.checks += 1;
@@ -80,7 +89,38 @@ export function tally(
   const judged = ((coverage.judged ??= {})[rule] ??= {});
   judged[part ?? 'whole rule'] = (judged[part ?? 'whole rule'] ?? 0) + 1;
   entry.violations += findings.length;
-  for (const finding of findings) if (entry.findings.length < DEFAULTS.findingsPerResult) entry.findings.push(finding);
+  const kept: KeptFinding[] = [];
+  for (const finding of findings) {
+    if (entry.findings.length >= DEFAULTS.findingsPerResult) break;
+    kept.push(keptAt(entry.findings, entry.findings.push(finding) - 1, rule));
+  }
+  return kept;
+}
+
+/** The kept finding at `at` of a tally's findings, which are only ever added to and replaced in place. */
+function keptAt(findings: Finding[], at: number, rule: string): KeptFinding {
+  return {
+    rule,
+    current: () => findings[at]!,
+    amend(change) {
+      findings[at] = change(findings[at]!);
+    },
+  };
+}
+
+/**
+ * The first finding of `rule` on `operation` that `where` accepts, for a change whose own finding the ledger did not
+ * keep (it keeps `DEFAULTS.findingsPerResult` of each): undefined when none is kept.
+ */
+export function firstKept(
+  ledger: Ledger,
+  operation: string,
+  rule: string,
+  where: (finding: Finding) => boolean,
+): KeptFinding | undefined {
+  const findings = ledger.tallies[operation]?.[rule]?.findings;
+  const at = findings?.findIndex(where) ?? -1;
+  return findings && at >= 0 ? keptAt(findings, at, rule) : undefined;
 }
 
 /** Counts one request of an operation under the status it got, or its failure code. */

@@ -3,7 +3,7 @@ import type { KnownFailures } from './known-failures.ts';
 
 /**
  * What a run is asked to do: the settings as resolved (with the embedded reference target's address once it listens),
- * and with `--baseline` the failures it accepts. The command sends it to vitest's worker once, over the run's channel.
+ * and with `--baseline` the failures it accepts. Settled before vitest's worker starts, the command pushes it once.
  */
 export interface RunSettings {
   readonly config: RunConfig;

@@ -1,20 +1,37 @@
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { openRunChannel } from '../core/run-channel.ts';
-import type { SuitesSource } from '../suites/support/conformance-suite.ts';
-import { prepareRun } from './prepare-run.ts';
+import { openRunChannel, type RunLink } from '../core/run-channel.ts';
+import type { SuitesSource } from './run-suites.ts';
+import { prepareRun, type SuiteFactories } from './prepare-run.ts';
+
+/** The run this thread prepares, by channel: the early worker prepares it, and the suite file finds it prepared. */
+const prepared = new Map<string, Promise<SuitesSource>>();
 
 /**
- * The command's run in vitest's worker thread: prepared here from the settings the command sends over the run's
- * channel (`channel`, its name) when this is the first to ask, else as the thread that asked first prepared it.
- * The worker the command starts early asks as soon as it has loaded the harness, and the suite file asks again.
+ * The command's run in vitest's worker thread, prepared here once from the settings the command pushed (`link`: the
+ * early worker's data, or vitest's `provide`), and told back to the command; the worker the command starts early
+ * prepares it as soon as it has loaded the harness, and the suite file, in the same thread, finds it prepared.
+ * `suites`: the suite definitions, which the suites' side passes in.
  */
-export async function commandRun(channel: string): Promise<SuitesSource> {
-  const specs = await loadShippedSpecs();
-  const settings = openRunChannel(channel);
+export function commandRun(link: RunLink, suites: SuiteFactories): Promise<SuitesSource> {
+  let run = prepared.get(link.channel);
+  if (!run) {
+    run = prepare(link, suites);
+    prepared.set(link.channel, run);
+  }
+  return run;
+}
+
+async function prepare(link: RunLink, suites: SuiteFactories): Promise<SuitesSource> {
+  const channel = openRunChannel(link);
   try {
-    const run = await settings.preparedRun((given) => prepareRun(given, specs));
-    return { config: run.config, specs, channel, prepare: async () => ({ run }) };
+    const specs = await loadShippedSpecs();
+    const run = await prepareRun(link.settings, specs, suites);
+    channel.prepared({ run });
+    return { config: run.config, specs, channel: link, prepare: async () => ({ run }) };
+  } catch (error) {
+    channel.prepared({ error });
+    throw error;
   } finally {
-    settings.close();
+    channel.close();
   }
 }

@@ -80,8 +80,9 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
     deadline,
     backoffMs: DEFAULTS.rateLimitBackoffMs,
     maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
-    onExchange: () => {
+    onExchange: (exchange: Exchange) => {
       requests += 1;
+      return exchange;
     },
     onRateLimited: () => {
       requests += 1;

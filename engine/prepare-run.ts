@@ -1,20 +1,38 @@
-import { withRuns } from '../core/config.ts';
-import type { Specs } from '../core/spec.ts';
-import type { Plan } from '../suites/support/plan.ts';
-import { runPlan } from './plan.ts';
+import { type RunConfig, withRuns } from '../core/config.ts';
+import { operationById, type Specs } from '../core/spec.ts';
+import { planRun, type Plan } from './plan.ts';
+import { preflightRequestCount } from './preflight-plan.ts';
+import type { SuiteDefinition } from './suite-types.ts';
 import type { PreparedRun, RunSettings } from '../core/run.ts';
+
+/** The suites a run is made of, as factories of fresh definitions (`suites/index.ts` `SUITES`, passed in). */
+export type SuiteFactories = readonly (() => SuiteDefinition)[];
 
 /**
  * Prepares a run, the one way for the command, its worker thread, `--dry-run` and the vitest entry: plans it (the
  * examples per property that fit in `--max-requests`), and for a configured target runs the preflight, whose
  * HarnessError stops the run before any probe. A dry run ends with its plan; the embedded target has no preflight.
  */
-export async function prepareRun(settings: RunSettings, specs: Specs): Promise<PreparedRun & { readonly plan: Plan }> {
-  const plan = runPlan(settings.config, specs);
+export async function prepareRun(
+  settings: RunSettings,
+  specs: Specs,
+  suites: SuiteFactories,
+): Promise<PreparedRun & { readonly plan: Plan }> {
+  const plan = runPlan(settings.config, specs, suites);
   const config = withRuns(settings.config, plan.runs);
   const planned = { ...settings, config, plan };
   if (config.dryRun || config.reference) return planned;
   // undici loads with the preflight, for a configured target only.
   const { preflight } = await import('./preflight.ts');
   return { ...planned, preflight: await preflight(config, specs) };
+}
+
+/** The run's plan: every suite's groups under the settings, the preflight's GETs reserved within `--max-requests`. */
+function runPlan(config: RunConfig, specs: Specs, suites: SuiteFactories): Plan {
+  return planRun(
+    config,
+    suites.map((suite) => suite()),
+    (operationId) => operationById(specs, operationId),
+    preflightRequestCount(config),
+  );
 }

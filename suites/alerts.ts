@@ -11,8 +11,8 @@ import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
 import { listedAlerts } from './support/sequence-alert-model.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { SuiteContext, SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { JudgedExchange, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 
 const LIST = 'list alerts';
 
@@ -145,7 +145,7 @@ export function alertsSuite(): SuiteDefinition {
           const params = { id: found.id };
           const body = (change: Record<string, unknown>): Record<string, unknown> => ({ ...found.original, ...change });
           let changed = false;
-          const send = async (request: Parameters<SuiteContext['send']>[1]): Promise<Exchange> => {
+          const send = async (request: Parameters<SuiteContext['send']>[1]): Promise<JudgedExchange> => {
             const exchange = await context.send('updateAlert', request);
             changed ||= isSuccess(exchange) && exchange.request.params.id === found.id;
             return exchange;
@@ -189,7 +189,7 @@ export function alertsSuite(): SuiteDefinition {
             sent: Record<string, unknown>,
             label: string,
             more: Parameters<typeof accept>[1] = {},
-          ): Promise<Exchange> => {
+          ): Promise<JudgedExchange> => {
             const updated = await context.send('updateAlert', { params, json: sent, probe: accept(label, more) });
             if (!isSuccess(updated)) return updated;
             changed = true;

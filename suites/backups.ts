@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../core/config.ts';
 import { authGroups } from './support/auth-group.ts';
-import { accept, reject } from './support/probe.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
+import { accept, reject } from '../engine/probe.ts';
+import type { SuiteDefinition } from '../engine/suite-types.ts';
 
 const NO_BACKUP = 'BACKUP_ID (--backup) is not set: name a backup of the service to probe the backup operation';
 

@@ -1,5 +1,4 @@
 import { inject } from 'vitest';
-import { commandRun } from '../engine/command-run.ts';
-import { registerConformance } from './support/conformance-suite.ts';
+import { commandRun, registerConformance } from './bundle-entry.ts';
 
-registerConformance(await commandRun(inject('conformance').channel));
+registerConformance(await commandRun(inject('conformance')));

@@ -4,7 +4,7 @@ import { keysSuite } from './keys.ts';
 import { pipesSuite } from './pipes.ts';
 import { serviceSuite } from './service.ts';
 import { usageSuite } from './usage.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
+import type { SuiteDefinition } from '../engine/suite-types.ts';
 
 /**
  * Every suite, as factories of fresh definitions: what the planner, `--dry-run` and the registration

@@ -5,9 +5,8 @@ import {
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 
 /**
@@ -26,7 +25,7 @@ export function keysSuite(): SuiteDefinition {
         estimate: (runs) => runs,
         async run(context) {
           const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
-          const send = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
+          const send = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
             context.send('createKey', {
               json,
               probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }),

@@ -8,9 +8,8 @@ import {
 } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { pipeSequences } from './support/sequence-pipes.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { Example, ProbeGroup, SuiteContext, SuiteDefinition } from './support/suite-types.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
@@ -54,9 +53,9 @@ async function lifecycle(
   createdPipes: CreatedPipe[],
 ): Promise<void> {
   const arbitrary = pipeCreateBody({ kind });
-  const create = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
+  const create = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
     context.send('createPipe', { json, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...more }) });
-  const lifecycleOf = async (ex: Example<unknown>): Promise<Exchange> => {
+  const lifecycleOf = async (ex: Example<unknown>): Promise<JudgedExchange> => {
     const body = ex.value as Body;
     const created = await create(body, fromExample(ex));
     const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;

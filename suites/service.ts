@@ -1,7 +1,7 @@
 import { serviceCommandInvalid } from '../generators/index.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accept, fromExample, reject } from './support/probe.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, reject } from '../engine/probe.ts';
+import type { SuiteDefinition } from '../engine/suite-types.ts';
 
 const RULE = 'service.command';
 

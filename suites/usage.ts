@@ -2,8 +2,8 @@ import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../gene
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
 import { authGroups } from './support/auth-group.ts';
-import { accept, fromExample, observe, reject } from './support/probe.ts';
-import type { SuiteDefinition } from './support/suite-types.ts';
+import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 
 const DAY = 86_400_000;
@@ -73,7 +73,7 @@ export function usageSuite(): SuiteDefinition {
         async run(context) {
           const anchor = anchorOf(context.config.seed);
           const arbitrary = usagePeriod({ anchor });
-          const send = (query: Record<string, string>, more: Partial<Probe>): Promise<Exchange> =>
+          const send = (query: Record<string, string>, more: Partial<Probe>): Promise<JudgedExchange> =>
             context.send('getUsageCost', {
               query,
               probe: accept('a period of at most 30 days', { rules: [RULE], ...more }),

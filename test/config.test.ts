@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../core/config.ts';
+import { resolveConfig, resolveSettings } from '../core/config.ts';
 import { isHarnessError } from '../core/errors.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
@@ -252,5 +252,48 @@ describe('resolveConfig', () => {
       RULE_IDS,
     );
     expect(config.rules).toEqual(['envelope.shape']);
+  });
+
+  it('names the flag or variable in the command, the key in a settings object', () => {
+    const objectFailure = (given: object): { code: string; message: string } => {
+      try {
+        resolveSettings(given, RULE_IDS);
+      } catch (error) {
+        if (isHarnessError(error)) return { code: error.code, message: error.message };
+        throw error;
+      }
+      throw new Error('expected the settings to be rejected');
+    };
+    expect(failure(['--runs', 'abc'], {}).message).toBe('--runs must be a whole number from 1 to 10000, not "abc".');
+    expect(objectFailure({ runs: 'abc' }).message).toBe('runs must be a whole number from 1 to 10000, not "abc".');
+    expect(failure(['--max-rps', '1.5'], {}).message).toMatch(/^--max-rps must be a whole number/);
+    expect(objectFailure({ maxRps: 1.5 }).message).toBe('maxRps must be a whole number from 0 to 100000, not 1.5.');
+    expect(failure(['--allow', 'all'], {}).message).toMatch(/^--allow takes a list of read, write, disruptive; "all"/);
+    expect(objectFailure({ allow: ['all'] }).message).toMatch(
+      /^allow takes a list of read, write, disruptive; \["all"\]/,
+    );
+    expect(failure([], { MANAGEMENT_BASE_URL: 'https://m.test' }).message).toMatch(/^MANAGEMENT_KEY_ID is not set/);
+    expect(objectFailure({ managementUrl: 'https://m.test' }).message).toMatch(/^managementKeyId is not set/);
+    expect(objectFailure({ managementUrl: 'https://m.test', managementKeyId: 'k', managementKeySecret: 's' })).toEqual({
+      code: 'CONFIG_MISSING',
+      message:
+        'organization is not set: it is the organization to run against, needed for this target. Set it and run again.',
+    });
+    expect(failure([], { ALERT_ID: 'a' }).message).toMatch(
+      /^ALERTS_BASE_URL \(--alerts-url\) is not set, but ALERT_ID is: set ALERTS_BASE_URL/,
+    );
+    expect(objectFailure({ alert: 'a' }).message).toMatch(/^alertsUrl is not set, but alert is: set alertsUrl to/);
+    expect(objectFailure({ shard: '1/2x' })).toEqual({
+      code: 'CONFIG_INVALID',
+      message: 'shard must be i/n with 1 <= i <= n, such as 1/3, not "1/2x".',
+    });
+    expect(
+      resolveSettings({ runs: 3, seed: 9, shard: '2/3' as never, rules: ['auth.required'] }, RULE_IDS),
+    ).toMatchObject({
+      runs: 3,
+      seed: 9,
+      shard: { index: 2, count: 3 },
+      rules: ['auth.required'],
+    });
   });
 });

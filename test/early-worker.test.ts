@@ -15,7 +15,8 @@ const { vitestThreadStart, COPIED_FROM_VITEST } =
   await built<typeof import('../cli/vitest-thread.ts')>('cli/vitest-thread.js');
 const { version: VITEST_VERSION } = createRequire(import.meta.url)('vitest/package.json') as { version: string };
 const { prepareRun } = await built<typeof import('../engine/prepare-run.ts')>('engine/prepare-run.js');
-const { openRunChannel } = await built<typeof import('../core/run-channel.ts')>('core/run-channel.js');
+const { SUITES } = await built<typeof import('../suites/index.ts')>('suites/index.js');
+const { listenToRun, runLink } = await built<typeof import('../core/run-channel.ts')>('core/run-channel.js');
 const { resolveConfig } = await built<typeof import('../core/config.ts')>('core/config.js');
 const { startReference } = await built<typeof import('../reference/server.ts')>('reference/server.js');
 const { loadShippedSpecs } = await built<typeof import('../core/prepared-specs.ts')>('core/prepared-specs.js');
@@ -74,22 +75,21 @@ describe("vitest's worker thread, started with the command", () => {
   });
 
   it(
-    "prepares the run, from the settings the command hands over on the run's channel, as the command's own " +
-      'thread would',
+    "prepares the run, from the settings the command gives it as it starts, as the command's own thread would, " +
+      'and tells the command',
     async () => {
       const specs = await loadShippedSpecs();
       const reference = await startReference();
       /** What the early worker prepares from a run's settings: the run, or the error that stops it. */
       const preparedThere = async (config: ReturnType<typeof resolveConfig>): Promise<unknown> => {
-        const name = `early-worker-test:${Math.random()}`;
-        const channel = openRunChannel(name);
-        const prepared = channel.handOver(Promise.resolve({ config }));
-        const early = EarlyWorker.start(name, prepared, () => undefined);
+        const link = runLink({ config });
+        const listener = listenToRun(link);
+        const early = EarlyWorker.start(link, () => undefined);
         expect(early).toBeDefined();
         try {
-          return await prepared.catch((error: unknown) => error);
+          return await listener.prepared.catch((error: unknown) => error);
         } finally {
-          channel.close();
+          listener.close();
           await early?.dispose();
         }
       };
@@ -111,7 +111,7 @@ describe("vitest's worker thread, started with the command", () => {
           ['--rules', 'alerts.list-omits'],
         ]) {
           const config = resolveConfig(argv, target, RULE_IDS);
-          expect(await preparedThere(config), argv.join(' ')).toEqual(await prepareRun({ config }, specs));
+          expect(await preparedThere(config), argv.join(' ')).toEqual(await prepareRun({ config }, specs, SUITES));
         }
         // What stops the run reaches the command as the HarnessError it is.
         const unreachable = await preparedThere(
@@ -132,7 +132,7 @@ describe("vitest's worker thread, started with the command", () => {
 
   it('is handed over once, and only to a pool that asks for the same environment and Node flags', async () => {
     const said: string[] = [];
-    const early = EarlyWorker.start(`early-worker-test:${Math.random()}`, new Promise(() => undefined), (why) =>
+    const early = EarlyWorker.start(runLink({ config: resolveConfig(['--dry-run'], {}, RULE_IDS) }), (why) =>
       said.push(why),
     );
     expect(early).toBeDefined();
@@ -143,32 +143,23 @@ describe("vitest's worker thread, started with the command", () => {
     expect(said).toEqual([]);
   });
 
-  it(
-    'is refused when vitest asks otherwise, naming what differs but never an environment value, and ended ' +
-      'only once it has answered',
-    async () => {
-      const said: string[] = [];
-      const name = `early-worker-test:${Math.random()}`;
-      const channel = openRunChannel(name);
-      const config = resolveConfig([], {}, RULE_IDS);
-      const prepared = channel.handOver(Promise.resolve({ config }));
-      const early = EarlyWorker.start(name, prepared, (why) => said.push(why));
-      // Refused while it prepares: what it began (a preflight, for a configured target) is answered, not cut off.
-      const wanted = vitestThreadStart();
-      expect(
-        early?.take({
-          env: { ...wanted.env, SOME_TOKEN: 'value-not-to-print' },
-          execArgv: [...wanted.execArgv, '--no-warnings'],
-        }),
-      ).toBeUndefined();
-      expect(said).toHaveLength(1);
-      expect(said[0]).toMatch(REFUSED);
-      expect(said[0]).toContain('SOME_TOKEN');
-      expect(said[0]).toContain('--no-warnings');
-      expect(said[0]).not.toContain('value-not-to-print');
-      expect((await prepared).plan).toEqual((await prepareRun({ config }, await loadShippedSpecs())).plan);
-      channel.close();
-      await early?.dispose();
-    },
-  );
+  it('is refused when vitest asks otherwise, naming what differs but never an environment value', async () => {
+    const said: string[] = [];
+    const early = EarlyWorker.start(runLink({ config: resolveConfig([], {}, RULE_IDS) }), (why) => said.push(why));
+    const wanted = vitestThreadStart();
+    expect(
+      early?.take({
+        env: { ...wanted.env, SOME_TOKEN: 'value-not-to-print' },
+        execArgv: [...wanted.execArgv, '--no-warnings'],
+      }),
+    ).toBeUndefined();
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(REFUSED);
+    expect(said[0]).toContain('SOME_TOKEN');
+    expect(said[0]).toContain('--no-warnings');
+    expect(said[0]).not.toContain('value-not-to-print');
+    // Taken once: refused, it is ended, and a pool that asks again starts its own.
+    expect(early?.take(wanted)).toBeUndefined();
+    await early?.dispose();
+  });
 });

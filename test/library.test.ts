@@ -2,8 +2,9 @@ import { access, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandInputs } from '../cli/run-conformance.ts';
+import { resolveConfig, resolveSettings } from '../core/config.ts';
 import { HarnessError, RULES, runConformance, startReference } from '../index.ts';
+import { RULE_IDS } from '../rules/index.ts';
 
 const reportDir = async (): Promise<string> => join(await mkdtemp(join(tmpdir(), 'library-')), 'out');
 
@@ -58,12 +59,26 @@ describe('the library entry', () => {
   });
 
   it.each([
-    [{ runs: 0 }, 'CONFIG_INVALID', /--runs must be a whole number from 1/],
-    [{ rules: ['auth.requird'] }, 'CONFIG_INVALID', /--rules names unknown rule auth\.requird/],
-    [{ managementUrl: 'http://127.0.0.1:1' }, 'CONFIG_MISSING', /MANAGEMENT_KEY_ID is not set/],
-    [{ 'max-rps': 2 }, 'CONFIG_INVALID', /unknown setting "max-rps"/],
-    [{ verbosity: 2 }, 'CONFIG_INVALID', /unknown setting "verbosity"/],
-  ])("refuses %j with a HarnessError, through the command's resolver", async (settings, code, message) => {
+    [{ runs: 0 }, 'CONFIG_INVALID', /^runs must be a whole number from 1 to 10000, not 0\.$/],
+    [{ runs: 'abc' }, 'CONFIG_INVALID', /^runs must be a whole number from 1 to 10000, not "abc"\.$/],
+    [{ rules: ['auth.requird'] }, 'CONFIG_INVALID', /^rules names unknown rule auth\.requird/],
+    [{ allow: 5 }, 'CONFIG_INVALID', /^allow must be a list of strings, not 5\.$/],
+    [{ dryRun: 'yes' }, 'CONFIG_INVALID', /^dryRun must be true or false, not "yes"\.$/],
+    [{ shard: { index: 3, count: 2 } }, 'CONFIG_INVALID', /^shard must be i\/n with 1 <= i <= n/],
+    [{ har: ' ' }, 'CONFIG_INVALID', /^har needs a path/],
+    [{ updateBaseline: true }, 'CONFIG_INVALID', /^updateBaseline needs baseline FILE/],
+    [{ managementUrl: 'http://127.0.0.1:1' }, 'CONFIG_MISSING', /^managementKeyId is not set: it is the management/],
+    [{ managementUrl: '' }, 'CONFIG_MISSING', /^managementUrl is set but empty: give it a value, or unset it\.$/],
+    [{ managementUrl: 'ftp://x' }, 'CONFIG_INVALID', /^managementUrl must use http or https/],
+    [
+      { alertsToken: 't' },
+      'CONFIG_MISSING',
+      /^alertsUrl is not set, but alertsToken is: set alertsUrl to the base URL/,
+    ],
+    [{ alertsUrl: 'http://a.test', alertsToken: 't', referenceFault: ['x'] }, 'CONFIG_INVALID', /^referenceFault and /],
+    [{ 'max-rps': 2 }, 'CONFIG_INVALID', /^unknown setting "max-rps"/],
+    [{ verbosity: 2 }, 'CONFIG_INVALID', /^unknown setting "verbosity"/],
+  ])('refuses %j with a HarnessError naming the key it was given', async (settings, code, message) => {
     const error = await runConformance(settings as never).then(
       () => undefined,
       (e: unknown) => e,
@@ -72,32 +87,48 @@ describe('the library entry', () => {
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
   });
 
-  it("maps settings to the command's flags and credentials to its variables", () => {
-    expect(
-      commandInputs({
+  it('resolves an object as the command resolves the same flags and variables', () => {
+    const object = resolveSettings(
+      {
         managementUrl: 'https://m.example',
+        managementKeyId: 'kid',
         managementKeySecret: 's3cret',
+        organization: 'org',
+        service: 'svc',
+        alertsUrl: 'https://a.example',
         alertsToken: 't0ken',
-        skipRules: ['a.b', 'c.d'],
+        alert: 'al',
+        skipRules: ['auth.required', 'envelope.shape'],
         allow: ['read', 'write'],
         maxRequests: 100,
+        seed: 7,
         dryRun: true,
         updateBaseline: false,
         shard: { index: 2, count: 3 },
-        referenceMode: ['x', 'y'],
-      }),
-    ).toEqual({
-      argv: [
+      },
+      RULE_IDS,
+    );
+    const command = resolveConfig(
+      [
         '--management-url=https://m.example',
-        '--skip-rules=a.b,c.d',
+        '--organization=org',
+        '--service=svc',
+        '--alerts-url=https://a.example',
+        '--alert=al',
+        '--skip-rules=auth.required,envelope.shape',
         '--allow=read,write',
         '--max-requests=100',
+        '--seed=7',
         '--dry-run',
         '--shard=2/3',
-        '--reference-mode=x',
-        '--reference-mode=y',
       ],
-      env: { MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
+      { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
+      RULE_IDS,
+    );
+    expect(object).toEqual(command);
+    expect(resolveSettings({ referenceMode: ['x', 'y'] }, RULE_IDS).reference).toEqual({
+      faults: [],
+      modes: ['x', 'y'],
     });
   });
 });

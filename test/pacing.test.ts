@@ -66,7 +66,7 @@ async function sendThrough(
     deadline,
     backoffMs: 500,
     maxRateLimitWaitMs: 60_000,
-    onExchange: () => undefined,
+    onExchange: (exchange: Exchange) => exchange,
     onRateLimited: () => {
       retried += 1;
     },

@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.ts';
+import { UNPROBED } from './support/unprobed.ts';
 
 /** What a finished process printed and returned. */
 interface Exec {
@@ -226,7 +227,11 @@ await conformanceSuites({
 
     const clean = await vitestRun([]);
     expect(clean.code, clean.stderr).toBe(0);
-    expect(clean.stdout).toMatch(/Tests +(\d+) passed \(\1\)/);
+    // Every test passes but those of the rules no probe judges yet, which are skipped with their reason.
+    const unprobed = clean.cases.filter((c) => UNPROBED.has(c.name.split(' > ').at(-1)!)).length;
+    expect(clean.stdout).toMatch(
+      unprobed === 0 ? /Tests +(\d+) passed \(\1\)/ : new RegExp(`Tests +\\d+ passed \\| ${unprobed} skipped`),
+    );
     expect(clean.cases.length).toBeGreaterThan(100);
     expect(clean.cases.filter((c) => c.failed)).toEqual([]);
     expect([...new Set(clean.cases.map((c) => c.name.split(' > ').at(-1)))].sort()).toEqual(

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestGate } from '../core/request-gate.ts';
 import { pipeCreateBody } from '../generators/index.ts';
-import { forEachExample, propertyExamples } from '../suites/support/property-examples.ts';
-import type { Example } from '../suites/support/suite-types.ts';
+import { forEachExample, propertyExamples } from '../engine/property-examples.ts';
+import type { Example } from '../engine/suite-types.ts';
 
 describe("a property's examples, drawn as the gate can send them", () => {
   let server: Server;

@@ -136,7 +136,7 @@ describe('the fault table covers the rule table', () => {
   });
 
   it('a rule no probe judges yet is reported not judged, with its reason, on every operation', async () => {
-    const { verdict } = await import('../suites/support/verdict.ts');
+    const { verdict } = await import('../engine/verdict.ts');
     const { resolveConfig } = await import('../core/config.ts');
     for (const rule of RULES.filter((r) => r.notProbedYet !== undefined)) {
       const config = resolveConfig([], {}, RULE_IDS);

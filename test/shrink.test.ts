@@ -8,7 +8,7 @@ import { DEFAULTS } from '../core/defaults.ts';
 import { differences, sharedValues } from '../core/difference.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Finding } from '../core/finding.ts';
-import { createLedger } from '../core/ledger.ts';
+import { createLedger, type Ledger } from '../core/ledger.ts';
 import type { MinimalExample } from '../core/minimal-example.ts';
 import type { Probe } from '../core/probe.ts';
 import type { RunReport } from '../core/run-report.ts';
@@ -16,10 +16,11 @@ import { loadSpecs } from '../core/spec.ts';
 import { alertUpdateBody } from '../generators/alertUpdateBody.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
-import { accept } from '../suites/support/probe.ts';
-import { recordExchange } from '../suites/support/record.ts';
-import { createSession } from '../suites/support/session.ts';
-import { createShrinker, type PropertyShrink } from '../suites/support/shrink.ts';
+import { accept } from '../engine/probe.ts';
+import { recordExchange } from '../engine/record.ts';
+import { createSession } from '../engine/session.ts';
+import { createShrinker, type PropertyShrink } from '../engine/shrink.ts';
+import type { JudgedExchange } from '../engine/suite-types.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
@@ -32,7 +33,7 @@ const ARGS = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '1500'];
  * Adds a property's exchanges to its shrink, as the run does when each comes back (the value drawn is the body sent),
  * then shrinks.
  */
-async function shrinkAll(shrink: PropertyShrink<unknown>, sent: readonly Exchange[]): Promise<void> {
+async function shrinkAll(shrink: PropertyShrink<unknown>, sent: readonly JudgedExchange[]): Promise<void> {
   for (const exchange of sent) shrink.add(exchange, exchange.request.json);
   await shrink.shrink();
 }
@@ -277,7 +278,7 @@ describe('the shrink budget', () => {
     const ledger = createLedger();
     const rules = RULES.filter((rule) => config.rules.includes(rule.id));
     const { alerts } = session.clients(
-      (exchange) => recordExchange(session, ledger, rules, exchange),
+      (exchange): JudgedExchange => ({ ...exchange, ...recordExchange(session, ledger, rules, exchange) }),
       () => undefined,
     );
     if (!alerts) throw new Error('the alerts client was not built');
@@ -297,7 +298,7 @@ describe('the shrink budget', () => {
         { dashboardId: alert.dashboard as string, tileId: alert.tileId as string, webhookId: alert.channel.webhookId },
       ],
     });
-    const send = (json: unknown, more: Partial<Probe>): Promise<Exchange> =>
+    const send = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
       alerts.send({
         operation: session.operation('updateAlert'),
         params: { id },
@@ -332,15 +333,17 @@ describe('the shrink budget', () => {
     expect(session.shrinkBudget.spent).toEqual({ requests: 5, sequences: 0 });
 
     // Another suite of the same run: the run-wide cap counts what the first one spent.
-    const again = sent.map((exchange) => ({
+    const again: Exchange[] = sent.map(({ judgements, findings, ...exchange }) => ({
       ...exchange,
       probe: { ...exchange.probe, example: { ...exchange.probe.example!, property: 'test/again' } },
     }));
+    /** The exchanges recorded again in another ledger, as judged there. */
+    const recordedIn = (other: Ledger): JudgedExchange[] =>
+      again.map((exchange) => ({ ...exchange, ...recordExchange(session, other, rules, exchange) }));
     const ledgerAgain = createLedger();
-    for (const exchange of again) recordExchange(session, ledgerAgain, rules, exchange);
     await shrinkAll(
       createShrinker({ session, ledger: ledgerAgain, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }),
-      again,
+      recordedIn(ledgerAgain),
     );
     const second = ledgerAgain.tallies[UPDATE]?.['request.valid-accepted']?.findings.find((f) => f.minimal)?.minimal;
     expect(second).toMatchObject({
@@ -352,10 +355,9 @@ describe('the shrink budget', () => {
     expect(session.gate.sent() - before).toBe(7);
 
     const third = createLedger();
-    for (const exchange of again) recordExchange(session, third, rules, exchange);
     await shrinkAll(
       createShrinker({ session, ledger: third, rules, limits: { perCause: 5, perRun: 7 } })({ arbitrary, send }),
-      again,
+      recordedIn(third),
     );
     expect(third.tallies[UPDATE]?.['request.valid-accepted']?.findings.find((f) => f.minimal)?.minimal).toEqual({
       outcome: 'skipped',

@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../core/run-report.ts';
 import { runInProcess } from './support/in-process.ts';
+import { judgedRules, SKIP_UNPROBED } from './support/unprobed.ts';
 
 const FAST = ['--runs', '3', '--seed', '11'];
 
 /** Every verdict of a run, keyed `rule on operation`. */
 function verdicts(report: RunReport): Record<string, string> {
-  return Object.fromEntries(report.results.map((r) => [`${r.rule} on ${r.operation}`, r.outcome]));
+  return Object.fromEntries(judgedRules(report.results).map((r) => [`${r.rule} on ${r.operation}`, r.outcome]));
 }
 
 const GET_OPERATION = /^GET /;
@@ -25,7 +26,7 @@ describe('verdicts follow the probe classes a run may use', () => {
 
     const readWrite = await runInProcess([...FAST, '--allow', 'read,write']);
     expect(readWrite.code).toBe(0);
-    const skippedRw = readWrite.report.results.filter((r) => r.outcome === 'skipped');
+    const skippedRw = judgedRules(readWrite.report.results).filter((r) => r.outcome === 'skipped');
     expect(skippedRw.length).toBeGreaterThan(0);
     expect(
       skippedRw.every(
@@ -36,7 +37,9 @@ describe('verdicts follow the probe classes a run may use', () => {
       ),
     ).toBe(true);
     expect(
-      readWrite.report.results.filter((r) => !STATE_OPERATION.test(r.operation)).every((r) => r.outcome === 'passed'),
+      judgedRules(readWrite.report.results)
+        .filter((r) => !STATE_OPERATION.test(r.operation))
+        .every((r) => r.outcome === 'passed'),
     ).toBe(true);
     expect(
       verdicts(readWrite.report)[
@@ -49,7 +52,7 @@ describe('verdicts follow the probe classes a run may use', () => {
     const passed = read.report.results.filter((r) => r.outcome === 'passed');
     expect(passed.length).toBeGreaterThan(0);
     expect(passed.filter((r) => !GET_OPERATION.test(r.operation))).toEqual([]);
-    const skipped = read.report.results.filter((r) => r.outcome === 'skipped');
+    const skipped = judgedRules(read.report.results).filter((r) => r.outcome === 'skipped');
     expect(skipped.filter((r) => r.skipKind !== 'by-choice')).toEqual([]);
     expect(
       read.report.results.filter((r) => !GET_OPERATION.test(r.operation)).every((r) => r.outcome === 'skipped'),
@@ -86,7 +89,8 @@ describe('--require-judged', () => {
     expect(cut.output).toContain('! --require-judged:');
     expect(cut.code).toBe(1);
 
-    const chosen = await runInProcess([...FAST, '--allow', 'read', '--require-judged']);
+    // A rule no probe judges yet is honestly not judged on every run: left out here by choice.
+    const chosen = await runInProcess([...FAST, '--allow', 'read', '--require-judged', ...SKIP_UNPROBED]);
     expect(chosen.report.stats.skippedByChoice).toBeGreaterThan(0);
     expect(chosen.report.stats.notJudged).toBe(0);
     expect(chosen.report.gate).toBeUndefined();

@@ -25,6 +25,15 @@ describe('the vitest entry', () => {
       expect(fromEntry).toMatch(/\[CONFIG_(INVALID|MISSING)\]$/);
       expect(fromEntry).toBe(await thrown(() => runConformance(settings)));
     }
+    expect(await thrown(() => deferredRun({ runs: 'abc' as unknown as number }))).toBe(
+      'runs must be a whole number from 1 to 10000, not "abc". [CONFIG_INVALID]',
+    );
+    expect(await thrown(() => deferredRun({ allow: ['everything' as 'read'] }))).toBe(
+      'allow takes a list of read, write, disruptive; ["everything"] is not one. [CONFIG_INVALID]',
+    );
+    expect(await thrown(() => deferredRun({ managementUrl: 'http://127.0.0.1:1' }))).toMatch(
+      /^managementKeyId is not set: .* \[CONFIG_MISSING\]$/,
+    );
   });
 
   it('refuses, naming it, a setting that has no meaning in a vitest test file', async () => {

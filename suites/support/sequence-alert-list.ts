@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { accept } from './probe.ts';
+import { accept } from '../../engine/probe.ts';
 import type { AlertModel } from './sequence-alert-model.ts';
-import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
 
 /**
  * Lists the alerts: every other alert as listed before the sequence, the alert under test as its last update left it.

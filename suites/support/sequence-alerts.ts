@@ -4,9 +4,9 @@ import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
-import { runSequences } from './sequence-run.ts';
-import { accept } from './probe.ts';
-import type { SuiteContext } from './suite-types.ts';
+import { runSequences } from '../../engine/sequence-run.ts';
+import { accept } from '../../engine/probe.ts';
+import type { SuiteContext } from '../../engine/suite-types.ts';
 
 /** Commands of one alerts sequence at most, between the list that starts it and the list that ends it. */
 export const ALERT_SEQUENCE_STEPS = 5;

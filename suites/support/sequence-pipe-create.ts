@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { isSuccess } from '../../core/exchange.ts';
 import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '../../generators/index.ts';
-import { accept } from './probe.ts';
+import { accept } from '../../engine/probe.ts';
 import { createdPipe, MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
-import type { SequenceCommand, SequenceReal } from './sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
 
 /** Creates a pipe of one kind: its answer must be a pipe of its own. */
 class CreatePipe implements SequenceCommand<PipeModel> {

@@ -7,9 +7,9 @@ import {
   type PipeUpdateBody,
   type PipeUpdatePatch,
 } from '../../generators/index.ts';
-import { accept, observe } from './probe.ts';
+import { accept, observe } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
-import type { SequenceCommand, SequenceReal, StepName } from './sequence-run.ts';
+import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-run.ts';
 
 /**
  * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it. The patch was

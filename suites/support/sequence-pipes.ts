@@ -3,9 +3,9 @@ import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
 import { updatePipeCommand } from './sequence-pipe-update.ts';
-import { type ReadBack, runSequences, type SequenceCommand } from './sequence-run.ts';
-import { leftOutWhenShrunk, shrinkChoice } from './sequence-shrink-choice.ts';
-import type { ProbeGroup } from './suite-types.ts';
+import { type ReadBack, runSequences, type SequenceCommand } from '../../engine/sequence-run.ts';
+import { leftOutWhenShrunk, shrinkChoice } from '../../engine/sequence-shrink-choice.ts';
+import type { ProbeGroup } from '../../engine/suite-types.ts';
 
 /** Steps of one pipes sequence at most. */
 export const PIPE_SEQUENCE_STEPS = 12;

@@ -1,17 +1,17 @@
 import fc from 'fast-check';
-import { causeKey, type KindEvidence } from '../../core/cause-key.ts';
-import { DEFAULTS } from '../../core/defaults.ts';
-import { differences, leaves, type SharedValue } from '../../core/difference.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Finding } from '../../core/finding.ts';
-import { judge, type Judgement } from '../../core/judge.ts';
-import type { Ledger } from '../../core/ledger.ts';
-import type { MinimalExample, ShrinkRequest } from '../../core/minimal-example.ts';
-import type { Rule, Violation } from '../../core/rule.ts';
+import { causeKey, type KindEvidence } from '../core/cause-key.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import { differences, leaves, type SharedValue } from '../core/difference.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Finding } from '../core/finding.ts';
+import { judge, type Judgement } from '../core/judge.ts';
+import { firstKept, type Ledger } from '../core/ledger.ts';
+import type { MinimalExample, ShrinkRequest } from '../core/minimal-example.ts';
+import type { Rule, Violation } from '../core/rule.ts';
 import { reproduction } from './record.ts';
 import type { Session } from './session.ts';
 import { propertyExamples } from './property-examples.ts';
-import type { ShrinkTarget } from './suite-types.ts';
+import type { JudgedExchange, ShrinkTarget } from './suite-types.ts';
 
 /**
  * What a suite's shrinker works with: the run's session (its shrink budget knows what `--max-requests` leaves), the
@@ -29,11 +29,6 @@ export interface ShrinkerSetup {
    * given.
    */
   readonly limits?: { readonly perCause: number; readonly perRun: number };
-  /**
-   * The judgements an exchange got when it was recorded, if it was: an example that passed every rule is not judged
-   * again.
-   */
-  readonly recorded?: (exchange: Exchange) => readonly Judgement[] | undefined;
 }
 
 /** Requests of a failure's budget kept back while shrinking, to send the failing and the passing request again. */
@@ -53,7 +48,7 @@ interface Tried {
  */
 interface Cause {
   readonly rule: string;
-  first: Exchange;
+  first: JudgedExchange;
   firstIndex: number;
   /**
    * Its place among the causes of its first example's violations: causes are shrunk in the order the examples show
@@ -69,8 +64,8 @@ interface Cause {
  * `--runs` beyond a number per example.
  */
 export interface PropertyShrink<T> {
-  /** Notes how one example fared: the exchange its probe returned, and the value it was drawn as. */
-  add(exchange: Exchange, value: T): void;
+  /** Notes how one example fared: the exchange its probe returned, as judged, and the value it was drawn as. */
+  add(exchange: JudgedExchange, value: T): void;
   /** The exchanges held: one per cause of failure, however many examples were added. */
   held(): number;
   /** Shrinks each cause of failure among the examples added (see `createShrinker`). */
@@ -111,10 +106,8 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
    * recorded (judging every example twice was a tenth of what a run's worker allocated), since a second look can differ
    * from the first only where a violation depends on the run so far (a requestId seen before), not a cause to shrink.
    */
-  const judgedForShrinking = (exchange: Exchange): readonly Judgement[] => {
-    const recorded = setup.recorded?.(exchange);
-    return recorded?.every((j) => j.violations.length === 0) ? recorded : judged(exchange);
-  };
+  const judgedForShrinking = (exchange: JudgedExchange): readonly Judgement[] =>
+    exchange.judgements.every((j) => j.violations.length === 0) ? exchange.judgements : judged(exchange);
   const faredOf = (exchange: Exchange, rule: string, key: string): Fared => {
     const judgement = judged(exchange).find((j) => j.rule === rule);
     if (!judgement) return 'other';
@@ -210,7 +203,7 @@ export function createShrinker(setup: ShrinkerSetup): <T>(target: ShrinkTarget<T
     target: ShrinkTarget<T>,
     rule: string,
     key: string,
-    first: Exchange,
+    first: JudgedExchange,
     examples: Examples,
   ): Promise<MinimalExample> {
     if (examples.passing.length === 0) {
@@ -410,30 +403,19 @@ function requestOf(exchange: Exchange, body: unknown): ShrinkRequest {
 }
 
 /**
- * Where the minimal example goes: the kept finding of the failing example, or else the cause's first kept finding
- * without one; undefined when none is kept.
+ * Where the minimal example goes: the cause's finding that the failing example made, by its reference, or else (the
+ * ledger did not keep it) the cause's first kept finding without one; undefined when none is kept.
  */
 function findingSlot(
   ledger: Ledger,
-  first: Exchange,
+  first: JudgedExchange,
   rule: string,
   key: string,
 ): ((minimal: MinimalExample) => void) | undefined {
-  const findings = ledger.tallies[first.operation]?.[rule]?.findings;
-  if (!findings) return undefined;
-  const example = first.probe.example;
   const sameCause = (f: Finding): boolean =>
     causeKey(rule, evidenceOf(f, f.evidence.failure?.code, f.evidence.response?.status)) === key;
-  let at = findings.findIndex(
-    (f) =>
-      sameCause(f) &&
-      f.reproduce.example?.property === example?.property &&
-      f.reproduce.example?.index === example?.index,
-  );
-  if (at < 0) at = findings.findIndex((f) => sameCause(f) && f.minimal === undefined);
-  const finding = findings[at];
-  if (!finding) return undefined;
-  return (minimal) => {
-    findings[at] = { ...finding, minimal };
-  };
+  const kept =
+    first.findings.find((own) => own.rule === rule && sameCause(own.current())) ??
+    firstKept(ledger, first.operation, rule, (f) => sameCause(f) && f.minimal === undefined);
+  return kept && ((minimal) => kept.amend((finding) => ({ ...finding, minimal })));
 }

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { RunConfig } from '../../core/config.ts';
-import type { RuleResult } from '../../core/finding.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Judgement } from '../../core/judge.ts';
-import { concerns } from '../../core/rule.ts';
-import { operationById, type Specs } from '../../core/spec.ts';
-import { createLedger, expectSequences, type Ledger } from '../../core/ledger.ts';
-import { countCredentialUse, createCredentialTally, type CredentialTally } from '../../core/credential-tally.ts';
-import { runPathParameters } from '../../apis/index.ts';
-import { RULES } from '../../rules/index.ts';
-import type { CreatedResource, SuiteReport } from '../../core/run-report.ts';
-import { SUITES } from '../index.ts';
+import type { RunConfig } from '../core/config.ts';
+import type { RuleResult } from '../core/finding.ts';
+import type { Rule } from '../core/rule.ts';
+import type { Specs } from '../core/spec.ts';
+import { createLedger, expectSequences, type Ledger } from '../core/ledger.ts';
+import { countCredentialUse, createCredentialTally, type CredentialTally } from '../core/credential-tally.ts';
+import { runPathParameters } from '../apis/index.ts';
+import { RULES } from '../rules/index.ts';
+import type { CreatedResource, SuiteReport } from '../core/run-report.ts';
 import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
-import type { ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
+import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
 import { recordExchange, reproduction } from './record.ts';
 import { amendFinding } from './amend-finding.ts';
 import { createShrinker } from './shrink.ts';
@@ -21,9 +17,10 @@ import { propertySeed } from './seeds.ts';
 import { forEachExample, propertyExamples } from './property-examples.ts';
 import { createSession, type Session } from './session.ts';
 import { verdict } from './verdict.ts';
-import { knownFailureReason } from '../../core/known-failures.ts';
+import { knownFailureReason } from '../core/known-failures.ts';
 import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
-import type { PreparedRun } from '../../core/run.ts';
+import type { PreparedRun } from '../core/run.ts';
+import type { RunLink } from '../core/run-channel.ts';
 
 /** What the suites are registered with: the settings their tests are declared from, and how the run is prepared. */
 export interface SuitesSource {
@@ -31,14 +28,14 @@ export interface SuitesSource {
   readonly config: RunConfig;
   /** Both specs: which rules concern an operation comes from them. */
   readonly specs: Specs;
-  /** The run's channel to the command's thread (interrupts, progress); none in a team's own vitest run. */
-  readonly channel?: string;
+  /** The run's link to the command's thread (interrupts, progress); none in a team's own vitest run. */
+  readonly channel?: RunLink;
   /** Prepares the run once, before the first group sends; `close` ends what preparing it started. */
   prepare(): Promise<{ readonly run: PreparedRun; close?(): Promise<void> }>;
 }
 
 /** What one suite gathers while the run's groups send: its verdicts and its report are made of it. */
-interface SuiteState {
+export interface SuiteState {
   readonly definition: SuiteDefinition;
   readonly ledger: Ledger;
   readonly credentials: CredentialTally;
@@ -55,47 +52,59 @@ interface SuiteState {
   settle(): void;
 }
 
+/** Each suite's state for a run, of the shard's part with `--shard`: what its groups gather and its tests read. */
+export function suiteStates(definitions: readonly SuiteDefinition[], shard: RunConfig['shard']): SuiteState[] {
+  return shardSuites(definitions, shard).map(suiteState);
+}
+
 /**
- * Declares, in the calling test file, one describe per suite (of the shard's part, with `--shard`), one per operation,
- * and one test per rule; and runs, once, every selected probe group of those suites under one session (one request
- * gate, one pair of pacers, one secret and requestId ledger), concurrently (see `runSchedule`). Each suite's tests
- * decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold every suite done.
+ * Builds the run's one session (one request gate, one pair of pacers, one secret and requestId ledger) and starts
+ * every selected probe group of the suites under it, concurrently (see `runSchedule`); `finished` settles after the
+ * last group, the session closed. Each suite's state settles as soon as its own groups are through.
  */
-export function registerConformance(source: SuitesSource): void {
-  const states = shardSuites(
-    SUITES.map((suite) => suite()),
-    source.config.shard,
-  ).map(suiteState);
-  const timeout = source.config.budgetMs + 60_000;
-  let run: PreparedRun | undefined;
-  let close: (() => Promise<void>) | undefined;
-  let finished: Promise<unknown> | undefined;
+export async function startGroups(
+  source: SuitesSource,
+  run: PreparedRun,
+  states: readonly SuiteState[],
+): Promise<{ readonly finished: Promise<void> }> {
+  const spent = run.preflight?.requests ?? 0;
+  // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
+  const session = await createSession(run.config, source.specs, {
+    ...(source.channel ? { channel: source.channel } : {}),
+    spent,
+    planned: run.plan.total + spent,
+  });
+  return { finished: runSuites(session, states).finally(() => session.close()) };
+}
 
-  beforeAll(async () => {
-    const prepared = await source.prepare();
-    run = prepared.run;
-    close = prepared.close;
-    const spent = run.preflight?.requests ?? 0;
-    // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
-    const session = await createSession(run.config, source.specs, {
-      ...(source.channel ? { channel: source.channel } : {}),
-      spent,
-      planned: run.plan.total + spent,
-    });
-    // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after
-    // the last group.
-    finished = runSuites(session, states).finally(() => session.close());
-  }, timeout);
+/** What a suite reports of its run: coverage, what it created, incidents, requests, groups skipped, credentials. */
+export function suiteReport(state: SuiteState): SuiteReport {
+  return {
+    suite: state.definition.name,
+    coverage: state.ledger.coverage,
+    created: state.created,
+    incidents: state.incidents,
+    requests: state.requests,
+    rateLimited: state.rateLimited,
+    skippedGroups: state.skips.map(({ group, reason }) => ({ group, reason })),
+    credentials: state.credentials,
+  };
+}
 
-  afterAll(async () => {
-    try {
-      await finished;
-    } finally {
-      await close?.();
-    }
-  }, timeout);
-
-  for (const state of states) declareSuite(state, source.specs, () => run, timeout);
+/**
+ * A rule's verdict on one of a suite's operations, from its tally, and the baseline's reason when the baseline
+ * accepts its failure.
+ */
+export function ruleVerdict(
+  run: PreparedRun,
+  state: SuiteState,
+  rule: Rule,
+  operationId: string,
+): { readonly key: string; readonly result: RuleResult; readonly known?: string } {
+  const key = state.operationKeys.get(operationId) ?? operationId;
+  const result = verdict(run.config, state.ledger, state.skips, rule, operationId, key);
+  const known = result.outcome === 'failed' ? knownFailureReason(run.knownFailures, rule.id, key) : undefined;
+  return { key, result, ...(known === undefined ? {} : { known }) };
 }
 
 function suiteState(definition: SuiteDefinition): SuiteState {
@@ -168,33 +177,25 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
   for (const id of definition.operations) state.operationKeys.set(id, s.operation(id).key);
   const rules = RULES.filter((rule) => config.rules.includes(rule.id));
   const pathParameters = runPathParameters(config);
-  /**
-   * What each exchange was judged when it was recorded, for as long as it is kept: the shrinker need not judge it
-   * again.
-   */
-  const judgedWhenRecorded = new WeakMap<Exchange, readonly Judgement[]>();
+  // Each exchange is judged as it is recorded; `send` returns it with its judgements and the findings it made.
   const clients = s.clients(
-    (exchange) => {
+    (exchange): JudgedExchange => {
       if (exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted') state.requests += 1;
-      judgedWhenRecorded.set(exchange, recordExchange(s, ledger, rules, exchange));
+      const judged = recordExchange(s, ledger, rules, exchange);
       countCredentialUse(credentials, exchange);
       const write = writeRecord(exchange);
       if (write) {
         created.push(write);
         s.announceCreated(name, write);
       }
+      return { ...exchange, ...judged };
     },
     () => {
       state.rateLimited += 1;
       state.requests += 1;
     },
   );
-  const shrink = createShrinker({
-    session: s,
-    ledger,
-    rules,
-    recorded: (exchange) => judgedWhenRecorded.get(exchange),
-  });
+  const shrink = createShrinker({ session: s, ledger, rules });
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
     shrinkBudget: s.shrinkBudget,
@@ -253,8 +254,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       });
     },
     incident: (message) => incidents.push(message),
-    recorded: (exchange) => ({
-      judgements: judgedWhenRecorded.get(exchange) ?? [],
+    evidence: (exchange) => ({
       request: `${exchange.request.method} ${s.redactor.text(exchange.request.url)}`,
       curl: reproduction(s, exchange),
       redact: (value) => (typeof value === 'string' ? s.redactor.text(value) : s.redactor.value(value)),
@@ -280,79 +280,4 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       run: () => group.run(contextOf(group)),
     })),
   };
-}
-
-/**
- * One suite's tests: per operation, one test per rule that concerns it, each turning the ledger's tally into a verdict.
- */
-function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRun | undefined, timeout: number): void {
-  const { definition, ledger, skips } = state;
-  describe(definition.name, () => {
-    beforeAll(async () => {
-      await state.done;
-      if (state.failure !== undefined) throw state.failure;
-    }, timeout);
-
-    // vitest reads a hook's first parameter as fixtures, which it requires to be destructured.
-    // biome-ignore lint/correctness/noEmptyPattern: vitest's fixtures parameter must be a destructuring pattern.
-    afterAll(({}, suite) => {
-      const report: SuiteReport = {
-        suite: definition.name,
-        coverage: ledger.coverage,
-        created: state.created,
-        incidents: state.incidents,
-        requests: state.requests,
-        rateLimited: state.rateLimited,
-        skippedGroups: skips.map(({ group, reason }) => ({ group, reason })),
-        credentials: state.credentials,
-      };
-      suite.meta.conformanceSuite = report;
-    });
-
-    for (const operationId of definition.operations) {
-      const rules = RULES.filter((rule) => concerns(rule, operationById(specs, operationId)));
-      describe(operationId, () => {
-        for (const rule of rules) {
-          test(rule.id, async ({ task, skip, annotate }) => {
-            const run = settled();
-            if (!run) throw new Error('the run was not prepared: see the error of the beforeAll hook');
-            const key = state.operationKeys.get(operationId) ?? operationId;
-            const result = verdict(run.config, ledger, skips, rule, operationId, key);
-            task.meta.conformanceResult = result;
-            if (result.outcome === 'skipped') {
-              await annotate(result.message, 'skip-reason');
-              skip(result.message);
-            }
-            const reproduce = result.findings[0]?.reproduce;
-            if (reproduce) await annotate(`${reproduce.curl}\n${reproduce.command}`, 'reproduce');
-            if (result.outcome !== 'failed') return;
-            const known = knownFailureReason(run.knownFailures, rule.id, key);
-            if (known === undefined) throw new ContractViolation(`${rule.id} on ${key}: ${result.message}`);
-            const message = `known failure, accepted by the baseline: ${known}. ${result.message}`;
-            await annotate(message, 'skip-reason');
-            skip(message);
-          });
-        }
-      });
-    }
-  });
-}
-
-/** A rule failed on an operation: the test error that vitest's reporters show. */
-class ContractViolation extends Error {
-  override name = 'ContractViolation';
-}
-
-declare module 'vitest' {
-  interface ProvidedContext {
-    /** What the command gives its suite file: the name of the run's channel, over which the settings come. */
-    conformance: { readonly channel: string };
-  }
-}
-
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    conformanceResult?: RuleResult;
-    conformanceSuite?: SuiteReport;
-  }
 }

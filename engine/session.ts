@@ -1,21 +1,21 @@
-import { undici } from '../../core/undici.ts';
-import type { RunConfig } from '../../core/config.ts';
-import { DEFAULTS } from '../../core/defaults.ts';
-import { createPacers } from '../../core/credential-pacer.ts';
-import { createHttpClient, type HttpClient } from '../../core/http-client.ts';
-import { openHarSpool, type HarSpool } from '../../core/har-spool.ts';
-import { createRedactor, type Redactor } from '../../core/redaction.ts';
-import { createRequestGate, type RequestGate } from '../../core/request-gate.ts';
-import { openRunChannel, type RunChannel } from '../../core/run-channel.ts';
-import type { Operation, Specs } from '../../core/spec.ts';
-import { createValidators, type Validators } from '../../core/validators.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { CreatedResource } from '../../core/run-report.ts';
-import { API_LIST, type ApiName, runSecrets } from '../../apis/index.ts';
-import { runAuthorization } from '../../apis/descriptor.ts';
-import { RULES } from '../../rules/index.ts';
-import { redactedNames } from '../../rules/secrets.ts';
-import { createMemories, type RuleMemories } from '../../core/rule.ts';
+import { undici } from '../core/undici.ts';
+import type { RunConfig } from '../core/config.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import { createPacers } from '../core/credential-pacer.ts';
+import { createHttpClient, type HttpClient } from '../core/http-client.ts';
+import { openHarSpool, type HarSpool } from '../core/har-spool.ts';
+import { createRedactor, type Redactor } from '../core/redaction.ts';
+import { createRequestGate, type RequestGate } from '../core/request-gate.ts';
+import { openRunChannel, type RunLink, type RunReporter } from '../core/run-channel.ts';
+import type { Operation, Specs } from '../core/spec.ts';
+import { createValidators, type Validators } from '../core/validators.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { CreatedResource } from '../core/run-report.ts';
+import { API_LIST, type ApiName, runSecrets } from '../apis/index.ts';
+import { runAuthorization } from '../apis/descriptor.ts';
+import { RULES } from '../rules/index.ts';
+import { redactedNames } from '../rules/secrets.ts';
+import { createMemories, type RuleMemories } from '../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
 /**
@@ -32,14 +32,14 @@ export interface Session {
   readonly memories: RuleMemories;
   /** With `--har`: where each exchange's HAR entry is written as it is recorded. */
   readonly har?: HarSpool;
-  /** What the run may spend on shrinking, and what it has spent (`suites/support/shrink-budget.ts`). */
+  /** What the run may spend on shrinking, and what it has spent (`engine/shrink-budget.ts`). */
   readonly shrinkBudget: ShrinkBudget;
   /** Counts violations found, for the progress the main thread shows. */
   countViolations(count: number): void;
   /** Tells the main thread what a suite left on the target, as it happens. */
   announceCreated(suite: string, resource: CreatedResource): void;
-  /** Builds clients for both configured APIs that report every exchange to `onExchange`. */
-  clients(onExchange: (exchange: Exchange) => void, onRateLimited: () => void): Partial<Record<ApiName, HttpClient>>;
+  /** Builds clients for both configured APIs whose `send` returns what `onExchange` makes of each exchange. */
+  clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void): Partial<Record<ApiName, HttpClient<R>>>;
   operation(operationId: string): Operation;
   /**
    * Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way
@@ -53,8 +53,8 @@ export interface Session {
  * (a team's own vitest run).
  */
 export interface SessionOptions {
-  /** The run's channel's name (`runChannelName`); without one, no command thread listens and Ctrl-C is vitest's own. */
-  readonly channel?: string;
+  /** The run's link to the command's thread (`runLink`); without one, none listens and Ctrl-C is vitest's own. */
+  readonly channel?: RunLink;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
   /** Requests the plan sends, the preflight's included: with `--max-requests`, shrinking spends only what is left. */
@@ -72,9 +72,8 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     deadline,
     ...(config.maxRequests ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)) } : {}),
   });
-  const channel: RunChannel | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
+  const channel: RunReporter | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
-  if (await channel?.hello()) gate.interrupt();
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
@@ -110,7 +109,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       if (!op) throw new Error(`openapi/ defines no operation ${operationId}`);
       return op;
     },
-    clients(onExchange, onRateLimited) {
+    clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void) {
       const common = {
         timeoutMs: config.timeoutMs,
         maxResponseBytes: config.maxResponseBytes,
@@ -121,8 +120,9 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
         backoffMs: DEFAULTS.rateLimitBackoffMs,
         maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
         onExchange: (exchange: Exchange) => {
-          onExchange(exchange);
+          const recorded = onExchange(exchange);
           report();
+          return recorded;
         },
         onRateLimited: () => {
           counts.rateLimited += 1;
@@ -130,7 +130,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           report();
         },
       };
-      const clients: Partial<Record<ApiName, HttpClient>> = {};
+      const clients: Partial<Record<ApiName, HttpClient<R>>> = {};
       for (const api of API_LIST) {
         const target = config[api.name];
         if (!target) continue;

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { DEFAULTS } from '../../core/defaults.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Probe } from '../../core/probe.ts';
-import type { Violation } from '../../core/rule.ts';
-import type { SequenceExample, SequenceStep } from '../../core/sequence-example.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Probe } from '../core/probe.ts';
+import type { Violation } from '../core/rule.ts';
+import type { SequenceExample, SequenceStep } from '../core/sequence-example.ts';
 import { propertySeed } from './seeds.ts';
-import type { ProbeRequest, SuiteContext } from './suite-types.ts';
+import type { JudgedExchange, ProbeRequest, SuiteContext } from './suite-types.ts';
 
 /** What a step is: its words in the report (`update pipe #1 (broker): name`), its kind in the coverage (`update`). */
 export interface StepName {
@@ -59,7 +59,7 @@ export interface SequenceProperty<M extends object> {
 class Disagreement extends Error {
   constructor(
     readonly violations: ReadonlyMap<string, Violation>,
-    readonly exchange: Exchange,
+    readonly exchange: JudgedExchange,
   ) {
     super(`${[...violations.keys()].join(', ')} broken by ${exchange.operationId}`);
   }
@@ -129,7 +129,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
         if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')
           throw new Refused(`the run's request gate refused a step (${exchange.failure.code})`);
         const broken = new Map<string, Violation>();
-        for (const { rule, violations } of context.recorded(exchange).judgements) {
+        for (const { rule, violations } of exchange.judgements) {
           if (spec.rules.includes(rule) && violations[0]) broken.set(rule, violations[0]);
         }
         if (broken.size > 0) throw new Disagreement(broken, exchange);
@@ -228,14 +228,14 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     const counterexample = found?.details.counterexample?.[0];
     const replayPath =
       counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample[1]))?.[1];
-    const redact = context.recorded(failure.exchange).redact;
+    const redact = context.evidence(failure.exchange).redact;
     const example: SequenceExample = {
       outcome: found ? 'shrunk' : 'skipped',
       ...(stopped ? { reason: stopped } : {}),
       requests: spent,
       complete: stopped === undefined,
       steps: shown.steps.map(({ command, exchange }): SequenceStep => {
-        const evidence = context.recorded(exchange);
+        const evidence = context.evidence(exchange);
         return {
           command,
           request: evidence.request,

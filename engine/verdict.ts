@@ -1,7 +1,7 @@
-import type { RunConfig } from '../../core/config.ts';
-import { renderFinding, type RuleResult } from '../../core/finding.ts';
-import type { Ledger } from '../../core/ledger.ts';
-import { partsOn, type Rule } from '../../core/rule.ts';
+import type { RunConfig } from '../core/config.ts';
+import { renderFinding, type RuleResult } from '../core/finding.ts';
+import type { Ledger } from '../core/ledger.ts';
+import { partsOn, type Rule } from '../core/rule.ts';
 import type { GroupSkip } from './plan.ts';
 
 /**

@@ -1,27 +1,28 @@
-import { curlCommand } from '../../core/curl.ts';
-import { replayCommand } from '../../core/replay.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Finding } from '../../core/finding.ts';
-import { judge, type Judgement } from '../../core/judge.ts';
-import { coverFields } from '../../core/field-coverage.ts';
-import { cover, coverTransition, tally, type Ledger } from '../../core/ledger.ts';
-import type { Rule, Violation } from '../../core/rule.ts';
-import { runCredentials } from '../../apis/index.ts';
-import { redactedNames, valuesUnder } from '../../rules/secrets.ts';
+import { curlCommand } from '../core/curl.ts';
+import { replayCommand } from '../core/replay.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Finding } from '../core/finding.ts';
+import { judge, type Judgement } from '../core/judge.ts';
+import { coverFields } from '../core/field-coverage.ts';
+import { cover, coverTransition, tally, type KeptFinding, type Ledger } from '../core/ledger.ts';
+import type { Rule, Violation } from '../core/rule.ts';
+import { runCredentials } from '../apis/index.ts';
+import { redactedNames, valuesUnder } from '../rules/secrets.ts';
 import type { Session } from './session.ts';
 
 const MAX_EVIDENCE_CHARS = 4_000;
 
+/** What recording an exchange judged of it, and the findings it made that the ledger kept. */
+export interface Judged {
+  readonly judgements: readonly Judgement[];
+  readonly findings: readonly KeptFinding[];
+}
+
 /**
  * Judges an exchange with the selected rules and records the outcome in the ledger, redacting all evidence; returns the
- * judgements.
+ * judgements and references to the findings kept.
  */
-export function recordExchange(
-  session: Session,
-  ledger: Ledger,
-  rules: readonly Rule[],
-  exchange: Exchange,
-): Judgement[] {
+export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): Judged {
   const { specs, memories } = session;
   for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields))
     session.redactor.addSecret(secret);
@@ -41,21 +42,17 @@ export function recordExchange(
   let redacted: Exchange | undefined;
   let curl: string | undefined;
   session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));
+  const findings: KeptFinding[] = [];
   for (const { rule, part, violations } of judgements) {
     if (violations.length > 0) {
       redacted ??= session.redactor.exchange(exchange);
       curl ??= reproduction(session, exchange);
     }
-    tally(
-      ledger,
-      exchange.operation,
-      rule,
-      part,
-      violations.map((v) => finding(session, redacted!, curl!, rule, v)),
-    );
+    const made = violations.map((v) => finding(session, redacted!, curl!, rule, v));
+    findings.push(...tally(ledger, exchange.operation, rule, part, made));
   }
   session.har?.add(redacted ?? session.redactor.exchange(exchange), judgements);
-  return judgements;
+  return { judgements, findings };
 }
 
 /**

@@ -1,11 +1,14 @@
 import type fc from 'fast-check';
-import type { RunConfig } from '../../core/config.ts';
-import type { Exchange } from '../../core/exchange.ts';
-import type { Finding } from '../../core/finding.ts';
-import type { Judgement } from '../../core/judge.ts';
-import type { SendOptions } from '../../core/http-client.ts';
-import type { Probe } from '../../core/probe.ts';
+import type { RunConfig } from '../core/config.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Judged } from './record.ts';
+import type { SendOptions } from '../core/http-client.ts';
+import type { Probe } from '../core/probe.ts';
+import type { Finding } from '../core/finding.ts';
 import type { ShrinkBudget } from './shrink-budget.ts';
+
+/** What `send` returns: the exchange, what recording judged of it, and the findings it made that the ledger kept. */
+export interface JudgedExchange extends Exchange, Judged {}
 
 /** A request for `send`: the operation's parameters default to the configured ids. */
 export type ProbeRequest = Omit<SendOptions, 'operation' | 'probe' | 'params'> & {
@@ -22,8 +25,11 @@ export interface Example<T> {
 /** What a probe group gets to work with. */
 export interface SuiteContext {
   readonly config: RunConfig;
-  /** Sends a request to an operation of either API; ids in the path default to the configured ones. */
-  send(operationId: string, request: ProbeRequest): Promise<Exchange>;
+  /**
+   * Sends a request to an operation of either API; ids in the path default to the configured ones. Returns the
+   * exchange as recording judged it: its judgements, and references to the findings it made.
+   */
+  send(operationId: string, request: ProbeRequest): Promise<JudgedExchange>;
   /** What the run may still spend on shrinking: a sequence's shrink asks it before each step it sends. */
   readonly shrinkBudget: Pick<ShrinkBudget, 'refusal' | 'spend'>;
   /**
@@ -35,13 +41,13 @@ export interface SuiteContext {
    * Runs `probe` on each of `--runs` examples (at most `cap`) of an arbitrary, the same examples as `examples` gives,
    * `--concurrency` at a time (one at a time `inOrder`): each is drawn when a probe before it is done, so that what
    * waits for the request gate does not grow with `--runs`. With `shrink`, the exchanges the probes return are noted
-   * as they come, and the failures among them shrunk once all are back (`suites/support/shrink.ts`), within the run's
+   * as they come, and the failures among them shrunk once all are back (`engine/shrink.ts`), within the run's
    * shrink budget.
    */
   eachExample<T>(
     property: string,
     arbitrary: fc.Arbitrary<T>,
-    probe: (example: Example<T>) => Promise<Exchange | undefined>,
+    probe: (example: Example<T>) => Promise<JudgedExchange | undefined>,
     options?: EachExampleOptions<T>,
   ): Promise<void>;
   /**
@@ -51,20 +57,17 @@ export interface SuiteContext {
   unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
+  /** An exchange this group sent as a report shows it: redacted, with a curl. */
+  evidence(exchange: Exchange): Evidence;
   /**
-   * What recording judged of an exchange this group sent, and its evidence as a report shows it: redacted, with a curl.
+   * Changes the finding of `rule` that `exchange` made, by its reference (else, when the ledger did not keep it, the
+   * first of its operation without `sequence`); false when none is kept.
    */
-  recorded(exchange: Exchange): RecordedEvidence;
-  /**
-   * Changes the kept finding of `rule` that `exchange` gave (else the first of its operation without `sequence`); false
-   * when none is kept.
-   */
-  amendFinding(exchange: Exchange, rule: string, amend: (finding: Finding) => Finding): boolean;
+  amendFinding(exchange: JudgedExchange, rule: string, amend: (finding: Finding) => Finding): boolean;
 }
 
-/** An exchange as recording judged it, and as a report may show it. */
-export interface RecordedEvidence {
-  readonly judgements: readonly Judgement[];
+/** An exchange as a report may show it. */
+export interface Evidence {
   /** `METHOD url`, redacted. */
   readonly request: string;
   readonly curl: string;
@@ -93,7 +96,7 @@ export interface ShrinkTarget<T> {
   /** The arbitrary the examples were drawn from (same constraints), which fast-check replays and shrinks. */
   readonly arbitrary: fc.Arbitrary<T>;
   /** Sends one candidate as the group sends an example, merging `more` into its probe. */
-  send(value: T, more: Partial<Probe>): Promise<Exchange>;
+  send(value: T, more: Partial<Probe>): Promise<JudgedExchange>;
 }
 
 /** A set of probes run together; its class is the riskiest class of the operations it sends to. */
