@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { patchPipeAtOnceCommand } from './sequence-pipe-at-once.ts';
 import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
@@ -25,7 +26,10 @@ const MAX_PIPE_SEQUENCES = 8;
 const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_PIPE_SEQUENCES);
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
-const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
+const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates']);
+
+/** Why no PATCHes are sent at once in a run that allows one request at a time. */
+export const ONE_AT_A_TIME = 'the run allows one request at a time (--concurrency 1): no writes can be sent at once';
 
 /**
  * The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then
@@ -35,7 +39,8 @@ const COMMANDS = (): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
   const create = leftOutWhenShrunk(createPipeCommand());
   const update = leftOutWhenShrunk(updatePipeCommand());
   const read = leftOutWhenShrunk(readPipeSettingsCommand());
-  return [create, create, create, update, update, update, update, read];
+  const atOnce = leftOutWhenShrunk(patchPipeAtOnceCommand());
+  return [create, create, create, update, update, update, update, read, atOnce];
 };
 
 /**
@@ -52,18 +57,20 @@ export function pipeSequences(): ProbeGroup {
   return {
     name: 'model-based sequences of pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
-    feeds: ['pipes.state-consistent', 'pipes.update-applies'],
+    feeds: ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
     sequences: true,
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
     run: (context) => {
       const [fallbackCreate] = fc.sample(createPipeCommand(), { seed: context.config.seed, numRuns: 1 }) as [
         SequenceCommand<PipeModel>,
       ];
+      if (context.config.concurrency < 2)
+        context.unable(ONE_AT_A_TIME, { operations: ['updatePipe'], feeds: ['pipes.concurrent-updates'] });
       return runSequences<PipeModel>(context, {
         property: 'pipes/sequences',
         commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
         readBack: READ_BACK,
-        setup: async () => ({ pipes: [] }),
+        setup: async (real) => ({ pipes: [], room: real.room }),
         async finish(model, real, sent, readBack) {
           // A sequence whose commands created no pipe creates one (drawn from the run's seed) to read back.
           let step = sent;
@@ -79,6 +86,7 @@ export function pipeSequences(): ProbeGroup {
           }
         },
         rules: JUDGED,
+        commandRequests: PIPE_SEQUENCE_STEPS,
         count: sequences(context.config.runs),
         width: context.config.concurrency,
       });
