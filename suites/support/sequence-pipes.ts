@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ONE_AT_A_TIME } from './at-once.ts';
 import { patchPipeAtOnceCommand } from './sequence-pipe-at-once.ts';
 import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
@@ -27,9 +28,6 @@ const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
 const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates']);
-
-/** Why no PATCHes are sent at once in a run that allows one request at a time. */
-export const ONE_AT_A_TIME = 'the run allows one request at a time (--concurrency 1): no writes can be sent at once';
 
 /**
  * The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then
