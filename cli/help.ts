@@ -38,6 +38,12 @@ const RUN_FLAGS_HELP = `Target (a flag wins over its environment variable; with 
 reference target is started and used):
 ${TARGET_HELP}
 
+Network (proxies apply to a configured target; the embedded one is reached directly):
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY and their lower-case forms are honoured as curl honours them
+  --ca FILE              certificate authorities (PEM) trusted besides the system's, as NODE_EXTRA_CA_CERTS
+  --client-cert FILE     client certificate (PEM) for mutual TLS, with --client-key FILE
+  --client-key FILE      its private key (PEM); an encrypted key's passphrase from CLIENT_KEY_PASSPHRASE
+
 Run:
   --rules ID,...         run only these rules          --skip-rules ID,...  skip these rules
   --allow CLASSES        probe classes allowed: read,write,disruptive (default: all)

@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import type { RunConfig } from '../core/config.ts';
 import { createRedactor } from '../core/redaction.ts';
+import { configSecrets } from '../core/run-secrets.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { listenToRun, runLink, type RunListener } from '../core/run-channel.ts';
 import { startEmbedded, type EmbeddedTarget } from '../engine/embedded-target.ts';
@@ -14,7 +15,7 @@ import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
-import { API_LIST, runSecrets } from '../apis/index.ts';
+import { API_LIST } from '../apis/index.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
 import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
@@ -69,7 +70,7 @@ export async function runCommand(
   const stop = new AbortController();
   const run: RunState = {
     config: resolved,
-    redact: createRedactor(redactedNames(specs), runSecrets(resolved)).text,
+    redact: createRedactor(redactedNames(specs), configSecrets(resolved)).text,
     startedAt: new Date(),
     finishing: false,
   };
@@ -129,7 +130,7 @@ export async function runCommand(
       if (ready.preflight) io.out(ready.preflight.line);
       config = ready.config;
       run.config = config;
-      run.redact = createRedactor(redactedNames(specs), runSecrets(config)).text;
+      run.redact = createRedactor(redactedNames(specs), configSecrets(config)).text;
       const apis = API_LIST.map((api) => `${api.name} ${config[api.name]?.baseUrl ?? '(not under test)'}`).join('; ');
       io.out(`conformance: seed ${config.seed}; ${apis}${reference ? ' (embedded reference target)' : ''}`);
       startedAt = new Date();

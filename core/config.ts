@@ -8,6 +8,7 @@ import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { HarnessError } from './errors.ts';
+import { NETWORK_VARIABLES, type NetworkGiven, type NetworkSettings, resolveNetwork } from './network-settings.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
@@ -56,6 +57,8 @@ export interface RunConfig extends Targets {
   readonly shard?: Shard;
   /** Where vitest keeps its caches, outside the installed package (see `cacheDirectory`). */
   readonly cacheDir: string;
+  /** Proxies (for a configured target), `--ca`, the client certificate: what the dispatchers are made with. */
+  readonly network: NetworkSettings;
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -78,6 +81,9 @@ export const RUN_FLAGS = Object.freeze({
   'report-dir': { type: 'string' },
   har: { type: 'string' },
   bundle: { type: 'string' },
+  ca: { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
   baseline: { type: 'string' },
   'update-baseline': { type: 'boolean' },
   'require-judged': { type: 'boolean' },
@@ -114,7 +120,7 @@ export type TargetSettings = { readonly [F in TargetFlag as CamelCase<F>]?: stri
  * camelCase (`--management-url` is `managementUrl`), plus the credentials that the command takes from environment
  * variables only. Omitted settings take the defaults; with no API's URL, the embedded reference target is used.
  */
-export interface GivenSettings extends TargetSettings {
+export interface GivenSettings extends TargetSettings, NetworkGiven {
   readonly rules?: readonly string[];
   readonly skipRules?: readonly string[];
   readonly allow?: readonly ProbeClass[];
@@ -183,6 +189,7 @@ const SETTING_KEYS: ReadonlySet<string> = new Set([
     .filter((flag) => flag !== 'help')
     .map(camel),
   ...TARGET_KEYS.values(),
+  ...Object.keys(NETWORK_VARIABLES),
 ]);
 
 /** The credential keys as a message lists them: `managementKeyId, managementKeySecret and alertsToken`. */
@@ -221,6 +228,11 @@ export function commandSettings(argv: readonly string[], env: Env): { given: Giv
     if (key) given[key] = value;
     targetNames.set(key ?? setting.variable, name);
   }
+  for (const [key, variables] of Object.entries(NETWORK_VARIABLES)) {
+    const variable = variables.find((name) => env[name] !== undefined) ?? variables[variables.length - 1]!;
+    if (env[variable] !== undefined) given[key] = env[variable];
+    targetNames.set(key, variable);
+  }
   const missing = (key: SettingKey): string => {
     const setting = TARGET_SETTINGS.find((s) => TARGET_KEYS.get(s.variable) === key);
     if (!setting) return `--${kebab(key)}`;
@@ -245,7 +257,12 @@ export function commandSettings(argv: readonly string[], env: Env): { given: Giv
  */
 export function resolveConfig(argv: readonly string[], env: Env, knownRules: readonly string[]): RunConfig {
   const { given, names } = commandSettings(argv, env);
-  return resolveSettings(given, knownRules, { names, cacheDir: cacheDirectory(env) });
+  const nodeExtraCaCerts = env.NODE_EXTRA_CA_CERTS;
+  return resolveSettings(given, knownRules, {
+    names,
+    cacheDir: cacheDirectory(env),
+    ...optional('nodeExtraCaCerts', nodeExtraCaCerts),
+  });
 }
 
 /**
@@ -256,7 +273,7 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
 export function resolveSettings(
   given: GivenSettings,
   knownRules: readonly string[],
-  options: { readonly names?: SettingNames; readonly cacheDir?: string } = {},
+  options: { readonly names?: SettingNames; readonly cacheDir?: string; readonly nodeExtraCaCerts?: string } = {},
 ): RunConfig {
   const names = options.names ?? KEY_NAMES;
   const read = new SettingsReader(given as Readonly<Record<string, unknown>>, names);
@@ -330,6 +347,10 @@ export function resolveSettings(
     dryRun: read.flag('dryRun'),
     ...optional('shard', read.shard()),
     cacheDir: options.cacheDir ?? cacheDirectory({}),
+    network: resolveNetwork(networkGiven(read), (key) => names.of(key), {
+      proxied: !useReference,
+      ...optional('nodeExtraCaCerts', options.nodeExtraCaCerts),
+    }),
   };
   read.flag('verbose');
   if (config.updateBaseline && !config.baseline) {
@@ -339,6 +360,19 @@ export function resolveSettings(
     );
   }
   return deepFreeze(config);
+}
+
+/** The network settings given: the files as paths, the passphrase as given, the proxies as text. */
+function networkGiven(read: SettingsReader): NetworkGiven {
+  return {
+    ...optional('ca', read.text('ca')),
+    ...optional('clientCert', read.text('clientCert')),
+    ...optional('clientKey', read.text('clientKey')),
+    ...optional('clientKeyPassphrase', read.raw('clientKeyPassphrase')),
+    ...optional('httpsProxy', read.raw('httpsProxy')),
+    ...optional('httpProxy', read.raw('httpProxy')),
+    ...optional('noProxy', read.raw('noProxy')),
+  };
 }
 
 /** Reads a settings object's values, whatever their type, into the types a RunConfig holds, naming a bad one. */

@@ -1,6 +1,7 @@
 import { API_LIST, APIS } from '../apis/index.ts';
 import type { ApiDescriptor, Credentials } from '../apis/descriptor.ts';
 import type { RecordedRequest } from './exchange.ts';
+import { type NetworkSettings, PASSPHRASE_VARIABLE } from './network-settings.ts';
 import type { ApiName } from './spec.ts';
 
 /**
@@ -16,6 +17,8 @@ export interface CurlOptions {
    * are.
    */
   readonly redact: (text: string) => string;
+  /** The run's certificate files, which an https reproduction passes to curl as the run used them. */
+  readonly network?: NetworkSettings;
 }
 
 /** The curl arguments that send an API's own credentials as references to their environment variables. */
@@ -37,6 +40,7 @@ const LEFT_OUT = new Set(['user-agent', 'authorization']);
 export function curlCommand(api: ApiName, request: RecordedRequest, options: CurlOptions): string {
   const { redact } = options;
   const parts = ['curl', '-sS', '-i', '-X', request.method, quote(redact(request.url))];
+  if (options.network && request.url.startsWith('https:')) parts.push(...tlsArguments(options.network));
   if (request.auth === 'default') parts.push(credentialArguments(APIS[api]));
   else if (request.auth === 'custom' && request.headers.authorization !== undefined)
     parts.push(authorization(request.headers.authorization, options));
@@ -46,6 +50,18 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
   }
   if (request.body !== undefined) parts.push('--data-raw', quote(redact(request.body)));
   return parts.join(' ');
+}
+
+/**
+ * `--ca` as `--cacert` (curl then trusts that file alone; proxies need nothing, curl reads the same variables), the
+ * client certificate and key as given, and the key's passphrase as a reference to its variable.
+ */
+function tlsArguments({ ca, client }: NetworkSettings): string[] {
+  return [
+    ...(ca ? ['--cacert', quote(ca.file)] : []),
+    ...(client ? ['--cert', quote(client.certFile), '--key', quote(client.keyFile)] : []),
+    ...(client?.passphrase ? ['--pass', `"$${PASSPHRASE_VARIABLE}"`] : []),
+  ];
 }
 
 /** A probe's own `Authorization` header, with the run's credentials in it named by their variables. */

@@ -39,6 +39,8 @@ export interface TransportFailure {
   readonly code: TransportFailureCode;
   readonly message: string;
   readonly durationMs: number;
+  /** When the target's certificate does not cover its name: the names it covers (`DNS:api.example.com`, ...). */
+  readonly certificateNames?: readonly string[];
 }
 
 /** One request and what came back, with the probe that explains why it was sent. */

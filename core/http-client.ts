@@ -266,11 +266,13 @@ async function exchangeOnce(
     );
     return { response: { status: res.statusCode, headers, text, ...parseJson(text), durationMs: elapsed() } };
   } catch (error) {
+    const names = certificateNames(error);
     return {
       failure: {
         code: failureCode(error, signal),
-        message: failureMessage(error, client.timeoutMs),
+        message: failureMessage(error, client.timeoutMs, signal),
         durationMs: elapsed(),
+        ...(names ? { certificateNames: names } : {}),
       },
     };
   } finally {
@@ -301,16 +303,25 @@ function failureCode(error: unknown, signal: AbortSignal): TransportFailureCode 
   return 'connection';
 }
 
-function failureMessage(error: unknown, timeoutMs: number): string {
+function failureMessage(error: unknown, timeoutMs: number, signal: AbortSignal): string {
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  // undici names its own aborts (a proxy's refused tunnel) AbortError too: only the timer's abort is a timeout.
   if (
     err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
     err.code === 'UND_ERR_BODY_TIMEOUT' ||
     (err as Error).name === 'TimeoutError' ||
-    (err as Error).name === 'AbortError'
+    ((err as Error).name === 'AbortError' && signal.aborted)
   ) {
     return `no complete response within ${timeoutMs} ms (--timeout-ms)`;
   }
   const cause = err.cause?.code ? ` (${err.cause.code})` : '';
   return `${err.code ?? 'error'}: ${err.message ?? String(error)}${cause}`;
+}
+
+/** The names a certificate covers, from the error of one that does not cover the target's name. */
+function certificateNames(error: unknown): string[] | undefined {
+  const err = error as { code?: string; cert?: { subjectaltname?: string; subject?: { CN?: string } } };
+  if (err.code !== 'ERR_TLS_CERT_ALTNAME_INVALID') return undefined;
+  const names = err.cert?.subjectaltname?.split(', ').filter(Boolean) ?? [];
+  return names.length > 0 ? names : err.cert?.subject?.CN ? [`CN:${err.cert.subject.CN}`] : [];
 }

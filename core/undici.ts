@@ -53,3 +53,11 @@ function leanParts(): UndiciParts | undefined {
 
 /** The parts this thread sends with, loaded once, when this module is. */
 export const undici: UndiciParts = loadUndici();
+
+/**
+ * undici's ProxyAgent, loaded on first use (a run without a proxy never loads it) from undici's index: it opens its
+ * tunnels with the `connect` API, which only the index puts on undici's dispatchers.
+ */
+export function loadProxyAgent(): typeof Undici.ProxyAgent {
+  return (require('undici') as typeof Undici).ProxyAgent;
+}

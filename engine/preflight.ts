@@ -1,6 +1,5 @@
-import { undici } from '../core/undici.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_LIST, runSecrets } from '../apis/index.ts';
+import { API_LIST } from '../apis/index.ts';
 import {
   type ApiDescriptor,
   credentialVariables,
@@ -12,14 +11,18 @@ import {
 import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight.ts';
 import type { RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
+import { createDispatchers } from '../core/dispatcher.ts';
 import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from '../core/http-client.ts';
 import type { Probe } from '../core/probe.ts';
+import { configSecrets } from '../core/run-secrets.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
+import { type ConnectionWatch, watchConnections } from '../core/connection-watch.ts';
 import { operationById, type Specs } from '../core/spec.ts';
 import { isUuid } from '../core/uuid.ts';
+import { clientCertAnswer, networkFailure } from './network-failure.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
@@ -39,10 +42,7 @@ const UNREACHABLE: readonly string[] = [
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
   'ERR_TLS',
-  'CERT_',
-  'DEPTH_ZERO',
-  'SELF_SIGNED',
-  'UNABLE_TO_',
+  'ERR_SSL',
 ];
 
 const EXCERPT_CHARS = 120;
@@ -59,6 +59,8 @@ interface Checker {
   readonly baseUrl: string;
   /** A short account of a response, secrets removed: `answered 404 (text/plain): "no such org"`. */
   readonly seen: (exchange: Exchange) => string;
+  readonly network: RunConfig['network'];
+  readonly connections: ConnectionWatch;
 }
 
 /**
@@ -68,15 +70,15 @@ interface Checker {
  * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
  */
 export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
-  const dispatcher = new undici.Agent({ connections: 2, connect: { timeout: config.timeoutMs } });
+  const connections = watchConnections();
+  const dispatchers = createDispatchers(config.network, { connections: 2, connectTimeoutMs: config.timeoutMs });
   const deadline = Date.now() + config.budgetMs;
-  const redact = createRedactor([], runSecrets(config)).text;
+  const redact = createRedactor([], configSecrets(config)).text;
   let requests = 0;
-  const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization'> = {
+  const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization' | 'dispatcher'> = {
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     gate: createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline }),
-    dispatcher,
     deadline,
     backoffMs: DEFAULTS.rateLimitBackoffMs,
     maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
@@ -99,10 +101,19 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
           ...common,
           api: api.name,
           baseUrl,
+          dispatcher: dispatchers.of(baseUrl),
           authorization: runAuthorization(api, config) ?? '',
         });
         const baseUrlVariable = api.settings.baseUrl.variable;
-        return checkApi(api, target, { client, specs, baseUrlVariable, baseUrl, seen });
+        return checkApi(api, target, {
+          client,
+          specs,
+          baseUrlVariable,
+          baseUrl,
+          seen,
+          network: config.network,
+          connections,
+        });
       }),
     );
     // The run's own gate starts afresh: keep --max-rps across the seam.
@@ -112,7 +123,8 @@ export async function preflight(config: RunConfig, specs: Specs): Promise<Prefli
       requests,
     };
   } finally {
-    await dispatcher.destroy();
+    connections.stop();
+    await dispatchers.destroy();
   }
 }
 
@@ -232,6 +244,9 @@ function send(
 function outcome(checker: Checker, exchange: Exchange): string {
   const { failure, response } = exchange;
   if (failure) {
+    const { baseUrlVariable, baseUrl, network, connections } = checker;
+    const settingsError = networkFailure({ failure, baseUrlVariable, baseUrl, network, connections });
+    if (settingsError) throw settingsError;
     const code = failure.message.split(':')[0] ?? failure.code;
     if (UNREACHABLE.some((prefix) => code.startsWith(prefix))) {
       throw new HarnessError(
@@ -256,6 +271,8 @@ function outcome(checker: Checker, exchange: Exchange): string {
   }
   if (response.status === 401 || response.status === 403) return 'refused';
   if (response.status === 404) return 'not-found';
+  const refused = clientCertAnswer(checker, response);
+  if (refused) throw refused;
   return `${operationLabel(exchange)} answered ${response.status}, left to the run`;
 }
 

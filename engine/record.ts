@@ -63,6 +63,7 @@ export function reproduction(session: Pick<Session, 'config' | 'redactor' | 'spe
   return curlCommand(exchange.api, exchange.request, {
     credentials: runCredentials(session.config),
     redact: (text) => session.redactor.textKeeping(text, generated),
+    network: session.config.network,
   });
 }
 

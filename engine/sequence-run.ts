@@ -59,16 +59,18 @@ export type SequenceCommand<M extends object> = fc.AsyncCommand<M, SequenceReal>
 export type ReadBack = 'every' | number;
 
 /** A property whose examples are sequences of commands, each run against a fresh model. */
-export interface SequenceProperty<M extends object> {
+export interface SequenceProperty<M extends object, S = undefined> {
   readonly property: string;
+  /** What a sequence's setup sends before its commands (the pipes it creates, say), drawn with them. */
+  readonly start?: fc.Arbitrary<S>;
   readonly commands: fc.Arbitrary<Iterable<SequenceCommand<M>>>;
   /**
    * The read-back a sequence draws (`every`), and what shrinking may narrow it to; without one, it reads back every
    * resource.
    */
   readonly readBack?: fc.Arbitrary<ReadBack>;
-  /** The model a sequence starts from; it may send steps (a list read, say). */
-  readonly setup: (real: SequenceReal) => Promise<M>;
+  /** The model a sequence starts from, given what it drew as `start`; it may send steps (a list read, creates). */
+  readonly setup: (real: SequenceReal, start: S) => Promise<M>;
   /**
    * Steps after the commands that read back what the model knows (so that every sequence judges the state it left),
    * given how many steps the sequence sent: it reads back until the sequence has sent its planned number of steps.
@@ -127,10 +129,81 @@ interface Ran {
 }
 
 /**
- * A sequence as fast-check draws it: what it reads back at the end, and its commands. In this order, shrinking tries
- * the narrower read-backs first, so that every shorter sequence it tries after them is shorter by the reads too.
+ * A sequence as fast-check draws it: what it reads back at the end, what its setup sends, and its commands. In this
+ * order, shrinking tries the narrower read-backs first, so that every shorter sequence it tries after them is shorter
+ * by the reads too, then a smaller setup (fewer pipes), then fewer commands.
  */
-type Drawn<M extends object> = [ReadBack, Iterable<SequenceCommand<M>>];
+type Drawn<M extends object, S> = [ReadBack, S, Iterable<SequenceCommand<M>>];
+
+/**
+ * The commands of a sequence: `fc.commands` of `commands` (each drawn as often as its weight), of which exactly `room`
+ * run when every command may. `fc.commands` draws its length evenly between none and its most (twice the room): a draw
+ * shorter than the room, or one whose first `room` commands `wanted` refuses, is drawn again, so that a sequence sends
+ * no fewer commands than its plan counts. A command past the room does not run, and shrinking (`fc.commands`' own, to
+ * any shorter sequence) drops it like any other command that did not run.
+ */
+export function sequenceCommands<M extends object>(
+  room: number,
+  commands: readonly fc.WeightedArbitrary<SequenceCommand<M>>[],
+  wanted: (first: readonly SequenceCommand<M>[]) => boolean = () => true,
+): fc.Arbitrary<Iterable<SequenceCommand<M>>> {
+  // Commands run so far, by the model of the run (every run of a sequence, shrink candidates too, has its own).
+  const ran = new WeakMap<object, number>();
+  const command = fc.oneof(...commands).map((drawn): SequenceCommand<M> => new WithinRoom(drawn, room, ran));
+  const draws = fc.commands([command], { maxCommands: 2 * room, size: 'max' });
+  return new DrawnIf(draws, (drawn) => drawn.length >= room && wanted(drawn.slice(0, room)));
+}
+
+/**
+ * Draws of `commands` that `wanted` accepts; they shrink as `commands` does, to any of its shrinks (a filter would hand
+ * the run a clone of the commands, and shrinking would not see which of them ran).
+ */
+class DrawnIf<C> extends fc.Arbitrary<Iterable<C>> {
+  constructor(
+    readonly commands: fc.Arbitrary<Iterable<C>>,
+    readonly wanted: (drawn: C[]) => boolean,
+  ) {
+    super();
+  }
+
+  generate(random: fc.Random, bias: number | undefined): fc.Value<Iterable<C>> {
+    for (;;) {
+      const drawn = this.commands.generate(random, bias);
+      // `value_`: reading `value` would take the one read that is not a clone.
+      if (this.wanted([...drawn.value_])) return drawn;
+    }
+  }
+
+  canShrinkWithoutContext(value: unknown): value is Iterable<C> {
+    return this.commands.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: Iterable<C>, context: unknown): fc.Stream<fc.Value<Iterable<C>>> {
+    return this.commands.shrink(value, context);
+  }
+}
+
+/** A command that runs only while its sequence has run fewer than `room` commands. */
+class WithinRoom<M extends object> implements SequenceCommand<M> {
+  constructor(
+    readonly command: SequenceCommand<M>,
+    readonly room: number,
+    readonly ran: WeakMap<object, number>,
+  ) {}
+
+  check(model: Readonly<M>): boolean {
+    return (this.ran.get(model) ?? 0) < this.room && this.command.check(model);
+  }
+
+  run(model: M, real: SequenceReal): Promise<void> {
+    this.ran.set(model, (this.ran.get(model) ?? 0) + 1);
+    return this.command.run(model, real);
+  }
+
+  toString(): string {
+    return this.command.toString();
+  }
+}
 
 /**
  * Runs `count` sequences of the property, `width` at once, each with `fc.asyncModelRun`, drawn from the property's seed
@@ -141,13 +214,20 @@ type Drawn<M extends object> = [ReadBack, Iterable<SequenceCommand<M>>];
  * the run's shrink budget leaves (with `--max-requests`, what the plan does not need); the shortest failing sequence
  * goes on the kept finding of its first failing step.
  */
-export async function runSequences<M extends object>(context: SuiteContext, spec: SequenceProperty<M>): Promise<void> {
+export async function runSequences<M extends object, S = undefined>(
+  context: SuiteContext,
+  spec: SequenceProperty<M, S>,
+): Promise<void> {
   const property = spec.property;
   const seed = propertySeed(context.config.seed, property);
-  const drawn: fc.Arbitrary<Drawn<M>> = fc.tuple(spec.readBack ?? fc.constant<ReadBack>('every'), spec.commands);
+  const drawn: fc.Arbitrary<Drawn<M, S>> = fc.tuple(
+    spec.readBack ?? fc.constant<ReadBack>('every'),
+    spec.start ?? fc.constant(undefined as S),
+    spec.commands,
+  );
   const perCause = DEFAULTS.sequenceShrinkRequestsPerCause;
 
-  const once = async ([readBack, commands]: Drawn<M>, index: number, allowance?: Allowance): Promise<Ran> => {
+  const once = async ([readBack, start, commands]: Drawn<M, S>, index: number, allowance?: Allowance): Promise<Ran> => {
     const steps: Ran['steps'] = [];
     const more: Partial<Probe> = allowance ? { evidence: false, shrink: { property } } : {};
     let from = 'start';
@@ -224,7 +304,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     try {
       let model: M | undefined;
       await fc.asyncModelRun(async () => {
-        model = await spec.setup(real);
+        model = await spec.setup(real, start);
         return { model, real };
       }, commands);
       // A shrink candidate is no planned request: it reads back without filling up to the plan's length.
@@ -276,7 +356,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
       },
     };
     let stopped: string | undefined;
-    let found: { index: number; smallest: Ran; details: fc.RunDetails<[Drawn<M>]> } | undefined;
+    let found: { index: number; smallest: Ran; details: fc.RunDetails<[Drawn<M, S>]> } | undefined;
     for (const { index } of failing) {
       stopped ??= allowance.refusal();
       if (stopped || found) break;
@@ -311,7 +391,7 @@ export async function runSequences<M extends object>(context: SuiteContext, spec
     const violation = failure.violations.get(rule)!;
     const counterexample = found?.details.counterexample?.[0];
     const replayPath =
-      counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample[1]))?.[1];
+      counterexample === undefined ? undefined : /replayPath="([^"]*)"/.exec(String(counterexample[2]))?.[1];
     const redact = context.evidence(failure.exchange).redact;
     const example: SequenceExample = {
       outcome: found ? 'shrunk' : 'skipped',

@@ -1,9 +1,10 @@
-import { undici } from '../core/undici.ts';
 import type { RunConfig } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { createPacers } from '../core/credential-pacer.ts';
+import { createDispatchers } from '../core/dispatcher.ts';
 import { createHttpClient, type HttpClient } from '../core/http-client.ts';
 import { openHarSpool, type HarSpool } from '../core/har-spool.ts';
+import { configSecrets } from '../core/run-secrets.ts';
 import { createRedactor, type Redactor } from '../core/redaction.ts';
 import { createRequestGate, type RequestGate } from '../core/request-gate.ts';
 import { openRunChannel, type RunLink, type RunReporter } from '../core/run-channel.ts';
@@ -11,7 +12,7 @@ import type { Operation, Specs } from '../core/spec.ts';
 import { createValidators, type Validators } from '../core/validators.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { CreatedResource } from '../core/run-report.ts';
-import { API_LIST, type ApiName, runSecrets } from '../apis/index.ts';
+import { API_LIST, type ApiName } from '../apis/index.ts';
 import { runAuthorization } from '../apis/descriptor.ts';
 import { RULES } from '../rules/index.ts';
 import { redactedNames } from '../rules/secrets.ts';
@@ -77,13 +78,12 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
-  const dispatcher = new undici.Agent({
+  const dispatchers = createDispatchers(config.network, {
     connections: config.concurrency,
-    keepAliveTimeout: 4_000,
-    connect: { timeout: config.timeoutMs },
+    keepAliveTimeoutMs: 4_000,
+    connectTimeoutMs: config.timeoutMs,
   });
-  const configSecrets = runSecrets(config);
-  const redactor = createRedactor(redactedNames(specs), configSecrets);
+  const redactor = createRedactor(redactedNames(specs), configSecrets(config));
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
   const har = config.har === undefined ? undefined : openHarSpool(config.har);
 
@@ -115,7 +115,6 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
         maxResponseBytes: config.maxResponseBytes,
         gate,
         pacers,
-        dispatcher,
         deadline,
         backoffMs: DEFAULTS.rateLimitBackoffMs,
         maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
@@ -138,13 +137,14 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           ...common,
           api: api.name,
           baseUrl: target.baseUrl,
+          dispatcher: dispatchers.of(target.baseUrl),
           authorization: runAuthorization(api, config) ?? '',
         });
       }
       return clients;
     },
     async close() {
-      await Promise.all([dispatcher.close(), har?.close()]);
+      await Promise.all([dispatchers.close(), har?.close()]);
     },
   };
 }

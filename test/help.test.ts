@@ -14,12 +14,25 @@ reference target is started and used):
                          ALERTS_TOKEN          Bearer token of the alerts API
   --alert ID             ALERT_ID              alert the run may update and put back (else picked from the list)
 
+Network (`;
+
+const NETWORK = `Network (proxies apply to a configured target; the embedded one is reached directly):
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY and their lower-case forms are honoured as curl honours them
+  --ca FILE              certificate authorities (PEM) trusted besides the system's, as NODE_EXTRA_CA_CERTS
+  --client-cert FILE     client certificate (PEM) for mutual TLS, with --client-key FILE
+  --client-key FILE      its private key (PEM); an encrypted key's passphrase from CLIENT_KEY_PASSPHRASE
+
 Run:`;
 
 describe('help', () => {
   it('lists the target settings of every API, from its descriptor, in columns', () => {
     expect(HELP).toContain(TARGET);
     expect(COMMAND_HELP.run).toContain(TARGET);
+  });
+
+  it('says how to pass a proxy, certificate authorities and a client certificate', () => {
+    expect(HELP).toContain(NETWORK);
+    expect(COMMAND_HELP.run).toContain(NETWORK);
   });
 
   it('names every variable and flag of every descriptor once', () => {

@@ -150,9 +150,11 @@ describe('a sequence step that goes unanswered', () => {
       const file = join(folder, 'run.har');
       const args = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '300', '--reference-fault', 'settings-hang'];
       const done = await runInProcess([...args, '--har', file]);
-      expect(done.report.results.filter((r) => r.outcome === 'failed').map((r) => r.rule)).toEqual([
-        'transport.answers',
-      ]);
+      // Only transport.answers fails, on the settings reads that hang (on a loaded machine, 300 ms may also cut
+      // another operation's answer: that is the same rule, and no sign of a later step judged).
+      const failed = done.report.results.filter((r) => r.outcome === 'failed');
+      expect([...new Set(failed.map((r) => r.rule))]).toEqual(['transport.answers']);
+      expect(failed.map((r) => r.operationId)).toContain('getPipeSettings');
       const entries = (
         JSON.parse(await readFile(file, 'utf8')) as {
           log: { entries: { _operationId: string; _example?: { property: string; index: number } }[] };

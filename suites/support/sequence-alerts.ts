@@ -1,11 +1,11 @@
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
 import { sendsAtOnce, updateAlertAtOnceCommand } from './sequence-alert-at-once.ts';
-import { runSequences } from '../../engine/sequence-run.ts';
+import { runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
 import { accept } from '../../engine/probe.ts';
 import type { SuiteContext } from '../../engine/suite-types.ts';
 
@@ -37,20 +37,18 @@ export function runAlertSequences(
 ): Promise<void> {
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
-    // A sequence without an update judges nothing the model knows more of than the list before it; each sends updates
+    // Eight updates to a list: with the lists before and after, a sequence sends at least as many updates as lists. A
+    // sequence without an update judges nothing the model knows more of than the list before it; each sends updates
     // at once (two sequences a run: one that drew none would leave alerts.concurrent-updates unjudged).
-    commands: fc
-      .commands(
-        [
-          updateAlertCommand(bodies),
-          updateAlertCommand(bodies),
-          listAlertsCommand(),
-          updateAlertAtOnceCommand(bodies),
-          updateAlertAtOnceCommand(bodies),
-        ],
-        { maxCommands: ALERT_SEQUENCE_STEPS },
-      )
-      .filter((commands) => sendsAtOnce(commands, ALERT_SEQUENCE_STEPS)),
+    commands: sequenceCommands(
+      ALERT_SEQUENCE_STEPS,
+      [
+        { weight: 8, arbitrary: updateAlertCommand(bodies) },
+        { weight: 1, arbitrary: listAlertsCommand() },
+        { weight: 3, arbitrary: updateAlertAtOnceCommand(bodies) },
+      ],
+      (first) => sendsAtOnce(first, ALERT_SEQUENCE_STEPS),
+    ),
     setup: async (real) =>
       alertModel(
         id,

@@ -5,17 +5,18 @@ import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
 import { updatePipeCommand } from './sequence-pipe-update.ts';
-import { type ReadBack, runSequences, type SequenceCommand } from '../../engine/sequence-run.ts';
+import { type ReadBack, runSequences, type SequenceCommand, sequenceCommands } from '../../engine/sequence-run.ts';
 import { leftOutWhenShrunk, shrinkChoice } from '../../engine/sequence-shrink-choice.ts';
 import type { ProbeGroup } from '../../engine/suite-types.ts';
 
-/** Steps of one pipes sequence at most. */
-export const PIPE_SEQUENCE_STEPS = 12;
-
 /**
- * Requests of one pipes sequence on a target that accepts every step: its commands, then reads of its pipes' settings.
+ * Requests of one pipes sequence on a target that accepts every step: the creates of its pipes, its commands, then
+ * reads of its pipes' settings.
  */
-const PIPE_SEQUENCE_LENGTH = PIPE_SEQUENCE_STEPS + MAX_SEQUENCE_PIPES;
+const PIPE_SEQUENCE_LENGTH = 14;
+
+/** Commands of one pipes sequence at most: what its creates and its read-back of every pipe leave of its length. */
+export const PIPE_SEQUENCE_STEPS = PIPE_SEQUENCE_LENGTH - 2 * MAX_SEQUENCE_PIPES;
 
 /** Pipes sequences of a run at most: they run at once, so a run's time grows with their length, not their number. */
 const MAX_PIPE_SEQUENCES = 8;
@@ -30,25 +31,36 @@ const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_
 const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates']);
 
 /**
- * The commands a pipes sequence draws from, each as often as it is listed: most sequences create two pipes early, then
- * update them (the final read-back reads each). Shrinking may leave out any of them, the last one too.
+ * The commands a pipes sequence draws from, by weight: four updates to a settings read (the read-back reads every pipe
+ * too, so that a sequence sends at least as many updates as reads). Shrinking may leave out any of them, the last one
+ * too.
  */
-const COMMANDS = (): fc.Arbitrary<SequenceCommand<PipeModel>>[] => {
-  const create = leftOutWhenShrunk(createPipeCommand());
-  const update = leftOutWhenShrunk(updatePipeCommand());
-  const read = leftOutWhenShrunk(readPipeSettingsCommand());
-  const atOnce = leftOutWhenShrunk(patchPipeAtOnceCommand());
-  return [create, create, create, update, update, update, update, read, atOnce];
-};
+const COMMANDS = (): fc.Arbitrary<Iterable<SequenceCommand<PipeModel>>> =>
+  sequenceCommands(PIPE_SEQUENCE_STEPS, [
+    { weight: 4, arbitrary: leftOutWhenShrunk(updatePipeCommand()) },
+    { weight: 1, arbitrary: leftOutWhenShrunk(readPipeSettingsCommand()) },
+    { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand()) },
+  ]);
+
+/** The places of a sequence's pipes, in the order of their creates. */
+const PLACES = Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index);
+
+/**
+ * A pipes sequence starts by creating its pipes, so that every command it draws finds one; shrinking may keep only one
+ * of them.
+ */
+const START = fc
+  .tuple(
+    shrinkChoice<'every' | number>('every', PLACES),
+    fc.array(createPipeCommand(), { minLength: MAX_SEQUENCE_PIPES, maxLength: MAX_SEQUENCE_PIPES }),
+  )
+  .map(([kept, creates]) => (kept === 'every' ? creates : [creates[kept]!]));
 
 /**
  * A pipes sequence reads back every pipe it created; shrinking may narrow that to one of them, so that a failure the
  * read-back shows needs no read of another pipe before it.
  */
-const READ_BACK = shrinkChoice<ReadBack>(
-  'every',
-  Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index),
-);
+const READ_BACK = shrinkChoice<ReadBack>('every', PLACES);
 
 /** The group that sends model-based sequences of pipe creates, updates and settings reads, several at once. */
 export function pipeSequences(): ProbeGroup {
@@ -64,13 +76,18 @@ export function pipeSequences(): ProbeGroup {
       ];
       if (context.config.concurrency < 2)
         context.unable(ONE_AT_A_TIME, { operations: ['updatePipe'], feeds: ['pipes.concurrent-updates'] });
-      return runSequences<PipeModel>(context, {
+      return runSequences<PipeModel, SequenceCommand<PipeModel>[]>(context, {
         property: 'pipes/sequences',
-        commands: fc.commands(COMMANDS(), { maxCommands: PIPE_SEQUENCE_STEPS, size: 'max' }),
+        start: START,
+        commands: COMMANDS(),
         readBack: READ_BACK,
-        setup: async (real) => ({ pipes: [], room: real.room }),
+        async setup(real, creates) {
+          const model: PipeModel = { pipes: [], room: real.room };
+          for (const create of creates) await create.run(model, real);
+          return model;
+        },
         async finish(model, real, sent, readBack) {
-          // A sequence whose commands created no pipe creates one (drawn from the run's seed) to read back.
+          // A sequence whose creates were all refused creates one (drawn from the run's seed) to read back.
           let step = sent;
           if (model.pipes.length === 0) {
             await fallbackCreate.run(model, real);
@@ -84,7 +101,8 @@ export function pipeSequences(): ProbeGroup {
           }
         },
         rules: JUDGED,
-        commandRequests: PIPE_SEQUENCE_STEPS,
+        // Its creates and commands; the read-back fills up to the plan.
+        commandRequests: PIPE_SEQUENCE_LENGTH - MAX_SEQUENCE_PIPES,
         count: sequences(context.config.runs),
         width: context.config.concurrency,
       });

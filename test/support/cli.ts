@@ -13,7 +13,9 @@ export interface CliResult {
 
 const CLEAN_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
-    ([k]) => !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_)/.test(k),
+    ([k]) =>
+      !/^(MANAGEMENT_|ALERTS_|ORGANIZATION_ID|SERVICE_ID|BACKUP_ID|ALERT_ID|GITHUB_|CLIENT_KEY_PASSPHRASE)/.test(k) &&
+      !/^(https?|no)_proxy$/i.test(k),
   ),
 );
 
