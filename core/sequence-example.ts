@@ -83,11 +83,17 @@ export function renderSequenceExample(sequence: SequenceExample, curls = true): 
       ]),
     ];
   });
+  return [how, ...steps, ...sequenceOutcome(sequence)];
+}
+
+/**
+ * What a sequence's failing step showed, in lines: expected against actual, why no order of writes sent at once
+ * explains it (when the step sent them), and the replay line.
+ */
+export function sequenceOutcome(sequence: SequenceExample): string[] {
   const actual = sequence.actual === undefined ? 'it is absent' : `got ${preview(sequence.actual)}`;
   const { property, seed, path, replayPath } = sequence.replay;
   return [
-    how,
-    ...steps,
     `step ${sequence.failingStep}, ${sequence.path || 'the response'}: expected ${sequence.expected}, ${actual}`,
     ...(sequence.explanation ?? []),
     `replay: ${property}, seed ${seed}, path "${path}"${replayPath ? `, replayPath "${replayPath}"` : ''}`,
