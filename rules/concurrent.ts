@@ -10,6 +10,9 @@ type Json = Record<string, unknown>;
 /** The part of each rule of writes sent at once: at least two of them were in flight together. */
 export const WRITES_AT_ONCE = 'writes sent at once';
 
+/** The part of `keys.credentials-unique` that keys created at once give evidence for (two in flight together). */
+export const CREATES_AT_ONCE = 'creates sent at once';
+
 /**
  * Writes sent at once and the read after them, as the write answered last carries them (`probe.expect.atOnce`): what
  * the model knew before them (`initial`: a pipe's settings, an alert), each write's body, interval and answer payload,
