@@ -1,3 +1,5 @@
+import { jsonText } from './json-text.ts';
+
 /** One field whose value tells a failing request from a passing one: its JSON pointer and both values. */
 export interface FieldDifference {
   readonly path: string;
@@ -23,7 +25,7 @@ export function leaves(value: unknown, path = ''): Map<string, string> {
         ? Object.entries(node)
         : undefined;
     if (entries === undefined || entries.length === 0) {
-      out.set(at, JSON.stringify(node) ?? 'undefined');
+      out.set(at, jsonText(node) ?? 'undefined');
       return;
     }
     for (const [key, child] of entries) visit(child, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
@@ -76,6 +78,6 @@ function parsed(side: 'failing' | 'passing', text: string | undefined): Partial<
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = jsonText(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

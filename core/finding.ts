@@ -1,6 +1,7 @@
 import type { RecordedRequest, RecordedResponse, TransportFailure } from './exchange.ts';
 import type { MinimalExample } from './minimal-example.ts';
 import type { SequenceExample } from './sequence-example.ts';
+import { jsonText } from './json-text.ts';
 
 /** How to reproduce a finding from the report alone. */
 export interface Reproduction {
@@ -71,6 +72,6 @@ export function renderFinding(finding: Finding): string {
 
 /** A value as a report quotes it: JSON, cut to 200 characters. */
 export function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  const text = typeof value === 'string' ? JSON.stringify(value) : (jsonText(value) ?? String(value));
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

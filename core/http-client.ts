@@ -13,6 +13,7 @@ import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
 import { undici } from './undici.ts';
+import { jsonText, parseJsonText } from './json-text.ts';
 
 /** How one API is reached: its base URL, its credentials, and the run's shared limits. */
 export interface HttpClientOptions<R = Exchange> {
@@ -201,7 +202,7 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
   const path = opts.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const query = opts.query ?? {};
   const search = new URLSearchParams(query).toString();
-  const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
+  const body = opts.json !== undefined ? jsonText(opts.json) : opts.body;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'contract-conformance/0.1' };
   const authorization = opts.authorization === undefined ? client.authorization : opts.authorization;
   if (authorization !== null) headers.authorization = authorization;
@@ -283,7 +284,7 @@ async function exchangeOnce(
 function parseJson(text: string): { json?: unknown; jsonError?: string } {
   if (text.trim() === '') return { jsonError: 'empty body' };
   try {
-    return { json: JSON.parse(text) };
+    return { json: parseJsonText(text) };
   } catch (error) {
     return { jsonError: (error as Error).message };
   }

@@ -1,4 +1,5 @@
 import { type FieldDifference, fieldText, type SharedValue } from './difference.ts';
+import { jsonText } from './json-text.ts';
 
 /** A request of a shrink: its redacted body and what came back (an HTTP status, or the transport failure's code). */
 export interface ShrinkRequest {
@@ -103,6 +104,6 @@ function outcomeNoun(status: number | string, failing: boolean): string {
 }
 
 function body(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = jsonText(value) ?? String(value);
   return text.length > 400 ? `${text.slice(0, 397)}...` : text;
 }

@@ -1,5 +1,6 @@
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
 import { createSecretIndex, MIN_SECRET_LENGTH } from './secret-index.ts';
+import { jsonText, withoutBigInts } from './json-text.ts';
 
 /** What replaces every secret in anything recorded. */
 export const REDACTED = '[redacted]';
@@ -58,7 +59,7 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
     headers: headers(r.headers),
     query: value(r.query),
     ...(r.json !== undefined
-      ? { json: value(r.json), body: JSON.stringify(value(r.json)) }
+      ? { json: withoutBigInts(value(r.json)), body: jsonText(value(r.json)) }
       : r.body !== undefined
         ? { body: text(r.body) }
         : {}),
@@ -66,7 +67,9 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
   const response = (r: RecordedResponse): RecordedResponse => ({
     ...r,
     headers: headers(r.headers),
-    ...(r.json !== undefined ? { json: value(r.json), text: JSON.stringify(value(r.json)) } : { text: text(r.text) }),
+    ...(r.json !== undefined
+      ? { json: withoutBigInts(value(r.json)), text: jsonText(value(r.json)) }
+      : { text: text(r.text) }),
   });
 
   return {

@@ -1,3 +1,5 @@
+import { jsonText } from './json-text.ts';
+
 /**
  * One step of a sequence as the report shows it: what it did, the request, a curl that sends it, and what came back.
  */
@@ -106,6 +108,6 @@ export function atOnceLetter(index: number): string {
 }
 
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  const text = typeof value === 'string' ? JSON.stringify(value) : (jsonText(value) ?? String(value));
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }

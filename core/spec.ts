@@ -19,6 +19,8 @@ export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze(
 
 /** The schema keyword that marks a property whose value is a secret: redacted by name wherever it appears. */
 export const SECRET_KEYWORD = 'x-conformance-secret';
+/** Marks an object schema whose every property takes values the documents leave open (bounds not shown). */
+export const OPEN_KEYWORD = 'x-conformance-open';
 
 /** One operation of a spec, keyed by method and path template. */
 export interface Operation {
@@ -39,6 +41,11 @@ export interface Operation {
   readonly envelope: Envelope;
   /** Names of the request body's properties, at any depth, that the spec marks `writeOnly`: sent, never returned. */
   readonly writeOnlyFields: readonly string[];
+  /**
+   * The request body's properties marked `x-conformance-open`: objects whose values the documents leave open, so that
+   * a must-accept probe sends only values this target answered or accepted in the run.
+   */
+  readonly openFields: readonly string[];
   /**
    * Where in the payload the request body comes back (`x-conformance-echo`, a JSON pointer; `''` for the whole
    * payload), when it does.
@@ -194,6 +201,7 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
           responseSchemas,
           envelope: APIS[api].envelope,
           writeOnlyFields: Object.freeze(body ? markedProperties([body], (schema) => schema.writeOnly === true) : []),
+          openFields: Object.freeze(body ? markedProperties([body], (schema) => schema[OPEN_KEYWORD] === true) : []),
           ...echoOf(op),
         }),
       );

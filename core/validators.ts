@@ -7,10 +7,17 @@ import { PACKAGE_ROOT } from './package-root.ts';
 import type { Operation } from './spec.ts';
 
 /**
- * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret`: declared to Ajv so that strict
- * mode stays on.
+ * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret` and `x-conformance-open`:
+ * declared to Ajv so that strict mode stays on.
  */
-const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-conformance-secret'];
+const OPENAPI_KEYWORDS = [
+  'example',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'x-conformance-secret',
+  'x-conformance-open',
+];
 
 /** The validation code the build generates (Ajv standalone) for every schema of the shipped specs. */
 export const PREPARED_VALIDATORS_FILE = join(PACKAGE_ROOT, 'dist', 'prepared', 'validators.cjs');

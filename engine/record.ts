@@ -9,6 +9,7 @@ import type { Rule, Violation } from '../core/rule.ts';
 import { runCredentials } from '../apis/index.ts';
 import { redactedNames, valuesUnder } from '../rules/secrets.ts';
 import type { Session } from './session.ts';
+import { withoutBigInts } from '../core/json-text.ts';
 
 const MAX_EVIDENCE_CHARS = 4_000;
 
@@ -76,7 +77,7 @@ function finding(session: Session, exchange: Exchange, curl: string, rule: strin
     probe: exchange.probe.label,
     path: violation.path,
     expected: session.redactor.text(violation.expected),
-    ...(violation.actual === undefined ? {} : { actual: session.redactor.value(violation.actual) }),
+    ...(violation.actual === undefined ? {} : { actual: withoutBigInts(session.redactor.value(violation.actual)) }),
     evidence: {
       request: { ...exchange.request, ...(exchange.request.body ? { body: truncate(exchange.request.body) } : {}) },
       ...(response ? { response } : {}),

@@ -257,6 +257,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       });
       await shrinking?.shrink();
     },
+    openFields: (operationId) => s.operation(operationId).openFields,
     unable(reason, which = {}) {
       // When a group it runs after was left out by the user's choice, that choice is why.
       const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));

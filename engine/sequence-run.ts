@@ -1,3 +1,4 @@
+import { withoutBigInts } from '../core/json-text.ts';
 import fc from 'fast-check';
 import { DEFAULTS } from '../core/defaults.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
@@ -424,7 +425,7 @@ export async function runSequences<M extends object, S = undefined>(
       path: violation.path,
       expected: String(redact(violation.expected)),
       ...(violation.explanation ? { explanation: violation.explanation.map((line) => String(redact(line))) } : {}),
-      ...(violation.actual === undefined ? {} : { actual: redact(violation.actual) }),
+      ...(violation.actual === undefined ? {} : { actual: withoutBigInts(redact(violation.actual)) }),
       replay: {
         property,
         seed,

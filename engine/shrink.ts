@@ -1,3 +1,4 @@
+import { withoutBigInts } from '../core/json-text.ts';
 import fc from 'fast-check';
 import { causeKey, type KindEvidence } from '../core/cause-key.ts';
 import { DEFAULTS } from '../core/defaults.ts';
@@ -358,7 +359,7 @@ function evidenceOf(
 ): KindEvidence {
   return {
     path: violation.path,
-    ...(violation.actual === undefined ? {} : { actual: violation.actual }),
+    ...(violation.actual === undefined ? {} : { actual: withoutBigInts(violation.actual) }),
     ...(failure ? { failure } : {}),
     ...(status === undefined ? {} : { status }),
   };

@@ -25,6 +25,8 @@ export interface Example<T> {
 /** What a probe group gets to work with. */
 export interface SuiteContext {
   readonly config: RunConfig;
+  /** The request body's fields of an operation whose values the documents leave open (`Operation.openFields`). */
+  openFields(operationId: string): readonly string[];
   /**
    * Sends a request to an operation of either API; ids in the path default to the configured ones. Returns the
    * exchange as recording judged it: its judgements, and references to the findings it made.

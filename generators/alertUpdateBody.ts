@@ -4,7 +4,7 @@ import type { AlertReference } from './alertReference.ts';
 
 /** An alert update (PUT) body; which fields are required is not shown, so every field is optional here. */
 export type AlertUpdateBody = {
-  threshold?: number;
+  threshold?: number | bigint;
   interval?: string;
   thresholdType?: string;
   source?: string;
@@ -26,6 +26,11 @@ export type AlertUpdateConstraints = {
   interval: string;
   /** Dashboard, tile and webhook ids taken from listed alerts; each body uses one entry, whole. */
   references: readonly AlertReference[];
+  /**
+   * Names and messages the target lists: which text a name may hold is not shown, so a body's name and message are
+   * drawn from these when given (unusual text goes to observe probes).
+   */
+  texts?: readonly string[];
 };
 
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
@@ -59,6 +64,7 @@ export const ALERT_THRESHOLD: fc.Arbitrary<number> = fc.oneof(
 function complete(
   interval: fc.Arbitrary<string>,
   reference: fc.Arbitrary<AlertReference>,
+  text: fc.Arbitrary<string> = ALERT_TEXT,
 ): fc.Arbitrary<CompleteAlertUpdateBody> {
   return fc
     .record(
@@ -68,8 +74,8 @@ function complete(
         thresholdType: fc.constantFrom('above', 'below'),
         source: fc.constantFrom('tile', 'search'),
         reference,
-        name: ALERT_TEXT,
-        message: ALERT_TEXT,
+        name: text,
+        message: text,
       },
       { noNullPrototype: true },
     )
@@ -98,8 +104,8 @@ function complete(
 
 /**
  * Complete alert update bodies (all nine fields): the given `interval`, one whole entry of `references` (from listed
- * alerts), any finite threshold, thresholdType and source from their enums, a webhook channel, and non-empty names and
- * messages, non-ASCII included.
+ * alerts), any finite threshold, thresholdType and source from their enums, a webhook channel, and names and messages
+ * from `texts` (else non-empty ones, non-ASCII included).
  */
 export function alertUpdateBody(constraints: AlertUpdateConstraints): fc.Arbitrary<CompleteAlertUpdateBody>;
 /**
@@ -113,7 +119,12 @@ export function alertUpdateBody(
   if ('interval' in constraints) {
     if (constraints.references.length === 0)
       throw new RangeError("alertUpdateBody: `references` must list at least one listed alert's ids");
-    return complete(fc.constant(constraints.interval), fc.constantFrom(...constraints.references));
+    const texts = constraints.texts ?? [];
+    return complete(
+      fc.constant(constraints.interval),
+      fc.constantFrom(...constraints.references),
+      texts.length > 0 ? fc.constantFrom(...texts) : ALERT_TEXT,
+    );
   }
   const ids = 'ids' in constraints ? (constraints.ids ?? {}) : {};
   const id = (known: string | undefined): fc.Arbitrary<string> =>

@@ -5,7 +5,7 @@ import { oddText } from './oddText.ts';
 /** A place in a JSON value: object keys and array indices from the root. */
 export type JsonPath = readonly (string | number)[];
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Json = string | number | bigint | boolean | null | Json[] | { [key: string]: Json };
 
 /** Which parts of a complete body an observe variant may change. */
 export interface VariantRules {

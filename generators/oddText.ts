@@ -9,6 +9,11 @@ const SAMPLES = Object.freeze([
   '日本語のテキスト',
   'Ошибка',
   '🚀🔥',
+  'Zoe\u0308 cafe\u0301 n\u0303',
+  'مرحبا بالعالم',
+  'שלום עולם',
+  'mixed עברית and ASCII',
+  '👩‍👩‍👧 🇯🇵 한국어',
   'tab\tand\nnewline',
   'quote " and \' <tag> & amp',
   '  padded  ',
@@ -41,8 +46,8 @@ const ODD_TEXT = fc.oneof(
 );
 
 /**
- * Strings beyond the obvious shape, for fields the documents type only as "string": empty, blank, non-ASCII, control
- * characters, markup, 2000 characters long.
+ * Strings beyond the obvious shape, for fields the documents type only as "string": empty, blank, non-ASCII (accents,
+ * CJK, emoji, combining marks, right-to-left), control characters, markup, 2000 characters long.
  */
 export function oddText(): fc.Arbitrary<string> {
   return ODD_TEXT;

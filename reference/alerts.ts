@@ -1,5 +1,5 @@
 import { verifyBearer } from './auth.ts';
-import { isObject, type JsonObject } from './json.ts';
+import { isJsonNumber, isObject, type JsonObject } from './json.ts';
 import { problem } from './problem.ts';
 import type { ReferenceApi } from './reference-api.ts';
 import type { Route } from './route.ts';
@@ -59,7 +59,7 @@ export const updateAlert: Route = {
       ...alert,
       name: text(body.name, alert.name),
       message: text(body.message, alert.message),
-      threshold: typeof body.threshold === 'number' ? body.threshold : alert.threshold,
+      threshold: isJsonNumber(body.threshold) ? body.threshold : alert.threshold,
       interval: text(body.interval, alert.interval),
       thresholdType: text(body.thresholdType, alert.thresholdType),
       source: text(body.source, alert.source),

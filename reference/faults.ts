@@ -817,6 +817,55 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ['createKey'],
       keyIdsFromClock,
     ),
+    // Values of every kind the documents allow. Only a value past a 32-bit integer, a name outside latin1 or an integer
+    // past 2^53 shows each: the open fields' observe creates send them on every seed (`also`, always), later requests
+    // only when the values drawn or learned are such (`sometimes`).
+    stateful(
+      'numbers-int32',
+      'numeric pipe settings are stored as 32-bit integers: a fraction is cut, a value past 2^31 wraps around',
+      ['pipes.reflects-request', 'pipes.update-applies', 'pipes.state-consistent'],
+      [],
+      (store) => ({
+        result: (ctx, r) => (isPipeWrite(ctx) ? storedAs(store, r, { settings: int32Settings(r.settings) }) : r),
+      }),
+      [
+        { rule: 'pipes.reflects-request', on: ['createPipe'] },
+        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
+        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
+      ],
+    ),
+    stateful(
+      'names-latin1',
+      'pipe and key names are stored in a latin1 column: a character outside latin1 comes back as ?',
+      ['pipes.reflects-request', 'keys.credentials-returned', 'pipes.update-applies', 'pipes.state-consistent'],
+      [],
+      (store) => ({
+        result: (ctx, r) => {
+          if (ctx.operation === 'createKey' && isObject(r.key))
+            return { ...r, key: { ...r.key, name: latin1(r.key.name) } };
+          return isPipeWrite(ctx) ? storedAs(store, r, { name: latin1(r.name) }) : r;
+        },
+      }),
+      [
+        { rule: 'pipes.reflects-request', on: ['createPipe'] },
+        { rule: 'keys.credentials-returned', on: ['createKey'], sometimes: true },
+        { rule: 'pipes.update-applies', on: ['updatePipe'], sometimes: true },
+        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
+      ],
+    ),
+    stateful(
+      'large-integer-rounded',
+      'an integer past 2^53 is answered as the nearest double, its last digits lost',
+      ['pipes.reflects-request', 'pipes.update-applies', 'alerts.update-applies', 'pipes.state-consistent'],
+      [],
+      () => ({ result: (_ctx, r) => rounded(r) as JsonObject }),
+      [
+        { rule: 'pipes.reflects-request', on: ['createPipe'] },
+        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
+        { rule: 'alerts.update-applies', on: ['updateAlert', 'listAlerts'], sometimes: true },
+        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
+      ],
+    ),
   ].map((entry): Fault => Object.freeze(entry)),
 );
 
@@ -930,4 +979,41 @@ function alertAfter(store: Store, id: string | undefined): AlertRecord | undefin
   const alerts = [...store.alerts.values()];
   const index = alerts.findIndex((alert) => alert.id === id?.toLowerCase());
   return index === -1 || alerts.length < 2 ? undefined : alerts[(index + 1) % alerts.length];
+}
+
+const isPipeWrite = (ctx: HookContext): boolean => ctx.operation === 'createPipe' || ctx.operation === 'updatePipe';
+
+/** A pipe answer with `changes` applied, stored so that later reads show them too. */
+function storedAs(store: Store, result: JsonObject, changes: Partial<PipeRecord> & JsonObject): JsonObject {
+  const pipe = typeof result.id === 'string' ? store.pipes.get(result.id) : undefined;
+  if (pipe) store.pipes.set(pipe.id, { ...pipe, ...changes });
+  return { ...result, ...changes };
+}
+
+/** Settings whose numbers went through a 32-bit integer column. */
+function int32Settings(settings: Json | undefined): JsonObject {
+  if (!isObject(settings)) return {};
+  return Object.fromEntries(
+    Object.entries(settings).map(([key, value]) => [
+      key,
+      typeof value === 'number' && Number.isFinite(value)
+        ? Math.trunc(value) | 0
+        : typeof value === 'bigint'
+          ? Number(BigInt.asIntN(32, value))
+          : value,
+    ]),
+  );
+}
+
+/** A name through a latin1 column: each character past U+00FF becomes `?`. */
+function latin1(name: Json | undefined): string {
+  return [...String(name ?? '')].map((char) => ((char.codePointAt(0) ?? 0) > 0xff ? '?' : char)).join('');
+}
+
+/** A value with every integer past 2^53 turned into the nearest double. */
+function rounded(value: Json | undefined): Json | undefined {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map((item) => rounded(item) ?? null);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));
 }

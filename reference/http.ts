@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Json } from './json.ts';
+import { parseJson, stringifyJson, type Json } from './json.ts';
 import type { Outgoing } from './hooks.ts';
 import { problem, type Problem } from './problem.ts';
 
@@ -27,7 +27,7 @@ export function readBody(req: IncomingMessage, limit: number = BODY_LIMIT_BYTES)
 export function parseJsonBody(bytes: Buffer): { readonly value: Json | undefined; readonly problems: Problem[] } {
   if (bytes.length === 0) return { value: undefined, problems: [problem('', 'required', 'a JSON body is required')] };
   try {
-    return { value: JSON.parse(bytes.toString('utf8')) as Json, problems: [] };
+    return { value: parseJson(bytes.toString('utf8')), problems: [] };
   } catch (error) {
     // The parser's message may quote the body, which may hold a secret: keep only the position.
     const position = error instanceof Error ? /position \d+/.exec(error.message)?.[0] : undefined;
@@ -58,11 +58,7 @@ export function jsonOutgoing(status: number, body: Json, extra: Partial<Outgoing
 /** Writes an outgoing response; a string body is sent as is, any other as JSON. */
 export function writeOutgoing(res: ServerResponse, outgoing: Outgoing): void {
   const text =
-    outgoing.body === undefined
-      ? ''
-      : typeof outgoing.body === 'string'
-        ? outgoing.body
-        : JSON.stringify(outgoing.body);
+    outgoing.body === undefined ? '' : typeof outgoing.body === 'string' ? outgoing.body : stringifyJson(outgoing.body);
   const payload = Buffer.from(text, 'utf8');
   res.writeHead(outgoing.status, { ...outgoing.headers, 'content-length': String(payload.length) });
   res.end(payload);

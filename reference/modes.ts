@@ -3,9 +3,11 @@ import { jsonOutgoing } from './http.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
 import { isUuid } from './scope.ts';
 import { selectNamed } from './named.ts';
+import { problem } from './problem.ts';
 import type { Store } from './store.ts';
 import { strictBodies } from './strict-bodies.ts';
 import { echoOnly } from './echo-only.ts';
+import { strictBounds } from './strict-bounds.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { lastWritePerKey, pipeWritesLocked } from './writes-at-once.ts';
 
@@ -158,6 +160,21 @@ export const MODES: readonly Mode[] = Object.freeze(
         'interval its alerts did not use when it started, are rejected with 400',
       install: strictBodies,
     },
+    {
+      name: 'strict-bounds',
+      description:
+        'every numeric pipe setting and scaling field is bounded, whole numbers only (memory in halves), with ' +
+        'bounds drawn around its default each time the target starts; a value outside is rejected with 400',
+      install: strictBounds,
+    },
+    mode('ascii-names', 'a pipe, key or alert name that is not ASCII is rejected with 400', {
+      review: (ctx, problems) => {
+        const name = isObject(ctx.input) && ctx.operation !== 'listAlerts' ? ctx.input.name : undefined;
+        return typeof name === 'string' && [...name].some((char) => (char.codePointAt(0) ?? 0) > 0x7f)
+          ? [...problems, problem('name', 'invalid', 'name must be ASCII')]
+          : problems;
+      },
+    }),
   ].map((entry) => Object.freeze(entry)),
 );
 

@@ -43,7 +43,7 @@ export interface AlertRecord {
   readonly id: string;
   readonly name: string;
   readonly message: string;
-  readonly threshold: number;
+  readonly threshold: number | bigint;
   readonly interval: string;
   readonly thresholdType: string;
   readonly source: string;

@@ -1,4 +1,4 @@
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { isJsonNumber, isObject, type Json, type JsonObject } from './json.ts';
 import { problem, type Problem } from './problem.ts';
 import { parseDateTime } from './timestamp.ts';
 
@@ -31,7 +31,7 @@ type StringOptions = Omit<Extract<FieldSpec, { type: 'string' }>, 'type'>;
 
 /** A string field. */
 export const str = (options: StringOptions = {}): FieldSpec => ({ type: 'string', ...options });
-/** A finite number field. */
+/** A number field: a finite number, or an integer past 2^53 (kept exactly). */
 export const num = (): FieldSpec => ({ type: 'number' });
 /** A boolean field. */
 export const bool = (): FieldSpec => ({ type: 'boolean' });
@@ -56,7 +56,7 @@ export function check(spec: FieldSpec, value: Json | undefined, path: string): P
     case 'string':
       return checkString(spec, value, path, name);
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? [] : [typeProblem(path, name, 'a number')];
+      return isJsonNumber(value) ? [] : [typeProblem(path, name, 'a number')];
     case 'boolean':
       return typeof value === 'boolean' ? [] : [typeProblem(path, name, 'a boolean')];
     case 'array': {

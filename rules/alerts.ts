@@ -1,3 +1,4 @@
+import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
@@ -66,7 +67,7 @@ export const alertRules: Rule[] = [
       if (alert.dashboard !== sent && ex.interval === undefined)
         violations.push({
           path: `${payloadPath(ex)}/dashboard`,
-          expected: JSON.stringify(sent),
+          expected: jsonText(sent),
           actual: alert.dashboard,
         });
       if ('dashboardId' in alert)

@@ -1,3 +1,4 @@
+import { jsonText } from '../core/json-text.ts';
 import { isSuccess } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
@@ -48,7 +49,7 @@ function tableMappingViolations(
     if (!list.some((m) => subsetViolations(added, m, '').length === 0)) {
       violations.push({
         path: `${path}/source/relational/tableMappings`,
-        expected: `to include the added mapping ${JSON.stringify(added)}`,
+        expected: `to include the added mapping ${jsonText(added)}`,
         actual: mappings,
       });
     }
@@ -57,7 +58,7 @@ function tableMappingViolations(
     if (list.some((m) => subsetViolations(removed, m, '').length === 0)) {
       violations.push({
         path: `${path}/source/relational/tableMappings`,
-        expected: `not to include the removed mapping ${JSON.stringify(removed)}`,
+        expected: `not to include the removed mapping ${jsonText(removed)}`,
         actual: mappings,
       });
     }
@@ -171,7 +172,7 @@ export const pipeRules: Rule[] = [
       const result = payload(ex)!;
       const path = payloadPath(ex);
       return requiredPayloadKeys(ctx.operation, path.slice(1))
-        .filter(([key, type]) => !(key in result) || (type !== undefined && typeof result[key] !== type))
+        .filter(([key, type]) => !(key in result) || (type !== undefined && typeOf(result[key]) !== type))
         .map(([key, type]) => ({
           path: `${path}/${key}`,
           expected: type ? `present, of type ${type}` : 'present',
@@ -180,3 +181,6 @@ export const pipeRules: Rule[] = [
     },
   },
 ];
+
+/** The `typeof` of a JSON value, an integer past 2^53 (a bigint) being a number. */
+const typeOf = (value: unknown): string => (typeof value === 'bigint' ? 'number' : typeof value);

@@ -3,6 +3,7 @@ import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
 import { echoOfUnsent } from '../core/echo.ts';
 import { missingPointer, violationsFromAjv } from '../core/violations-from-ajv.ts';
 import { asObject, payloadPath } from './body.ts';
+import { withoutBigInts } from '../core/json-text.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -49,7 +50,7 @@ export const responseRules: Rule[] = [
       const validate =
         ctx.validators.response(ctx.operation, String(ex.response?.status), property) ??
         ctx.validators.response(ctx.operation, '200', property);
-      const value = asObject(ex.response?.json)?.[property];
+      const value = withoutBigInts(asObject(ex.response?.json)?.[property]);
       if (!validate) return [];
       // A field that carries back what the request left out may be absent (RULES.md): judge only what the request makes
       // certain.

@@ -1,3 +1,4 @@
+import { jsonText } from '../core/json-text.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, sameId } from './body.ts';
@@ -71,7 +72,7 @@ export function pipeStateViolations(ex: Exchange): Violation[] {
       actual: result.id,
     });
   if (state.name !== undefined && result.name !== state.name)
-    violations.push({ path: `${path}/name`, expected: JSON.stringify(state.name), actual: result.name });
+    violations.push({ path: `${path}/name`, expected: jsonText(state.name), actual: result.name });
   if (state.settings) violations.push(...subsetViolations(state.settings, result.settings, `${path}/settings`));
   if (state.columns)
     violations.push(
@@ -100,11 +101,11 @@ function tableMappingStateViolations(
   const violations: Violation[] = [];
   for (const mapping of expected.present) {
     if (!actual.some((m) => subsetViolations(mapping, m, '').length === 0))
-      violations.push({ path, expected: `to include ${JSON.stringify(mapping)}`, actual: listed });
+      violations.push({ path, expected: `to include ${jsonText(mapping)}`, actual: listed });
   }
   for (const key of expected.absent) {
     if (actual.some((m) => sameTable(m, key)))
-      violations.push({ path, expected: `not to include the removed mapping ${JSON.stringify(key)}`, actual: listed });
+      violations.push({ path, expected: `not to include the removed mapping ${jsonText(key)}`, actual: listed });
   }
   const unknown = actual.filter((m) => !expected.present.some((known) => sameTable(m, tableKey(known))));
   if (unknown.length > 0)
@@ -138,7 +139,7 @@ export function alertIsolationViolations(ex: Exchange, value: unknown): Violatio
       : [
           {
             path: `${path}/${index}`,
-            expected: `alert ${String(before.id)} as listed before: ${JSON.stringify(before)}`,
+            expected: `alert ${String(before.id)} as listed before: ${jsonText(before)}`,
             actual: entries[index],
           },
         ];

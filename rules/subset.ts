@@ -1,6 +1,7 @@
 import type { Violation } from '../core/rule.ts';
 import { asObject } from './body.ts';
 import { isUuid } from '../core/uuid.ts';
+import { jsonText, sameJsonNumber } from '../core/json-text.ts';
 
 /**
  * Every place where `actual` does not carry a value of `expected`: objects may have more keys, arrays
@@ -8,14 +9,14 @@ import { isUuid } from '../core/uuid.ts';
  */
 export function subsetViolations(expected: unknown, actual: unknown, path: string): Violation[] {
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return [{ path, expected: `an array like ${JSON.stringify(expected)}`, actual }];
+    if (!Array.isArray(actual)) return [{ path, expected: `an array like ${jsonText(expected)}`, actual }];
     if (actual.length !== expected.length)
-      return [{ path, expected: `${expected.length} elements: ${JSON.stringify(expected)}`, actual }];
+      return [{ path, expected: `${expected.length} elements: ${jsonText(expected)}`, actual }];
     const unused = [...actual];
     for (let index = 0; index < expected.length; index++) {
       const item: unknown = expected[index];
       const match = unused.findIndex((candidate) => subsetViolations(item, candidate, '').length === 0);
-      if (match === -1) return [{ path: `${path}/${index}`, expected: `an element ${JSON.stringify(item)}`, actual }];
+      if (match === -1) return [{ path: `${path}/${index}`, expected: `an element ${jsonText(item)}`, actual }];
       unused.splice(match, 1);
     }
     return [];
@@ -32,11 +33,11 @@ export function subsetViolations(expected: unknown, actual: unknown, path: strin
     return violations;
   }
   if (typeof expected === 'string' && typeof actual === 'string' && isUuid(expected)) {
-    return expected.toLowerCase() === actual.toLowerCase()
-      ? []
-      : [{ path, expected: JSON.stringify(expected), actual }];
+    return expected.toLowerCase() === actual.toLowerCase() ? [] : [{ path, expected: jsonText(expected), actual }];
   }
-  return Object.is(expected, actual) ? [] : [{ path, expected: JSON.stringify(expected), actual }];
+  if (isJsonNumber(expected) && isJsonNumber(actual))
+    return sameJsonNumber(expected, actual) ? [] : [{ path, expected: jsonText(expected), actual }];
+  return Object.is(expected, actual) ? [] : [{ path, expected: jsonText(expected), actual }];
 }
 
 /** A deep copy of a JSON value without the named keys, at any depth. */
@@ -48,3 +49,6 @@ export function omitKeys(value: unknown, keys: ReadonlySet<string>): unknown {
   for (const key in object) if (!keys.has(key)) kept.push([key, omitKeys(object[key], keys)]);
   return Object.fromEntries(kept);
 }
+
+const isJsonNumber = (value: unknown): value is number | bigint =>
+  typeof value === 'number' || typeof value === 'bigint';

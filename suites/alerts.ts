@@ -32,6 +32,13 @@ const OBSERVED = 4;
 const observedCount = (runs: number): number => 1 + Math.min(OBSERVED - 1, runs);
 
 /** The alert under test and how it was found, shared by the groups (which run in order). */
+/** The names and messages of the listed alerts: the only text a must-accept update sends there. */
+function texts(found: Found): string[] {
+  const alerts = [...(found.original ? [found.original] : []), ...found.others];
+  const listed = alerts.flatMap((alert) => [alert.name, alert.message]);
+  return [...new Set(listed.filter((text): text is string => typeof text === 'string' && text !== ''))];
+}
+
 interface Found {
   id?: string;
   /** The complete update body that puts it back as listed. */
@@ -206,7 +213,7 @@ export function alertsSuite(): SuiteDefinition {
             webhookId: (original.channel as { webhookId: string }).webhookId,
           };
           const references = found.references.length > 0 ? found.references : [own];
-          const arbitrary = alertUpdateBody({ interval: original.interval as string, references });
+          const arbitrary = alertUpdateBody({ interval: original.interval as string, references, texts: texts(found) });
           await context.eachExample(
             'alert update',
             arbitrary,
@@ -274,6 +281,7 @@ export function alertsSuite(): SuiteDefinition {
           const bodies = alertUpdateBody({
             interval: original.interval as string,
             references: found.references.length > 0 ? found.references : [own],
+            texts: texts(found),
           });
           if (context.config.concurrency < 2)
             context.unable(ONE_AT_A_TIME, { operations: ['updateAlert'], feeds: ['alerts.concurrent-updates'] });

@@ -11,9 +11,49 @@ import { pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
+import { isSuccess } from '../core/exchange.ts';
+import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
+/** The group that learns the values of the open fields that must-accept probes then send. */
+const LEARN = 'pipe open fields: values the target answers and accepts';
+/**
+ * Numbers of every kind the documents allow for a number whose bounds are not shown: zero, negative, fractional,
+ * 2^31 ± 1, past 2^53 (a bigint, sent as its digits) and larger.
+ */
+const EDGE_NUMBERS: readonly (number | bigint)[] = Object.freeze([
+  2 ** 31 + 1,
+  0,
+  -1,
+  0.5,
+  2 ** 31 - 1,
+  2n ** 53n + 1n,
+  -(2 ** 31) - 1,
+  1e21,
+  2n ** 64n + 1n,
+  1.5,
+  2 ** 31,
+  2 ** 53 + 2,
+]);
+/** Names of every kind of text: accents, CJK, emoji, combining marks, right-to-left; empty; long. */
+const EDGE_NAMES: readonly string[] = Object.freeze([
+  'ct-Ünïcödé 日本語 🚀👩‍👩‍👧 cafe\u0301 שלום مرحبا',
+  '',
+  'ct-長い名前-'.padEnd(1_000, 'é語'),
+]);
+
+/** An open field's object with every number given an edge value, the `round`th turn of them. */
+function edgeObject(object: Record<string, unknown>, round: number): Record<string, unknown> {
+  let at = round * 5;
+  return Object.fromEntries(
+    Object.entries(object).map(([key, value]) => [
+      key,
+      typeof value === 'number' ? EDGE_NUMBERS[at++ % EDGE_NUMBERS.length] : value,
+    ]),
+  );
+}
+
 /** The group whose pipes the credential and malformed-body probes of update and settings use. */
 const FIRST_LIFECYCLE = 'broker pipe: create, update, read settings';
 
@@ -51,8 +91,15 @@ async function lifecycle(
   context: SuiteContext,
   kind: (typeof KINDS)[number],
   createdPipes: CreatedPipe[],
+  values: OpenValues,
 ): Promise<void> {
-  const arbitrary = pipeCreateBody({ kind });
+  const open = context.openFields('createPipe');
+  const openUpdate = context.openFields('updatePipe');
+  const [first] = context.examples(`create ${kind}`, pipeCreateBody({ kind }), 1);
+  const missing = values.missing(open, first!.value);
+  if (missing.length > 0) return context.unable(noOpenValues(missing));
+  // Must-accept: the open fields take only values this target answered or accepted in this run.
+  const arbitrary = pipeCreateBody({ kind }).map((body) => values.fill(open, body, choiceOf(body))!);
   const create = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
     context.send('createPipe', { json, probe: accept(`a valid ${kind} pipe`, { rules: [FIELD_MAPPINGS], ...more }) });
   const lifecycleOf = async (ex: Example<unknown>): Promise<JudgedExchange> => {
@@ -62,7 +109,11 @@ async function lifecycle(
     if (!created.response || created.response.status >= 300 || typeof id !== 'string') return created;
     // Only the first is kept: every body would hold memory in proportion to --runs.
     if (createdPipes.length === 0) createdPipes.push({ id, kind, body });
-    const [update] = context.examples(`update ${kind} ${ex.example.index}`, updateBodyFor(kind, body), 1);
+    // A changed value of each setting, from those the target accepted (for another pipe, where it accepted several).
+    const changes = updateBodyFor(kind, body).map(
+      (patch) => values.fill(openUpdate, patch, choiceOf(patch), body) ?? patch,
+    );
+    const [update] = context.examples(`update ${kind} ${ex.example.index}`, changes, 1);
     const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
     const updated = await context.send('updatePipe', {
       params: pipeParams(id),
@@ -84,6 +135,7 @@ async function lifecycle(
 export function pipesSuite(): SuiteDefinition {
   /** The first pipe this run created (the later groups send to it), shared by the groups (which run in order). */
   const createdPipes: CreatedPipe[] = [];
+  const values = new OpenValues();
   const NO_PIPE =
     'no pipe of this run to send it to (none was created), and an unknown pipe id would let a 404 pass for a rejection';
   const knownPipe = (): Record<string, string> | { unable: string } =>
@@ -93,16 +145,50 @@ export function pipesSuite(): SuiteDefinition {
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     sequential: true,
     groups: [
+      {
+        name: LEARN,
+        operations: ['createPipe'],
+        estimate: () => 1 + EDGE_NAMES.length,
+        async run(context) {
+          const open = context.openFields('createPipe');
+          const [base] = context.examples('create for open values', pipeCreateBody({ kind: 'broker' }), 1);
+          const body = base!.value as unknown as Record<string, unknown>;
+          const without = Object.fromEntries(Object.entries(body).filter(([field]) => !open.includes(field)));
+          const bare = await context.send('createPipe', {
+            json: without,
+            probe: observe(`a pipe created without ${open.join(' and ')}: the answer shows what the target chose`),
+          });
+          const answer = (bare.response?.json as { result?: Record<string, unknown> } | undefined)?.result;
+          if (isSuccess(bare) && answer) for (const field of open) values.learn(field, answer[field]);
+          await Promise.all(
+            EDGE_NAMES.map(async (name, round) => {
+              const json: Record<string, unknown> = {
+                ...body,
+                name,
+                ...Object.fromEntries(
+                  open.map((field) => [field, edgeObject(body[field] as Record<string, unknown>, round)]),
+                ),
+              };
+              const exchange = await context.send('createPipe', {
+                json,
+                probe: observe('a pipe with numbers and a name of every kind the documents allow'),
+              });
+              if (isSuccess(exchange)) for (const field of open) values.learn(field, json[field]);
+            }),
+          );
+        },
+      },
       ...KINDS.map(
         (kind): ProbeGroup => ({
           name: `${kind} pipe: create, update, read settings`,
           operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
           feeds: [`${FIELD_MAPPINGS}#covering mappings accepted`, 'pipes.update-applies'],
+          after: [LEARN],
           estimate: (runs) => 3 * runs,
-          run: (context) => lifecycle(context, kind, createdPipes),
+          run: (context) => lifecycle(context, kind, createdPipes, values),
         }),
       ),
-      pipeSequences(),
+      pipeSequences(values, LEARN),
       {
         name: 'fieldMappings that miss a column',
         operations: ['createPipe'],

@@ -1,3 +1,4 @@
+import { OpenValues } from '../suites/support/open-values.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -137,7 +138,9 @@ describe('a default run reports its coverage in findings.json, report.html and s
     expect(transitions('updateAlert')).toContain('list -> update');
     // On a correct target nothing is shrunk and every sequence sends its plan: the planned steps, all answered.
     const steps = (...ids: string[]): number => ids.reduce((n, id) => n + (rows.get(id)?.sequences?.steps ?? 0), 0);
-    expect(steps('createPipe', 'updatePipe', 'getPipeSettings')).toBe(pipeSequences().estimate(RUNS));
+    expect(steps('createPipe', 'updatePipe', 'getPipeSettings')).toBe(
+      pipeSequences(new OpenValues(), 'learn').estimate(RUNS),
+    );
     expect(steps('updateAlert', 'listAlerts')).toBe(alertSequences(RUNS) * (ALERT_SEQUENCE_STEPS + 2));
     for (const row of rows.values()) {
       const sequences = row.sequences;

@@ -1,3 +1,4 @@
+import { jsonText, parseJsonText, withoutBigInts } from '../core/json-text.ts';
 import * as fc from 'fast-check';
 import type { ErrorObject } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -690,11 +691,12 @@ describe.each(VALID)('valid generator $name', (row) => {
   });
 
   it('gives values that validate against the request schema and hold semantically', () => {
-    expectNoProblems(sample(row.arbitrary()), (value) => row.check(value, ctx));
+    // An integer past 2^53 is a bigint, which a schema validator knows as the number it is nearest to.
+    expectNoProblems(sample(row.arbitrary()), (value) => row.check(withoutBigInts(value), ctx));
   });
 
-  it('gives values that survive a JSON round trip unchanged', () => {
-    for (const value of sample(row.arbitrary())) expect(JSON.parse(JSON.stringify(value))).toStrictEqual(value);
+  it('gives values that survive a JSON round trip unchanged (integers past 2^53 as the digits sent)', () => {
+    for (const value of sample(row.arbitrary())) expect(jsonText(parseJsonText(jsonText(value)))).toBe(jsonText(value));
   });
 });
 
@@ -943,7 +945,7 @@ describe('observe generators reach what must-accept ones never send', () => {
   const HEX24 = /^[0-9a-f]{24}$/;
 
   it('alertUpdateBodyObserve: partial bodies, unpromised intervals, non-hex references, odd numbers and texts', () => {
-    const bodies = sample(generators.alertUpdateBodyObserve({ references: REFERENCES }), 200);
+    const bodies = sample(generators.alertUpdateBodyObserve({ references: REFERENCES }), 400);
     expect(bodies.some((b) => Object.keys(b).length < 9)).toBe(true);
     expect(bodies.some((b) => Object.keys(b).length === 1)).toBe(true);
     expect(new Set(bodies.flatMap((b) => (b.interval ? [b.interval] : []))).size).toBeGreaterThan(5);

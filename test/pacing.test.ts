@@ -40,6 +40,7 @@ function operation(api: ApiName): Operation {
     responseSchemas: {},
     envelope: { payload: 'data' },
     writeOnlyFields: [],
+    openFields: [],
   };
 }
 

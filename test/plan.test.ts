@@ -1,3 +1,4 @@
+import { OpenValues } from '../suites/support/open-values.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -55,7 +56,9 @@ describe('the plan', () => {
       const { text } = await dryRunTotal(['--runs', runs]);
       const planned = (group: string): number =>
         Number(new RegExp(`^ *(\\d+) ${group} +write +`, 'm').exec(text)?.[1] ?? Number.NaN);
-      expect(planned('pipes / model-based sequences of pipes')).toBe(pipeSequences().estimate(Number(runs)));
+      expect(planned('pipes / model-based sequences of pipes')).toBe(
+        pipeSequences(new OpenValues(), 'learn').estimate(Number(runs)),
+      );
       // The alerts' sequences, then the put-back of the alert under test.
       expect(planned('alerts / model-based sequences of alert updates')).toBe(
         alertSequences(Number(runs)) * (ALERT_SEQUENCE_STEPS + 2) + 1,

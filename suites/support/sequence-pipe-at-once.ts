@@ -2,21 +2,12 @@ import fc from 'fast-check';
 import { payload } from '../../rules/body.ts';
 import { writesAtOnce } from '../../rules/concurrent.ts';
 import { accept } from '../../engine/probe.ts';
+import { jsonText } from '../../core/json-text.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
+import type { OpenFieldValues, OpenValues } from './open-values.ts';
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
 
 type Settings = Readonly<Record<string, unknown>>;
-
-/** Settings keys that PATCHes sent at once set: integers that take every value from 1 to `VALUES`. */
-const KEYS = Object.freeze([
-  'streaming_max_insert_wait_ms',
-  'object_storage_concurrency',
-  'object_storage_max_file_count',
-  'engine_max_threads',
-  'engine_max_insert_threads',
-  'engine_max_download_threads',
-]);
-const VALUES = 64;
 
 /** PATCHes of one pipe sent at once at most (every order of them is tried: 4! = 24). */
 export const MAX_PIPE_WRITES_AT_ONCE = 4;
@@ -36,7 +27,10 @@ interface Drawn {
  * takes the values the read shows of the keys sent.
  */
 class PatchPipeAtOnce implements SequenceCommand<PipeModel> {
-  constructor(readonly drawn: Drawn) {}
+  constructor(
+    readonly drawn: Drawn,
+    readonly values: OpenValues,
+  ) {}
 
   check(model: Readonly<PipeModel>): boolean {
     return model.pipes.length > 0 && model.room(this.drawn.writes.length + 1);
@@ -45,7 +39,9 @@ class PatchPipeAtOnce implements SequenceCommand<PipeModel> {
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
     const index = this.drawn.target % model.pipes.length;
     const pipe = model.pipes[index]!;
-    const bodies = settingsAtOnce(this.drawn, pipe.settings);
+    const bodies = settingsAtOnce(this.drawn, pipe.settings, this.values);
+    // Too few settings values learned to change: the step sends nothing.
+    if (bodies.length < 2) return;
     const params = { pipeId: pipe.id };
     const { read } = await real.atOnce({
       name: {
@@ -72,46 +68,48 @@ class PatchPipeAtOnce implements SequenceCommand<PipeModel> {
   }
 
   toString(): string {
-    const shared = this.drawn.shared === null ? '' : `, sharing ${KEYS[this.drawn.shared]}`;
+    const shared = this.drawn.shared === null ? '' : ', one key in common';
     return `patchPipeAtOnce(${this.drawn.target}: ${this.drawn.writes.length} PATCHes${shared})`;
   }
 }
 
 /**
- * The bodies of PATCHes sent at once: each a key of its own from the keys not in common, and the key in common if
- * drawn; every value differs from `known`'s, and the values of the key in common from each other.
+ * The bodies of PATCHes sent at once, settings only, with values the target answered or accepted in this run (`values`,
+ * as every must-accept probe sends in open fields): each a key of its own and, when drawn and known with enough values,
+ * the key they share; every value differs from `known`'s, and the values of the key in common from each other. As many
+ * PATCHes as drawn when enough keys have values to change to, fewer else; none when fewer than two.
  */
-export function settingsAtOnce(drawn: Drawn, known: Settings): { settings: Record<string, number> }[] {
-  const shared = drawn.shared === null ? undefined : KEYS[drawn.shared]!;
-  const own = KEYS.filter((key) => key !== shared);
-  const taken: unknown[] = [known[shared ?? '']];
-  return drawn.writes.map((seed, i) => {
-    const key = own[(drawn.offset + i) % own.length]!;
-    const settings: Record<string, number> = { [key]: valueAvoiding(seed, [known[key]]) };
-    if (shared) {
-      settings[shared] = valueAvoiding(seed, taken);
-      taken.push(settings[shared]);
-    }
+export function settingsAtOnce(
+  drawn: Drawn,
+  known: Settings,
+  values: OpenValues,
+): { settings: Record<string, unknown> }[] {
+  const changes = values
+    .entries('settings')
+    .map(([key, list]) => [key, list.filter((value) => jsonText(value) !== jsonText(known[key]))] as const)
+    .filter(([, list]) => list.length > 0);
+  const count = Math.min(drawn.writes.length, changes.length);
+  const common = changes.filter(([, list]) => list.length >= count);
+  const shared = drawn.shared === null || common.length === 0 ? undefined : common[drawn.shared % common.length]!;
+  const own = changes.filter((change) => change !== shared);
+  const writes = Math.min(count, own.length);
+  if (writes < 2) return [];
+  return drawn.writes.slice(0, writes).map((seed, i) => {
+    const [key, list] = own[(drawn.offset + i) % own.length]!;
+    const settings: Record<string, unknown> = { [key]: list[seed % list.length] };
+    if (shared) settings[shared[0]] = shared[1][(drawn.offset + i) % shared[1].length];
     return { settings };
   });
 }
 
-/** The first value from `seed` on (1 to `VALUES`, round) that is none of `avoid`. */
-function valueAvoiding(seed: number, avoid: readonly unknown[]): number {
-  for (let step = 0; ; step++) {
-    const value = ((seed + step) % VALUES) + 1;
-    if (!avoid.includes(value)) return value;
-  }
-}
-
 /** Commands that send 2 to 4 PATCHes of one of the sequence's pipes at once; shrinking tries fewer PATCHes first. */
-export function patchPipeAtOnceCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
+export function patchPipeAtOnceCommand(open: OpenFieldValues): fc.Arbitrary<SequenceCommand<PipeModel>> {
   return fc
     .record({
-      writes: fc.array(fc.nat(VALUES - 1), { minLength: 2, maxLength: MAX_PIPE_WRITES_AT_ONCE }),
+      writes: fc.array(fc.nat(), { minLength: 2, maxLength: MAX_PIPE_WRITES_AT_ONCE }),
       target: fc.nat(MAX_SEQUENCE_PIPES - 1),
-      shared: fc.option(fc.nat(KEYS.length - 1)),
-      offset: fc.nat(KEYS.length - 1),
+      shared: fc.option(fc.nat()),
+      offset: fc.nat(),
     })
-    .map((drawn): SequenceCommand<PipeModel> => new PatchPipeAtOnce(drawn));
+    .map((drawn): SequenceCommand<PipeModel> => new PatchPipeAtOnce(drawn, open.values));
 }

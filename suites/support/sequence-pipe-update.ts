@@ -10,6 +10,7 @@ import {
 import { accept, observe } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-run.ts';
+import { choiceOf, type OpenFieldValues } from './open-values.ts';
 
 /**
  * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it. The patch was
@@ -20,6 +21,7 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
     readonly kind: PipeKind,
     readonly target: number,
     readonly patch: PipeUpdatePatch,
+    readonly open: OpenFieldValues,
   ) {}
 
   check(model: Readonly<PipeModel>): boolean {
@@ -28,7 +30,13 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
     const pipe = model.pipes[this.target % model.pipes.length]!;
-    const { body, complete } = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
+    const drawn = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
+    const complete = drawn.complete;
+    // A must-accept update changes the open fields only to values the target accepted (for another pipe).
+    const body = complete
+      ? (this.open.values.fill(this.open.update, drawn.body, choiceOf(drawn.body), { settings: pipe.settings }) ??
+        drawn.body)
+      : drawn.body;
     const after = updatedPipe(pipe, body);
     const expect = { pipeState: pipeState(after) };
     // A part of a body is what the documents neither require nor forbid: a rejection is no finding.
@@ -84,13 +92,13 @@ function withoutSource(patch: PipeUpdatePatch): PipeUpdatePatch {
  * Commands that update a pipe of the sequence: complete bodies or parts of one, relational ones (table mappings added
  * and removed) most.
  */
-export function updatePipeCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {
+export function updatePipeCommand(open: OpenFieldValues): fc.Arbitrary<SequenceCommand<PipeModel>> {
   return fc.oneof(
     ...PIPE_KINDS.map((kind) => ({
       weight: kind === 'relational' ? 3 : 1,
       arbitrary: fc
         .tuple(fc.nat(MAX_SEQUENCE_PIPES - 1), fc.noShrink(pipeUpdatePatch({ kind })))
-        .map(([target, patch]): SequenceCommand<PipeModel> => new UpdatePipe(kind, target, patch)),
+        .map(([target, patch]): SequenceCommand<PipeModel> => new UpdatePipe(kind, target, patch, open)),
     })),
   );
 }

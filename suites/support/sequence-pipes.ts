@@ -8,6 +8,8 @@ import { updatePipeCommand } from './sequence-pipe-update.ts';
 import { type ReadBack, runSequences, type SequenceCommand, sequenceCommands } from '../../engine/sequence-run.ts';
 import { leftOutWhenShrunk, shrinkChoice } from '../../engine/sequence-shrink-choice.ts';
 import type { ProbeGroup } from '../../engine/suite-types.ts';
+import { noOpenValues, type OpenFieldValues, type OpenValues } from './open-values.ts';
+import { pipeCreateBody } from '../../generators/index.ts';
 
 /**
  * Requests of one pipes sequence on a target that accepts every step: the creates of its pipes, its commands, then
@@ -35,11 +37,11 @@ const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies', 
  * too, so that a sequence sends at least as many updates as reads). Shrinking may leave out any of them, the last one
  * too.
  */
-const COMMANDS = (): fc.Arbitrary<Iterable<SequenceCommand<PipeModel>>> =>
+const COMMANDS = (open: OpenFieldValues): fc.Arbitrary<Iterable<SequenceCommand<PipeModel>>> =>
   sequenceCommands(PIPE_SEQUENCE_STEPS, [
-    { weight: 4, arbitrary: leftOutWhenShrunk(updatePipeCommand()) },
+    { weight: 4, arbitrary: leftOutWhenShrunk(updatePipeCommand(open)) },
     { weight: 1, arbitrary: leftOutWhenShrunk(readPipeSettingsCommand()) },
-    { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand()) },
+    { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand(open)) },
   ]);
 
 /** The places of a sequence's pipes, in the order of their creates. */
@@ -49,12 +51,13 @@ const PLACES = Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index);
  * A pipes sequence starts by creating its pipes, so that every command it draws finds one; shrinking may keep only one
  * of them.
  */
-const START = fc
-  .tuple(
-    shrinkChoice<'every' | number>('every', PLACES),
-    fc.array(createPipeCommand(), { minLength: MAX_SEQUENCE_PIPES, maxLength: MAX_SEQUENCE_PIPES }),
-  )
-  .map(([kept, creates]) => (kept === 'every' ? creates : [creates[kept]!]));
+const START = (open: OpenFieldValues) =>
+  fc
+    .tuple(
+      shrinkChoice<'every' | number>('every', PLACES),
+      fc.array(createPipeCommand(open), { minLength: MAX_SEQUENCE_PIPES, maxLength: MAX_SEQUENCE_PIPES }),
+    )
+    .map(([kept, creates]) => (kept === 'every' ? creates : [creates[kept]!]));
 
 /**
  * A pipes sequence reads back every pipe it created; shrinking may narrow that to one of them, so that a failure the
@@ -62,24 +65,32 @@ const START = fc
  */
 const READ_BACK = shrinkChoice<ReadBack>('every', PLACES);
 
-/** The group that sends model-based sequences of pipe creates, updates and settings reads, several at once. */
-export function pipeSequences(): ProbeGroup {
+/**
+ * The group that sends model-based sequences of pipe creates, updates and settings reads, several at once, after the
+ * group `learn` that learns the values of the open fields.
+ */
+export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
   return {
     name: 'model-based sequences of pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     feeds: ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
     sequences: true,
+    after: [learn],
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
     run: (context) => {
-      const [fallbackCreate] = fc.sample(createPipeCommand(), { seed: context.config.seed, numRuns: 1 }) as [
+      const open = { values, create: context.openFields('createPipe'), update: context.openFields('updatePipe') };
+      const [sample] = fc.sample(pipeCreateBody(), { seed: context.config.seed, numRuns: 1 });
+      const missing = values.missing(open.create, sample!);
+      if (missing.length > 0) return Promise.resolve(context.unable(noOpenValues(missing)));
+      const [fallbackCreate] = fc.sample(createPipeCommand(open), { seed: context.config.seed, numRuns: 1 }) as [
         SequenceCommand<PipeModel>,
       ];
       if (context.config.concurrency < 2)
         context.unable(ONE_AT_A_TIME, { operations: ['updatePipe'], feeds: ['pipes.concurrent-updates'] });
       return runSequences<PipeModel, SequenceCommand<PipeModel>[]>(context, {
         property: 'pipes/sequences',
-        start: START,
-        commands: COMMANDS(),
+        start: START(open),
+        commands: COMMANDS(open),
         readBack: READ_BACK,
         async setup(real, creates) {
           const model: PipeModel = { pipes: [], room: real.room };
