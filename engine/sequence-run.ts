@@ -109,8 +109,8 @@ class Unsettled extends Error {}
 
 /** How a shrink candidate's steps draw on the shrink budget: each asks before it is sent. */
 interface Allowance {
-  /** Why no further step may go out, or undefined when one may. */
-  refusal(): string | undefined;
+  /** Why no further `count` requests may go out, or undefined when they may. */
+  refusal(count: number): string | undefined;
   /** Counts one step about to be sent. */
   spend(): void;
 }
@@ -235,7 +235,7 @@ export async function runSequences<M extends object, S = undefined>(
     let requests = 0;
     const example = { property, seed, index };
     const ask = (count: number): void => {
-      const refused = allowance?.refusal();
+      const refused = allowance?.refusal(count);
       if (refused) throw new Refused(refused);
       for (let n = 0; n < count; n++) allowance?.spend();
       requests += count;
@@ -348,9 +348,9 @@ export async function runSequences<M extends object, S = undefined>(
     const first = failing[0]!;
     let spent = 0;
     const allowance: Allowance = {
-      refusal: () =>
-        context.shrinkBudget.refusal() ??
-        (spent >= perCause ? `the shrink budget of ${perCause} requests per cause is spent` : undefined),
+      refusal: (count) =>
+        context.shrinkBudget.refusal(count) ??
+        (spent + count > perCause ? `the shrink budget of ${perCause} requests per cause is spent` : undefined),
       spend() {
         spent += 1;
         context.shrinkBudget.spend('sequences');
@@ -359,7 +359,7 @@ export async function runSequences<M extends object, S = undefined>(
     let stopped: string | undefined;
     let found: { index: number; smallest: Ran; details: fc.RunDetails<[Drawn<M, S>]> } | undefined;
     for (const { index } of failing) {
-      stopped ??= allowance.refusal();
+      stopped ??= allowance.refusal(1);
       if (stopped || found) break;
       let replayed = false;
       let smallest: Ran | undefined;

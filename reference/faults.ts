@@ -741,8 +741,12 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return r;
         },
       }),
-      // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time).
-      [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
+      // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time), and
+      // so may the settings read after PATCHes sent at once.
+      [
+        { rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true },
+        { rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true },
+      ],
     ),
     stateful(
       'alert-update-spills',
