@@ -80,7 +80,8 @@ export function renderSequenceExample(sequence: SequenceExample, curls = true): 
     return [
       `${index + 1}. ${step.command}, ${step.atOnce.length} requests sent at once${disagrees}:`,
       ...step.atOnce.flatMap((one, at) => [
-        `   ${index + 1}${atOnceLetter(at)}. ${one.request} -> ${one.status}, sent at ${one.sent} ms, answered at ${one.answered} ms`,
+        `   ${index + 1}${atOnceLetter(at)}. ${one.request} -> ${one.status}, ` +
+          `sent at ${one.sent} ms, answered at ${one.answered} ms`,
         ...(curls ? [`      ${one.curl}`] : []),
       ]),
     ];

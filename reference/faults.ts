@@ -728,8 +728,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'pipe-update-settings-spill',
       'a pipe update that sends some but not all settings also writes them into every other pipe of the service',
-      ['pipes.state-consistent', 'pipes.update-applies'],
-      ['getPipeSettings'],
+      ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
+      [],
       (store) => ({
         result: (ctx, r) => {
           const settings = field(ctx.input, 'settings');
@@ -741,9 +741,11 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return r;
         },
       }),
-      // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time), and
-      // so may the settings read after PATCHes sent at once.
+      // Every settings read shows the spill. An update answer shows what another pipe's update spilled (of this
+      // sequence or of one run at the same time), and so may the settings read after PATCHes sent at once.
       [
+        { rule: 'pipes.state-consistent', on: ['getPipeSettings'] },
+        { rule: 'pipes.update-applies', on: ['getPipeSettings'] },
         { rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true },
         { rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true },
       ],

@@ -2,6 +2,7 @@ import { APIS } from '../apis/index.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { linearize, renderLinearization, type LinearModel, type TimedWrite } from '../core/linearizability.ts';
 import type { Rule, Violation } from '../core/rule.ts';
+import { atOnceLetter } from '../core/sequence-example.ts';
 import { asObject } from './body.ts';
 import { alertOutcome, alertUpdatesModel, pipeUpdatesModel, settingsAfter } from './concurrent-models.ts';
 
@@ -64,7 +65,7 @@ export function overlapped(writes: readonly Pick<TimedWrite<unknown, unknown>, '
 
 /** The name of the write at `index` of a step, as the report letters it (`a`, `b`, ...). */
 function writeName(what: string): (index: number) => string {
-  return (index) => `${what} ${String.fromCharCode(97 + index)}`;
+  return (index) => `${what} ${atOnceLetter(index)}`;
 }
 
 /** One violation when no admissible order explains the history, with the orders tried and why each fails. */
@@ -79,7 +80,9 @@ function unexplained<S>(
   return [
     {
       path: '',
-      expected: `some order of the ${history.writes.length} ${what.plural} sent at once to leave every answer and the read after them`,
+      expected:
+        `some order of the ${history.writes.length} ${what.plural} sent at once to leave every answer and the read ` +
+        'after them',
       actual: `none of the ${result.tried.length} order(s) their intervals admit does`,
       explanation: [...renderLinearization(result, writeName(what.one)), ...more(history)],
     },
