@@ -4,6 +4,7 @@ import { TOOL_VERSION } from '../core/package-root.ts';
 import { FINDINGS_SCHEMA_VERSION } from './file-schemas.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
+import { compactJson } from './compact-json.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 
 /**
@@ -29,9 +30,12 @@ export function findingsDocument(report: BaselinedRunReport): object {
   };
 }
 
-/** Renders `findings.json`, the machine-readable result of a run. */
+/**
+ * Renders `findings.json`, the machine-readable result of a run: one line per key of the document and per entry of
+ * its lists and maps (each result, cause, coverage row on its own line).
+ */
 export function findingsJson(report: BaselinedRunReport): string {
-  return `${JSON.stringify(findingsDocument(report), null, 2)}\n`;
+  return `${compactJson(findingsDocument(report))}\n`;
 }
 
 function causeEntry(cause: Cause): object {

@@ -29,13 +29,13 @@ const SEVERITY: Readonly<Record<Severity, string>> = {
 
 const STYLE = `
 body{
-  font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;
+  font:14px/1.35 system-ui,-apple-system,"Segoe UI",sans-serif;
   margin:0 auto;padding:0 1.5rem 1.5rem;max-width:1400px;
   color:#1f2328;background:#fff
 }
 [id]{scroll-margin-top:3rem}
 h1{font-size:1.5rem;margin:.8rem 0 .4rem}
-h2{font-size:1.2rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
+h2{font-size:1.2rem;margin:1rem 0 .4rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
 h3{font-size:1rem;margin:1rem 0 .3rem}
 .at-once{display:flex;gap:.6rem;align-items:flex-start}.at-once>div{flex:1;min-width:0}
 nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #d0d7de;padding:.45rem 0;z-index:1;font-size:13px}
@@ -44,7 +44,7 @@ nav a{margin-right:1rem;color:#0969da;text-decoration:none}nav a:hover{text-deco
 .verdict.passed{background:#1a7f37}.verdict.failed{background:#cf222e}.verdict.error{background:#9a6700}
 .target{font-size:15px;margin:.3rem 0}
 table{border-collapse:collapse;margin:.4rem 0}
-th,td{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
+th,td{border:1px solid #d0d7de;padding:.1rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{
@@ -52,6 +52,7 @@ pre{
   white-space:pre-wrap;word-break:break-all;margin:.3rem 0;max-height:24rem;overflow:auto
 }
 .matrix td.cell{text-align:center;min-width:2.2rem;font-weight:700;padding:0 .3rem}
+.matrix td,.matrix th{line-height:1.15}.matrix td.cell{font-size:13px}.matrix th.rule code{font-size:12px;line-height:1}
 .matrix th.op{font-weight:500;font-size:12px;max-width:9rem;word-break:break-all}
 .matrix th.rule{white-space:nowrap;padding:0 .5rem}
 td.passed{background:#dafbe1;color:#1a7f37}td.failed{background:#ffebe9;color:#cf222e}
@@ -76,9 +77,11 @@ blockquote{margin:.3rem 0;padding:.1rem .8rem;border-left:3px solid #d0d7de;colo
 dl{display:grid;grid-template-columns:max-content auto;gap:.1rem 1rem;margin:.3rem 0}dt{font-weight:600}dd{margin:0}
 dl.settings{grid-template-columns:repeat(3,max-content auto)}
 ul.ops{margin:.2rem 0;padding-left:1.2rem}
+div.rules{columns:4 18rem;column-gap:1rem}div.rules details{break-inside:avoid}
+table.coverage td{white-space:nowrap}table.coverage td:last-child{white-space:normal}
 ul.ops details{display:inline}ul.ops summary{display:inline;cursor:pointer;color:#0969da}
 ul.errors li{color:#9a6700}
-footer{margin-top:2rem;border-top:1px solid #d0d7de;padding-top:.5rem;font-size:12px;color:#57606a}
+footer{margin-top:1.2rem;border-top:1px solid #d0d7de;padding-top:.5rem;font-size:12px;color:#57606a}
 `;
 
 /** Renders the human report of a run: one self-contained HTML page that needs no network and no script. */
@@ -464,7 +467,9 @@ function coverageSection(report: BaselinedRunReport): string {
         : `<details><summary>${missing.length}</summary>${missing.join(', ')}</details>`;
     const enums = values === 0 ? '<span class="muted">none documented</span>' : `${tried} of ${values}`;
     return (
-      `<tr><td><code>${esc(operationName(row))}</code></td><td>${row.requests}</td><td>${statuses}</td><td ` +
+      `<tr><td title="${esc(operationName(row))}"><code>${esc(row.operationId ?? row.operation)}</code>` +
+      `${row.operationId ? ` <span class="muted">${esc(row.operation.split(' ')[0] ?? '')}</span>` : ''}</td>` +
+      `<td>${row.requests}</td><td>${statuses}</td><td ` +
       `title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ` +
       `${row.requestFields.observe} ` +
       `of ${row.requestFields.documented}</td><td>${enums}</td><td>${row.responseFields.seen} ` +
@@ -489,7 +494,7 @@ function coverageSection(report: BaselinedRunReport): string {
     'Never sent, tried or seen',
   ];
   return `<p class="muted">${credit}</p>
-<table><tr>${columns.map((column) => `<th>${column}</th>`).join('')}</tr>${rows.join('')}</table>`;
+<table class="coverage"><tr>${columns.map((column) => `<th>${column}</th>`).join('')}</tr>${rows.join('')}</table>`;
 }
 
 /** The steps sequences sent to an operation, each transition once opened; why none ran; or a dash. */
@@ -522,7 +527,7 @@ function contractSection(report: BaselinedRunReport): string {
   });
   return (
     '<p class="muted">Which sentence of the contract each rule enforces (docs/traceability.md lists every ' +
-    `statement, judged or not, and why).</p>\n${items.join('\n')}`
+    `statement, judged or not, and why).</p>\n<div class="rules">${items.join('\n')}</div>`
   );
 }
 
@@ -547,9 +552,11 @@ function skippedSection(report: BaselinedRunReport): string {
       ? '<h3>Probe groups not run</h3><table><tr><th>Suite</th><th>Group</th><th>Reason</th></tr>' +
         `${groups.join('')}</table>`
       : '<p class="muted">Every probe group ran.</p>';
+  // With every group run, the section's line introduces the one table, which needs no heading of its own.
+  const reasonHead = groups.length > 0 ? '<h3>Rule × operation skipped</h3>' : '';
   const reasonTable =
     byReason.length > 0
-      ? `<h3>Rule × operation skipped</h3><table><tr><th>Reason</th><th>Count</th></tr>${byReason.join('')}</table>`
+      ? `${reasonHead}<table><tr><th>Rule × operation skipped, by reason</th><th>Count</th></tr>${byReason.join('')}</table>`
       : '';
   return `${groupTable}\n${reasonTable}`;
 }

@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { HeavyFirst } from './support/heavy-first.ts';
 
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/temporary-folder.ts'],
+    globalSetup: ['test/fresh-build.ts', 'test/temporary-folder.ts'],
+    // The build the tests run (test/support/in-process.ts) loads with Node's own import, as a user's does.
+    server: { deps: { external: [/\/dist\//] } },
+    sequence: { sequencer: HeavyFirst },
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 120_000,

@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './support/cli.ts';
+
+/** What `npm run build` reads: tsconfig.build.json's folders and files, the specs, the JSON schemas. */
+const INPUTS = [
+  'index.ts',
+  'vitest.ts',
+  'apis',
+  'build',
+  'core',
+  'cli',
+  'generators',
+  'rules',
+  'suites',
+  'reports',
+  'reference',
+  'openapi',
+  'schemas',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+];
+
+/** The build's last outputs: tsc's main module and the suites' bundle that build/prepare-dist.ts writes after it. */
+const OUTPUTS = ['dist/cli/main.js', 'dist/suites/bundle.js', 'dist/prepared/specs.json'];
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
+}
+
+/**
+ * vitest's global setup: the tests that run the command (test/support/cli.ts, in-process.ts) run the build in dist/,
+ * which `npm ci` has just made; where a source is newer than the build (an edit since), it builds again first, so
+ * that tests always see the code as edited.
+ */
+export default function freshBuild(): void {
+  const built = OUTPUTS.map((file) => join(ROOT, file));
+  const stale =
+    !built.every((file) => existsSync(file)) ||
+    Math.max(
+      ...INPUTS.map((input) => join(ROOT, input))
+        .filter(existsSync)
+        .map(newestMtime),
+    ) > Math.min(...built.map((file) => statSync(file).mtimeMs));
+  if (!stale) return;
+  process.stderr.write('dist/ is older than the sources: npm run build\n');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+}
