@@ -75,29 +75,36 @@ class PatchPipeAtOnce implements SequenceCommand<PipeModel> {
 
 /**
  * The bodies of PATCHes sent at once, settings only, with values the target answered or accepted in this run (`values`,
- * as every must-accept probe sends in open fields): each a key of its own and, when drawn and known with enough values,
- * the key they share; every value differs from `known`'s, and the values of the key in common from each other. As many
- * PATCHes as drawn when enough keys have values to change to, fewer else; none when fewer than two.
+ * as every must-accept probe sends in open fields): each a key of its own (those with a value other than `known`'s
+ * first, which it then sets) and, when drawn and known with enough values, the key they share, its values differing
+ * from `known`'s and from each other. As many PATCHes as drawn when enough keys are known, fewer else; none when fewer
+ * than two.
  */
 export function settingsAtOnce(
   drawn: Drawn,
   known: Settings,
   values: OpenValues,
 ): { settings: Record<string, unknown> }[] {
+  // Keys with a value to change to first; a key the target gave one value only keeps it (still a write to order).
   const changes = values
     .entries('settings')
-    .map(([key, list]) => [key, list.filter((value) => jsonText(value) !== jsonText(known[key]))] as const)
-    .filter(([, list]) => list.length > 0);
+    .map(([key, list]) => {
+      const other = list.filter((value) => jsonText(value) !== jsonText(known[key]));
+      return { key, list: other.length > 0 ? other : list, changes: other.length > 0 };
+    })
+    .sort((a, b) => Number(b.changes) - Number(a.changes));
   const count = Math.min(drawn.writes.length, changes.length);
-  const common = changes.filter(([, list]) => list.length >= count);
+  const common = changes.filter((change) => change.changes && change.list.length >= count);
   const shared = drawn.shared === null || common.length === 0 ? undefined : common[drawn.shared % common.length]!;
   const own = changes.filter((change) => change !== shared);
   const writes = Math.min(count, own.length);
   if (writes < 2) return [];
+  // The keys drawn among: those that change, or as many more as the PATCHes need.
+  const pool = own.slice(0, Math.max(writes, own.filter((change) => change.changes).length));
   return drawn.writes.slice(0, writes).map((seed, i) => {
-    const [key, list] = own[(drawn.offset + i) % own.length]!;
+    const { key, list } = pool[(drawn.offset + i) % pool.length]!;
     const settings: Record<string, unknown> = { [key]: list[seed % list.length] };
-    if (shared) settings[shared[0]] = shared[1][(drawn.offset + i) % shared[1].length];
+    if (shared) settings[shared.key] = shared.list[(drawn.offset + i) % shared.list.length];
     return { settings };
   });
 }
