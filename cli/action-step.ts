@@ -1,14 +1,23 @@
 import { spawn } from 'node:child_process';
-import { appendFile, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Log } from 'sarif';
 import { RUN_FLAGS } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
+import { linesIn } from '../core/operation-locations.ts';
+import { SRCROOT } from '../reports/sarif.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Inputs of action.yml that are not flags of `conformance`: the action's install step and upload step read them. */
-const ACTION_ONLY_INPUTS: ReadonlySet<string> = new Set(['version', 'artifact-name', 'args']);
+const ACTION_ONLY_INPUTS: ReadonlySet<string> = new Set([
+  'version',
+  'artifact-name',
+  'args',
+  'management-spec',
+  'alerts-spec',
+]);
 
 /** What the step leaves for the workflow: the action's outputs, as `$GITHUB_OUTPUT` lines. */
 export interface ActionOutputs {
@@ -63,6 +72,13 @@ export async function runActionStep(env: Env, command: readonly string[], cwd: s
     code = 2;
   }
   const findings = await freshFindings(join(reportDir, 'findings.json'), started);
+  const copies = ['management-spec', 'alerts-spec'].map((name) => inputs[name]?.trim() ?? '').filter(Boolean);
+  if (findings)
+    await locateInCopies(join(reportDir, 'results.sarif'), copies, cwd).catch((error: unknown) => {
+      if (!isHarnessError(error)) throw error;
+      process.stderr.write(`conformance: ${error.message} [${error.code}]\n`);
+      code = 2;
+    });
   const outputs: ActionOutputs = {
     'exit-code': String(code),
     passed: findings ? String(findings.stats.passed) : '',
@@ -84,6 +100,44 @@ export async function runActionStep(env: Env, command: readonly string[], cwd: s
     await appendFile(env.GITHUB_STEP_SUMMARY, said);
   }
   return code;
+}
+
+/**
+ * Points each result of results.sarif at its operation in the user's copy of its spec (`copies`: paths in the
+ * checkout `cwd`), as a relative URI under %SRCROOT% with the line and column of the method's key; a result whose
+ * operation no copy holds keeps its logical location only (the installed package's spec is no file of the checkout).
+ */
+export async function locateInCopies(sarifFile: string, copies: readonly string[], cwd: string): Promise<void> {
+  if (copies.length === 0) return;
+  const located = new Map<string, { uri: string; line: number; column: number }>();
+  for (const copy of copies) {
+    const inside = relative(cwd, resolve(cwd, copy));
+    if (inside.startsWith('..') || isAbsolute(inside))
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `the action's spec copy ${JSON.stringify(copy)} is not in the checkout.`,
+      );
+    const lines = await linesIn(resolve(cwd, inside)).catch((error: NodeJS.ErrnoException) => {
+      throw new HarnessError('CONFIG_INVALID', `the action's spec copy ${JSON.stringify(copy)}: ${error.message}`);
+    });
+    for (const [operation, at] of Object.entries(lines))
+      if (!located.has(operation)) located.set(operation, { uri: inside.split(sep).join('/'), ...at });
+  }
+  const log = JSON.parse(await readFile(sarifFile, 'utf8')) as Log;
+  for (const result of log.runs.flatMap((run) => run.results ?? [])) {
+    const at = located.get(String(result.properties?.operation));
+    if (!at) continue;
+    result.locations = [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: at.uri, uriBaseId: SRCROOT },
+          region: { startLine: at.line, startColumn: at.column },
+        },
+        logicalLocations: result.locations?.[0]?.logicalLocations ?? [],
+      },
+    ];
+  }
+  await writeFile(sarifFile, `${JSON.stringify(log, null, 2)}\n`);
 }
 
 /** The stats of the run's findings.json, if this run wrote it (a folder may hold an older run's). */

@@ -40,7 +40,8 @@ export async function specLines(): Promise<SpecLines> {
   return Object.fromEntries(apis.map((api, i) => [api, found[i]!])) as SpecLines;
 }
 
-async function linesIn(specFile: string): Promise<Record<string, { line: number; column: number }>> {
+/** Where each operation (`METHOD /path`) is written in an OpenAPI document in YAML (a copy of a spec, say). */
+export async function linesIn(specFile: string): Promise<Record<string, { line: number; column: number }>> {
   const { isMap, isScalar, LineCounter, parseDocument } = await import('yaml');
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(specFile, 'utf8'), { lineCounter: lines });
@@ -60,7 +61,9 @@ async function linesIn(specFile: string): Promise<Record<string, { line: number;
   return found;
 }
 
+/** The file relative to `from`, or absolute when outside it or in an installed package (no file of the checkout's). */
 function shownPath(file: string, from: string): string {
   const inside = relative(from, file);
-  return inside.startsWith('..') || isAbsolute(inside) ? file : inside.split(sep).join('/');
+  const parts = inside.split(sep);
+  return inside.startsWith('..') || isAbsolute(inside) || parts.includes('node_modules') ? file : parts.join('/');
 }

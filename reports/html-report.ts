@@ -556,7 +556,8 @@ function skippedSection(report: BaselinedRunReport): string {
   const reasonHead = groups.length > 0 ? '<h3>Rule × operation skipped</h3>' : '';
   const reasonTable =
     byReason.length > 0
-      ? `${reasonHead}<table><tr><th>Rule × operation skipped, by reason</th><th>Count</th></tr>${byReason.join('')}</table>`
+      ? `${reasonHead}<table><tr><th>Rule × operation skipped, by reason</th><th>Count</th></tr>` +
+        `${byReason.join('')}</table>`
       : '';
   return `${groupTable}\n${reasonTable}`;
 }

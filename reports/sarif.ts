@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { RuleResult } from '../core/finding.ts';
 import { renderMinimalExample } from '../core/minimal-example.ts';
@@ -14,12 +13,16 @@ import { failuresWorstFirst } from './worst-first.ts';
 /** The published JSON Schema of SARIF 2.1.0, which GitHub's code scanning reads. */
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
+/** The base of every artifact URI: the root of the checkout the run was made in, as GitHub's code scanning names it. */
+export const SRCROOT = '%SRCROOT%';
+
 /** The key of the fingerprint that makes one rule's failure on one operation the same alert from run to run. */
 export const FINGERPRINT_KEY = 'ruleOperation/v1';
 
 /**
  * Renders a run as SARIF 2.1.0 (`results.sarif`): one result per failed rule × operation, worst first, located at the
- * operation in its spec file, with the rule's title, contract sentence and probe from the rule table.
+ * operation in its spec file (a relative URI under %SRCROOT%, when the file is the checkout's), with the rule's title,
+ * contract sentence and probe from the rule table.
  */
 export function sarifLog(
   report: BaselinedRunReport,
@@ -120,10 +123,14 @@ function location(result: RuleResult, at: SourceLocation | undefined): Location 
   const logical = [
     { name: result.operationId ?? result.operation, fullyQualifiedName: result.operation, kind: 'function' },
   ];
-  if (!at) return { logicalLocations: logical };
-  const uri = isAbsolute(at.file) ? pathToFileURL(at.file).href : at.file;
+  // Code scanning places a result in the repository by a relative URI under %SRCROOT%: a spec outside the checkout
+  // (the installed package's) is no file of it, so such a result is located by its operation alone.
+  if (!at || isAbsolute(at.file)) return { logicalLocations: logical };
   return {
-    physicalLocation: { artifactLocation: { uri }, region: { startLine: at.line, startColumn: at.column } },
+    physicalLocation: {
+      artifactLocation: { uri: at.file, uriBaseId: SRCROOT },
+      region: { startLine: at.line, startColumn: at.column },
+    },
     logicalLocations: logical,
   };
 }

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import type { Log } from 'sarif';
 import { parse } from 'yaml';
@@ -69,8 +70,9 @@ function expressionValue(
   const and = expression.split(/\s*&&\s*/);
   if (and.length > 1) return and.every((part) => expressionValue(part, inputs, steps) === true);
   if (expression === '!cancelled()') return true;
-  const unequal = /^(.*?)\s*!=\s*''$/.exec(expression);
-  if (unequal) return expressionValue(unequal[1]!, inputs, steps) !== '';
+  if (expression === 'runner.os') return 'Linux';
+  const unequal = /^(.*?)\s*!=\s*'([^']*)'$/.exec(expression);
+  if (unequal) return expressionValue(unequal[1]!, inputs, steps) !== unequal[2];
   if (expression === 'toJSON(inputs)') return JSON.stringify(inputs, null, 2);
   const input = /^inputs\.([\w-]+)$/.exec(expression);
   if (input) return inputs[input[1]!] ?? '';
@@ -89,6 +91,13 @@ function outputsOf(text: string): Record<string, string> {
   );
 }
 
+/** Runs a shell command to its end in `cwd`, failing the test on a non-zero exit; its standard output. */
+function sh(script: string, cwd: string): string {
+  const run = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`${script}: exit ${run.status}\n${run.stderr}`);
+  return run.stdout;
+}
+
 /** Runs a step's script as the runner's `shell: bash` does (`bash --noprofile --norc -eo pipefail`). */
 function bash(script: string, env: Readonly<Record<string, string>>, cwd: string): { code: number; stdout: string } {
   const run = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
@@ -104,24 +113,32 @@ function bash(script: string, env: Readonly<Record<string, string>>, cwd: string
 /**
  * Runs the action's steps as GitHub's runner does: each `run:` with bash, its `env` evaluated, GITHUB_OUTPUT,
  * GITHUB_STEP_SUMMARY and GITHUB_ENV pointing at files of `dir`, a failed step skipping every later step whose `if`
- * does not allow it; `uses:` steps are not run (their `with` is returned evaluated).
+ * does not allow it; `uses:` steps are not run (their `with` is returned evaluated), but for actions/cache, whose hit
+ * is `installed` (the folder the package was installed into) linked at its path. `files` go into the workspace first.
  */
 async function runAction(
   dir: string,
   given: Readonly<Record<string, string>>,
-): Promise<ActionRun & { uploads: Record<string, string>[] }> {
+  installed: string,
+  files: Readonly<Record<string, string>> = {},
+): Promise<ActionRun & { uploads: Record<string, string>[]; caches: Record<string, string>[] }> {
   const inputs = Object.fromEntries(
     Object.entries(ACTION.inputs).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']),
   );
   const workspace = join(dir, 'workspace');
   await mkdir(join(dir, 'runner-temp'), { recursive: true });
   await mkdir(workspace, { recursive: true });
-  const files = { summary: join(dir, 'step-summary.md'), env: join(dir, 'github-env') };
-  await writeFile(files.summary, '');
-  await writeFile(files.env, '');
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), text);
+  }
+  const written = { summary: join(dir, 'step-summary.md'), env: join(dir, 'github-env') };
+  await writeFile(written.summary, '');
+  await writeFile(written.env, '');
   const steps: Record<string, Record<string, string>> = {};
   const skipped: Step[] = [];
   const uploads: Record<string, string>[] = [];
+  const caches: Record<string, string>[] = [];
   let failed = false;
   let stdout = '';
   for (const [index, step] of ACTION.runs.steps.entries()) {
@@ -134,9 +151,14 @@ async function runAction(
       continue;
     }
     if (step.uses) {
-      uploads.push(
-        Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)])),
+      const withs = Object.fromEntries(
+        Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)]),
       );
+      if (step.uses.startsWith('actions/cache@')) {
+        caches.push(withs);
+        await symlink(installed, withs.path!);
+        if (step.id) steps[step.id] = { 'cache-hit': 'true' };
+      } else uploads.push(withs);
       continue;
     }
     expect(step.shell).toBe('bash');
@@ -153,8 +175,8 @@ async function runAction(
         GITHUB_ACTIONS: 'true',
         GITHUB_ACTION_PATH: ROOT,
         GITHUB_OUTPUT: outputFile,
-        GITHUB_STEP_SUMMARY: files.summary,
-        GITHUB_ENV: files.env,
+        GITHUB_STEP_SUMMARY: written.summary,
+        GITHUB_ENV: written.env,
         GITHUB_WORKSPACE: workspace,
         GITHUB_SERVER_URL: 'https://github.example',
         GITHUB_REPOSITORY: 'team/service',
@@ -174,10 +196,11 @@ async function runAction(
   return {
     outputs,
     stdout,
-    summary: await readFile(files.summary, 'utf8'),
-    githubEnv: await readFile(files.env, 'utf8'),
+    summary: await readFile(written.summary, 'utf8'),
+    githubEnv: await readFile(written.env, 'utf8'),
     skipped,
     uploads,
+    caches,
   };
 }
 
@@ -210,7 +233,7 @@ describe('action.yml and the README workflows', () => {
   });
 
   it('takes no credential as an input, and every input is a flag of conformance or one of the action’s own', () => {
-    const own = ['version', 'artifact-name', 'args'];
+    const own = ['version', 'artifact-name', 'args', 'management-spec', 'alerts-spec'];
     for (const name of Object.keys(ACTION.inputs)) {
       expect(name).not.toMatch(/secret|token|password|key-id/i);
       expect(own.includes(name) || name in RUN_FLAGS, name).toBe(true);
@@ -234,18 +257,39 @@ describe("the action's steps, run as the runner would", () => {
   let faulty: Awaited<ReturnType<typeof runAction>>;
   let broken: Awaited<ReturnType<typeof runAction>>;
 
+  let installed: string;
+  let specCopy: string;
+
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'action-'));
+    // What the install step puts in the cache: the package (packed from this checkout, as npm would serve it) and its
+    // production dependencies, nothing else.
+    installed = join(scratch, 'installed');
+    const pack = sh(`npm pack --json --ignore-scripts --pack-destination ${JSON.stringify(scratch)}`, ROOT);
+    const [{ filename }] = JSON.parse(pack) as [{ filename: string }];
+    sh(
+      `npm install --omit=dev --no-save --no-audit --no-fund --prefix ${JSON.stringify(installed)} ` +
+        JSON.stringify(join(scratch, filename)),
+      scratch,
+    );
+    // The user's copy of the management spec, two lines longer than the shipped one: SARIF lines are the copy's.
+    specCopy = `# our copy\n# of the contract\n${await readFile(join(ROOT, 'openapi', 'management.yaml'), 'utf8')}`;
     // One after the other: each run is a whole harness run, and the machine is shared.
-    clean = await runAction(join(scratch, 'clean'), { runs: '3' });
-    faulty = await runAction(join(scratch, 'faulty'), {
-      runs: '3',
-      'report-dir': 'out/faulty',
-      args: ['auth-missing-accepted', 'keys-default-expiry', 'request-id-v1']
-        .map((f) => `--reference-fault ${f}`)
-        .join(' '),
-    });
-    broken = await runAction(join(scratch, 'broken'), { runs: 'many' });
+    clean = await runAction(join(scratch, 'clean'), { runs: '3' }, installed);
+    faulty = await runAction(
+      join(scratch, 'faulty'),
+      {
+        runs: '3',
+        'report-dir': 'out/faulty',
+        'management-spec': 'contract/management.yaml',
+        args: ['auth-missing-accepted', 'keys-default-expiry', 'request-id-v1']
+          .map((f) => `--reference-fault ${f}`)
+          .join(' '),
+      },
+      installed,
+      { 'contract/management.yaml': specCopy },
+    );
+    broken = await runAction(join(scratch, 'broken'), { runs: 'many' }, installed);
   }, 300_000);
 
   afterAll(async () => {
@@ -270,7 +314,8 @@ describe("the action's steps, run as the runner would", () => {
       "[this run's artifacts](https://github.example/team/service/actions/runs/4242#artifacts)",
     );
     expect(clean.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
-    expect(clean.skipped).toEqual([]);
+    // The cache held the package: nothing was installed.
+    expect(clean.skipped.map((step) => step.name)).toEqual(['Install conformance']);
     expect(clean.uploads).toEqual([
       { name: 'conformance-reports', path: clean.outputs['report-dir'], 'if-no-files-found': 'ignore' },
     ]);
@@ -300,6 +345,46 @@ describe("the action's steps, run as the runner would", () => {
     expect(faulty.summary).toContain('### Causes of failure, worst first');
     expect(faulty.uploads).toHaveLength(1);
     expect(faulty.githubEnv).toBe('');
+  });
+
+  it('installs only the package at its own version and its production dependencies, cached by version', async () => {
+    const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(clean.caches).toEqual([
+      {
+        path: join(scratch, 'clean', 'runner-temp', `contract-conformance-${version}`),
+        key: `contract-conformance-${version}-Linux`,
+      },
+    ]);
+    const install = ACTION.runs.steps.find((step) => step.name === 'Install conformance')!;
+    expect(install.run).toMatch(/^npm install --omit=dev .*"contract-conformance@\$CONFORMANCE_VERSION"/);
+    const present = (name: string): boolean => existsSync(join(installed, 'node_modules', name));
+    expect(present('contract-conformance') && present('vitest')).toBe(true);
+    // The build and test tools of the checkout stay out (what npm ci of the action's folder installed before).
+    const tools = ['typescript', '@biomejs/biome', 'tsx', 'playwright-core', '@action-validator/core', '@types/node'];
+    expect(tools.filter(present)).toEqual([]);
+    expect(existsSync(join(installed, 'node_modules', 'contract-conformance', 'dist', 'cli', 'action-entry.js'))).toBe(
+      true,
+    );
+  });
+
+  it("locates SARIF results in the user's copy of the spec, under %SRCROOT%, never in the package", async () => {
+    const sarif = JSON.parse(await readFile(faulty.outputs.sarif!, 'utf8')) as Log;
+    const lines = specCopy.split('\n');
+    let inCopy = 0;
+    for (const result of sarif.runs[0]!.results ?? []) {
+      const physical = result.locations?.[0]?.physicalLocation;
+      const operation = String(result.properties?.operation);
+      if (!physical) {
+        // Only an alerts operation, whose spec the user named no copy of, is located by operation alone.
+        expect(operation).toMatch(/^\S+ \/api\//);
+        continue;
+      }
+      inCopy += 1;
+      expect(physical.artifactLocation).toEqual({ uri: 'contract/management.yaml', uriBaseId: '%SRCROOT%' });
+      const [method] = operation.split(' ');
+      expect(lines[physical.region!.startLine! - 1]!.trim()).toBe(`${method!.toLowerCase()}:`);
+    }
+    expect(inCopy).toBeGreaterThan(0);
   });
 
   it('with a bad setting: exit 2, no counts and no SARIF claimed, the summary says the run could not be made', () => {

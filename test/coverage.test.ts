@@ -153,7 +153,13 @@ describe('a default run reports its coverage in findings.json, report.html and s
   it('shows the same table in report.html and summary.md', async () => {
     const html = await readFile(join(run.reportDir, 'report.html'), 'utf8');
     const section = html.slice(html.indexOf('<h2 id="coverage">'), html.indexOf('<h2 id="skipped">'));
-    expect(section.match(/<tr><td><code>/g)).toHaveLength(run.report.coverage?.length ?? -1);
+    // A row names its operation by operationId and method, with the whole `operationId (METHOD /path)` on hover.
+    expect(section.match(/<tr><td title="/g)).toHaveLength(run.report.coverage?.length ?? -1);
+    for (const row of run.report.coverage ?? [])
+      expect(section).toContain(
+        `<tr><td title="${row.operationId} (${row.operation})"><code>${row.operationId}</code> ` +
+          `<span class="muted">${row.operation.split(' ')[0]}</span></td><td>${row.requests}</td>`,
+      );
     const summary = await readFile(join(run.reportDir, 'summary.md'), 'utf8');
     expect(summary).toContain('### Coverage');
     for (const row of run.report.coverage ?? [])

@@ -113,6 +113,6 @@ describe("README's figures are the code's", () => {
       DEFAULTS.shrinkRequestsPerRun,
     ]);
     expectStated(/may send at most (\d+) requests/, [DEFAULTS.sequenceShrinkRequestsPerCause]);
-    expectStated(/in `openapi\/\*\.yaml`, worst first, at most (\d+) of each/, [ANNOTATIONS_PER_KIND]);
+    expectStated(/Failures are annotations, worst first, at most (\d+) of each/, [ANNOTATIONS_PER_KIND]);
   });
 });

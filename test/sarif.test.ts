@@ -102,6 +102,8 @@ describe('results.sarif of a run against a faulty target', () => {
       const physical = result.locations![0]!.physicalLocation!;
       const uri = physical.artifactLocation!.uri!;
       expect(uri).toMatch(/^openapi\/(management|alerts)\.yaml$/);
+      // GitHub's code scanning places a result by a relative URI under %SRCROOT%.
+      expect(physical.artifactLocation!.uriBaseId).toBe('%SRCROOT%');
       const lines = (await readFile(join(ROOT, uri), 'utf8')).split('\n');
       const { startLine, startColumn } = physical.region!;
       const [method, path] = operationOf(result).split(' ');
