@@ -54,6 +54,11 @@ export interface Exchange {
   readonly request: RecordedRequest;
   readonly response?: RecordedResponse;
   readonly failure?: TransportFailure;
+  /**
+   * For a request sent at once with others: when it was sent and when its answer ended (ms, `performance.now()`), so
+   * that the order real time admits can be told.
+   */
+  readonly interval?: { readonly sent: number; readonly answered: number };
 }
 
 /** True for a 2xx response. */

@@ -70,7 +70,8 @@ export function renderFinding(finding: Finding): string {
   return `${at}: expected ${finding.expected}, ${actual} (probe: ${finding.probe})`;
 }
 
-function preview(value: unknown): string {
+/** A value as a report quotes it: JSON, cut to 200 characters. */
+export function preview(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : (jsonText(value) ?? String(value));
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

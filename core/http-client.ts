@@ -8,7 +8,7 @@ import type {
   TransportFailureCode,
 } from './exchange.ts';
 import type { Probe } from './probe.ts';
-import { createPacers, type PacerClaim, type Pacers } from './credential-pacer.ts';
+import { createPacers, type CredentialPacer, type PacerClaim, type Pacers } from './credential-pacer.ts';
 import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
@@ -58,6 +58,13 @@ export interface SendOptions {
 export interface HttpClient<R = Exchange> {
   readonly api: ApiName;
   send(options: SendOptions): Promise<R>;
+  /**
+   * Sends every request at once (the gate's barrier, each paced by its credential's pacer) and returns the exchanges
+   * unrecorded, each with its interval; a 429 is retried alone. The caller records each (`record`).
+   */
+  sendTogether(options: readonly SendOptions[]): Promise<Exchange[]>;
+  /** Records an exchange `sendTogether` returned, as `send` records its own. */
+  record(exchange: Exchange): R;
 }
 
 /**
@@ -66,7 +73,7 @@ export interface HttpClient<R = Exchange> {
  */
 export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R> {
   const pacers = options.pacers ?? createPacers({ maxHoldMs: options.maxRateLimitWaitMs, deadline: options.deadline });
-  const send = async (opts: SendOptions): Promise<R> => {
+  const exchange = async (opts: SendOptions): Promise<Exchange> => {
     const req = buildRequest(options, opts);
     const pacer = pacers.of(options.api, req.headers.authorization);
     let attempt = 0;
@@ -87,13 +94,7 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
       if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
         ? outcome.value
-        : {
-            failure: {
-              code: outcome.refusal === 'interrupted' ? 'interrupted' : 'budget',
-              message: refusalMessage(outcome.refusal),
-              durationMs: 0,
-            },
-          };
+        : { failure: refusalFailure(outcome.refusal) };
       if (claim) pacer.settle(claim, result.response);
       if (result.response?.status === 429) {
         const wait = retryDelayMs(result.response.headers, attempt, options.backoffMs);
@@ -112,18 +113,69 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
         };
         delete result.response;
       }
-      const exchange: Exchange = {
-        api: options.api,
-        operation: opts.operation.key,
-        operationId: opts.operation.operationId,
-        probe: opts.probe,
-        request: req,
-        ...result,
-      };
-      return options.onExchange(exchange);
+      return exchangeOf(options, opts, req, result);
     }
   };
-  return { api: options.api, send };
+  const sendTogether = async (list: readonly SendOptions[]): Promise<Exchange[]> => {
+    const reqs = list.map((opts) => buildRequest(options, opts));
+    const claims: { pacer: CredentialPacer; claim: PacerClaim | undefined }[] = [];
+    for (const req of reqs) {
+      const pacer = pacers.of(options.api, req.headers.authorization);
+      // A group holds its claims while it gathers them: a pacer that never opens meanwhile lets the rest go unpaced.
+      await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs)]);
+      claims.push({ pacer, claim: pacer.tryClaim() });
+    }
+    const outcome = await options.gate.admitTogether(
+      reqs.map((req) => async () => {
+        const sent = performance.now();
+        const result = await exchangeOnce(options, req);
+        return { ...result, interval: { sent, answered: performance.now() } };
+      }),
+    );
+    return Promise.all(
+      list.map(async (opts, index): Promise<Exchange> => {
+        const { pacer, claim } = claims[index]!;
+        const result: Pick<Exchange, 'response' | 'failure' | 'interval'> = outcome.ok
+          ? outcome.values[index]!
+          : { failure: refusalFailure(outcome.refusal) };
+        if (claim) pacer.settle(claim, result.response);
+        if (result.response?.status !== 429) return exchangeOf(options, opts, reqs[index]!, result);
+        const sent = performance.now();
+        const retried = await exchange(opts);
+        return { ...retried, interval: { sent, answered: performance.now() } };
+      }),
+    );
+  };
+  return {
+    api: options.api,
+    send: async (opts) => options.onExchange(await exchange(opts)),
+    sendTogether,
+    record: (recorded) => options.onExchange(recorded),
+  };
+}
+
+function exchangeOf(
+  client: HttpClientOptions<unknown>,
+  opts: SendOptions,
+  request: RecordedRequest,
+  result: Pick<Exchange, 'response' | 'failure' | 'interval'>,
+): Exchange {
+  return {
+    api: client.api,
+    operation: opts.operation.key,
+    operationId: opts.operation.operationId,
+    probe: opts.probe,
+    request,
+    ...result,
+  };
+}
+
+function refusalFailure(refusal: GateRefusal): TransportFailure {
+  return {
+    code: refusal === 'interrupted' ? 'interrupted' : 'budget',
+    message: refusalMessage(refusal),
+    durationMs: 0,
+  };
 }
 
 const REFUSALS: Readonly<Record<GateRefusal, string>> = Object.freeze({

@@ -39,6 +39,14 @@ export interface RequestGate {
     send: () => Promise<T>,
     options?: AdmitOptions,
   ): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
+  /**
+   * Runs every one of `sends` at once (a barrier): once `sends.length` slots are free together (one group gathers its
+   * slots at a time, as urgent requests, so that two groups never hold each other's), all start in the same tick; the
+   * rate limit spaces the group from other requests, not its members. Refused whole, or admitted whole.
+   */
+  admitTogether<T>(
+    sends: readonly (() => Promise<T>)[],
+  ): Promise<{ ok: true; values: T[] } | { ok: false; refusal: GateRefusal }>;
   /** Stops admitting requests other than restores; requests already sent finish. */
   interrupt(): void;
   /** Aborted when the run is interrupted, so that waits (rate limits, backoff) end early. */
@@ -93,7 +101,50 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     });
   };
 
+  let gathering: Promise<void> = Promise.resolve();
+
   return {
+    async admitTogether(sends) {
+      const n = sends.length;
+      if (n > limits.concurrency)
+        throw new RangeError(`${n} requests cannot be sent at once with a concurrency of ${limits.concurrency}`);
+      const refused = (): GateRefusal | undefined =>
+        stop.signal.aborted
+          ? 'interrupted'
+          : limits.maxRequests !== undefined && count + n > limits.maxRequests
+            ? 'budget'
+            : undefined;
+      const before = refused();
+      if (before) return { ok: false, refusal: before };
+      const previous = gathering;
+      let gathered!: () => void;
+      gathering = new Promise<void>((resolve) => {
+        gathered = resolve;
+      });
+      await previous;
+      let held = 0;
+      try {
+        for (; held < n; held++) await acquire(true);
+      } finally {
+        gathered();
+      }
+      let started = 0;
+      try {
+        const queued = refused();
+        if (queued) return { ok: false, refusal: queued };
+        if (interval > 0) {
+          const start = Math.max(Date.now(), nextStart);
+          nextStart = start + n * interval;
+          if (!(await waitUntil(start, false))) return { ok: false, refusal: 'interrupted' };
+        }
+        if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
+        count += n;
+        started = n;
+        return { ok: true, values: await Promise.all(sends.map((send) => send().finally(release))) };
+      } finally {
+        for (; held > started; held--) release();
+      }
+    },
     async admit(send, options = {}) {
       const restores = options.restores === true;
       const refused = (): GateRefusal | undefined =>

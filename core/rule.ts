@@ -12,6 +12,8 @@ export interface Violation {
   readonly path: string;
   readonly expected: string;
   readonly actual?: unknown;
+  /** Lines that say why, where one expected value cannot (the orders of writes sent at once tried, say). */
+  readonly explanation?: readonly string[];
 }
 
 /** What a check may consult beside the exchange itself and its rule's memory of the run. */

@@ -11,6 +11,14 @@ export interface SequenceStep {
   readonly curl: string;
   /** The HTTP status, or the transport failure's code. */
   readonly status: number | string;
+  /**
+   * For writes sent at once (the step is then the one answered last): every one of them, each with its interval, ms
+   * from when the first was sent.
+   */
+  readonly atOnce?: readonly (Omit<SequenceStep, 'command' | 'atOnce'> & {
+    readonly sent: number;
+    readonly answered: number;
+  })[];
 }
 
 /**
@@ -37,6 +45,8 @@ export interface SequenceExample {
   readonly path: string;
   readonly expected: string;
   readonly actual?: unknown;
+  /** Why no order of writes sent at once explains what came back: the orders tried, each with its disagreement. */
+  readonly explanation?: readonly string[];
   /**
    * Replays the sequence: `fc.check` of the property with `seed` and `path`, and `fc.commands(..., { replayPath })`.
    */
@@ -60,19 +70,42 @@ export function renderSequenceExample(sequence: SequenceExample, curls = true): 
       : `shortest failing sequence found, ${sequence.steps.length} ` +
         `step${sequence.steps.length === 1 ? '' : 's'} ` +
         `(${cost}${sequence.complete ? '' : `; stopped early: ${sequence.reason ?? 'the shrink budget was spent'}`})`;
-  const steps = sequence.steps.flatMap((step, index) => [
-    `${index + 1}. ${step.command}: ${step.request} ` +
-      `-> ${step.status}${index + 1 === sequence.failingStep ? '  <- disagrees with the model' : ''}`,
-    ...(curls ? [`   ${step.curl}`] : []),
-  ]);
+  const steps = sequence.steps.flatMap((step, index) => {
+    const disagrees = index + 1 === sequence.failingStep ? '  <- disagrees with the model' : '';
+    if (!step.atOnce)
+      return [
+        `${index + 1}. ${step.command}: ${step.request} -> ${step.status}${disagrees}`,
+        ...(curls ? [`   ${step.curl}`] : []),
+      ];
+    return [
+      `${index + 1}. ${step.command}, ${step.atOnce.length} requests sent at once${disagrees}:`,
+      ...step.atOnce.flatMap((one, at) => [
+        `   ${index + 1}${atOnceLetter(at)}. ${one.request} -> ${one.status}, ` +
+          `sent at ${one.sent} ms, answered at ${one.answered} ms`,
+        ...(curls ? [`      ${one.curl}`] : []),
+      ]),
+    ];
+  });
+  return [how, ...steps, ...sequenceOutcome(sequence)];
+}
+
+/**
+ * What a sequence's failing step showed, in lines: expected against actual, why no order of writes sent at once
+ * explains it (when the step sent them), and the replay line.
+ */
+export function sequenceOutcome(sequence: SequenceExample): string[] {
   const actual = sequence.actual === undefined ? 'it is absent' : `got ${preview(sequence.actual)}`;
   const { property, seed, path, replayPath } = sequence.replay;
   return [
-    how,
-    ...steps,
     `step ${sequence.failingStep}, ${sequence.path || 'the response'}: expected ${sequence.expected}, ${actual}`,
+    ...(sequence.explanation ?? []),
     `replay: ${property}, seed ${seed}, path "${path}"${replayPath ? `, replayPath "${replayPath}"` : ''}`,
   ];
+}
+
+/** The letter of a request sent at once within its step: `a`, `b`, ... */
+export function atOnceLetter(index: number): string {
+  return String.fromCharCode(97 + index);
 }
 
 function preview(value: unknown): string {

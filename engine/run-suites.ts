@@ -9,7 +9,8 @@ import { RULES } from '../rules/index.ts';
 import type { CreatedResource, SuiteReport } from '../core/run-report.ts';
 import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
-import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from './suite-types.ts';
+import type { JudgedExchange, ProbeGroup, ProbeRequest, SuiteContext, SuiteDefinition } from './suite-types.ts';
+import type { SendOptions } from '../core/http-client.ts';
 import { recordExchange, reproduction } from './record.ts';
 import { amendFinding } from './amend-finding.ts';
 import { createShrinker } from './shrink.ts';
@@ -196,25 +197,42 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
     },
   );
   const shrink = createShrinker({ session: s, ledger, rules });
+  /** The client and options of a group's request, refused where the run does not allow its operation's class. */
+  const sendOptions = (group: ProbeGroup, operationId: string, request: ProbeRequest) => {
+    const operation = s.operation(operationId);
+    const client = clients[operation.api];
+    if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
+    if (!config.allow.includes(operation.klass))
+      throw new Error(
+        `${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; ` +
+          'the group should have been skipped',
+      );
+    // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
+    const options: SendOptions = {
+      ...request,
+      operation,
+      params: { ...pathParameters, ...request.params },
+      urgent: definition.sequential === true,
+    };
+    return { client, options };
+  };
   const contextOf = (group: ProbeGroup): SuiteContext => ({
     config,
     shrinkBudget: s.shrinkBudget,
     send(operationId, request) {
-      const operation = s.operation(operationId);
-      const client = clients[operation.api];
-      if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
-      if (!config.allow.includes(operation.klass))
-        throw new Error(
-          `${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; ` +
-            'the group should have been skipped',
-        );
-      // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
-      return client.send({
-        ...request,
-        operation,
-        params: { ...pathParameters, ...request.params },
-        urgent: definition.sequential === true,
-      });
+      const { client, options } = sendOptions(group, operationId, request);
+      return client.send(options);
+    },
+    async sendTogether(requests) {
+      const sent = requests.map(({ operationId, request }) => sendOptions(group, operationId, request));
+      const client = sent[0]?.client;
+      if (!client || sent.some((one) => one.client !== client)) throw new Error('requests sent at once go to one API');
+      return client.sendTogether(sent.map((one) => one.options));
+    },
+    record(exchange) {
+      const client = clients[exchange.api];
+      if (!client) throw new Error(`${exchange.api} API is not configured`);
+      return client.record(exchange);
     },
     examples(property, arbitrary, cap = Infinity) {
       return [

@@ -1,7 +1,7 @@
 import { withoutBigInts } from '../core/json-text.ts';
 import fc from 'fast-check';
 import { DEFAULTS } from '../core/defaults.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { isSuccess, type Exchange } from '../core/exchange.ts';
 import type { Probe } from '../core/probe.ts';
 import type { Violation } from '../core/rule.ts';
 import type { SequenceExample, SequenceStep } from '../core/sequence-example.ts';
@@ -14,10 +14,38 @@ export interface StepName {
   readonly kind: string;
 }
 
+/** One request of a step. */
+export interface StepRequest {
+  readonly operationId: string;
+  readonly request: ProbeRequest;
+}
+
+/** A step whose writes are sent at once, then a read once every write was answered. */
+export interface AtOnceStep {
+  readonly name: StepName;
+  readonly writes: readonly StepRequest[];
+  readonly read: StepRequest & { readonly name: StepName };
+  /**
+   * What the write answered last is judged by, given every write's exchange and the read's (merged into its probe's
+   * `expect`); undefined when there is nothing to judge.
+   */
+  readonly judge: (writes: readonly Exchange[], read: Exchange) => Readonly<Record<string, unknown>> | undefined;
+}
+
 /** How a sequence's commands send a step. */
 export interface SequenceReal {
   /** Sends one step; throws when its answer breaks a rule the sequence judges. */
   step(name: StepName, operationId: string, request: ProbeRequest): Promise<Exchange>;
+  /**
+   * Sends writes at once, then the read; throws when an answer breaks a rule the sequence judges, and ends the sequence
+   * when any of them was not accepted (what the target then holds is unknown).
+   */
+  atOnce(step: AtOnceStep): Promise<{ readonly writes: readonly Exchange[]; readonly read: Exchange }>;
+  /**
+   * Whether the sequence may send this many requests more, and as many at once: the run's concurrency allows them, and
+   * they keep its commands within `commandRequests`.
+   */
+  room(requests: number): boolean;
 }
 
 /**
@@ -56,6 +84,8 @@ export interface SequenceProperty<M extends object, S = undefined> {
   readonly width: number;
   /** Hears every step's exchange as it comes back (to note what the run changed, say). */
   readonly onStep?: (exchange: Exchange) => void;
+  /** Requests a sequence's commands send at most, where writes sent at once may take several (see `room`). */
+  readonly commandRequests?: number;
 }
 
 /** A step's answer broke rules the sequence judges (each with its first violation): the model run stops there. */
@@ -79,14 +109,21 @@ class Unsettled extends Error {}
 
 /** How a shrink candidate's steps draw on the shrink budget: each asks before it is sent. */
 interface Allowance {
-  /** Why no further step may go out, or undefined when one may. */
-  refusal(): string | undefined;
+  /** Why no further `count` requests may go out, or undefined when they may. */
+  refusal(count: number): string | undefined;
   /** Counts one step about to be sent. */
   spend(): void;
 }
 
+/** A step as it ran: the exchange it is judged by, and for writes sent at once, every one of them. */
+interface RanStep {
+  readonly command: string;
+  readonly exchange: Exchange;
+  readonly atOnce?: readonly Exchange[];
+}
+
 interface Ran {
-  readonly steps: { readonly command: string; readonly exchange: Exchange }[];
+  readonly steps: RanStep[];
   readonly failure?: Disagreement;
   /** Why the sequence stopped before its end: a step the budget or the gate refused. */
   readonly refused?: string;
@@ -195,28 +232,75 @@ export async function runSequences<M extends object, S = undefined>(
     const steps: Ran['steps'] = [];
     const more: Partial<Probe> = allowance ? { evidence: false, shrink: { property } } : {};
     let from = 'start';
-    const real: SequenceReal = {
-      async step({ command, kind }, operationId, request) {
-        const refused = allowance?.refusal();
-        if (refused) throw new Refused(refused);
-        allowance?.spend();
-        const exchange = await context.send(operationId, {
-          ...request,
-          probe: { ...request.probe, example: { property, seed, index }, transition: { from, to: kind }, ...more },
-        });
-        from = kind;
-        steps.push({ command, exchange });
-        spec.onStep?.(exchange);
+    let requests = 0;
+    const example = { property, seed, index };
+    const ask = (count: number): void => {
+      const refused = allowance?.refusal(count);
+      if (refused) throw new Refused(refused);
+      for (let n = 0; n < count; n++) allowance?.spend();
+      requests += count;
+    };
+    const sendStep = (kind: string, { operationId, request }: StepRequest): Promise<JudgedExchange> => {
+      const transition = { from, to: kind };
+      from = kind;
+      return context.send(operationId, { ...request, probe: { ...request.probe, example, transition, ...more } });
+    };
+    const judged = (exchanges: readonly JudgedExchange[]): void => {
+      for (const exchange of exchanges) {
         if (exchange.failure?.code === 'budget' || exchange.failure?.code === 'interrupted')
           throw new Refused(`the run's request gate refused a step (${exchange.failure.code})`);
+      }
+      for (const exchange of exchanges) {
         const broken = new Map<string, Violation>();
         for (const { rule, violations } of exchange.judgements) {
           if (spec.rules.includes(rule) && violations[0]) broken.set(rule, violations[0]);
         }
         if (broken.size > 0) throw new Disagreement(broken, exchange);
+      }
+    };
+    const real: SequenceReal = {
+      async step({ command, kind }, operationId, request) {
+        ask(1);
+        const exchange = await sendStep(kind, { operationId, request });
+        steps.push({ command, exchange });
+        spec.onStep?.(exchange);
+        judged([exchange]);
         if (exchange.response === undefined || exchange.response.status >= 500) throw new Unsettled();
         return exchange;
       },
+      async atOnce({ name, writes, read, judge }) {
+        ask(writes.length + 1);
+        const sent = await context.sendTogether(
+          writes.map(({ operationId, request }) => ({
+            operationId,
+            request: { ...request, probe: { ...request.probe, example, ...more } },
+          })),
+        );
+        const readExchange = await sendStep(read.name.kind, read);
+        // The write answered last carries the history, with the read after them all.
+        const last = sent.reduce((at, exchange, i) => (answeredAt(exchange) > answeredAt(sent[at]!) ? i : at), 0);
+        const history = judge(sent, readExchange);
+        const transition = { from: name.kind, to: name.kind };
+        const recorded = sent.map((exchange, i) =>
+          context.record(
+            i === last && history
+              ? {
+                  ...exchange,
+                  probe: { ...exchange.probe, transition, expect: { ...exchange.probe.expect, ...history } },
+                }
+              : exchange,
+          ),
+        );
+        steps.push({ command: name.command, exchange: recorded[last]!, atOnce: recorded });
+        steps.push({ command: read.name.command, exchange: readExchange });
+        for (const exchange of [...recorded, readExchange]) spec.onStep?.(exchange);
+        judged([recorded[last]!, ...recorded, readExchange]);
+        if (![...recorded, readExchange].every(isSuccess)) throw new Unsettled();
+        return { writes: recorded, read: readExchange };
+      },
+      room: (count) =>
+        count <= context.config.concurrency &&
+        (spec.commandRequests === undefined || requests + count <= spec.commandRequests),
     };
     try {
       let model: M | undefined;
@@ -225,7 +309,7 @@ export async function runSequences<M extends object, S = undefined>(
         return { model, real };
       }, commands);
       // A shrink candidate is no planned request: it reads back without filling up to the plan's length.
-      await spec.finish(model!, real, allowance ? Number.POSITIVE_INFINITY : steps.length, readBack);
+      await spec.finish(model!, real, allowance ? Number.POSITIVE_INFINITY : requests, readBack);
       return { steps };
     } catch (error) {
       if (error instanceof Disagreement) return { steps, failure: error };
@@ -264,9 +348,9 @@ export async function runSequences<M extends object, S = undefined>(
     const first = failing[0]!;
     let spent = 0;
     const allowance: Allowance = {
-      refusal: () =>
-        context.shrinkBudget.refusal() ??
-        (spent >= perCause ? `the shrink budget of ${perCause} requests per cause is spent` : undefined),
+      refusal: (count) =>
+        context.shrinkBudget.refusal(count) ??
+        (spent + count > perCause ? `the shrink budget of ${perCause} requests per cause is spent` : undefined),
       spend() {
         spent += 1;
         context.shrinkBudget.spend('sequences');
@@ -275,7 +359,7 @@ export async function runSequences<M extends object, S = undefined>(
     let stopped: string | undefined;
     let found: { index: number; smallest: Ran; details: fc.RunDetails<[Drawn<M, S>]> } | undefined;
     for (const { index } of failing) {
-      stopped ??= allowance.refusal();
+      stopped ??= allowance.refusal(1);
       if (stopped || found) break;
       let replayed = false;
       let smallest: Ran | undefined;
@@ -315,18 +399,32 @@ export async function runSequences<M extends object, S = undefined>(
       ...(stopped ? { reason: stopped } : {}),
       requests: spent,
       complete: stopped === undefined,
-      steps: shown.steps.map(({ command, exchange }): SequenceStep => {
-        const evidence = context.evidence(exchange);
+      steps: shown.steps.map(({ command, exchange, atOnce }): SequenceStep => {
+        const shown = (one: Exchange) => {
+          const evidence = context.evidence(one);
+          return {
+            request: evidence.request,
+            curl: evidence.curl,
+            status: one.response?.status ?? one.failure?.code ?? 'no answer',
+          };
+        };
+        if (!atOnce) return { command, ...shown(exchange) };
+        const start = Math.min(...atOnce.map((one) => one.interval?.sent ?? Number.POSITIVE_INFINITY));
+        const at = (ms: number | undefined): number => (ms === undefined ? 0 : Math.round(ms - start));
         return {
           command,
-          request: evidence.request,
-          curl: evidence.curl,
-          status: exchange.response?.status ?? exchange.failure?.code ?? 'no answer',
+          ...shown(exchange),
+          atOnce: atOnce.map((one) => ({
+            ...shown(one),
+            sent: at(one.interval?.sent),
+            answered: at(one.interval?.answered),
+          })),
         };
       }),
       failingStep: shown.steps.findIndex((step) => step.exchange === failure.exchange) + 1,
       path: violation.path,
       expected: String(redact(violation.expected)),
+      ...(violation.explanation ? { explanation: violation.explanation.map((line) => String(redact(line))) } : {}),
       ...(violation.actual === undefined ? {} : { actual: withoutBigInts(redact(violation.actual)) }),
       replay: {
         property,
@@ -344,6 +442,11 @@ export async function runSequences<M extends object, S = undefined>(
     a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.operationId < b.operationId ? -1 : 1,
   ))
     await shrink(cause);
+}
+
+/** When an exchange's answer ended, for one sent at once; -Infinity for one not sent. */
+function answeredAt(exchange: Exchange): number {
+  return exchange.interval?.answered ?? Number.NEGATIVE_INFINITY;
 }
 
 /** Runs `run(0)` .. `run(count - 1)`, `width` at a time. */

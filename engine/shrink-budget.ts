@@ -5,10 +5,10 @@ export interface ShrinkBudget {
   /** Shrink requests sent so far: by the minimal examples (one request a candidate) and by the sequences. */
   readonly spent: { readonly requests: number; readonly sequences: number };
   /**
-   * Why no further shrink request may go out now (the run was interrupted, `--max-requests` has nothing left beyond the
-   * plan), or undefined when one may.
+   * Why no further `count` shrink requests (1 unless given: requests sent at once) may go out now (the run was
+   * interrupted, `--max-requests` has not as many left beyond the plan), or undefined when they may.
    */
-  refusal(): string | undefined;
+  refusal(count?: number): string | undefined;
   /** Counts one shrink request about to be sent, of a minimal example or of a sequence. */
   spend(kind: 'requests' | 'sequences'): void;
 }
@@ -35,14 +35,14 @@ export function createShrinkBudget(limits: ShrinkBudgetLimits): ShrinkBudget {
   const leftover = maxRequests === undefined ? Infinity : Math.max(0, maxRequests - (planned ?? maxRequests));
   return {
     spent,
-    refusal() {
+    refusal(count = 1) {
       if (gate.interrupted.aborted) return 'the run was interrupted';
-      if (spent.requests + spent.sequences >= leftover)
+      if (spent.requests + spent.sequences + count > leftover)
         return (
           `--max-requests ${maxRequests} leaves ${leftover} request(s) beyond the ` +
           `${planned ?? 'unknown number'} the plan needs, and shrinking has spent them`
         );
-      if (gate.remaining() <= 0) return `the run reached --max-requests ${maxRequests}`;
+      if (gate.remaining() < count) return `the run reached --max-requests ${maxRequests}`;
       return undefined;
     },
     spend(kind) {

@@ -32,6 +32,14 @@ export interface SuiteContext {
    * exchange as recording judged it: its judgements, and references to the findings it made.
    */
   send(operationId: string, request: ProbeRequest): Promise<JudgedExchange>;
+  /**
+   * Sends requests at once (released together through the request gate and the credential pacers) and returns their
+   * exchanges unrecorded, each with its interval: the caller records each with `record`, once it knows what to judge
+   * it by (the read sent after them, say).
+   */
+  sendTogether(requests: readonly { operationId: string; request: ProbeRequest }[]): Promise<Exchange[]>;
+  /** Records (judges) an exchange `sendTogether` returned. */
+  record(exchange: Exchange): JudgedExchange;
   /** What the run may still spend on shrinking: a sequence's shrink asks it before each step it sends. */
   readonly shrinkBudget: Pick<ShrinkBudget, 'refusal' | 'spend'>;
   /**

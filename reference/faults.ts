@@ -9,6 +9,7 @@ import { costEntry, MAX_PERIOD_MS, totalOf, usagePeriod } from './usage.ts';
 import { selectNamed } from './named.ts';
 import type { AlertRecord, PipeRecord, Store } from './store.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
+import { alertUpdateFieldByField, keyIdsFromClock, pipeUpdateLost } from './writes-at-once.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -880,8 +881,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'pipe-update-settings-spill',
       'a pipe update that sends some but not all settings also writes them into every other pipe of the service',
-      ['pipes.state-consistent', 'pipes.update-applies'],
-      ['getPipeSettings'],
+      ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
+      [],
       (store) => ({
         result: (ctx, r) => {
           const settings = field(ctx.input, 'settings');
@@ -893,8 +894,14 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return r;
         },
       }),
-      // An update answer shows what another pipe's update spilled (of this sequence or of one run at the same time).
-      [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
+      // Every settings read shows the spill. An update answer shows what another pipe's update spilled (of this
+      // sequence or of one run at the same time), and so may the settings read after PATCHes sent at once.
+      [
+        { rule: 'pipes.state-consistent', on: ['getPipeSettings'] },
+        { rule: 'pipes.update-applies', on: ['getPipeSettings'] },
+        { rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true },
+        { rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true },
+      ],
     ),
     stateful(
       'alert-update-spills',
@@ -944,6 +951,31 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       }),
     ),
 
+    // Writes sent at once.
+    stateful(
+      'pipe-update-lost',
+      'a pipe PATCH reads the pipe, waits for storage, then writes it back whole with its changes: of two PATCHes of ' +
+        'one pipe in flight together one is lost, while PATCHes sent one after another all apply',
+      ['pipes.concurrent-updates'],
+      ['updatePipe'],
+      pipeUpdateLost,
+    ),
+    stateful(
+      'alert-update-field-by-field',
+      'an alert update writes its fields one by one in no fixed order, waiting for storage between them, and answers ' +
+        'the alert as it then reads: two updates in flight together leave a mix of both',
+      ['alerts.concurrent-updates'],
+      ['updateAlert'],
+      alertUpdateFieldByField,
+    ),
+    stateful(
+      'key-ids-from-clock',
+      "a key's id and keyId come from the clock's minute and the count of keys stored in it, read before a wait " +
+        'for storage: keys created at once share them, keys created one after another do not',
+      ['keys.credentials-unique'],
+      ['createKey'],
+      keyIdsFromClock,
+    ),
     // Values of every kind the documents allow. Only a value past a 32-bit integer, a name outside latin1 or an integer
     // past 2^53 shows each: the open fields' observe creates send them on every seed (`also`, always), later requests
     // only when the values drawn or learned are such (`sometimes`).

@@ -88,6 +88,11 @@ export interface Hooks {
   readonly scope?: (ctx: HookContext, policy: ScopePolicy) => ScopePolicy;
   /** Revises the problems found in a request (drop to accept, add to reject, throw to crash). */
   readonly review?: (ctx: HookContext, problems: readonly Problem[]) => readonly Problem[];
+  /**
+   * Applies an accepted request: `apply` changes the store at once and returns its outcome; a hook may await storage
+   * before, between or after, as a target whose storage is remote does, or hold the request back (a lock).
+   */
+  readonly apply?: <T>(ctx: HookContext, apply: () => T) => T | Promise<T>;
   /** Whether an accepted change is stored. */
   readonly persists?: (ctx: HookContext, persists: boolean) => boolean;
   /** Rewrites a successful result; `previous` is the resource before a change, when there is one. */
@@ -116,6 +121,15 @@ export function composeHooks(list: readonly Hooks[]): ComposedHooks {
     authorize: (ctx, verdict) => list.reduce((v, hooks) => hooks.authorize?.(ctx, v) ?? v, verdict),
     scope: (ctx, policy) => list.reduce((p, hooks) => hooks.scope?.(ctx, p) ?? p, policy),
     review: (ctx, problems) => list.reduce((p, hooks) => hooks.review?.(ctx, p) ?? p, problems),
+    apply: <T>(ctx: HookContext, apply: () => T): Promise<T> => {
+      let run = (): T | Promise<T> => apply();
+      for (const hooks of list) {
+        const wrap = hooks.apply;
+        const inner = run;
+        if (wrap) run = () => wrap(ctx, inner) as T | Promise<T>;
+      }
+      return Promise.resolve(run());
+    },
     persists: (ctx, persists) => list.reduce((p, hooks) => hooks.persists?.(ctx, p) ?? p, persists),
     result: (ctx, result, previous) => list.reduce((r, hooks) => hooks.result?.(ctx, r, previous) ?? r, result),
     requestId: (ctx, requestId, success) =>

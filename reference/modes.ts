@@ -9,6 +9,7 @@ import { strictBodies } from './strict-bodies.ts';
 import { echoOnly } from './echo-only.ts';
 import { strictBounds } from './strict-bounds.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
+import { lastWritePerKey, pipeWritesLocked } from './writes-at-once.ts';
 
 /** A named unusual but correct behaviour the target can be started with, and its hooks. */
 export interface Mode {
@@ -124,6 +125,20 @@ export const MODES: readonly Mode[] = Object.freeze(
         },
       },
     ),
+    {
+      name: 'pipe-writes-locked',
+      description:
+        'a pipe PATCH reads the pipe, waits for storage and writes it back whole, under a lock per pipe: PATCHes of ' +
+        'one pipe sent at once are applied one after another',
+      install: pipeWritesLocked,
+    },
+    {
+      name: 'last-write-per-key',
+      description:
+        'a pipe PATCH waits for storage, a time of its own, then applies its changes at once to the pipe as stored ' +
+        'then: of PATCHes sent at once, each settings key keeps the value of the last one written',
+      install: lastWritePerKey,
+    },
     {
       name: 'table-mapping-copies',
       description:

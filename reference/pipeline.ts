@@ -91,7 +91,7 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
   problems = hooks.review(ctx, problems);
   if (problems.length > 0) return send(ctx, rejection(options, ctx, problems));
 
-  const outcome = route.apply(call);
+  const outcome = await hooks.apply(ctx, () => route.apply(call));
   if (outcome.kind === 'rejected') return send(ctx, rejection(options, ctx, outcome.problems));
   const result = hooks.result(ctx, outcome.result, outcome.previous);
   if (!api.enveloped) return send(ctx, jsonOutgoing(200, result));

@@ -6,7 +6,12 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import type { Severity } from '../core/rule.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { renderMinimalExample, type MinimalExample } from '../core/minimal-example.ts';
-import { renderSequenceExample, type SequenceExample } from '../core/sequence-example.ts';
+import {
+  atOnceLetter,
+  renderSequenceExample,
+  sequenceOutcome,
+  type SequenceExample,
+} from '../core/sequence-example.ts';
 import type { SequenceCoverage } from '../core/coverage.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
@@ -32,6 +37,7 @@ body{
 h1{font-size:1.5rem;margin:.8rem 0 .4rem}
 h2{font-size:1.2rem;margin:1rem 0 .4rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
 h3{font-size:1rem;margin:1rem 0 .3rem}
+.at-once{display:flex;gap:.6rem;align-items:flex-start}.at-once>div{flex:1;min-width:0}
 nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #d0d7de;padding:.45rem 0;z-index:1;font-size:13px}
 nav a{margin-right:1rem;color:#0969da;text-decoration:none}nav a:hover{text-decoration:underline}
 .verdict{display:inline-block;padding:.25rem .8rem;border-radius:6px;color:#fff;font-weight:700;letter-spacing:.03em}
@@ -242,15 +248,27 @@ ${fastCheck}`;
 
 /** The shortest failing sequence: its words, then each step with its curl, the disagreeing one marked. */
 function sequenceSection(sequence: SequenceExample): string {
-  const [how = '', ...rest] = renderSequenceExample(sequence);
-  const outcome = rest.slice(-2);
+  const [how = ''] = renderSequenceExample(sequence);
+  const outcome = sequenceOutcome(sequence);
   const steps = sequence.steps
     .map((step, index) => {
       const failing = index + 1 === sequence.failingStep;
+      const disagrees = failing ? ' <strong>(disagrees with the model)</strong>' : '';
+      if (step.atOnce)
+        return (
+          `<li${failing ? ' class="failing"' : ''}>${esc(step.command)}, ${step.atOnce.length} requests sent at ` +
+          `once${disagrees}<div class="at-once">${step.atOnce
+            .map(
+              (one, at) =>
+                `<div><strong>${index + 1}${atOnceLetter(at)}</strong> <code>${esc(one.request)}</code> → ` +
+                `${esc(String(one.status))}<br>sent at ${one.sent} ms, answered at ${one.answered} ms` +
+                `<pre class="curl">${esc(one.curl)}</pre></div>`,
+            )
+            .join('')}</div></li>`
+        );
       return (
         `<li${failing ? ' class="failing"' : ''}>${esc(step.command)}: <code>${esc(step.request)}</code> → ` +
-        `${esc(String(step.status))}${failing ? ' <strong>(disagrees with the model)</strong>' : ''}<pre ` +
-        `class="curl">${esc(step.curl)}</pre></li>`
+        `${esc(String(step.status))}${disagrees}<pre class="curl">${esc(step.curl)}</pre></li>`
       );
     })
     .join('');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Exchange, isSuccess } from '../core/exchange.ts';
 import { rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
+import { CREATES_AT_ONCE } from './concurrent.ts';
 import { requestIdOf } from './envelope.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
@@ -122,14 +123,8 @@ export const keyRules: Rule[] = [
     probedBy: 'every create; creates sent at once',
     operations: ['createKey'],
     severity: 'credentials',
-    parts: [
-      { name: 'every create' },
-      {
-        name: 'creates sent at once',
-        notProbedYet: 'no probe sends key creates at once yet (they come with the concurrency probes)',
-      },
-    ],
-    partOf: () => 'every create',
+    parts: [{ name: 'every create' }, { name: CREATES_AT_ONCE }],
+    partOf: (ex) => (ex.probe.part === CREATES_AT_ONCE ? CREATES_AT_ONCE : 'every create'),
     memory: keysSeen,
     applies: (ex) => isSuccess(ex) && asObject(payload(ex)) !== undefined,
     check: (ex, ctx, seen) => {

@@ -11,6 +11,7 @@ import { subsetViolations } from '../rules/subset.ts';
 import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
 import { listedAlerts } from './support/sequence-alert-model.ts';
+import { ONE_AT_A_TIME } from './support/at-once.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { needsOtherTenant, otherAuthorization } from './support/access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
@@ -388,7 +389,7 @@ export function alertsSuite(): SuiteDefinition {
       {
         name: 'model-based sequences of alert updates',
         operations: ['updateAlert', 'listAlerts'],
-        feeds: ['alerts.update-isolated', 'alerts.update-applies'],
+        feeds: ['alerts.update-isolated', 'alerts.update-applies', 'alerts.concurrent-updates'],
         sequences: true,
         after: [LIST],
         estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
@@ -405,6 +406,8 @@ export function alertsSuite(): SuiteDefinition {
             references: found.references.length > 0 ? found.references : [own],
             texts: texts(found),
           });
+          if (context.config.concurrency < 2)
+            context.unable(ONE_AT_A_TIME, { operations: ['updateAlert'], feeds: ['alerts.concurrent-updates'] });
           let changed = false;
           const reported = new Set<string>();
           await runAlertSequences(context, found.id, bodies, (exchange) => {

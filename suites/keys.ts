@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   keyCreateBody,
   keyCreateBodyEmptyRoles,
@@ -9,6 +10,11 @@ import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
+import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
+import { ONE_AT_A_TIME } from './support/at-once.ts';
+
+/** Keys created at once in a run (when its concurrency allows as many). */
+const KEYS_AT_ONCE = 3;
 
 /** A disabled key expiring within a day, for the credential and access probes. */
 const KEY_TARGET: AccessTarget = {
@@ -43,6 +49,38 @@ export function keysSuite(): SuiteDefinition {
               probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }),
             });
           await context.eachExample('valid key', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send });
+        },
+      },
+      {
+        name: 'keys created at once',
+        operations: ['createKey'],
+        feeds: [`keys.credentials-unique#${CREATES_AT_ONCE}`],
+        estimate: () => KEYS_AT_ONCE,
+        async run(context) {
+          if (context.config.concurrency < 2)
+            return context.unable(ONE_AT_A_TIME, { feeds: [`keys.credentials-unique#${CREATES_AT_ONCE}`] });
+          const count = Math.min(KEYS_AT_ONCE, context.config.concurrency);
+          const [bodies] = context.examples(
+            'keys created at once',
+            fc.array(keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), { minLength: count, maxLength: count }),
+            1,
+          );
+          const sent = await context.sendTogether(
+            bodies!.value.map((json) => ({
+              operationId: 'createKey',
+              request: {
+                json,
+                probe: accept(
+                  'a disabled key expiring within a day, created at once with others',
+                  fromExample(bodies!),
+                ),
+              },
+            })),
+          );
+          // Evidence of keys created at once only when two of them were in flight together.
+          const together = overlapped(sent.flatMap((exchange) => exchange.interval ?? []));
+          for (const exchange of sent)
+            context.record(together ? { ...exchange, probe: { ...exchange.probe, part: CREATES_AT_ONCE } } : exchange);
         },
       },
       {

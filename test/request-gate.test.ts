@@ -57,3 +57,41 @@ describe('request gate order', () => {
     expect(gate.sent()).toBe(5);
   });
 });
+
+describe('requests admitted together', () => {
+  it('starts a group in one tick once its slots are free, two groups never holding part of each other', async () => {
+    const gate = createRequestGate({ concurrency: 3, maxRps: 0, deadline: Date.now() + 60_000 });
+    const started: string[] = [];
+    const ends: (() => void)[] = [];
+    const slow = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        started.push(name);
+        ends.push(() => resolve(name));
+      });
+    const busy = gate.admit(slow('busy'));
+    const a = gate.admitTogether([slow('a1'), slow('a2'), slow('a3')]);
+    const b = gate.admitTogether([slow('b1'), slow('b2')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Group a holds two slots and waits for the third; group b waits for a to gather all of its own.
+    expect(started).toEqual(['busy']);
+    ends.shift()!();
+    await busy;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['busy', 'a1', 'a2', 'a3']);
+    for (const end of ends.splice(0)) end();
+    expect(await a).toEqual({ ok: true, values: ['a1', 'a2', 'a3'] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started.slice(4)).toEqual(['b1', 'b2']);
+    for (const end of ends.splice(0)) end();
+    expect(await b).toEqual({ ok: true, values: ['b1', 'b2'] });
+    expect(gate.sent()).toBe(6);
+  });
+
+  it('refuses a group whole when --max-requests leaves less than all of it', async () => {
+    const gate = createRequestGate({ concurrency: 4, maxRps: 0, maxRequests: 3, deadline: Date.now() + 60_000 });
+    expect(await gate.admit(send('one'))).toEqual({ ok: true, value: 'one' });
+    expect(await gate.admitTogether([send('a'), send('b'), send('c')])).toEqual({ ok: false, refusal: 'budget' });
+    expect(await gate.admitTogether([send('a'), send('b')])).toEqual({ ok: true, values: ['a', 'b'] });
+    expect(gate.sent()).toBe(3);
+  });
+});

@@ -10,7 +10,22 @@ import { runInProcess, type InProcessRun } from './support/in-process.ts';
 
 /** A fault whose shortest failing sequences need two pipes, and whose failing step is a read-back. */
 const FAULT = 'pipe-update-settings-spill';
-const ARGS = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '1500', '--reference-fault', FAULT];
+/**
+ * One request at a time: sequences run one after another and send no writes at once, so that no other sequence's spill
+ * lands between two steps of one and every cause fails again alone.
+ */
+const ARGS = [
+  '--runs',
+  '4',
+  '--seed',
+  '20261121',
+  '--timeout-ms',
+  '1500',
+  '--concurrency',
+  '1',
+  '--reference-fault',
+  FAULT,
+];
 
 /** The run's plan total, from `--dry-run` (the embedded target has no preflight). */
 async function plannedTotal(): Promise<number> {

@@ -18,6 +18,13 @@ export class OpenValues {
     }
   }
 
+  /** Every key of an open field with values learned, each with them (in the order learned). */
+  entries(field: string): [key: string, values: readonly unknown[]][] {
+    return [...this.known].flatMap(([path, values]): [string, readonly unknown[]][] =>
+      path.startsWith(`${field}.`) ? [[path.slice(field.length + 1), values]] : [],
+    );
+  }
+
   /** The keys of `body`'s open `fields` for which the target has given no value yet, as `field.key`. */
   missing(fields: readonly string[], body: Readonly<Record<string, unknown>>): string[] {
     return fields.flatMap((field) =>

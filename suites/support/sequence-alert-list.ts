@@ -18,8 +18,8 @@ export async function listAlerts(model: AlertModel, real: SequenceReal): Promise
  * update left it.
  */
 class ListAlerts implements SequenceCommand<AlertModel> {
-  check(): boolean {
-    return true;
+  check(model: Readonly<AlertModel>): boolean {
+    return model.room(1);
   }
 
   async run(model: AlertModel, real: SequenceReal): Promise<void> {

@@ -10,6 +10,8 @@ export interface AlertModel {
   /** The alert under test as a list must show it: set by the first accepted update of the sequence. */
   expected?: Alert;
   readonly others: readonly Alert[];
+  /** Whether the sequence may send this many requests more, as many at once (`SequenceReal.room`). */
+  readonly room: (requests: number) => boolean;
 }
 
 /** The entries of a list answer (`{ data: [...] }`), or none. */
@@ -19,6 +21,7 @@ export function listedAlerts(exchange: Exchange): Alert[] {
 }
 
 /** The model a sequence starts from: the other alerts as the list before it shows them. */
-export function alertModel(id: string, list: Exchange): AlertModel {
-  return { id, others: listedAlerts(list).filter((alert) => String(alert.id).toLowerCase() !== id.toLowerCase()) };
+export function alertModel(id: string, list: Exchange, room: AlertModel['room']): AlertModel {
+  const others = listedAlerts(list).filter((alert) => String(alert.id).toLowerCase() !== id.toLowerCase());
+  return { id, others, room };
 }

@@ -10,8 +10,8 @@ import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts
 class UpdateAlert implements SequenceCommand<AlertModel> {
   constructor(readonly body: CompleteAlertUpdateBody) {}
 
-  check(): boolean {
-    return true;
+  check(model: Readonly<AlertModel>): boolean {
+    return model.room(1);
   }
 
   async run(model: AlertModel, real: SequenceReal): Promise<void> {

@@ -4,6 +4,7 @@ import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
+import { sendsAtOnce, updateAlertAtOnceCommand } from './sequence-alert-at-once.ts';
 import { runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
 import { accept } from '../../engine/probe.ts';
 import type { SuiteContext } from '../../engine/suite-types.ts';
@@ -22,7 +23,7 @@ export const alertSequences = (runs: number): number =>
   Math.min(Math.max(runs, MAX_ALERT_SEQUENCES), MAX_ALERT_SEQUENCES);
 
 /** The rules an alerts sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
-const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies']);
+const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies', 'alerts.concurrent-updates']);
 
 /**
  * Sends model-based sequences of updates of alert `id` (complete bodies from `bodies`) and list reads, one sequence at
@@ -37,14 +38,16 @@ export function runAlertSequences(
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
     // Eight updates to a list: with the lists before and after, a sequence sends at least as many updates as lists. A
-    // sequence without an update judges nothing the model knows more of than the list before it.
+    // sequence without an update judges nothing the model knows more of than the list before it; each sends updates
+    // at once (two sequences a run: one that drew none would leave alerts.concurrent-updates unjudged).
     commands: sequenceCommands(
       ALERT_SEQUENCE_STEPS,
       [
         { weight: 8, arbitrary: updateAlertCommand(bodies) },
         { weight: 1, arbitrary: listAlertsCommand() },
+        { weight: 3, arbitrary: updateAlertAtOnceCommand(bodies) },
       ],
-      (first) => first.some((c) => String(c).startsWith('updateAlert')),
+      (first) => sendsAtOnce(first, ALERT_SEQUENCE_STEPS),
     ),
     setup: async (real) =>
       alertModel(
@@ -52,6 +55,7 @@ export function runAlertSequences(
         await real.step({ command: 'list the alerts (before the sequence)', kind: 'list' }, 'listAlerts', {
           probe: accept('list alerts before a sequence'),
         }),
+        real.room,
       ),
     async finish(model, real, sent) {
       // At least once, then until the sequence has sent the steps the plan counts: the list before, the commands,
@@ -63,6 +67,8 @@ export function runAlertSequences(
       } while (step < ALERT_SEQUENCE_STEPS + 2);
     },
     rules: JUDGED,
+    // The list before the sequence and its commands; the lists after it fill up to the plan.
+    commandRequests: ALERT_SEQUENCE_STEPS + 1,
     count: alertSequences(context.config.runs),
     width: 1,
     onStep,

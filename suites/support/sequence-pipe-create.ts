@@ -20,7 +20,7 @@ class CreatePipe implements SequenceCommand<PipeModel> {
   }
 
   check(model: Readonly<PipeModel>): boolean {
-    return model.pipes.length < MAX_SEQUENCE_PIPES;
+    return model.pipes.length < MAX_SEQUENCE_PIPES && model.room(1);
   }
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {

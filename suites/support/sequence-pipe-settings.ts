@@ -8,7 +8,7 @@ class ReadPipeSettings implements SequenceCommand<PipeModel> {
   constructor(readonly target: number) {}
 
   check(model: Readonly<PipeModel>): boolean {
-    return model.pipes.length > 0;
+    return model.pipes.length > 0 && model.room(1);
   }
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {

@@ -25,7 +25,7 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
   ) {}
 
   check(model: Readonly<PipeModel>): boolean {
-    return model.pipes.length > 0;
+    return model.pipes.length > 0 && model.room(1);
   }
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { ONE_AT_A_TIME } from './at-once.ts';
+import { patchPipeAtOnceCommand } from './sequence-pipe-at-once.ts';
 import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
@@ -28,7 +30,7 @@ const MAX_PIPE_SEQUENCES = 8;
 const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_PIPE_SEQUENCES);
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
-const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies']);
+const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates']);
 
 /**
  * The commands a pipes sequence draws from, by weight: four updates to a settings read (the read-back reads every pipe
@@ -39,6 +41,7 @@ const COMMANDS = (open: OpenFieldValues): fc.Arbitrary<Iterable<SequenceCommand<
   sequenceCommands(PIPE_SEQUENCE_STEPS, [
     { weight: 4, arbitrary: leftOutWhenShrunk(updatePipeCommand(open)) },
     { weight: 1, arbitrary: leftOutWhenShrunk(readPipeSettingsCommand()) },
+    { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand(open)) },
   ]);
 
 /** The places of a sequence's pipes, in the order of their creates. */
@@ -70,7 +73,7 @@ export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
   return {
     name: 'model-based sequences of pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
-    feeds: ['pipes.state-consistent', 'pipes.update-applies'],
+    feeds: ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
     sequences: true,
     after: [learn],
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
@@ -82,13 +85,15 @@ export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
       const [fallbackCreate] = fc.sample(createPipeCommand(open), { seed: context.config.seed, numRuns: 1 }) as [
         SequenceCommand<PipeModel>,
       ];
+      if (context.config.concurrency < 2)
+        context.unable(ONE_AT_A_TIME, { operations: ['updatePipe'], feeds: ['pipes.concurrent-updates'] });
       return runSequences<PipeModel, SequenceCommand<PipeModel>[]>(context, {
         property: 'pipes/sequences',
         start: START(open),
         commands: COMMANDS(open),
         readBack: READ_BACK,
         async setup(real, creates) {
-          const model: PipeModel = { pipes: [] };
+          const model: PipeModel = { pipes: [], room: real.room };
           for (const create of creates) await create.run(model, real);
           return model;
         },
@@ -107,6 +112,8 @@ export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
           }
         },
         rules: JUDGED,
+        // Its creates and commands; the read-back fills up to the plan.
+        commandRequests: PIPE_SEQUENCE_LENGTH - MAX_SEQUENCE_PIPES,
         count: sequences(context.config.runs),
         width: context.config.concurrency,
       });
