@@ -24,6 +24,14 @@ export const ALERTS_API = describeApi({
         about: 'alert the run may update and put back (else picked from the list)',
       },
     ],
+    other: {
+      about: "another team's token (access.other-tenant)",
+      credentials: {
+        about: 'Bearer token of another team',
+        token: { variable: 'OTHER_ALERTS_TOKEN', field: 'otherToken', about: 'Bearer token of another team' },
+      },
+      ids: [],
+    },
   },
   preflight: [
     {

@@ -64,6 +64,17 @@ export type CredentialSettings =
   | { readonly about: string; readonly token: TargetField };
 
 /**
+ * Another tenant's settings (a key of another organization, a token of another team), for `access.other-tenant`: all
+ * optional, given all or none; `ids` are the other tenant's own ids (its organization), each named after the id of the
+ * run's that it stands for.
+ */
+export interface OtherTenantSettings {
+  readonly about: string;
+  readonly credentials: CredentialSettings;
+  readonly ids: readonly (TargetField & { readonly for: string })[];
+}
+
+/**
  * What the harness knows of one API beside its spec, as plain data: the spec's file, its security scheme, its envelope
  * and its target settings.
  */
@@ -86,6 +97,7 @@ export interface ApiDescription {
     readonly pathPrefix: string;
     readonly credentials: CredentialSettings;
     readonly ids: readonly IdSetting[];
+    readonly other?: OtherTenantSettings;
   };
   /** The GETs that prove, before the first probe, that a base URL is this API and the settings are accepted. */
   readonly preflight: readonly PreflightRead[];
@@ -128,7 +140,14 @@ export type CredentialFieldsOf<D extends ApiDescription> = CredentialFieldOf<D['
  */
 export type TargetOf<D extends ApiDescription> = ReportedTargetOf<D> & {
   readonly [F in CredentialFieldsOf<D>]: string;
-};
+} & { readonly [F in OtherFieldsOf<D>]?: string };
+
+/** The fields of another tenant's settings in an API's target, typed from its description. */
+export type OtherFieldsOf<D extends ApiDescription> = D['settings'] extends {
+  readonly other: infer O extends OtherTenantSettings;
+}
+  ? CredentialFieldOf<O['credentials']> | FieldOf<O['ids'][number]>
+  : never;
 
 /** What the reports show of an API's target: its base URL and each id (optional ids optional), no credentials. */
 export type ReportedTargetOf<D extends ApiDescription> = { readonly baseUrl: string } & {
@@ -199,22 +218,37 @@ export function runAuthorization(descriptor: ApiDescriptor, config: TargetsOf): 
   return credentials && authorizationHeader(descriptor.auth.scheme, credentials);
 }
 
-/** The run's secret credential values (passwords, tokens) for an API, which are redacted wherever they appear. */
+/**
+ * The run's secret credential values (passwords, tokens) for an API, its own and the other tenant's, which are
+ * redacted wherever they appear.
+ */
 export function secretCredentials(descriptor: ApiDescriptor, config: TargetsOf): string[] {
-  const credentials = descriptor.credentialsOf(config);
-  if (!credentials) return [];
-  return ['token' in credentials ? credentials.token : credentials.password].filter((value) => value !== '');
+  const target = targetOf(descriptor, config);
+  if (!target) return [];
+  const { credentials, other } = descriptor.settings;
+  return [credentials, ...(other ? [other.credentials] : [])]
+    .map((c) => target[('token' in c ? c.token : c.password).field] ?? '')
+    .filter((value) => value !== '');
 }
 
-/** Every target setting of an API: its base URL, its credentials, its ids. */
+/** Every target setting of an API: its base URL, its credentials, its ids, and the other tenant's. */
 export function settingsOf(descriptor: ApiDescription): SettingName[] {
   const { baseUrl, ids } = descriptor.settings;
-  return [baseUrl, ...credentialSettings(descriptor), ...ids];
+  return [baseUrl, ...credentialSettings(descriptor), ...ids, ...otherTenantSettings(descriptor)];
 }
 
 /** The settings of an API's credentials, in order: the user and the password for `basic`, the token for `bearer`. */
 export function credentialSettings(descriptor: ApiDescription): TargetField[] {
-  const credentials = descriptor.settings.credentials;
+  return settingsOfCredentials(descriptor.settings.credentials);
+}
+
+/** The other tenant's settings of an API, credentials then ids; none when the API has none. */
+export function otherTenantSettings(descriptor: ApiDescription): TargetField[] {
+  const other = descriptor.settings.other;
+  return other ? [...settingsOfCredentials(other.credentials), ...other.ids] : [];
+}
+
+function settingsOfCredentials(credentials: CredentialSettings): TargetField[] {
   return 'token' in credentials ? [credentials.token] : [credentials.user, credentials.password];
 }
 

@@ -67,6 +67,30 @@ export const MANAGEMENT_API = describeApi({
         about: 'a backup of that service (else the backup operation is skipped)',
       },
     ],
+    other: {
+      about: "another organization's key and id (access.other-tenant; all or none)",
+      credentials: {
+        about: 'HTTP Basic credentials of a key of another organization',
+        user: {
+          variable: 'OTHER_MANAGEMENT_KEY_ID',
+          field: 'otherKeyId',
+          about: 'management API key id of another organization',
+        },
+        password: {
+          variable: 'OTHER_MANAGEMENT_KEY_SECRET',
+          field: 'otherKeySecret',
+          about: 'management API key secret of another organization',
+        },
+      },
+      ids: [
+        {
+          variable: 'OTHER_ORGANIZATION_ID',
+          field: 'otherOrganizationId',
+          for: 'organizationId',
+          about: 'the organization of that key',
+        },
+      ],
+    },
   },
   preflight: [
     {

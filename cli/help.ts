@@ -1,5 +1,5 @@
 import { API_LIST } from '../apis/index.ts';
-import { credentialSettings } from '../apis/descriptor.ts';
+import { credentialSettings, otherTenantSettings } from '../apis/descriptor.ts';
 
 /** The subcommands of `conformance`, in the order the help lists them. */
 export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'bundle', 'verify', 'docs', 'help'] as const;
@@ -31,6 +31,19 @@ const TARGET_HELP = API_LIST.flatMap((api) => {
     targetLine(`--${baseUrl.flag} URL`, baseUrl.variable, `base URL of the ${api.name} API`),
     targetLine('', credentialVariables.join(', '), credentials.about),
     ...ids.map((id) => targetLine(id.flag ? `--${id.flag} ID` : '', id.variable, id.about)),
+    // Another tenant's variables are too long for the column: what they are goes on the next line.
+    ...(api.settings.other
+      ? [
+          targetLine(
+            '',
+            otherTenantSettings(api)
+              .map((setting) => setting.variable)
+              .join(', '),
+            '',
+          ).trimEnd(),
+          targetLine('', '', api.settings.other.about),
+        ]
+      : []),
   ];
 }).join('\n');
 

@@ -3,7 +3,13 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
-import { type CredentialFieldsOf, credentialSettings, type SettingName } from '../apis/descriptor.ts';
+import {
+  type CredentialFieldsOf,
+  credentialSettings,
+  type OtherFieldsOf,
+  otherTenantSettings,
+  type SettingName,
+} from '../apis/descriptor.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -99,8 +105,13 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 type Api = (typeof API_LIST)[number];
 
-/** An API's credential as a settings object names it: `<api><Field>` (`managementKeyId`, `alertsToken`). */
-type CredentialName<A extends Api> = A extends Api ? `${A['name']}${Capitalize<CredentialFieldsOf<A>>}` : never;
+/**
+ * An API's credential, or another tenant's setting, as a settings object names it: `<api><Field>` (`managementKeyId`,
+ * `alertsToken`, `alertsOtherToken`).
+ */
+type CredentialName<A extends Api> = A extends Api
+  ? `${A['name']}${Capitalize<CredentialFieldsOf<A> | OtherFieldsOf<A>>}`
+  : never;
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
@@ -176,7 +187,7 @@ const TARGET_KEYS: ReadonlyMap<string, SettingKey> = new Map(
     ...[api.settings.baseUrl, ...api.settings.ids].flatMap((setting) =>
       setting.flag ? [[setting.variable, camel(setting.flag) as SettingKey] as const] : [],
     ),
-    ...credentialSettings(api).map(
+    ...[...credentialSettings(api), ...otherTenantSettings(api)].map(
       ({ field, variable }) =>
         [variable, `${api.name}${field.charAt(0).toUpperCase()}${field.slice(1)}` as SettingKey] as const,
     ),
@@ -193,7 +204,9 @@ const SETTING_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** The credential keys as a message lists them: `managementKeyId, managementKeySecret and alertsToken`. */
-const CREDENTIAL_KEYS = API_LIST.flatMap((api) => credentialSettings(api).map((s) => TARGET_KEYS.get(s.variable)))
+const CREDENTIAL_KEYS = API_LIST.flatMap((api) =>
+  [...credentialSettings(api), ...otherTenantSettings(api)].map((s) => TARGET_KEYS.get(s.variable)),
+)
   .join(', ')
   .replace(/, (?=[^,]*$)/, ' and ');
 
@@ -537,6 +550,11 @@ function resolveTargets(given: ReadonlyMap<string, GivenSetting>, names: Setting
       if (setting.required) target[setting.field] = required(id, nameOf(setting), setting.about);
       else if (id !== undefined) target[setting.field] = id;
     }
+    // Another tenant's settings: all or none.
+    const other = otherTenantSettings(api);
+    if (other.some((setting) => given.has(setting.variable)))
+      for (const setting of other)
+        target[setting.field] = required(given.get(setting.variable)?.value, nameOf(setting), setting.about);
     targets[api.name] = target;
   }
   // Each target has the fields its descriptor names, which is what TargetOf types.

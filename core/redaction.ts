@@ -40,11 +40,14 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
   initialSecrets.forEach(addSecret);
 
   const textKeeping = (input: string, keep?: ReadonlySet<string>): string => {
-    const found = [...index.foundIn(input), ...short.filter((secret) => input.includes(secret))];
+    const found = [
+      ...index.foundIn(input).flatMap((f) => (keep?.has(f.secret) ? [] : [f.text])),
+      ...short.filter((secret) => !keep?.has(secret) && input.includes(secret)),
+    ];
     if (found.length === 0) return input;
     let out = input;
     for (const secret of found.sort((a, b) => b.length - a.length))
-      if (!keep?.has(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   };
   const text = (input: string): string => textKeeping(input);

@@ -47,6 +47,8 @@ export interface RulePart {
   readonly name: string;
   /** The operations the part concerns (operationIds); all of the rule's when absent. */
   readonly operations?: readonly string[];
+  /** Why no probe gives this part evidence yet, where none does: the rule is then never passed, and says so. */
+  readonly notProbedYet?: string;
 }
 
 /**

@@ -1,18 +1,81 @@
 /** Secrets shorter than this are not looked for: they would turn up in responses by chance. */
 export const MIN_SECRET_LENGTH = 6;
 
-/** The secrets a check looks for in responses. */
-export interface SecretLookup {
-  /** How many secrets are known. */
-  readonly size: number;
-  /** Every known secret that occurs in `text`, each once. */
-  foundIn(text: string): string[];
+/** How a secret can appear in a response: as sent, or in one of the encodings a leak commonly takes. */
+export type SecretForm = 'plain' | 'base64' | 'base64url' | 'basic' | 'percent' | 'form' | 'json' | 'hex';
+
+/** Each form in words, for a finding. */
+export const SECRET_FORM_WORDS: Readonly<Record<SecretForm, string>> = Object.freeze({
+  plain: 'as sent',
+  base64: 'base64 of the value',
+  base64url: 'base64url of the value',
+  basic: 'base64 of username:password, as HTTP Basic carries it',
+  percent: 'percent-encoded',
+  form: 'form-encoded',
+  json: 'with JSON escapes',
+  hex: 'hex-encoded',
+});
+
+/** A username and password sent together: besides each value, the index looks for them as HTTP Basic carries them. */
+export interface SecretPair {
+  readonly username: string;
+  readonly password: string;
 }
 
-/** Secret values, indexed by their first characters so that finding all of them in a text is one pass over it. */
+/** One secret found in a text: the secret (`username:password` for a pair), the form it took and the text matched. */
+export interface SecretFound {
+  readonly secret: string;
+  readonly form: SecretForm;
+  readonly text: string;
+}
+
+/** The secrets a check looks for in responses. */
+export interface SecretLookup {
+  /** How many secrets are known (a pair counts once). */
+  readonly size: number;
+  /** Every known secret that occurs in `text`, in any of its forms, each form once, but inside a longer one found. */
+  foundIn(text: string): SecretFound[];
+}
+
+/** Secret values in every form, indexed so that finding all of them in a text is one pass over it. */
 export interface SecretIndex extends SecretLookup {
-  /** Adds a secret (ignored when shorter than MIN_SECRET_LENGTH). */
-  add(secret: string): void;
+  /** Adds a secret, or a username and password pair (a value shorter than MIN_SECRET_LENGTH is ignored). */
+  add(secret: string | SecretPair): void;
+}
+
+/** The UTF-8 bytes of a value. */
+const utf8 = (value: string): Buffer => Buffer.from(value, 'utf8');
+
+/** Base64 without its padding, so that it is found padded or not. */
+const unpadded = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '');
+
+/** A value with JSON's escapes, as JavaScript writes them, and with `\/` and `\uXXXX` as others do. */
+function jsonForms(value: string): string[] {
+  const escaped = JSON.stringify(value).slice(1, -1);
+  const strict = escaped
+    .replaceAll('/', '\\/')
+    .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [escaped, strict];
+}
+
+/**
+ * Every form of a secret value worth looking for, with the plain value first; the same text may come twice (base64url
+ * is base64 when the latter has no `+` or `/`).
+ */
+export function secretForms(secret: string | SecretPair): [SecretForm, string][] {
+  if (typeof secret !== 'string') return [['basic', unpadded(utf8(`${secret.username}:${secret.password}`))]];
+  const bytes = utf8(secret);
+  const hex = bytes.toString('hex');
+  return [
+    ['plain', secret],
+    ['base64', unpadded(bytes)],
+    ['base64url', bytes.toString('base64url')],
+    ['percent', encodeURIComponent(secret)],
+    ['form', new URLSearchParams([['', secret]]).toString().slice(1)],
+    ...jsonForms(secret).map((text): [SecretForm, string] => ['json', text]),
+    ['hex', hex],
+    ['hex', hex.toUpperCase()],
+  ];
 }
 
 /**
@@ -31,35 +94,60 @@ function windowHash(text: string, at: number): number {
   return hash;
 }
 
+/** One form of a secret as indexed: where its last MIN_SECRET_LENGTH characters start in it. */
+interface Entry extends SecretFound {
+  readonly tail: number;
+}
+
 /**
- * Creates an index of secret values. A run sends hundreds of secrets and judges every response against all of
- * them; looking each one up with `includes` made that quadratic (0.7 s of a 1,400-request run). Here each position
- * of the text is one map lookup on the hash of the MIN_SECRET_LENGTH characters there, rolled from the position
- * before (a slice per position made a string per character of every response: most of a long run's garbage), and
- * a secret whose prefix hashes so is confirmed with `startsWith`. A run keeps every secret it sent, so each costs
- * little beside its own string: a hash that one secret's prefix has (nearly all of them) maps to that secret itself,
- * and only a hash shared by several maps to a list.
+ * Creates an index of secret values in all their forms. A run sends hundreds of secrets and judges every response
+ * against all of them; looking each form up with `includes` made that quadratic (0.7 s of a 1,400-request run, for the
+ * plain form alone). Here every form of every secret is one entry of the same table, keyed by the hash of its last
+ * MIN_SECRET_LENGTH characters (the first ones are shared: every generated secret starts `sv_`, so every hex form
+ * starts `73765f`), and each position of the text is one map lookup on the hash of the MIN_SECRET_LENGTH characters
+ * there, rolled from the position before (a slice per position made a string per character of every response); an
+ * entry whose last characters hash so is confirmed with `startsWith` where it would begin: one pass over the text,
+ * whatever the number of forms. A hash that one entry has (nearly all) maps to that entry itself, and only a hash
+ * shared by several maps to a list.
  */
-export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
-  const byPrefix = new Map<number, string | string[]>();
+export function createSecretIndex(initial: Iterable<string | SecretPair> = []): SecretIndex {
+  const byTail = new Map<number, Entry | Entry[]>();
+  /** Every form's text already indexed: a text is indexed once, under the first form that makes it. */
+  const known = new Set<string>();
   /**
-   * Marks the character codes the secrets start with (a table, cheaper to read than a set): most positions of a text
-   * are passed over on this alone.
+   * Marks the character codes the entries' last windows start with (a table, cheaper to read than a set): most
+   * positions of a text are passed over on this alone.
    */
-  const firstChars = new Uint8Array(65_536);
+  const windowStarts = new Uint8Array(65_536);
   let size = 0;
-  const add = (secret: string): void => {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) return;
-    const key = windowHash(secret, 0) & KEY_MASK;
-    const bucket = byPrefix.get(key);
-    if (bucket === secret || (Array.isArray(bucket) && bucket.includes(secret))) return;
-    if (bucket === undefined) byPrefix.set(key, secret);
-    else if (Array.isArray(bucket)) bucket.push(secret);
-    else byPrefix.set(key, [bucket, secret]);
-    firstChars[secret.charCodeAt(0)] = 1;
-    size += 1;
+  const index = (found: SecretFound): void => {
+    if (known.has(found.text)) return;
+    known.add(found.text);
+    const entry: Entry = { ...found, tail: found.text.length - MIN_SECRET_LENGTH };
+    const key = windowHash(entry.text, entry.tail) & KEY_MASK;
+    const bucket = byTail.get(key);
+    if (bucket === undefined) byTail.set(key, entry);
+    else if (Array.isArray(bucket)) bucket.push(entry);
+    else byTail.set(key, [bucket, entry]);
+    windowStarts[entry.text.charCodeAt(entry.tail)] = 1;
+  };
+  const add = (secret: string | SecretPair): void => {
+    if (typeof secret === 'string') {
+      if (secret.length < MIN_SECRET_LENGTH || known.has(secret)) return;
+    } else if (
+      typeof secret?.username !== 'string' ||
+      typeof secret.password !== 'string' ||
+      secret.password.length < MIN_SECRET_LENGTH
+    )
+      return;
+    const name = typeof secret === 'string' ? secret : `${secret.username}:${secret.password}`;
+    const before = known.size;
+    for (const [form, text] of secretForms(secret)) index({ secret: name, form, text });
+    if (known.size > before) size += 1;
   };
   for (const secret of initial) add(secret);
+  const matches = (text: string, entry: Entry, at: number): boolean =>
+    at >= entry.tail && text.startsWith(entry.text, at - entry.tail);
   return {
     add,
     get size() {
@@ -67,16 +155,15 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
     },
     foundIn(text) {
       if (size === 0 || text.length < MIN_SECRET_LENGTH) return [];
-      const found = new Set<string>();
+      const found = new Set<Entry>();
       const last = text.length - MIN_SECRET_LENGTH;
       let hash = windowHash(text, 0);
       for (let at = 0; ; at++) {
-        if (firstChars[text.charCodeAt(at)] === 1) {
-          const bucket = byPrefix.get(hash & KEY_MASK);
-          if (typeof bucket === 'string') {
-            if (text.startsWith(bucket, at)) found.add(bucket);
-          } else if (bucket !== undefined)
-            for (const secret of bucket) if (text.startsWith(secret, at)) found.add(secret);
+        if (windowStarts[text.charCodeAt(at)] === 1) {
+          const bucket = byTail.get(hash & KEY_MASK);
+          if (Array.isArray(bucket)) {
+            for (const entry of bucket) if (matches(text, entry, at)) found.add(entry);
+          } else if (bucket !== undefined && matches(text, bucket, at)) found.add(bucket);
         }
         if (at === last) break;
         hash =
@@ -84,7 +171,13 @@ export function createSecretIndex(initial: Iterable<string> = []): SecretIndex {
             text.charCodeAt(at + MIN_SECRET_LENGTH)) |
           0;
       }
-      return found.size === 0 ? [] : [...found];
+      if (found.size === 0) return [];
+      // A form found inside a longer one found (base64 of a username, inside that of `username:password`) is the
+      // longer one's match: one finding per leak.
+      const all = [...found];
+      return all
+        .filter((entry) => !all.some((other) => other !== entry && other.text.includes(entry.text)))
+        .map(({ secret, form, text: matched }) => ({ secret, form, text: matched }));
     },
   };
 }

@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { API_LIST } from '../apis/index.ts';
 import {
   type ApiDescriptor,
+  authorizationHeader,
   credentialVariables,
   idVariable,
+  otherTenantSettings,
   runAuthorization,
   type TargetFields,
   targetOf,
@@ -163,7 +165,50 @@ async function checkApi(api: ApiDescriptor, target: TargetFields, checker: Check
     proven.push(read.proves);
     if (read.finds) found = findListed(api, read.finds, target, exchange, words);
   }
-  return `${api.name} ${proven.join(', ')} ok${found}${notes.join('')}`;
+  const other = await checkOtherTenant(api, target, checker);
+  return `${api.name} ${proven.join(', ')} ok${found}${other}${notes.join('')}`;
+}
+
+/**
+ * Checks another tenant's settings as the run's own are checked: the API's first preflight read whose ids the other
+ * tenant names, sent with its credentials on its own ids; `, <what it proved>`, or nothing when they are not set.
+ * Throws CREDENTIALS_REFUSED or TARGET_UNKNOWN_ID naming the variables when the target refuses them there.
+ */
+async function checkOtherTenant(api: ApiDescriptor, target: TargetFields, checker: Checker): Promise<string> {
+  const other = api.settings.other;
+  const settings = otherTenantSettings(api);
+  if (!other || settings.some(({ field }) => !target[field])) return '';
+  const named = new Set(other.ids.map((id) => id.for));
+  const read = api.preflight.find((r) => r.ids.every((field) => named.has(field)));
+  if (!read) return '';
+  const params = {
+    ...pathParameters(api, target),
+    ...Object.fromEntries(other.ids.map((id) => [id.for, target[id.field] ?? ''])),
+  };
+  const value = (field: string): string => target[field] ?? '';
+  const credentials =
+    'token' in other.credentials
+      ? { token: value(other.credentials.token.field) }
+      : { user: value(other.credentials.user.field), password: value(other.credentials.password.field) };
+  const authorization = authorizationHeader(api.auth.scheme, credentials);
+  const exchange = await send(checker, read.operationId, params, read.query?.(new Date()) ?? {}, authorization);
+  const result = outcome(checker, exchange);
+  const variables = settings.map((setting) => setting.variable);
+  const where = other.ids.length > 0 ? ` on ${other.ids.map((id) => id.variable).join(' and ')}` : '';
+  if (result === 'refused')
+    throw new HarnessError(
+      'CREDENTIALS_REFUSED',
+      `The ${api.name} API refused ${variables.join(', ')}${where}: ${checker.seen(exchange)}. Check them: ` +
+        `${other.about}, accepted there as the run's own are on theirs (or unset them to leave ` +
+        'access.other-tenant not judged).',
+    );
+  if (result === 'not-found')
+    throw new HarnessError(
+      'TARGET_UNKNOWN_ID',
+      `${other.ids.map((id) => id.variable).join(' and ') || variables.join(', ')} is not known to the ${api.name} ` +
+        `API: ${checker.seen(exchange)}. Check ${variables.join(', ')}.`,
+    );
+  return result === 'ok' ? `, other tenant ${read.proves} ok` : `, other tenant unchecked: ${result}`;
 }
 
 /**
@@ -224,7 +269,7 @@ function send(
   operationId: string,
   params: Record<string, string>,
   query: Record<string, string> = {},
-  authorization?: null,
+  authorization?: string | null,
 ): Promise<Exchange> {
   const operation = operationById(checker.specs, operationId);
   return checker.client.send({
@@ -232,7 +277,7 @@ function send(
     probe: PROBE,
     params,
     query,
-    ...(authorization === null ? { authorization } : {}),
+    ...(authorization === undefined ? {} : { authorization }),
   });
 }
 

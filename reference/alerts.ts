@@ -2,8 +2,9 @@ import { verifyBearer } from './auth.ts';
 import { isObject, type JsonObject } from './json.ts';
 import { problem } from './problem.ts';
 import type { ReferenceApi } from './reference-api.ts';
-import type { Route } from './route.ts';
-import type { AlertRecord } from './store.ts';
+import type { Call, Route } from './route.ts';
+import { visibleAlerts } from './scope.ts';
+import { teamsOf, type AlertRecord } from './store.ts';
 import { check, num, obj, str, type FieldSpec } from './validate.ts';
 
 /** The threshold types an alert may have. */
@@ -43,13 +44,13 @@ export const updateAlert: Route = {
   hasBody: true,
   check: (call) => {
     const id = call.params.id ?? '';
-    if (!call.store.alerts.has(id.toLowerCase())) {
+    if (alertOf(call) === undefined) {
       return [problem('id', 'not-found', `alert ${id} was not found`, 404)];
     }
     return check(UPDATE_ALERT_SPEC, call.body, '');
   },
   apply: (call) => {
-    const alert = call.store.alerts.get((call.params.id ?? '').toLowerCase());
+    const alert = alertOf(call);
     if (alert === undefined)
       return { kind: 'rejected', problems: [problem('id', 'not-found', 'alert not found', 404)] };
     const body = isObject(call.body) ? call.body : {};
@@ -76,6 +77,12 @@ export const updateAlert: Route = {
   },
 };
 
+/** The alert a path names, among those the call may see. */
+function alertOf(call: Call): AlertRecord | undefined {
+  const id = (call.params.id ?? '').toLowerCase();
+  return visibleAlerts(call).find((alert) => alert.id === id);
+}
+
 /** GET /api/v2/alerts: lists the alerts as `{ data: [...] }`. */
 export const listAlerts: Route = {
   method: 'GET',
@@ -83,7 +90,7 @@ export const listAlerts: Route = {
   operation: 'listAlerts',
   hasBody: false,
   check: () => [],
-  apply: (call) => ({ kind: 'ok', result: { data: [...call.store.alerts.values()].map(presentListedAlert) } }),
+  apply: (call) => ({ kind: 'ok', result: { data: visibleAlerts(call).map(presentListedAlert) } }),
 };
 
 /** The routes of the alerts API, all under `/api/v2`. */
@@ -93,10 +100,14 @@ export const ALERTS_ROUTES: readonly Route[] = Object.freeze([updateAlert, listA
 export const ALERTS_REFERENCE: ReferenceApi = Object.freeze<ReferenceApi>({
   name: 'alerts',
   routes: ALERTS_ROUTES,
-  verify: (header, store) => verifyBearer(header, store.alertsToken),
+  verify: (header, store) => verifyBearer(header, teamsOf(store)),
   challenge: 'Bearer realm="alerts"',
   enveloped: false,
   portOption: 'alertsPort',
-  settings: (store, baseUrl) => ({ ALERTS_BASE_URL: baseUrl, ALERTS_TOKEN: store.alertsToken }),
+  settings: (store, baseUrl) => ({
+    ALERTS_BASE_URL: baseUrl,
+    ALERTS_TOKEN: store.alertsToken,
+    OTHER_ALERTS_TOKEN: store.otherTeam.alertsToken,
+  }),
   suggested: (store) => ({ ALERT_ID: [...store.alerts.keys()][0] ?? '' }),
 });

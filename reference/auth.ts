@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AuthVerdict } from './hooks.ts';
-import { hashSecret, type Store } from './store.ts';
+import { hashSecret, type Store, type Team } from './store.ts';
 
 /** Checks HTTP Basic credentials against the usable keys, and records the key's use. */
 export function verifyBasic(header: string | undefined, store: Store, now: Date): AuthVerdict {
@@ -15,15 +15,18 @@ export function verifyBasic(header: string | undefined, store: Store, now: Date)
   if (!usable) return { accepted: false, scheme: 'basic', knownKey: false };
   const accepted = timingSafeEqual(hashSecret(decoded.slice(colon + 1)), key.secretHash);
   if (accepted) store.keys.set(key.keyId, { ...key, usedAt: now.toISOString() });
-  return { accepted, scheme: 'basic', knownKey: true };
+  return { accepted, scheme: 'basic', knownKey: true, ...(accepted ? { organizationId: key.organizationId } : {}) };
 }
 
-/** Checks a Bearer token against an API's token. */
-export function verifyBearer(header: string | undefined, token: string): AuthVerdict {
+/** Checks a Bearer token against the teams' tokens; an accepted one names its team. */
+export function verifyBearer(header: string | undefined, teams: readonly Team[]): AuthVerdict {
   const parsed = splitScheme(header);
   if (parsed.scheme !== 'bearer') return { accepted: false, scheme: parsed.scheme, knownKey: false };
-  const accepted = timingSafeEqual(hashSecret(parsed.value), hashSecret(token));
-  return { accepted, scheme: 'bearer', knownKey: false };
+  const sent = hashSecret(parsed.value);
+  const team = teams.find((t) => timingSafeEqual(sent, hashSecret(t.alertsToken)));
+  return team === undefined
+    ? { accepted: false, scheme: 'bearer', knownKey: false }
+    : { accepted: true, scheme: 'bearer', knownKey: false, team: team.team };
 }
 
 function splitScheme(header: string | undefined): { scheme: AuthVerdict['scheme']; value: string } {

@@ -1,6 +1,6 @@
 import { copyJson } from './json.ts';
 import type { Route } from './route.ts';
-import { checkPathId, checkService } from './scope.ts';
+import { checkPathId, checkService, organizationOf } from './scope.ts';
 
 /** GET .../services/{serviceId}/backups/{backupId}: reads the service's backup. */
 export const getBackup: Route = {
@@ -9,8 +9,8 @@ export const getBackup: Route = {
   operation: 'getBackup',
   hasBody: false,
   check: (call) => {
-    const scope = checkService(call.params, call.store);
-    return scope.length > 0 ? scope : checkPathId('backupId', call.params.backupId, call.store.backupId);
+    const scope = checkService(call, 'backupService');
+    return scope.length > 0 ? scope : checkPathId('backupId', call.params.backupId, organizationOf(call)!.backupId);
   },
-  apply: (call) => ({ kind: 'ok', result: copyJson(call.store.backup) }),
+  apply: (call) => ({ kind: 'ok', result: copyJson(organizationOf(call)!.backup) }),
 };

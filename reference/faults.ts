@@ -232,6 +232,116 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
 
+    fault(
+      'secret-base64-leak',
+      'pipe create answers the schema registry credentials as an authorization header: Basic, base64 of ' +
+        'username:password',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        response: (ctx, o) => {
+          const sent = at(field(ctx.input, 'source'), ['broker', 'schemaRegistry', 'credentials']);
+          if (ctx.operation !== 'createPipe' || o.status !== 200 || !isObject(sent)) return o;
+          const basic = Buffer.from(`${String(sent.username)}:${String(sent.password)}`).toString('base64');
+          return { ...o, headers: { ...o.headers, authorization: `Basic ${basic}` } };
+        },
+      },
+    ),
+    fault(
+      'secret-percent-leak',
+      'pipe create of a relational source answers its connection string, username and password percent-encoded, ' +
+        'in an X-Connection-String header',
+      ['secrets.absent'],
+      ['createPipe'],
+      {
+        response: (ctx, o) => {
+          const relational = at(field(ctx.input, 'source'), ['relational']);
+          const sent = at(relational, ['credentials']);
+          if (ctx.operation !== 'createPipe' || o.status !== 200 || !isObject(sent)) return o;
+          const user = encodeURIComponent(String(sent.username));
+          const password = encodeURIComponent(String(sent.password));
+          const where = `${String(at(relational, ['host']))}:${String(at(relational, ['port']))}`;
+          const url = `postgres://${user}:${password}@${where}/${String(at(relational, ['database']))}`;
+          return { ...o, headers: { ...o.headers, 'x-connection-string': url } };
+        },
+      },
+    ),
+
+    // Scope: the path's organization and service, the credential's organization and team, fields only the server
+    // writes. Each breaks a rule whose probes come with the access groups.
+    fault(
+      'organization-ignored',
+      "management API takes any organizationId in the path as the key's own",
+      ['access.path-scoped'],
+      MANAGEMENT,
+      { scope: (_ctx, p) => ({ ...p, organization: false }) },
+    ),
+    fault(
+      'pipe-any-service',
+      'pipe create, update and settings read work under any serviceId of the organization',
+      ['access.path-scoped'],
+      ['createPipe', 'updatePipe', 'getPipeSettings'],
+      { scope: (_ctx, p) => ({ ...p, pipeService: false }) },
+    ),
+    fault(
+      'backup-any-service',
+      'the backup read answers under any serviceId of the organization',
+      ['access.path-scoped'],
+      ['getBackup'],
+      { scope: (_ctx, p) => ({ ...p, backupService: false }) },
+    ),
+    fault(
+      'other-org-key-accepted',
+      "a key of another organization acts on this organization's paths",
+      ['access.other-tenant'],
+      MANAGEMENT,
+      { scope: (_ctx, p) => ({ ...p, keyOrganization: false }) },
+    ),
+    fault(
+      'other-team-token-reads',
+      "another team's token lists and updates this team's alerts",
+      ['access.other-tenant'],
+      ['updateAlert', 'listAlerts'],
+      { scope: (_ctx, p) => ({ ...p, team: false }) },
+    ),
+    stateful(
+      'team-assignable',
+      'an alert update may set `team`, and the alert moves to that team',
+      ['access.read-only-fields'],
+      ['updateAlert'],
+      (store) => ({
+        review: (ctx, problems) =>
+          ctx.operation === 'updateAlert'
+            ? problems.filter((p) => !(p.code === 'unknown-field' && p.path === 'team'))
+            : problems,
+        result: (ctx, r) => {
+          const team = field(ctx.input, 'team');
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          if (ctx.operation !== 'updateAlert' || typeof team !== 'string' || !isObject(r.data) || !alert) return r;
+          store.alerts.set(alert.id, { ...alert, team });
+          return { ...r, data: { ...r.data, team } };
+        },
+      }),
+    ),
+    fault(
+      'pipe-id-assignable',
+      'a pipe create or update may set `id`, which the answer carries',
+      ['access.read-only-fields'],
+      ['createPipe', 'updatePipe'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createPipe' || ctx.operation === 'updatePipe'
+            ? problems.filter((p) => !(p.code === 'unknown-field' && p.path === 'id'))
+            : problems,
+        result: (ctx, r) => {
+          const id = field(ctx.input, 'id');
+          return (ctx.operation === 'createPipe' || ctx.operation === 'updatePipe') && typeof id === 'string'
+            ? { ...r, id }
+            : r;
+        },
+      },
+    ),
+
     // Pipes.
     fault(
       'field-mappings-unchecked',
@@ -403,6 +513,36 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           const { keyId: _keyId, keySecret: _keySecret, ...rest } = r;
           return rest;
         },
+      },
+    ),
+    fault(
+      'key-allow-list-dropped',
+      'key create answers without the ipAccessList it was sent',
+      ['keys.credentials-returned'],
+      ['createKey'],
+      {
+        result: (ctx, r) => {
+          if (ctx.operation !== 'createKey' || !isObject(r.key)) return r;
+          const { ipAccessList: _dropped, ...key } = r.key;
+          return { ...r, key };
+        },
+      },
+    ),
+    stateful(
+      'duplicate-key-ids',
+      'every second key create answers the keyId of the key created before it',
+      ['keys.credentials-unique'],
+      ['createKey'],
+      () => {
+        let previous: string | undefined;
+        return {
+          result: (ctx, r) => {
+            if (ctx.operation !== 'createKey' || typeof r.keyId !== 'string') return r;
+            const reused = previous;
+            previous = reused === undefined ? r.keyId : undefined;
+            return reused === undefined ? r : { ...r, keyId: reused };
+          },
+        };
       },
     ),
     fault(
@@ -898,9 +1038,10 @@ function pipeBefore(store: Store, id: string | undefined): PipeRecord | undefine
   return undefined;
 }
 
-/** The stored alert after alert `id`, the first after the last. */
+/** The stored alert of the same team after alert `id`, the first after the last. */
 function alertAfter(store: Store, id: string | undefined): AlertRecord | undefined {
-  const alerts = [...store.alerts.values()];
+  const team = store.alerts.get(id?.toLowerCase() ?? '')?.team;
+  const alerts = [...store.alerts.values()].filter((alert) => alert.team === team);
   const index = alerts.findIndex((alert) => alert.id === id?.toLowerCase());
   return index === -1 || alerts.length < 2 ? undefined : alerts[(index + 1) % alerts.length];
 }

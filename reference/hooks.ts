@@ -35,7 +35,34 @@ export interface AuthVerdict {
   readonly scheme: 'none' | 'basic' | 'bearer' | 'other';
   /** For Basic: whether the key id names a known, usable key (whatever the secret). */
   readonly knownKey: boolean;
+  /** For accepted Basic credentials: the organization of the key. */
+  readonly organizationId?: string;
+  /** For an accepted Bearer token: the team it belongs to. */
+  readonly team?: string;
 }
+
+/** How a request's scope is checked: each check the correct target makes, which a fault may turn off. */
+export interface ScopePolicy {
+  /** The path's organizationId must be a known organization; when off, any is taken as the key's own. */
+  readonly organization: boolean;
+  /** A key acts only on its own organization; when off, also on another known one. */
+  readonly keyOrganization: boolean;
+  /** A pipe is created and found only under its organization's service; when off, under any serviceId. */
+  readonly pipeService: boolean;
+  /** The backup is found only under its service; when off, under any serviceId. */
+  readonly backupService: boolean;
+  /** A token lists and updates its own team's alerts only; when off, every team's. */
+  readonly team: boolean;
+}
+
+/** The scope checks of the correct target: all on. */
+export const STRICT_SCOPE: ScopePolicy = Object.freeze({
+  organization: true,
+  keyOrganization: true,
+  pipeService: true,
+  backupService: true,
+  team: true,
+});
 
 /** A response about to be sent; a string body is sent as is, any other body as JSON. */
 export interface Outgoing {
@@ -57,6 +84,8 @@ export interface Hooks {
   readonly gate?: (ctx: HookContext) => Outgoing | undefined;
   /** Revises the credential verdict. */
   readonly authorize?: (ctx: HookContext, verdict: AuthVerdict) => AuthVerdict;
+  /** Revises how a request's scope (organization, service, team) is checked. */
+  readonly scope?: (ctx: HookContext, policy: ScopePolicy) => ScopePolicy;
   /** Revises the problems found in a request (drop to accept, add to reject, throw to crash). */
   readonly review?: (ctx: HookContext, problems: readonly Problem[]) => readonly Problem[];
   /** Whether an accepted change is stored. */
@@ -85,6 +114,7 @@ export function composeHooks(list: readonly Hooks[]): ComposedHooks {
       return undefined;
     },
     authorize: (ctx, verdict) => list.reduce((v, hooks) => hooks.authorize?.(ctx, v) ?? v, verdict),
+    scope: (ctx, policy) => list.reduce((p, hooks) => hooks.scope?.(ctx, p) ?? p, policy),
     review: (ctx, problems) => list.reduce((p, hooks) => hooks.review?.(ctx, p) ?? p, problems),
     persists: (ctx, persists) => list.reduce((p, hooks) => hooks.persists?.(ctx, p) ?? p, persists),
     result: (ctx, result, previous) => list.reduce((r, hooks) => hooks.result?.(ctx, r, previous) ?? r, result),

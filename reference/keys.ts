@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isObject, type Json, type JsonObject } from './json.ts';
 import { problem, type Problem } from './problem.ts';
 import type { Route } from './route.ts';
-import { checkOrganization } from './scope.ts';
+import { checkOrganization, organizationOf } from './scope.ts';
 import { hashSecret, newKeyId, newKeySecret, type KeyRecord } from './store.ts';
 import { parseDateTime } from './timestamp.ts';
 import { arr, check, obj, project, required, str, type FieldSpec } from './validate.ts';
@@ -28,7 +28,7 @@ export const createKey: Route = {
   operation: 'createKey',
   hasBody: true,
   check: (call) => {
-    const scope = checkOrganization(call.params, call.store);
+    const scope = checkOrganization(call);
     if (scope.length > 0) return scope;
     const found = check(KEY_SPEC, call.body, '');
     if (isObject(call.body)) found.push(...checkExpireAt(call.body.expireAt));
@@ -40,6 +40,7 @@ export const createKey: Route = {
     const keySecret = newKeySecret();
     const record: KeyRecord = {
       id: randomUUID(),
+      organizationId: organizationOf(call)!.organizationId,
       keyId,
       secretHash: hashSecret(keySecret),
       name: typeof body.name === 'string' ? body.name : '',

@@ -33,5 +33,8 @@ export const MANAGEMENT_REFERENCE: ReferenceApi = Object.freeze<ReferenceApi>({
     ORGANIZATION_ID: store.organizationId,
     SERVICE_ID: store.serviceId,
     BACKUP_ID: store.backupId,
+    OTHER_ORGANIZATION_ID: store.other.organizationId,
+    OTHER_MANAGEMENT_KEY_ID: store.other.managementKeyId,
+    OTHER_MANAGEMENT_KEY_SECRET: store.other.managementKeySecret,
   }),
 });

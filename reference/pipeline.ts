@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { ComposedHooks, HookContext, Outgoing } from './hooks.ts';
+import { STRICT_SCOPE, type ComposedHooks, type HookContext, type Outgoing } from './hooks.ts';
 import { isJsonContentType, jsonOutgoing, parseJsonBody, readBody, writeOutgoing } from './http.ts';
 import type { Json, JsonObject } from './json.ts';
 import { problem, statusOf, type Problem } from './problem.ts';
@@ -81,6 +81,9 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
     query: url.searchParams,
     body,
     store,
+    // Credentials that a fault accepts without naming a tenant act as the run's.
+    principal: { organizationId: verdict.organizationId ?? store.organizationId, team: verdict.team ?? store.team },
+    scope: hooks.scope(ctx, STRICT_SCOPE),
     now,
     persist: hooks.persists(ctx, true),
   };

@@ -15,7 +15,7 @@ import {
 } from './pipe-spec.ts';
 import { problem, type Problem } from './problem.ts';
 import type { Call, Outcome, Route } from './route.ts';
-import { checkPipe, checkService, findPipe } from './scope.ts';
+import { checkPipe, checkService, findPipe, organizationOf } from './scope.ts';
 import { SOURCE_KINDS, type PipeRecord, type SourceKind } from './store.ts';
 import { check, project } from './validate.ts';
 
@@ -45,7 +45,7 @@ export const createPipe: Route = {
   operation: 'createPipe',
   hasBody: true,
   check: (call) => {
-    const scope = checkService(call.params, call.store);
+    const scope = checkService(call, 'pipeService');
     if (scope.length > 0) return scope;
     const found = check(CREATE_PIPE_SPEC, call.body, '');
     if (!isObject(call.body)) return found;
@@ -66,7 +66,7 @@ export const createPipe: Route = {
     const now = call.now.toISOString();
     const pipe: PipeRecord = {
       id: randomUUID(),
-      serviceId: call.store.serviceId,
+      serviceId: organizationOf(call)!.serviceId,
       name: typeof body.name === 'string' ? body.name : '',
       state: 'Provisioning',
       scaling: { ...DEFAULT_SCALING, ...asObject(project(SCALING_SPEC, body.scaling ?? {})) },
@@ -90,8 +90,8 @@ export const updatePipe: Route = {
   operation: 'updatePipe',
   hasBody: true,
   check: (call) => {
-    const scope = checkPipe(call.params, call.store);
-    const pipe = findPipe(call.params, call.store);
+    const scope = checkPipe(call);
+    const pipe = findPipe(call);
     if (scope.length > 0 || pipe === undefined) return scope;
     const found = check(UPDATE_PIPE_SPEC, call.body, '');
     if (!isObject(call.body)) return found;
@@ -116,7 +116,7 @@ export const updatePipe: Route = {
     return found;
   },
   apply: (call) => {
-    const pipe = findPipe(call.params, call.store);
+    const pipe = findPipe(call);
     if (pipe === undefined) return notFound(call);
     const body = asObject(call.body);
     const sent = asObject(asObject(body.source)[pipe.kind]);
@@ -147,9 +147,9 @@ export const getPipeSettings: Route = {
   path: [...PIPES_PATH, ':pipeId', 'settings'],
   operation: 'getPipeSettings',
   hasBody: false,
-  check: (call) => checkPipe(call.params, call.store),
+  check: (call) => checkPipe(call),
   apply: (call) => {
-    const pipe = findPipe(call.params, call.store);
+    const pipe = findPipe(call);
     return pipe === undefined ? notFound(call) : { kind: 'ok', result: copyJson(pipe.settings) };
   },
 };

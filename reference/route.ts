@@ -1,4 +1,4 @@
-import type { OperationId } from './hooks.ts';
+import type { AuthVerdict, OperationId, ScopePolicy } from './hooks.ts';
 import type { Json, JsonObject } from './json.ts';
 import type { Problem } from './problem.ts';
 import type { Store } from './store.ts';
@@ -9,6 +9,10 @@ export interface Call {
   readonly query: URLSearchParams;
   readonly body: Json | undefined;
   readonly store: Store;
+  /** Whom the credentials name: the key's organization, the token's team. */
+  readonly principal: Pick<AuthVerdict, 'organizationId' | 'team'>;
+  /** The scope checks to make. */
+  readonly scope: ScopePolicy;
   readonly now: Date;
   /** Whether an accepted change is to be stored (false only under a fault). */
   readonly persist: boolean;

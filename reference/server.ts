@@ -40,6 +40,7 @@ export interface ReferenceTarget {
   readonly organizationId: string;
   readonly serviceId: string;
   readonly backupId: string;
+  /** The run's team's alerts. */
   readonly alertIds: readonly string[];
   readonly managementKeyId: string;
   readonly managementKeySecret: string;
@@ -100,7 +101,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     organizationId: store.organizationId,
     serviceId: store.serviceId,
     backupId: store.backupId,
-    alertIds: Object.freeze([...store.alerts.keys()]),
+    alertIds: Object.freeze([...store.alerts.values()].filter((a) => a.team === store.team).map((a) => a.id)),
     managementKeyId: store.managementKeyId,
     managementKeySecret: store.managementKeySecret,
     alertsToken: store.alertsToken,

@@ -1,6 +1,6 @@
 import { copyJson } from './json.ts';
 import type { Route } from './route.ts';
-import { checkService } from './scope.ts';
+import { checkService, organizationOf } from './scope.ts';
 import { check, obj, required, str } from './validate.ts';
 
 /** The commands of the state operation. */
@@ -15,14 +15,15 @@ export const changeServiceState: Route = {
   operation: 'changeServiceState',
   hasBody: true,
   check: (call) => {
-    const scope = checkService(call.params, call.store);
+    const scope = checkService(call);
     return scope.length > 0 ? scope : check(STATE_SPEC, call.body, '');
   },
   apply: (call) => {
     const command =
       typeof call.body === 'object' && call.body !== null && !Array.isArray(call.body) ? call.body.command : undefined;
-    const service = { ...call.store.service, state: command === 'stop' ? 'stopped' : 'running' };
-    if (call.persist) call.store.service = service;
+    const organization = organizationOf(call)!;
+    const service = { ...organization.service, state: command === 'stop' ? 'stopped' : 'running' };
+    if (call.persist) organization.service = service;
     return { kind: 'ok', result: copyJson(service) };
   },
 };

@@ -27,6 +27,8 @@ export interface PipeRecord {
 /** A stored API key of the management API; only a hash of its secret is kept. */
 export interface KeyRecord {
   readonly id: string;
+  /** The organization it belongs to, the only one it may act on. */
+  readonly organizationId: string;
   readonly keyId: string;
   readonly secretHash: Buffer;
   readonly name: string;
@@ -59,17 +61,32 @@ export interface AlertRecord {
   readonly updatedAt: string;
 }
 
-/** The whole in-memory state of one running target; maps hold records keyed by lower-case id. */
-export interface Store {
+/** An organization of the target: its one service and backup, and the root key it was seeded with. */
+export interface Organization {
   readonly organizationId: string;
   readonly serviceId: string;
   readonly backupId: string;
   readonly managementKeyId: string;
   readonly managementKeySecret: string;
-  readonly alertsToken: string;
   /** The service record, every field of the Service table plus its `state`. */
   service: JsonObject;
   readonly backup: JsonObject;
+}
+
+/** A team of the alerts API: its token, and the `team` of its alerts. */
+export interface Team {
+  readonly team: string;
+  readonly alertsToken: string;
+}
+
+/**
+ * The whole in-memory state of one running target, which is the run's organization and team; `other` and
+ * `otherTeam` are a second organization and team that the run's credentials must not reach, and whose credentials
+ * must not reach the run's. Maps hold the records of both, keyed by lower-case id.
+ */
+export interface Store extends Organization, Team {
+  readonly other: Organization;
+  readonly otherTeam: Team;
   readonly pipes: Map<string, PipeRecord>;
   readonly keys: Map<string, KeyRecord>;
   readonly alerts: Map<string, AlertRecord>;
@@ -90,17 +107,43 @@ export function newKeySecret(): string {
   return randomBytes(30).toString('base64url');
 }
 
-/** Creates the seeded state: one organization, service and backup, a root key, and four alerts. */
+/** The two organizations of a store: the run's, then the other. */
+export function organizationsOf(store: Store): readonly Organization[] {
+  return [store, store.other];
+}
+
+/** The two teams of a store: the run's, then the other. */
+export function teamsOf(store: Store): readonly Team[] {
+  return [store, store.otherTeam];
+}
+
+/**
+ * Creates the seeded state: two organizations, each with a service, a backup and a root key, and two teams, the run's
+ * with four alerts and the other with two.
+ */
 export function createStore(now: Date = new Date()): Store {
+  const created = new Date(now.getTime() - 90 * 86_400_000).toISOString();
+  const keys = new Map<string, KeyRecord>();
+  const own = seedOrganization(now, created, keys);
+  const other = seedOrganization(now, created, keys);
+  const team = { team: hexId(), alertsToken: randomBytes(24).toString('base64url') };
+  const otherTeam = { team: hexId(), alertsToken: randomBytes(24).toString('base64url') };
+  const alerts = new Map<string, AlertRecord>();
+  for (const alert of seedAlerts(created, team.team)) alerts.set(alert.id, alert);
+  for (const alert of seedAlerts(created, otherTeam.team).slice(0, 2)) alerts.set(alert.id, alert);
+  return { ...own, ...team, other, otherTeam, pipes: new Map(), keys, alerts };
+}
+
+/** An organization with its service, backup and root key, which is added to `keys`. */
+function seedOrganization(now: Date, created: string, keys: Map<string, KeyRecord>): Organization {
   const organizationId = randomUUID();
   const serviceId = randomUUID();
   const backupId = randomUUID();
   const managementKeyId = newKeyId();
   const managementKeySecret = newKeySecret();
-  const created = new Date(now.getTime() - 90 * 86_400_000).toISOString();
-  const keys = new Map<string, KeyRecord>();
   keys.set(managementKeyId, {
     id: randomUUID(),
+    organizationId,
     keyId: managementKeyId,
     secretHash: hashSecret(managementKeySecret),
     name: 'reference root key',
@@ -110,20 +153,14 @@ export function createStore(now: Date = new Date()): Store {
     createdAt: created,
     ipAccessList: [],
   });
-  const alerts = new Map<string, AlertRecord>();
-  for (const alert of seedAlerts(created)) alerts.set(alert.id, alert);
   return {
     organizationId,
     serviceId,
     backupId,
     managementKeyId,
     managementKeySecret,
-    alertsToken: randomBytes(24).toString('base64url'),
     service: seedService(serviceId, created),
     backup: seedBackup(backupId, serviceId, now),
-    pipes: new Map(),
-    keys,
-    alerts,
   };
 }
 
@@ -181,8 +218,7 @@ function seedBackup(id: string, serviceId: string, now: Date): JsonObject {
   };
 }
 
-function seedAlerts(createdAt: string): AlertRecord[] {
-  const team = hexId();
+function seedAlerts(createdAt: string, team: string): AlertRecord[] {
   const common = { state: 'OK', team, createdAt, updatedAt: createdAt, silenced: false };
   return [
     {

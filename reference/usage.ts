@@ -1,7 +1,7 @@
 import type { Json, JsonObject } from './json.ts';
 import { problem, type Problem } from './problem.ts';
 import type { Route } from './route.ts';
-import { checkOrganization } from './scope.ts';
+import { checkOrganization, organizationOf } from './scope.ts';
 import { DAY_MS, formatDay, parseDateOrDateTime, type ParsedTime } from './timestamp.ts';
 
 /** The longest accepted period: `to_date` at most 30 days after `from_date`. */
@@ -49,7 +49,7 @@ export const getUsageCost: Route = {
   operation: 'getUsageCost',
   hasBody: false,
   check: (call) => {
-    const scope = checkOrganization(call.params, call.store);
+    const scope = checkOrganization(call);
     if (scope.length > 0) return scope;
     const found: Problem[] = [];
     for (const name of PARAMS) {
@@ -74,7 +74,8 @@ export const getUsageCost: Route = {
     const days = periodDays(usagePeriod(usageInput(call.query)));
     const costs: JsonObject[] = [];
     if (days !== undefined) {
-      for (let day = days.first; day <= days.last; day += 1) costs.push(costEntry(call.store.service, day, call.now));
+      for (let day = days.first; day <= days.last; day += 1)
+        costs.push(costEntry(organizationOf(call)!.service, day, call.now));
     }
     return { kind: 'ok', result: { grandTotalCredits: totalOf(costs), costs } };
   },

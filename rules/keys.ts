@@ -1,7 +1,8 @@
-import { isSuccess } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { createHash } from 'node:crypto';
+import { type Exchange, isSuccess } from '../core/exchange.ts';
+import { rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
-import { notProbedYet } from '../core/rule.ts';
+import { requestIdOf } from './envelope.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
 
@@ -15,6 +16,45 @@ function expiryForm(body: Record<string, unknown> | undefined): string | undefin
   if (body.expireAt === null) return 'expireAt null';
   return body.expireAt === '' ? 'expireAt empty' : undefined;
 }
+
+/** The fields of a created key that no other key of the run may share, where the answer has them. */
+const UNIQUE_FIELDS = [
+  { field: 'key.id', path: '/key/id', read: (result: Record<string, unknown>) => asObject(result.key)?.id },
+  { field: 'keyId', path: '/keyId', read: (result: Record<string, unknown>) => result.keyId },
+  { field: 'keySecret', path: '/keySecret', read: (result: Record<string, unknown>) => result.keySecret },
+] as const;
+
+/** The values of a create's answer that must be unique, by field. */
+function credentialsOf(ex: Exchange): { field: string; path: string; value: string }[] {
+  const result = payload(ex);
+  if (result === undefined) return [];
+  return UNIQUE_FIELDS.flatMap(({ field, path, read }) => {
+    const value = read(result);
+    return typeof value === 'string' && value !== '' ? [{ field, path, value }] : [];
+  });
+}
+
+/** A value as the memory keeps it: its SHA-256, so that no secret is held beyond the exchange that carried it. */
+const hashOf = (value: string): string => createHash('sha256').update(value).digest('base64');
+
+/** The request that created a key, as a finding names it: its probe and the answer's requestId. */
+function createdBy(ex: Exchange): string {
+  const id = requestIdOf(ex);
+  return `the key created by "${ex.probe.label}"${id === undefined ? '' : ` (requestId ${id})`}`;
+}
+
+/** The hashes of each `key.id`, `keyId` and `keySecret` the run's creates answered, by field, with their create. */
+const keysSeen: RuleMemory<Map<string, Map<string, string>>> = {
+  create: () => new Map(UNIQUE_FIELDS.map(({ field }) => [field, new Map()])),
+  answered(seen, exchange) {
+    if (exchange.operationId !== 'createKey' || !isSuccess(exchange)) return;
+    for (const { field, value } of credentialsOf(exchange)) {
+      const byHash = seen.get(field)!;
+      const hash = hashOf(value);
+      if (!byHash.has(hash)) byHash.set(hash, createdBy(exchange));
+    }
+  },
+};
 
 /** Rules of the create-key operation. */
 export const keyRules: Rule[] = [
@@ -72,20 +112,42 @@ export const keyRules: Rule[] = [
       return violations;
     },
   },
-  notProbedYet(
-    {
-      id: 'keys.credentials-unique',
-      title: 'No two keys of a run share an id or a credential',
-      basis: 'inferred',
-      sentence:
-        'No two keys created in a run share a `key.id`, a `keyId` or a `keySecret`, also when they were created at ' +
-        'once.',
-      probedBy: 'every create; creates sent at once',
-      operations: ['createKey'],
-      severity: 'credentials',
+  rememberingRule({
+    id: 'keys.credentials-unique',
+    title: 'No two keys of a run share an id or a credential',
+    basis: 'inferred',
+    sentence:
+      'No two keys created in a run share a `key.id`, a `keyId` or a `keySecret`, also when they were created at ' +
+      'once.',
+    probedBy: 'every create; creates sent at once',
+    operations: ['createKey'],
+    severity: 'credentials',
+    parts: [
+      { name: 'every create' },
+      {
+        name: 'creates sent at once',
+        notProbedYet: 'no probe sends key creates at once yet (they come with the concurrency probes)',
+      },
+    ],
+    partOf: () => 'every create',
+    memory: keysSeen,
+    applies: (ex) => isSuccess(ex) && asObject(payload(ex)) !== undefined,
+    check: (ex, ctx, seen) => {
+      if (ctx.again) return [];
+      return credentialsOf(ex).flatMap(({ field, path, value }) => {
+        const earlier = seen.get(field)?.get(hashOf(value));
+        return earlier === undefined
+          ? []
+          : [
+              {
+                path: `${payloadPath(ex)}${path}`,
+                expected: `a \`${field}\` no earlier key of the run has`,
+                actual: `the same as that of ${earlier}${field === 'keySecret' ? ' ([redacted])' : ''}`,
+              },
+            ];
+      });
     },
-    'the keys created are not compared with each other yet',
-  ),
+  }),
   {
     id: 'keys.never-expires',
     title: 'A key created without expiry never expires',

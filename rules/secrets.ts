@@ -1,6 +1,12 @@
 import { runSecrets } from '../apis/index.ts';
 import { EVERY_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
-import { createSecretIndex, type SecretIndex } from '../core/secret-index.ts';
+import {
+  createSecretIndex,
+  SECRET_FORM_WORDS,
+  type SecretFound,
+  type SecretIndex,
+  type SecretPair,
+} from '../core/secret-index.ts';
 import type { Specs } from '../core/spec.ts';
 
 /** Header and field names that carry credentials in any HTTP API, beside the fields the specs mark secret. */
@@ -78,13 +84,33 @@ const secretFields = (
   }
 };
 
-/** Every secret value the run has sent: its own credentials, and the request-only secrets of each request so far. */
+/** Every object with a string `username` and `password` in a JSON value: the pairs HTTP Basic would carry. */
+export function usernamePasswordPairs(json: unknown): SecretPair[] {
+  const pairs: SecretPair[] = [];
+  const walk = (value: unknown): void => {
+    if (!isContainer(value)) return;
+    if (typeof value.username === 'string' && typeof value.password === 'string')
+      pairs.push({ username: value.username, password: value.password });
+    for (const key in value) walk(value[key]);
+  };
+  walk(json);
+  return pairs;
+}
+
+/**
+ * Every secret value the run has sent, in every form the index knows: its own credentials, and the request-only
+ * secrets of each request so far, with each username and password pair among them.
+ */
 const sentSecrets: RuleMemory<SecretIndex> = {
   create: ({ config }) => createSecretIndex(runSecrets(config)),
   sent(secrets, exchange, specs) {
     for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields)) secrets.add(secret);
+    for (const pair of usernamePasswordPairs(exchange.request.json)) secrets.add(pair);
   },
 };
+
+/** What a violation shows of a secret found: the form it took, never the secret. */
+const leaked = (found: SecretFound): string => `[redacted], ${SECRET_FORM_WORDS[found.form]}`;
 
 /** The rule that secrets sent in requests never come back. */
 export const secretRules: Rule[] = [
@@ -109,17 +135,14 @@ export const secretRules: Rule[] = [
       const violations: Violation[] = [];
       if (isContainer(response.json)) secretFields(response.json, ctx.specs.requestOnlySecretFields, '', violations);
       for (const [name, value] of Object.entries(response.headers)) {
-        violations.push(
-          ...secrets
-            .foundIn(value)
-            .map(() => ({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: '[redacted]' })),
-        );
+        for (const found of secrets.foundIn(value))
+          violations.push({ path: `header:${name}`, expected: 'no secret value sent earlier', actual: leaked(found) });
       }
-      for (const secret of secrets.foundIn(response.text)) {
+      for (const found of secrets.foundIn(response.text)) {
         violations.push({
-          path: where(response.json, secret, '') ?? '',
+          path: where(response.json, found.text, '') ?? where(response.json, found.secret, '') ?? '',
           expected: 'no secret value sent earlier',
-          actual: '[redacted]',
+          actual: leaked(found),
         });
       }
       return violations;

@@ -48,6 +48,13 @@ describe('resolveConfig', () => {
     [{ ...full, SERVICE_ID: '' }, [], 'CONFIG_MISSING', /SERVICE_ID/],
     [{ ALERTS_BASE_URL: 'http://127.0.0.1:9' }, [], 'CONFIG_MISSING', /ALERTS_TOKEN/],
     [
+      { ...full, OTHER_MANAGEMENT_KEY_ID: 'other-kid' },
+      [],
+      'CONFIG_MISSING',
+      /^OTHER_MANAGEMENT_KEY_SECRET is not set: it is the management API key secret of another organization/,
+    ],
+    [{ ...full, OTHER_ALERTS_TOKEN: 'other-token' }, [], 'CONFIG_MISSING', /ALERTS_BASE_URL .* OTHER_ALERTS_TOKEN is/],
+    [
       { ...full, MANAGEMENT_BASE_URL: 'ftp://x' },
       [],
       'CONFIG_INVALID',
@@ -295,5 +302,51 @@ describe('resolveConfig', () => {
       shard: { index: 2, count: 3 },
       rules: ['auth.required'],
     });
+  });
+});
+
+describe("another tenant's settings", () => {
+  it("are read all together into the target, and their secrets are redacted like the run's own", async () => {
+    const { runSecrets } = await import('../apis/index.ts');
+    const config = resolveConfig(
+      [],
+      {
+        ...full,
+        OTHER_MANAGEMENT_KEY_ID: 'other-kid',
+        OTHER_MANAGEMENT_KEY_SECRET: 'other-secret',
+        OTHER_ORGANIZATION_ID: 'other-org',
+        ALERTS_BASE_URL: 'http://127.0.0.1:9',
+        ALERTS_TOKEN: 'token-value',
+        OTHER_ALERTS_TOKEN: 'other-token',
+      },
+      RULE_IDS,
+    );
+    expect(config.management).toMatchObject({
+      otherKeyId: 'other-kid',
+      otherKeySecret: 'other-secret',
+      otherOrganizationId: 'other-org',
+    });
+    expect(config.alerts).toMatchObject({ otherToken: 'other-token' });
+    expect(runSecrets(config).sort()).toEqual(['ksecret', 'other-secret', 'other-token', 'token-value']);
+    expect(resolveConfig([], full, RULE_IDS).management).not.toHaveProperty('otherKeyId');
+  });
+});
+
+describe("another tenant's settings in a settings object", () => {
+  it('are keyed <api><Field>, all or none, and an error names the key', () => {
+    const given = {
+      managementUrl: 'https://api.example.test/',
+      managementKeyId: 'kid',
+      managementKeySecret: 'ksecret',
+      organization: 'org',
+      service: 'svc',
+      managementOtherKeyId: 'other-kid',
+    };
+    expect(() => resolveSettings(given, RULE_IDS)).toThrow(/^managementOtherKeySecret is not set/);
+    const config = resolveSettings(
+      { ...given, managementOtherKeySecret: 'other-secret', managementOtherOrganizationId: 'other-org' },
+      RULE_IDS,
+    );
+    expect(config.management).toMatchObject({ otherKeyId: 'other-kid', otherOrganizationId: 'other-org' });
   });
 });

@@ -391,3 +391,42 @@ describe('vitest starts while the preflight runs', () => {
     expect(wire.length).toBeLessThanOrEqual(3);
   });
 });
+
+describe("another tenant's settings are checked like the run's own", () => {
+  /** The OTHER_* settings the reference target gives. */
+  const otherEnv = (target: ReferenceTarget): Record<string, string> =>
+    Object.fromEntries(
+      target.apis.flatMap((api) => Object.entries(api.settings)).filter(([name]) => name.startsWith('OTHER_')),
+    );
+
+  it('passes them on their own organization and list, and exits 2 naming the variable the target refuses', async () => {
+    const target = await startReference();
+    try {
+      const env = { ...envFor(target), ...otherEnv(target) };
+      expect(Object.keys(otherEnv(target)).sort()).toEqual([
+        'OTHER_ALERTS_TOKEN',
+        'OTHER_MANAGEMENT_KEY_ID',
+        'OTHER_MANAGEMENT_KEY_SECRET',
+        'OTHER_ORGANIZATION_ID',
+      ]);
+      const report = await preflight(resolveConfig([], env, RULE_IDS), specs);
+      expect(report.line).toBe(
+        'preflight: management credentials, organization, service and backup ok, other tenant credentials, ' +
+          `organization ok; alerts token ok, alert ${target.alertIds[0]} updatable, other tenant token ok ` +
+          `(${report.requests} GET requests)`,
+      );
+      const wrongSecret = await preflightError({ ...env, OTHER_MANAGEMENT_KEY_SECRET: 'not-the-secret' });
+      expect(wrongSecret.code).toBe('CREDENTIALS_REFUSED');
+      expect(wrongSecret.message).toMatch(/refused OTHER_MANAGEMENT_KEY_ID, OTHER_MANAGEMENT_KEY_SECRET/);
+      expect(wrongSecret.message).not.toContain(env.OTHER_MANAGEMENT_KEY_ID);
+      const ownOrganization = await preflightError({ ...env, OTHER_ORGANIZATION_ID: target.organizationId });
+      expect(ownOrganization.code).toBe('TARGET_UNKNOWN_ID');
+      expect(ownOrganization.message).toMatch(/^OTHER_ORGANIZATION_ID is not known to the management API/);
+      const wrongToken = await preflightError({ ...env, OTHER_ALERTS_TOKEN: 'not-the-token' });
+      expect(wrongToken.code).toBe('CREDENTIALS_REFUSED');
+      expect(wrongToken.message).toMatch(/^The alerts API refused OTHER_ALERTS_TOKEN/);
+    } finally {
+      await target.close();
+    }
+  });
+});

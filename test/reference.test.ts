@@ -1073,7 +1073,7 @@ describe('runReference', () => {
     }
     const running = io();
     const done = runReference(['--mode', 'slow', '--fault=envelope-status-201'], running.io);
-    await waitFor(() => running.out.length === 9);
+    await waitFor(() => running.out.length === 13);
     const env = Object.fromEntries(running.out.map((line) => /^export (\w+)=(.*)$/.exec(line)!.slice(1)));
     expect(Object.keys(env).sort()).toEqual([
       'ALERTS_BASE_URL',
@@ -1084,6 +1084,10 @@ describe('runReference', () => {
       'MANAGEMENT_KEY_ID',
       'MANAGEMENT_KEY_SECRET',
       'ORGANIZATION_ID',
+      'OTHER_ALERTS_TOKEN',
+      'OTHER_MANAGEMENT_KEY_ID',
+      'OTHER_MANAGEMENT_KEY_SECRET',
+      'OTHER_ORGANIZATION_ID',
       'SERVICE_ID',
     ]);
     const service = `${env.MANAGEMENT_BASE_URL}/v1/organizations/${env.ORGANIZATION_ID}/services/${env.SERVICE_ID}`;

@@ -148,6 +148,25 @@ describe('the fault table covers the rule table', () => {
     }
   });
 
+  it('a rule with a part no probe judges yet is never passed, and names that part', async () => {
+    const { verdict } = await import('../suites/support/verdict.ts');
+    const { resolveConfig } = await import('../core/config.ts');
+    for (const rule of RULES.filter((r) => r.parts?.some((part) => part.notProbedYet !== undefined))) {
+      const config = resolveConfig([], {}, RULE_IDS);
+      const judged = rule.parts!.filter((part) => part.notProbedYet === undefined).map((part) => part.name);
+      const parts = Object.fromEntries(judged.map((part) => [part, 3]));
+      const operationId = rule.parts![0]!.operations?.[0] ?? (rule.operations as readonly string[])[0]!;
+      const ledger = {
+        tallies: { 'POST /x': { [rule.id]: { checks: 3, parts, violations: 0, findings: [] } } },
+        coverage: {},
+      } as unknown as Parameters<typeof verdict>[1];
+      const result = verdict(config, ledger, [], rule, operationId, 'POST /x');
+      expect(result.outcome, rule.id).toBe('skipped');
+      for (const part of rule.parts!.filter((p) => p.notProbedYet !== undefined))
+        expect(result.message, rule.id).toContain(`part "${part.name}"`);
+    }
+  });
+
   it('a fault declares further verdicts (also) only of rules it breaks, on operations beyond its own', () => {
     for (const fault of FAULTS) {
       for (const { rule, on } of fault.also ?? []) {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/exchange.ts';
+import type { Violation } from '../core/rule.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { createSecretIndex } from '../core/secret-index.ts';
 import { operationById, type Specs } from '../core/spec.ts';
@@ -7,7 +8,7 @@ import { createValidators } from '../core/validators.ts';
 import { RULES } from '../rules/index.ts';
 
 const RULE = RULES.find((rule) => rule.id === 'secrets.absent')!;
-const SENT = 'sv_Zq3kP9wLmN2xR7tY5uB8cV1dF4gH6jK0';
+const SENT = 'sv_Zq3kP@9wLmN:2xR7t/Y5uB8+cV1d F4gH';
 
 let specs: Specs;
 beforeAll(async () => {
@@ -19,6 +20,11 @@ beforeAll(async () => {
  * SENT was sent.
  */
 function violations(body: unknown, headers: Record<string, string> = {}): { path: string; expected: string }[] {
+  return violationsOf(body, headers).map(({ path, expected }) => ({ path, expected }));
+}
+
+/** Every violation of the rule for a createPipe answer with this JSON body and these headers, after SENT was sent. */
+function violationsOf(body: unknown, headers: Record<string, string>): Violation[] {
   const text = JSON.stringify(body);
   const exchange: Exchange = {
     api: 'management',
@@ -35,7 +41,15 @@ function violations(body: unknown, headers: Record<string, string> = {}): { path
     },
   };
   const context = { operation: operationById(specs, 'createPipe'), specs, validators: createValidators() };
-  return RULE.check(exchange, context, createSecretIndex([SENT])).map(({ path, expected }) => ({ path, expected }));
+  return RULE.check(exchange, context, createSecretIndex([SENT]));
+}
+
+/** The rule's violations (path and what it shows) for a createPipe answer, after SENT was sent. */
+function violationsWithActual(
+  body: unknown,
+  headers: Record<string, string> = {},
+): { path: string; actual: unknown }[] {
+  return violationsOf(body, headers).map(({ path, actual }) => ({ path, actual }));
 }
 
 describe('secrets.absent on one answer', () => {
@@ -67,4 +81,18 @@ describe('secrets.absent on one answer', () => {
       ).toEqual([]);
     },
   );
+
+  it('finds a value sent earlier in an encoded form, and says which form', () => {
+    const base64 = Buffer.from(SENT).toString('base64');
+    const exchangeOf = violationsWithActual(
+      { status: 200, result: { note: encodeURIComponent(SENT) } },
+      {
+        'x-debug': `Basic ${base64}`,
+      },
+    );
+    expect(exchangeOf).toEqual([
+      { path: 'header:x-debug', actual: '[redacted], base64 of the value' },
+      { path: '/result/note', actual: '[redacted], percent-encoded' },
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECRET_VALUE_PATTERN } from '../generators/secretValue.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
@@ -11,7 +12,7 @@ import { targetEnv } from './support/target-env.ts';
 /** Faults that echo secrets: a generated one in a header, generated ones in the body. */
 const FAULTS = ['secret-in-header', 'broker-credentials-echoed', 'relational-password-as-note'];
 /** Every secret value the generators produce (generators/secretValue.ts). */
-const GENERATED_SECRET = /sv_[A-Za-z0-9]{28}/g;
+const GENERATED_SECRET = new RegExp(SECRET_VALUE_PATTERN.source.slice(1, -1), 'g');
 
 function valuesNamed(json: unknown, name: string): string[] {
   if (Array.isArray(json)) return json.flatMap((item) => valuesNamed(item, name));
