@@ -31,7 +31,7 @@ export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
 /** The severities, worst first. */
 export const SEVERITY_ORDER: readonly Severity[] = Object.freeze(['secret', 'credentials', 'server', 'contract']);
 
-/** What a rule's memory is made from: the run's settings, its specs, and its one registry of secrets (the session's). */
+/** What a rule's memory is made from: the run's settings, its specs, its one registry of secrets (the session's). */
 export interface RunMemoryContext {
   readonly config: RunConfig;
   readonly specs: Specs;
