@@ -38,8 +38,9 @@ const secretFields = (
 
 /**
  * Every secret value the run has sent, in every form the index knows: its own credentials, and the request-only
- * secrets of each request so far, with each username and password pair among them. A view of the run's registry of
- * secrets, which the session feeds where each exchange is recorded, before it is judged.
+ * secrets of each request so far, with each username and password pair among them: the view of the secrets sent of
+ * the run's one registry, which the session feeds where each exchange is recorded, before it is judged (memories made
+ * without a session's registry get one of their own, with the settings' credentials).
  */
 const sentSecrets: RuleMemory<SecretLookup> = {
   create: ({ config, secrets }) => (secrets ?? createSecretRegistry(config)).sent,
