@@ -8,6 +8,8 @@ import type { SuitesSource } from '../engine/run-suites.ts';
 import { startEmbedded } from '../engine/embedded-target.ts';
 import { prepareRun } from '../engine/prepare-run.ts';
 import { SUITES } from '../suites/index.ts';
+import { createRedactor, type Redactor } from '../core/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
 import type { ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */
@@ -37,11 +39,17 @@ export async function deferredRun(settings: ConformanceSettings): Promise<Suites
   }
   const config = resolveSettings(settings, RULE_IDS);
   const specs = await loadSpecs();
-  return { config, specs, prepare: () => prepare(config, specs) };
+  // The thread's one redactor, on the run's one registry of secrets: the preflight's and the session's.
+  const redactor = createRedactor(redactedNames(specs), createSecretRegistry(config));
+  return { config, specs, redactor, prepare: () => prepare(config, specs, redactor) };
 }
 
 /** The run prepared as the command prepares it; with no target set, the embedded one started in this thread. */
-async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: PreparedRun; close?(): Promise<void> }> {
+async function prepare(
+  resolved: RunConfig,
+  specs: Specs,
+  redactor: Redactor,
+): Promise<{ run: PreparedRun; close?(): Promise<void> }> {
   const baseline = resolved.baseline
     ? await loadBaseline(
         resolved.baseline,
@@ -52,11 +60,13 @@ async function prepare(resolved: RunConfig, specs: Specs): Promise<{ run: Prepar
     : undefined;
   const target = resolved.reference ? await startEmbedded(resolved) : undefined;
   const knownFailures = baseline ? acceptedFailures(baseline, new Date()) : undefined;
+  if (target) redactor.secrets.addSettings(target.config);
   try {
     const run = await prepareRun(
       { config: target?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) },
       specs,
       SUITES,
+      redactor,
     );
     return { run, ...(target ? { close: () => target.close() } : {}) };
   } catch (error) {

@@ -7,6 +7,7 @@ import { cacheDirectory, type Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
 import { createRedactor } from '../core/redaction.ts';
+import { createSecretRegistry } from '../core/secret-registry.ts';
 import { loadSpecs } from '../core/spec.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { type FileValidator, fileValidator } from '../reports/file-schemas.ts';
@@ -57,7 +58,7 @@ export async function runMerge(
     : undefined;
   // The shards' reports were redacted when recorded; this only masks what they would carry of a secret value (none is
   // known here).
-  const redact = createRedactor([]).text;
+  const redact = createRedactor([], createSecretRegistry()).text;
   const shardDirs = ordered.map((s) => s.dir).join(', ');
   io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${shardDirs}`);
 

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import type { RunConfig } from '../core/config.ts';
 import { createRedactor } from '../core/redaction.ts';
-import { configSecrets } from '../core/run-secrets.ts';
+import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { listenToRun, runLink, type RunListener } from '../core/run-channel.ts';
 import { startEmbedded, type EmbeddedTarget } from '../engine/embedded-target.ts';
@@ -14,7 +14,6 @@ import { buildRunReport } from '../reports/run-report.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import { redactedNames } from '../rules/secrets.ts';
 import { API_LIST } from '../apis/index.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
@@ -68,9 +67,12 @@ export async function runCommand(
   await checkEvidenceOutputs(resolved);
   io.out(targetLine(resolved));
   const stop = new AbortController();
+  // This thread's one redactor: it knows the run's settings' secrets; the worker redacts what it learns of the target
+  // (the secrets sent and returned) before anything of it leaves the worker.
+  const redactor = createRedactor(redactedNames(specs), createSecretRegistry(resolved));
   const run: RunState = {
     config: resolved,
-    redact: createRedactor(redactedNames(specs), configSecrets(resolved)).text,
+    redact: redactor.text,
     startedAt: new Date(),
     finishing: false,
   };
@@ -130,7 +132,7 @@ export async function runCommand(
       if (ready.preflight) io.out(ready.preflight.line);
       config = ready.config;
       run.config = config;
-      run.redact = createRedactor(redactedNames(specs), configSecrets(config)).text;
+      redactor.secrets.addSettings(config);
       const apis = API_LIST.map((api) => `${api.name} ${config[api.name]?.baseUrl ?? '(not under test)'}`).join('; ');
       io.out(`conformance: seed ${config.seed}; ${apis}${reference ? ' (embedded reference target)' : ''}`);
       startedAt = new Date();
@@ -182,7 +184,7 @@ export async function runCommand(
 /** What a second interrupt needs to write the reports of a run stopped at once. */
 interface RunState {
   config: RunConfig;
-  redact: (text: string) => string;
+  readonly redact: (text: string) => string;
   startedAt: Date;
   /** Reads the verdicts reached so far, once the suites run. */
   soFar?: () => Collected;

@@ -1,16 +1,17 @@
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
-import { createSecretIndex, MIN_SECRET_LENGTH } from './secret-index.ts';
 import { jsonText, withoutBigInts } from './json-text.ts';
+import type { SecretRegistry } from './secret-registry.ts';
 
 /** What replaces every secret in anything recorded. */
 export const REDACTED = '[redacted]';
 
-/** Replaces secrets, found by field or header name and by value, in recorded exchanges and free text. */
+/**
+ * Replaces secrets, found by field or header name and by value (every secret of the run's registry, in every form), in
+ * recorded exchanges and free text.
+ */
 export interface Redactor {
-  /** Adds a secret value to be redacted from now on (values shorter than 4 characters are ignored). */
-  addSecret(value: string): void;
-  /** Every secret value known so far. */
-  secrets(): readonly string[];
+  /** The registry of secrets it reads, which learns the run's secrets as they are sent and returned. */
+  readonly secrets: SecretRegistry;
   text(value: string): string;
   /**
    * Like `text`, but leaves the values in `keep` as they are (values the harness generated, shown in a reproduction).
@@ -20,33 +21,18 @@ export interface Redactor {
   exchange(exchange: Exchange): Exchange;
 }
 
-/** Creates a redactor for field and header names (case-insensitive) and for the given secret values. */
-export function createRedactor(secretNames: readonly string[], initialSecrets: readonly string[] = []): Redactor {
+/**
+ * Creates the redactor of a thread, for field and header names (case-insensitive) and for the secret values of the
+ * registry, as it knows them at each call.
+ */
+export function createRedactor(secretNames: readonly string[], secrets: SecretRegistry): Redactor {
   const names = new Set(secretNames.map((n) => n.toLowerCase()));
-  const values = new Set<string>();
-  /** The secrets, longest first (so that a secret inside a longer one cannot leave part of it), sorted on use. */
-  let sorted: string[] | undefined = [];
-  const ordered = (): string[] => (sorted ??= [...values].sort((a, b) => b.length - a.length));
-  // Finding which of thousands of secrets a text holds is one pass over it (`--har` redacts every exchange of a run);
-  // the few secrets too short for the index are looked for one by one.
-  const index = createSecretIndex();
-  const short: string[] = [];
-  const addSecret = (value: string): void => {
-    if (typeof value !== 'string' || value.length < 4 || values.has(value)) return;
-    values.add(value);
-    sorted = undefined;
-    if (value.length < MIN_SECRET_LENGTH) short.push(value);
-    else index.add(value);
-  };
-  initialSecrets.forEach(addSecret);
-
+  // Finding which of thousands of secrets a text holds is one pass over it (`--har` redacts every exchange of a run).
   const textKeeping = (input: string, keep?: ReadonlySet<string>): string => {
-    const found = [
-      ...index.foundIn(input).flatMap((f) => (keep?.has(f.secret) ? [] : [f.text])),
-      ...short.filter((secret) => !keep?.has(secret) && input.includes(secret)),
-    ];
+    const found = secrets.everyIn(input).flatMap((f) => (keep?.has(f.secret) ? [] : [f.text]));
     if (found.length === 0) return input;
     let out = input;
+    // The longest first, so that a secret inside a longer one cannot leave part of it.
     for (const secret of found.sort((a, b) => b.length - a.length))
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
@@ -76,8 +62,7 @@ export function createRedactor(secretNames: readonly string[], initialSecrets: r
   });
 
   return {
-    addSecret,
-    secrets: ordered,
+    secrets,
     text,
     textKeeping,
     value,

@@ -2,6 +2,7 @@ import type { RunConfig } from './config.ts';
 import type { Exchange } from './exchange.ts';
 import type { Operation, Specs } from './spec.ts';
 import type { Validators } from './validators.ts';
+import type { SecretRegistry } from './secret-registry.ts';
 
 /** Whether a document states a rule, or every user would expect it where the documents are silent. */
 export type Basis = 'stated' | 'inferred';
@@ -32,12 +33,19 @@ export type Severity = 'secret' | 'credentials' | 'server' | 'contract';
 /** The severities, worst first. */
 export const SEVERITY_ORDER: readonly Severity[] = Object.freeze(['secret', 'credentials', 'server', 'contract']);
 
+/** What a rule's memory is made from: the run's settings, its specs, its one registry of secrets (the session's). */
+export interface RunMemoryContext {
+  readonly config: RunConfig;
+  readonly specs: Specs;
+  readonly secrets?: SecretRegistry;
+}
+
 /**
  * What a rule keeps of a run (the secrets sent, the requestIds seen), made once per run: `sent` adds what an exchange's
  * request carries before the exchange is judged, `answered` what its response carries after.
  */
 export interface RuleMemory<M> {
-  create(run: { readonly config: RunConfig; readonly specs: Specs }): M;
+  create(run: RunMemoryContext): M;
   sent?(memory: M, exchange: Exchange, specs: Specs): void;
   answered?(memory: M, exchange: Exchange): void;
 }
@@ -136,10 +144,7 @@ export function rememberingRule<M>(
 export type RuleMemories = ReadonlyMap<string, unknown>;
 
 /** Fresh memories of a run for the rules that keep one. */
-export function createMemories(
-  rules: readonly Rule[],
-  run: { readonly config: RunConfig; readonly specs: Specs },
-): RuleMemories {
+export function createMemories(rules: readonly Rule[], run: RunMemoryContext): RuleMemories {
   return new Map(rules.flatMap((rule) => (rule.memory ? [[rule.id, rule.memory.create(run)] as const] : [])));
 }
 

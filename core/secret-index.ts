@@ -29,6 +29,13 @@ export interface SecretFound {
   readonly text: string;
 }
 
+/**
+ * Why a run knows a secret: `sent` in a request (its credentials, a request-only field), which `secrets.absent` looks
+ * for in responses, or only `held` (returned in a response, a network setting's password), which is only redacted. A
+ * secret held and then sent is sent.
+ */
+export type SecretKind = 'sent' | 'held';
+
 /** The secrets a check looks for in responses. */
 export interface SecretLookup {
   /** How many secrets are known (a pair counts once). */
@@ -39,8 +46,15 @@ export interface SecretLookup {
 
 /** Secret values in every form, indexed so that finding all of them in a text is one pass over it. */
 export interface SecretIndex extends SecretLookup {
-  /** Adds a secret, or a username and password pair (a value shorter than MIN_SECRET_LENGTH is ignored). */
-  add(secret: string | SecretPair): void;
+  /**
+   * Adds a secret, or a username and password pair, as `sent` unless told (a value shorter than MIN_SECRET_LENGTH is
+   * ignored).
+   */
+  add(secret: string | SecretPair, kind?: SecretKind): void;
+  /** The secrets sent, as a lookup of their own: what `foundIn` would be of an index given only those. */
+  readonly sent: SecretLookup;
+  /** Every form of every known secret, of either kind, that occurs in `text`, inside another one or not. */
+  everyIn(text: string): SecretFound[];
 }
 
 /** The UTF-8 bytes of a value. */
@@ -94,8 +108,15 @@ function windowHash(text: string, at: number): number {
   return hash;
 }
 
-/** One form of a secret as indexed: where its last MIN_SECRET_LENGTH characters start in it. */
-interface Entry extends SecretFound {
+/**
+ * One form of a secret as indexed: where its last MIN_SECRET_LENGTH characters start in it, and its kind (a form held
+ * and then sent becomes the sent secret's).
+ */
+interface Entry {
+  secret: string;
+  form: SecretForm;
+  kind: SecretKind;
+  readonly text: string;
   readonly tail: number;
 }
 
@@ -113,27 +134,35 @@ interface Entry extends SecretFound {
 export function createSecretIndex(initial: Iterable<string | SecretPair> = []): SecretIndex {
   const byTail = new Map<number, Entry | Entry[]>();
   /** Every form's text already indexed: a text is indexed once, under the first form that makes it. */
-  const known = new Set<string>();
+  const known = new Map<string, Entry>();
   /**
    * Marks the character codes the entries' last windows start with (a table, cheaper to read than a set): most
    * positions of a text are passed over on this alone.
    */
   const windowStarts = new Uint8Array(65_536);
-  let size = 0;
-  const index = (found: SecretFound): void => {
-    if (known.has(found.text)) return;
-    known.add(found.text);
-    const entry: Entry = { ...found, tail: found.text.length - MIN_SECRET_LENGTH };
+  const sizes = { sent: 0, held: 0 };
+  /** Indexes one form; true when it is new, or new to the secrets sent. */
+  const index = (found: SecretFound, kind: SecretKind): boolean => {
+    const had = known.get(found.text);
+    if (had !== undefined) {
+      if (had.kind === 'sent' || kind === 'held') return false;
+      Object.assign(had, { secret: found.secret, form: found.form, kind });
+      return true;
+    }
+    const entry: Entry = { ...found, kind, tail: found.text.length - MIN_SECRET_LENGTH };
+    known.set(entry.text, entry);
     const key = windowHash(entry.text, entry.tail) & KEY_MASK;
     const bucket = byTail.get(key);
     if (bucket === undefined) byTail.set(key, entry);
     else if (Array.isArray(bucket)) bucket.push(entry);
     else byTail.set(key, [bucket, entry]);
     windowStarts[entry.text.charCodeAt(entry.tail)] = 1;
+    return true;
   };
-  const add = (secret: string | SecretPair): void => {
+  const add = (secret: string | SecretPair, kind: SecretKind = 'sent'): void => {
     if (typeof secret === 'string') {
-      if (secret.length < MIN_SECRET_LENGTH || known.has(secret)) return;
+      const had = known.get(secret);
+      if (secret.length < MIN_SECRET_LENGTH || (had !== undefined && (had.kind === 'sent' || kind === 'held'))) return;
     } else if (
       typeof secret?.username !== 'string' ||
       typeof secret.password !== 'string' ||
@@ -141,43 +170,57 @@ export function createSecretIndex(initial: Iterable<string | SecretPair> = []): 
     )
       return;
     const name = typeof secret === 'string' ? secret : `${secret.username}:${secret.password}`;
-    const before = known.size;
-    for (const [form, text] of secretForms(secret)) index({ secret: name, form, text });
-    if (known.size > before) size += 1;
+    let added = false;
+    for (const [form, text] of secretForms(secret)) added = index({ secret: name, form, text }, kind) || added;
+    if (added) sizes[kind] += 1;
   };
   for (const secret of initial) add(secret);
   const matches = (text: string, entry: Entry, at: number): boolean =>
     at >= entry.tail && text.startsWith(entry.text, at - entry.tail);
+  /** Every entry of the kind (of either, when none is given) that occurs in `text`: one pass over it. */
+  const scan = (text: string, kind?: SecretKind): Set<Entry> => {
+    const found = new Set<Entry>();
+    if (known.size === 0 || text.length < MIN_SECRET_LENGTH) return found;
+    const wanted = (entry: Entry): boolean => kind === undefined || entry.kind === kind;
+    const last = text.length - MIN_SECRET_LENGTH;
+    let hash = windowHash(text, 0);
+    for (let at = 0; ; at++) {
+      if (windowStarts[text.charCodeAt(at)] === 1) {
+        const bucket = byTail.get(hash & KEY_MASK);
+        if (Array.isArray(bucket)) {
+          for (const entry of bucket) if (wanted(entry) && matches(text, entry, at)) found.add(entry);
+        } else if (bucket !== undefined && wanted(bucket) && matches(text, bucket, at)) found.add(bucket);
+      }
+      if (at === last) break;
+      hash =
+        (Math.imul((hash - Math.imul(text.charCodeAt(at), LEAVING)) | 0, BASE) +
+          text.charCodeAt(at + MIN_SECRET_LENGTH)) |
+        0;
+    }
+    return found;
+  };
+  /**
+   * The secrets of the kind found in `text`; a form found inside a longer one found (base64 of a username, inside that
+   * of `username:password`) is the longer one's match: one finding per leak.
+   */
+  const foundIn = (text: string, kind?: SecretKind): SecretFound[] => {
+    const all = [...scan(text, kind)];
+    return all
+      .filter((entry) => !all.some((other) => other !== entry && other.text.includes(entry.text)))
+      .map(({ secret, form, text: matched }) => ({ secret, form, text: matched }));
+  };
   return {
     add,
     get size() {
-      return size;
+      return sizes.sent + sizes.held;
     },
-    foundIn(text) {
-      if (size === 0 || text.length < MIN_SECRET_LENGTH) return [];
-      const found = new Set<Entry>();
-      const last = text.length - MIN_SECRET_LENGTH;
-      let hash = windowHash(text, 0);
-      for (let at = 0; ; at++) {
-        if (windowStarts[text.charCodeAt(at)] === 1) {
-          const bucket = byTail.get(hash & KEY_MASK);
-          if (Array.isArray(bucket)) {
-            for (const entry of bucket) if (matches(text, entry, at)) found.add(entry);
-          } else if (bucket !== undefined && matches(text, bucket, at)) found.add(bucket);
-        }
-        if (at === last) break;
-        hash =
-          (Math.imul((hash - Math.imul(text.charCodeAt(at), LEAVING)) | 0, BASE) +
-            text.charCodeAt(at + MIN_SECRET_LENGTH)) |
-          0;
-      }
-      if (found.size === 0) return [];
-      // A form found inside a longer one found (base64 of a username, inside that of `username:password`) is the
-      // longer one's match: one finding per leak.
-      const all = [...found];
-      return all
-        .filter((entry) => !all.some((other) => other !== entry && other.text.includes(entry.text)))
-        .map(({ secret, form, text: matched }) => ({ secret, form, text: matched }));
+    foundIn: (text) => foundIn(text),
+    sent: {
+      get size() {
+        return sizes.sent;
+      },
+      foundIn: (text) => (sizes.sent === 0 ? [] : foundIn(text, 'sent')),
     },
+    everyIn: (text) => [...scan(text)].map(({ secret, form, text: matched }) => ({ secret, form, text: matched })),
   };
 }

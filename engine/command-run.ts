@@ -2,6 +2,8 @@ import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { openRunChannel, type RunLink } from '../core/run-channel.ts';
 import type { SuitesSource } from './run-suites.ts';
 import { prepareRun, type SuiteFactories } from './prepare-run.ts';
+import { createRedactor } from '../core/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
 
 /** The run this thread prepares, by channel: the early worker prepares it, and the suite file finds it prepared. */
 const prepared = new Map<string, Promise<SuitesSource>>();
@@ -25,9 +27,11 @@ async function prepare(link: RunLink, suites: SuiteFactories): Promise<SuitesSou
   const channel = openRunChannel(link);
   try {
     const specs = await loadShippedSpecs();
-    const run = await prepareRun(link.settings, specs, suites);
+    // The worker thread's one redactor, on the run's one registry of secrets: the preflight's and the session's.
+    const redactor = createRedactor(redactedNames(specs), createSecretRegistry(link.settings.config));
+    const run = await prepareRun(link.settings, specs, suites, redactor);
     channel.prepared({ run });
-    return { config: run.config, specs, channel: link, prepare: async () => ({ run }) };
+    return { config: run.config, specs, channel: link, redactor, prepare: async () => ({ run }) };
   } catch (error) {
     channel.prepared({ error });
     throw error;

@@ -19,8 +19,8 @@ import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from '../core/http-client.ts';
 import type { Probe } from '../core/probe.ts';
-import { configSecrets } from '../core/run-secrets.ts';
-import { createRedactor } from '../core/redaction.ts';
+import { createSecretRegistry } from '../core/secret-registry.ts';
+import { createRedactor, type Redactor } from '../core/redaction.ts';
 import { createRequestGate } from '../core/request-gate.ts';
 import { type ConnectionWatch, watchConnections } from '../core/connection-watch.ts';
 import { operationById, type Specs } from '../core/spec.ts';
@@ -71,13 +71,18 @@ interface Checker {
  * Sends a few authenticated GETs per API under test with the run's own settings before the first probe, and throws a
  * HarnessError naming the setting to fix when they show a configuration mistake (credentials refused, an id the
  * target does not know, a base URL that is not the API, a listed id the run may not use, a target not reachable),
- * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run.
+ * leaving every other answer (a 5xx, a timeout, a reset, a body off the contract) to the run. What it says of an
+ * answer is redacted by the thread's one redactor (`redactor`: the run's, a test's own by default).
  */
-export async function preflight(config: RunConfig, specs: Specs): Promise<PreflightReport> {
+export async function preflight(
+  config: RunConfig,
+  specs: Specs,
+  redactor: Redactor = createRedactor([], createSecretRegistry(config)),
+): Promise<PreflightReport> {
   const connections = watchConnections();
   const dispatchers = createDispatchers(config.network, { connections: 2, connectTimeoutMs: config.timeoutMs });
   const deadline = Date.now() + config.budgetMs;
-  const redact = createRedactor([], configSecrets(config)).text;
+  const redact = redactor.text;
   let requests = 0;
   const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization' | 'dispatcher'> = {
     timeoutMs: config.timeoutMs,

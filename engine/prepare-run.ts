@@ -4,6 +4,7 @@ import { planRun, type Plan } from './plan.ts';
 import { preflightRequestCount } from './preflight-plan.ts';
 import type { SuiteDefinition } from './suite-types.ts';
 import type { PreparedRun, RunSettings } from '../core/run.ts';
+import type { Redactor } from '../core/redaction.ts';
 
 /** The suites a run is made of, as factories of fresh definitions (`suites/index.ts` `SUITES`, passed in). */
 export type SuiteFactories = readonly (() => SuiteDefinition)[];
@@ -12,11 +13,13 @@ export type SuiteFactories = readonly (() => SuiteDefinition)[];
  * Prepares a run, the one way for the command, its worker thread, `--dry-run` and the vitest entry: plans it (the
  * examples per property that fit in `--max-requests`), and for a configured target runs the preflight, whose
  * HarnessError stops the run before any probe. A dry run ends with its plan; the embedded target has no preflight.
+ * `redactor`: the thread's one redactor, for what the preflight says of an answer.
  */
 export async function prepareRun(
   settings: RunSettings,
   specs: Specs,
   suites: SuiteFactories,
+  redactor?: Redactor,
 ): Promise<PreparedRun & { readonly plan: Plan }> {
   const plan = runPlan(settings.config, specs, suites);
   const config = withRuns(settings.config, plan.runs);
@@ -24,7 +27,7 @@ export async function prepareRun(
   if (config.dryRun || config.reference) return planned;
   // undici loads with the preflight, for a configured target only.
   const { preflight } = await import('./preflight.ts');
-  return { ...planned, preflight: await preflight(config, specs) };
+  return { ...planned, preflight: await preflight(config, specs, redactor) };
 }
 
 /** The run's plan: every suite's groups under the settings, the preflight's GETs reserved within `--max-requests`. */

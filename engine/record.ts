@@ -7,7 +7,7 @@ import { coverFields } from '../core/field-coverage.ts';
 import { cover, coverTransition, tally, type KeptFinding, type Ledger } from '../core/ledger.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { runCredentials, runOtherCredentials } from '../apis/index.ts';
-import { redactedNames, valuesUnder } from '../rules/secrets.ts';
+import { valuesUnder } from '../core/secret-registry.ts';
 import type { Session } from './session.ts';
 import { withoutBigInts } from '../core/json-text.ts';
 
@@ -25,9 +25,9 @@ export interface Judged {
  */
 export function recordExchange(session: Session, ledger: Ledger, rules: readonly Rule[], exchange: Exchange): Judged {
   const { specs, memories } = session;
-  for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields))
-    session.redactor.addSecret(secret);
-  for (const value of valuesUnder(exchange.response?.json, redactedNames(specs))) session.redactor.addSecret(value);
+  // The run's one registry of secrets learns what the exchange carries before any rule judges it or anything of it is
+  // recorded: the redactor and `secrets.absent` read it.
+  const generated = session.redactor.secrets.record(exchange, specs);
 
   for (const rule of rules) rule.memory?.sent?.(memories.get(rule.id), exchange, specs);
   const operation = session.operation(exchange.operationId);
@@ -47,7 +47,7 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   for (const { rule, part, violations } of judgements) {
     if (violations.length > 0) {
       redacted ??= session.redactor.exchange(exchange);
-      curl ??= reproduction(session, exchange);
+      curl ??= reproduction(session, exchange, generated);
     }
     const made = violations.map((v) => finding(session, redacted!, curl!, rule, v));
     findings.push(...tally(ledger, exchange.operation, rule, part, made));
@@ -57,10 +57,15 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
 }
 
 /**
- * The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values as sent.
+ * The curl of an unredacted exchange: the run's credentials as variables, the harness's own generated values (the
+ * request-only ones it sent: `generated`, or read from its body again) as sent.
  */
-export function reproduction(session: Pick<Session, 'config' | 'redactor' | 'specs'>, exchange: Exchange): string {
-  const generated = new Set(valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields));
+export function reproduction(
+  session: Pick<Session, 'config' | 'redactor' | 'specs'>,
+  exchange: Exchange,
+  sent: readonly string[] = valuesUnder(exchange.request.json, session.specs.requestOnlySecretFields),
+): string {
+  const generated = new Set(sent);
   return curlCommand(exchange.api, exchange.request, {
     credentials: runCredentials(session.config),
     others: runOtherCredentials(session.config),

@@ -22,6 +22,7 @@ import { knownFailureReason } from '../core/known-failures.ts';
 import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
 import type { PreparedRun } from '../core/run.ts';
 import type { RunLink } from '../core/run-channel.ts';
+import type { Redactor } from '../core/redaction.ts';
 
 /** What the suites are registered with: the settings their tests are declared from, and how the run is prepared. */
 export interface SuitesSource {
@@ -31,6 +32,8 @@ export interface SuitesSource {
   readonly specs: Specs;
   /** The run's link to the command's thread (interrupts, progress); none in a team's own vitest run. */
   readonly channel?: RunLink;
+  /** The thread's one redactor, on the run's registry of secrets, which the preflight used; the session's. */
+  readonly redactor?: Redactor;
   /** Prepares the run once, before the first group sends; `close` ends what preparing it started. */
   prepare(): Promise<{ readonly run: PreparedRun; close?(): Promise<void> }>;
 }
@@ -72,6 +75,7 @@ export async function startGroups(
   // Shrinking spends only what --max-requests leaves beyond the plan and the preflight's GETs.
   const session = await createSession(run.config, source.specs, {
     ...(source.channel ? { channel: source.channel } : {}),
+    ...(source.redactor ? { redactor: source.redactor } : {}),
     spent,
     planned: run.plan.total + spent,
   });

@@ -4,8 +4,8 @@ import { createPacers } from '../core/credential-pacer.ts';
 import { createDispatchers } from '../core/dispatcher.ts';
 import { createHttpClient, type HttpClient } from '../core/http-client.ts';
 import { openHarSpool, type HarSpool } from '../core/har-spool.ts';
-import { configSecrets } from '../core/run-secrets.ts';
 import { createRedactor, type Redactor } from '../core/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
 import { createRequestGate, type RequestGate } from '../core/request-gate.ts';
 import { openRunChannel, type RunLink, type RunReporter } from '../core/run-channel.ts';
 import type { Operation, Specs } from '../core/spec.ts';
@@ -15,7 +15,6 @@ import type { CreatedResource } from '../core/run-report.ts';
 import { API_LIST, type ApiName } from '../apis/index.ts';
 import { runAuthorization } from '../apis/descriptor.ts';
 import { RULES } from '../rules/index.ts';
-import { redactedNames } from '../rules/secrets.ts';
 import { createMemories, type RuleMemories } from '../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
 
@@ -28,6 +27,7 @@ export interface Session {
   readonly specs: Specs;
   readonly validators: Validators;
   readonly gate: RequestGate;
+  /** The thread's one redactor, and through it the run's one registry of secrets (`redactor.secrets`). */
   readonly redactor: Redactor;
   /** Each rule's memory of the run (the secrets sent, the requestIds seen), for the rules that keep one. */
   readonly memories: RuleMemories;
@@ -56,6 +56,11 @@ export interface Session {
 export interface SessionOptions {
   /** The run's link to the command's thread (`runLink`); without one, none listens and Ctrl-C is vitest's own. */
   readonly channel?: RunLink;
+  /**
+   * The thread's one redactor, which the preflight used, on the run's registry of secrets; the session makes one when
+   * none is given.
+   */
+  readonly redactor?: Redactor;
   /** Requests the run sent before the session (the preflight's): `--max-requests` counts them too. */
   readonly spent?: number;
   /** Requests the plan sends, the preflight's included: with `--max-requests`, shrinking spends only what is left. */
@@ -83,7 +88,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     keepAliveTimeoutMs: 4_000,
     connectTimeoutMs: config.timeoutMs,
   });
-  const redactor = createRedactor(redactedNames(specs), configSecrets(config));
+  const redactor = options.redactor ?? createRedactor(redactedNames(specs), createSecretRegistry(config));
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
   const har = config.har === undefined ? undefined : openHarSpool(config.har);
 
@@ -93,7 +98,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     validators: createValidators(),
     gate,
     redactor,
-    memories: createMemories(RULES, { config, specs }),
+    memories: createMemories(RULES, { config, specs, secrets: redactor.secrets }),
     ...(har ? { har } : {}),
     shrinkBudget: createShrinkBudget({
       gate,

@@ -1,54 +1,6 @@
-import { runSecrets } from '../apis/index.ts';
 import { EVERY_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
-import {
-  createSecretIndex,
-  SECRET_FORM_WORDS,
-  type SecretFound,
-  type SecretIndex,
-  type SecretPair,
-} from '../core/secret-index.ts';
-import type { Specs } from '../core/spec.ts';
-
-/** Header and field names that carry credentials in any HTTP API, beside the fields the specs mark secret. */
-const CREDENTIAL_NAMES = Object.freeze([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'token',
-]);
-
-/**
- * Field and header names whose values the harness redacts in everything it records: the usual credential names and
- * every field the specs mark `x-conformance-secret`.
- */
-export function redactedNames(specs: Pick<Specs, 'secretFields'>): readonly string[] {
-  return [...CREDENTIAL_NAMES, ...specs.secretFields];
-}
-
-/** Every string under a property named in `names` (compared case-insensitively), at any depth of a JSON value. */
-export function valuesUnder(json: unknown, names: readonly string[]): string[] {
-  const lower = new Set(names.map((name) => name.toLowerCase()));
-  const found: string[] = [];
-  const walk = (value: unknown, inside: boolean): void => {
-    if (typeof value === 'string') {
-      if (inside) found.push(value);
-    } else if (Array.isArray(value)) {
-      for (const item of value) walk(item, inside);
-    } else if (isContainer(value)) {
-      for (const key in value) walk(value[key], inside || lower.has(key.toLowerCase()));
-    }
-  };
-  walk(json, false);
-  return found;
-}
-
-/**
- * A JSON object or array. Walks go over an object's keys with `for...in` (a parsed body's own keys, in order), which
- * allocates nothing per key.
- */
-const isContainer = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+import { SECRET_FORM_WORDS, type SecretFound, type SecretLookup } from '../core/secret-index.ts';
+import { createSecretRegistry, isContainer } from '../core/secret-registry.ts';
 
 const where = (json: unknown, secret: string, path: string): string | undefined => {
   if (typeof json === 'string') return json.includes(secret) ? path : undefined;
@@ -84,29 +36,14 @@ const secretFields = (
   }
 };
 
-/** Every object with a string `username` and `password` in a JSON value: the pairs HTTP Basic would carry. */
-export function usernamePasswordPairs(json: unknown): SecretPair[] {
-  const pairs: SecretPair[] = [];
-  const walk = (value: unknown): void => {
-    if (!isContainer(value)) return;
-    if (typeof value.username === 'string' && typeof value.password === 'string')
-      pairs.push({ username: value.username, password: value.password });
-    for (const key in value) walk(value[key]);
-  };
-  walk(json);
-  return pairs;
-}
-
 /**
  * Every secret value the run has sent, in every form the index knows: its own credentials, and the request-only
- * secrets of each request so far, with each username and password pair among them.
+ * secrets of each request so far, with each username and password pair among them: the view of the secrets sent of
+ * the run's one registry, which the session feeds where each exchange is recorded, before it is judged (memories made
+ * without a session's registry get one of their own, with the settings' credentials).
  */
-const sentSecrets: RuleMemory<SecretIndex> = {
-  create: ({ config }) => createSecretIndex(runSecrets(config)),
-  sent(secrets, exchange, specs) {
-    for (const secret of valuesUnder(exchange.request.json, specs.requestOnlySecretFields)) secrets.add(secret);
-    for (const pair of usernamePasswordPairs(exchange.request.json)) secrets.add(pair);
-  },
+const sentSecrets: RuleMemory<SecretLookup> = {
+  create: ({ config, secrets }) => (secrets ?? createSecretRegistry(config)).sent,
 };
 
 /** What a violation shows of a secret found: the form it took, never the secret. */

@@ -10,7 +10,7 @@ import { loadSpecs, type Specs } from '../core/spec.ts';
 import { createValidators } from '../core/validators.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULES } from '../rules/index.ts';
-import { valuesUnder } from '../rules/secrets.ts';
+import { valuesUnder } from '../core/secret-registry.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
