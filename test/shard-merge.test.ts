@@ -3,11 +3,10 @@ import type { Log, Result } from 'sarif';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
 import type { RunReport } from '../core/run-report.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
-import { failedRules, runInProcess, type InProcessRun } from './support/in-process.ts';
+import { builtMain as main, failedRules, runInProcess, type InProcessRun } from './support/in-process.ts';
 import { SKIP_UNPROBED } from './support/unprobed.ts';
 import { targetEnv } from './support/target-env.ts';
 

@@ -20,6 +20,9 @@ const { main } = (await import(
   new URL('../../dist/cli/main.js', import.meta.url).href
 )) as typeof import('../../cli/main.ts');
 
+/** The build's `main`, for a command that reads what runs of the build wrote (`merge` replays their blob reports). */
+export const builtMain = main;
+
 /** Runs the `conformance` command in this process (the same code path as the binary, without its start-up cost). */
 export async function runInProcess(
   args: readonly string[],
