@@ -2,6 +2,7 @@ import { isSuccess, type Exchange } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, probes, sameId } from './body.ts';
 import { isDeepStrictEqual } from 'node:util';
+import { jsonText } from '../core/json-text.ts';
 
 /** The operations whose path names an organization (every operation of the management API). */
 const MANAGEMENT_OPERATIONS = Object.freeze([
@@ -60,7 +61,7 @@ function readOnlyViolations(shown: Record<string, unknown>, expected: ReadOnlyEx
   return Object.entries(expected.sent).flatMap(([field, sent]): Violation[] => {
     const kept = expected.kept[field];
     const wanted =
-      kept === undefined ? `the target's ${field}, not the one sent` : `the target's ${field} ${JSON.stringify(kept)}`;
+      kept === undefined ? `the target's ${field}, not the one sent` : `the target's ${field} ${jsonText(kept)}`;
     return shown[field] !== undefined && isDeepStrictEqual(shown[field], sent)
       ? [{ path: `${at}/${field}`, expected: wanted, actual: shown[field] }]
       : [];
@@ -99,7 +100,7 @@ export const accessRules: Rule[] = [
         : [
             {
               path: payloadPath(ex),
-              expected: `the settings read before the refused update: ${JSON.stringify(before)}`,
+              expected: `the settings read before the refused update: ${jsonText(before)}`,
               actual: after,
             },
           ];

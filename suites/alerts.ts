@@ -18,6 +18,7 @@ import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/rea
 import { OTHER_TENANT_PARTS } from '../rules/access.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
+import { jsonText } from '../core/json-text.ts';
 
 const LIST = 'list alerts';
 
@@ -133,7 +134,7 @@ async function putBack(context: SuiteContext, found: Found, changed: boolean): P
     context.incident(
       `Alert ${found.id} was updated and putting it back FAILED ` +
         `(${restored.response?.status ?? restored.failure?.code}): restore it by hand ` +
-        `to ${JSON.stringify(found.original)}`,
+        `to ${jsonText(found.original)}`,
     );
   }
 }
@@ -417,7 +418,7 @@ export function alertsSuite(): SuiteDefinition {
               reported.add(change.id);
               context.incident(
                 `Alert ${change.id} changed while the run updated alert ${found.id} (the run never wrote ` +
-                  `to it): it was ${JSON.stringify(change.before)}, it is ${JSON.stringify(change.after)}`,
+                  `to it): it was ${jsonText(change.before)}, it is ${jsonText(change.after)}`,
               );
             }
           });

@@ -7,6 +7,8 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.ts';
 import { UNPROBED } from './support/unprobed.ts';
+import type { ReferenceTarget } from '../reference/server.ts';
+import { otherTenantEnv } from './support/target-env.ts';
 
 /** What a finished process printed and returned. */
 interface Exec {
@@ -181,6 +183,10 @@ await conformanceSuites({
   backup: process.env.BACKUP_ID,
   alertsUrl: process.env.ALERTS_BASE_URL,
   alertsToken: process.env.ALERTS_TOKEN,
+  managementOtherOrganizationId: process.env.OTHER_ORGANIZATION_ID,
+  managementOtherKeyId: process.env.OTHER_MANAGEMENT_KEY_ID,
+  managementOtherKeySecret: process.env.OTHER_MANAGEMENT_KEY_SECRET,
+  alertsOtherToken: process.env.OTHER_ALERTS_TOKEN,
   runs: 2,
 });
 `,
@@ -205,6 +211,7 @@ await conformanceSuites({
           BACKUP_ID: target.backupId,
           ALERTS_BASE_URL: target.alertsUrl,
           ALERTS_TOKEN: target.alertsToken,
+          ...otherTenantEnv(target as unknown as ReferenceTarget),
         });
         const junit = await readFile(join(project, 'reports', 'conformance-junit.xml'), 'utf8');
         for (const text of [run.stdout, run.stderr, junit]) {

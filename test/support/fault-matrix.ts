@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../core/run-report.ts';
+import { concerns } from '../../core/rule.ts';
 import { loadSpecs } from '../../core/spec.ts';
+import { RULES } from '../../rules/index.ts';
 import { FAULTS, type Fault } from '../../reference/faults.ts';
 import { runInProcess } from './in-process.ts';
 
@@ -37,17 +39,30 @@ async function failedPairs(report: RunReport): Promise<string[]> {
 }
 
 /**
- * The rule × operation verdicts a fault declares it always fails: `breaks` × `on`, and its `also` but the `sometimes`
- * ones, as sorted `rule on operationId`.
+ * The rule × operation verdicts a fault declares it always fails: `breaks` × `on` where the rule concerns the
+ * operation, and its `also`, but the `sometimes` ones, as sorted `rule on operationId`.
  */
 function declaredPairs(fault: Fault): string[] {
   const always = (fault.also ?? []).filter((entry) => !entry.sometimes);
+  const sometimes = sometimesPairs(fault);
   const pairs = [
-    ...fault.breaks.flatMap((rule) => fault.on.map((op) => `${rule} on ${op}`)),
+    ...fault.breaks.flatMap((rule) =>
+      fault.on.filter((op) => CONCERNS.has(`${rule} on ${op}`)).map((op) => `${rule} on ${op}`),
+    ),
     ...always.flatMap(({ rule, on }) => on.map((op) => `${rule} on ${op}`)),
   ];
-  return [...new Set(pairs)].sort();
+  return [...new Set(pairs)].filter((pair) => !sometimes.has(pair)).sort();
 }
+
+/** Every `rule on operationId` of the rule table: the verdicts a run gives. */
+const CONCERNS: ReadonlySet<string> = await (async () => {
+  const { operations } = await loadSpecs();
+  return new Set(
+    RULES.flatMap((rule) =>
+      operations.filter((op) => concerns(rule, op)).map((op) => `${rule.id} on ${op.operationId}`),
+    ),
+  );
+})();
 
 /**
  * The verdicts a fault fails only on seeds whose sequences visit the state that shows them: neither required nor
