@@ -281,15 +281,16 @@ export async function runSequences<M extends object, S = undefined>(
         const last = sent.reduce((at, exchange, i) => (answeredAt(exchange) > answeredAt(sent[at]!) ? i : at), 0);
         const history = judge(sent, readExchange);
         const transition = { from: name.kind, to: name.kind };
+        // Every write is a step of the sequence (coverage counts it); the last answered also carries the history.
         const recorded = sent.map((exchange, i) =>
-          context.record(
-            i === last && history
-              ? {
-                  ...exchange,
-                  probe: { ...exchange.probe, transition, expect: { ...exchange.probe.expect, ...history } },
-                }
-              : exchange,
-          ),
+          context.record({
+            ...exchange,
+            probe: {
+              ...exchange.probe,
+              transition,
+              ...(i === last && history ? { expect: { ...exchange.probe.expect, ...history } } : {}),
+            },
+          }),
         );
         steps.push({ command: name.command, exchange: recorded[last]!, atOnce: recorded });
         steps.push({ command: read.name.command, exchange: readExchange });

@@ -33,7 +33,7 @@ const RESTRICTED = [
   '--concurrency',
   '2',
   '--max-requests',
-  '100',
+  '300',
   '--timeout-ms',
   '4000',
   '--budget-ms',
@@ -59,7 +59,7 @@ describe('replay keeps every limit', () => {
     const line = replayCommand(config);
     expect(line).toBe(
       'npx conformance --seed 7 --runs 3 --reference-fault auth-any-secret --allow read,write --max-rps 50 ' +
-        '--concurrency 2 --max-requests 100 --timeout-ms 4000 --budget-ms 120000 --max-response-bytes 65536 ' +
+        '--concurrency 2 --max-requests 300 --timeout-ms 4000 --budget-ms 120000 --max-response-bytes 65536 ' +
         '--skip-rules auth.required',
     );
     expect(limits(resolveConfig(flagsOf(line), {}, RULE_IDS))).toEqual(limits(config));
@@ -84,7 +84,7 @@ describe('replay keeps every limit', () => {
     const line = replayCommand(config, 'auth.required');
     for (const value of ['kid-1234', 'sekret-5678', 'tok-9999', 'example.test', 'org-1', 'svc-1'])
       expect(line).not.toContain(value);
-    expect(line).toContain('--allow read,write --max-rps 50 --concurrency 2 --max-requests 100');
+    expect(line).toContain('--allow read,write --max-rps 50 --concurrency 2 --max-requests 300');
   });
 
   it(
@@ -97,7 +97,7 @@ describe('replay keeps every limit', () => {
         allow: ['read', 'write'],
         maxRps: 50,
         concurrency: 2,
-        maxRequests: 100,
+        maxRequests: 300,
         timeoutMs: 4000,
         budgetMs: 120000,
         seed: 5,
