@@ -121,8 +121,11 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
     const claims: { pacer: CredentialPacer; claim: PacerClaim | undefined }[] = [];
     for (const req of reqs) {
       const pacer = pacers.of(options.api, req.headers.authorization);
-      // A group holds its claims while it gathers them: a pacer that never opens meanwhile lets the rest go unpaced.
-      await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs)]);
+      // A group holds its claims while it gathers them: a pacer it already holds a claim of may not open before the
+      // group is sent (a pacer feeling out a limit admits one at a time), so the rest of the group goes unpaced then;
+      // another pacer is waited for, up to the longest a rate limit may hold a request.
+      const holding = claims.some((held) => held.pacer === pacer && held.claim !== undefined);
+      if (!holding) await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs)]);
       claims.push({ pacer, claim: pacer.tryClaim() });
     }
     const outcome = await options.gate.admitTogether(

@@ -1,4 +1,5 @@
-import type { HookContext, Hooks, Outgoing } from './hooks.ts';
+import type { HookContext, Hooks, OperationId, Outgoing } from './hooks.ts';
+import type { RuleId } from './rule-id.ts';
 import { jsonOutgoing } from './http.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
 import { isUuid } from './scope.ts';
@@ -17,6 +18,11 @@ export interface Mode {
   readonly description: string;
   /** Creates the mode's hooks, with any state they keep, for one start of the target whose state is `store`. */
   readonly install: (store: Pick<Store, 'alerts' | 'pipes'>) => Hooks;
+  /**
+   * Verdicts a correct harness cannot judge on this correct target, and says so (skipped, not judged) where the clean
+   * target passes them: the only probes that give their evidence are ones this target may refuse.
+   */
+  readonly notJudged?: readonly { readonly rule: RuleId; readonly on: OperationId; readonly why: string }[];
 }
 
 const ID_KEYS: readonly string[] = Object.freeze(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']);
@@ -159,6 +165,13 @@ export const MODES: readonly Mode[] = Object.freeze(
         "field (a key's expireAt aside), and alert updates without any of the nine fields or with an " +
         'interval its alerts did not use when it started, are rejected with 400',
       install: strictBodies,
+      notJudged: [
+        {
+          rule: 'pipes.concurrent-updates' as const,
+          on: 'updatePipe' as const,
+          why: 'PATCHes sent at once each set some settings keys: partial bodies, which this target refuses',
+        },
+      ],
     },
     {
       name: 'strict-bounds',
