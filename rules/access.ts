@@ -15,6 +15,10 @@ const MANAGEMENT_OPERATIONS = Object.freeze([
   'getBackup',
 ]);
 
+/** A probe of the rule answered: a rejection probe whatever came back, else a 2xx (the reading it checks). */
+const judgesAnswer = (ex: Exchange, rule: string): boolean =>
+  probes(ex, rule) && ex.response !== undefined && (ex.probe.intent === 'reject' || isSuccess(ex));
+
 /** The parts of `access.path-scoped`: the path names another organization, another service, and the read after. */
 export const PATH_SCOPE_PARTS = Object.freeze({
   organization: 'another organization',
@@ -89,8 +93,7 @@ export const accessRules: Rule[] = [
       { name: PATH_SCOPE_PARTS.unchanged, operations: ['getPipeSettings'] },
     ],
     partOf: (ex) => ex.probe.part,
-    applies: (ex) =>
-      probes(ex, 'access.path-scoped') && ex.response !== undefined && (ex.probe.intent === 'reject' || isSuccess(ex)),
+    applies: (ex) => judgesAnswer(ex, 'access.path-scoped'),
     check: (ex) => {
       if (ex.probe.intent === 'reject') return refusal(ex);
       const before = ex.probe.expect?.unchanged;
@@ -124,8 +127,7 @@ export const accessRules: Rule[] = [
       { name: OTHER_TENANT_PARTS.list, operations: ['listAlerts'] },
     ],
     partOf: (ex) => ex.probe.part,
-    applies: (ex) =>
-      probes(ex, 'access.other-tenant') && ex.response !== undefined && (ex.probe.intent === 'reject' || isSuccess(ex)),
+    applies: (ex) => judgesAnswer(ex, 'access.other-tenant'),
     check: (ex) => {
       if (ex.probe.intent === 'reject') return refusal(ex);
       const runs = (ex.probe.expect?.runAlerts ?? []) as readonly string[];
