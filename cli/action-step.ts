@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { Log } from 'sarif';
+import { appendFile, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { RUN_FLAGS } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
-import { linesIn } from '../core/operation-locations.ts';
-import { SRCROOT } from '../reports/sarif.ts';
+import { copyLocations, SPEC_COPIES_VARIABLE } from '../core/operation-locations.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -56,29 +54,27 @@ export function actionArgs(inputs: Readonly<Record<string, string>>): string[] {
 /**
  * The action's run step: runs `command` with the flags of the inputs (JSON in `CONFORMANCE_INPUTS`, as
  * `toJSON(inputs)` gives them), then writes the outputs to `$GITHUB_OUTPUT` from the run's findings.json, and
- * returns the run's exit code. The run itself writes the reports, the job summary and the annotations.
+ * returns the run's exit code. The run itself writes the reports, the job summary and the annotations, locating
+ * failures in the user's spec copies (`management-spec`, `alerts-spec`), which it is handed in the environment.
  */
 export async function runActionStep(env: Env, command: readonly string[], cwd: string): Promise<number> {
   const { CONFORMANCE_INPUTS: given, ...runEnv } = env;
   const inputs = JSON.parse(given ?? '{}') as Record<string, string>;
   const reportDir = resolve(cwd, inputs['report-dir']?.trim() || DEFAULTS.reportDir);
   const started = Date.now();
+  const copies = ['management-spec', 'alerts-spec'].map((name) => inputs[name]?.trim() ?? '').filter(Boolean);
   let code: number;
   try {
-    code = await runToEnd(command, actionArgs(inputs), runEnv, cwd);
+    const args = actionArgs(inputs);
+    // Checked before the run, which locates its SARIF results and annotations in the same copies.
+    await copyLocations(copies, cwd);
+    code = await runToEnd(command, args, { ...runEnv, [SPEC_COPIES_VARIABLE]: copies.join('\n') }, cwd);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     process.stderr.write(`conformance: ${error.message} [${error.code}]\n`);
     code = 2;
   }
   const findings = await freshFindings(join(reportDir, 'findings.json'), started);
-  const copies = ['management-spec', 'alerts-spec'].map((name) => inputs[name]?.trim() ?? '').filter(Boolean);
-  if (findings)
-    await locateInCopies(join(reportDir, 'results.sarif'), copies, cwd).catch((error: unknown) => {
-      if (!isHarnessError(error)) throw error;
-      process.stderr.write(`conformance: ${error.message} [${error.code}]\n`);
-      code = 2;
-    });
   const outputs: ActionOutputs = {
     'exit-code': String(code),
     passed: findings ? String(findings.stats.passed) : '',
@@ -100,44 +96,6 @@ export async function runActionStep(env: Env, command: readonly string[], cwd: s
     await appendFile(env.GITHUB_STEP_SUMMARY, said);
   }
   return code;
-}
-
-/**
- * Points each result of results.sarif at its operation in the user's copy of its spec (`copies`: paths in the
- * checkout `cwd`), as a relative URI under %SRCROOT% with the line and column of the method's key; a result whose
- * operation no copy holds keeps its logical location only (the installed package's spec is no file of the checkout).
- */
-export async function locateInCopies(sarifFile: string, copies: readonly string[], cwd: string): Promise<void> {
-  if (copies.length === 0) return;
-  const located = new Map<string, { uri: string; line: number; column: number }>();
-  for (const copy of copies) {
-    const inside = relative(cwd, resolve(cwd, copy));
-    if (inside.startsWith('..') || isAbsolute(inside))
-      throw new HarnessError(
-        'CONFIG_INVALID',
-        `the action's spec copy ${JSON.stringify(copy)} is not in the checkout.`,
-      );
-    const lines = await linesIn(resolve(cwd, inside)).catch((error: NodeJS.ErrnoException) => {
-      throw new HarnessError('CONFIG_INVALID', `the action's spec copy ${JSON.stringify(copy)}: ${error.message}`);
-    });
-    for (const [operation, at] of Object.entries(lines))
-      if (!located.has(operation)) located.set(operation, { uri: inside.split(sep).join('/'), ...at });
-  }
-  const log = JSON.parse(await readFile(sarifFile, 'utf8')) as Log;
-  for (const result of log.runs.flatMap((run) => run.results ?? [])) {
-    const at = located.get(String(result.properties?.operation));
-    if (!at) continue;
-    result.locations = [
-      {
-        physicalLocation: {
-          artifactLocation: { uri: at.uri, uriBaseId: SRCROOT },
-          region: { startLine: at.line, startColumn: at.column },
-        },
-        logicalLocations: result.locations?.[0]?.logicalLocations ?? [],
-      },
-    ];
-  }
-  await writeFile(sarifFile, `${JSON.stringify(log, null, 2)}\n`);
 }
 
 /** The stats of the run's findings.json, if this run wrote it (a folder may hold an older run's). */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { HarnessError } from './errors.ts';
 import { type ApiName, SPEC_FILES } from './spec.ts';
 
 /** Where an operation is written in its spec file: the file, and the 1-based line and column of its method key. */
@@ -31,6 +32,59 @@ export async function operationLocations(
       return Object.entries(found[api] ?? {}).map(([key, at]) => [key, { file, ...at }] as const);
     }),
   );
+}
+
+/**
+ * The environment variable by which the GitHub Action hands the run the user's copies of the specs (its
+ * `management-spec` and `alerts-spec` inputs), one path a line, relative to the checkout.
+ */
+export const SPEC_COPIES_VARIABLE = 'CONFORMANCE_SPEC_COPIES';
+
+/** The spec copies named in an environment (`SPEC_COPIES_VARIABLE`), trimmed, empty lines left out. */
+export function specCopiesIn(env: Readonly<Record<string, string | undefined>>): string[] {
+  return (env[SPEC_COPIES_VARIABLE] ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Where each operation is written in the user's copies of the specs (`copies`: paths in the checkout `from`), as
+ * `/`-separated paths relative to it; the first copy that holds an operation wins. A copy outside the checkout or
+ * unreadable is a CONFIG_INVALID error naming it.
+ */
+export async function copyLocations(
+  copies: readonly string[],
+  from: string,
+): Promise<ReadonlyMap<string, SourceLocation>> {
+  const located = new Map<string, SourceLocation>();
+  for (const copy of copies) {
+    const inside = relative(from, resolve(from, copy));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+      throw new HarnessError('CONFIG_INVALID', `the spec copy ${JSON.stringify(copy)} is not in the checkout.`);
+    const lines = await linesIn(resolve(from, inside)).catch((error: NodeJS.ErrnoException) => {
+      throw new HarnessError('CONFIG_INVALID', `the spec copy ${JSON.stringify(copy)}: ${error.message}`, {
+        cause: error,
+      });
+    });
+    const file = inside.split(sep).join('/');
+    for (const [operation, at] of Object.entries(lines))
+      if (!located.has(operation)) located.set(operation, { file, ...at });
+  }
+  return located;
+}
+
+/**
+ * Where reports locate each operation: in the user's copy of its spec when `copies` hold it, else in the shipped
+ * spec (an absolute path, which no report shows, when that is outside the checkout `from`).
+ */
+export async function reportLocations(
+  copies: readonly string[],
+  from: string,
+  lines?: SpecLines,
+): Promise<ReadonlyMap<string, SourceLocation>> {
+  const [shipped, copied] = await Promise.all([operationLocations(from, lines), copyLocations(copies, from)]);
+  return new Map([...shipped, ...copied]);
 }
 
 /** Parses each shipped spec file for the lines of its operations (the YAML parser is loaded only then). */

@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { findingsJson } from './findings-json.ts';
-import { operationLocations } from '../core/operation-locations.ts';
+import { reportLocations, specCopiesIn } from '../core/operation-locations.ts';
 import { shippedSpecLines } from '../core/prepared-specs.ts';
 import { githubAnnotations } from './github-annotations.ts';
 import { htmlReport } from './html-report.ts';
@@ -29,14 +29,15 @@ const FILES: readonly (readonly [string, (report: BaselinedRunReport) => string]
 ];
 
 /**
- * Writes every report file of a run into the report directory (`results.sarif` located at the operations in the spec
- * files, relative to the working directory) and returns their paths; appends the job summary to
- * `$GITHUB_STEP_SUMMARY` when set, and prints annotations when `GITHUB_ACTIONS` is `true`.
+ * Writes every report file of a run into the report directory and returns their paths; appends the job summary to
+ * `$GITHUB_STEP_SUMMARY` when set, and prints annotations when `GITHUB_ACTIONS` is `true`. `results.sarif` and the
+ * annotations locate a failure at its operation in the same place: the user's spec copy that holds it (named in the
+ * environment, see `specCopiesIn`), else the shipped spec when it is inside the working directory, else nowhere.
  */
 export async function writeReports(reportDir: string, report: BaselinedRunReport, io: ReportIo): Promise<string[]> {
   const dir = resolve(reportDir);
   await mkdir(dir, { recursive: true });
-  const locations = await operationLocations(process.cwd(), await shippedSpecLines());
+  const locations = await reportLocations(specCopiesIn(io.env), process.cwd(), await shippedSpecLines());
   const files: typeof FILES = [...FILES, ['results.sarif', (r) => sarifLog(r, locations)]];
   const written = await Promise.all(
     files.map(async ([name, render]) => {

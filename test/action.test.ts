@@ -367,7 +367,7 @@ describe("the action's steps, run as the runner would", () => {
     );
   });
 
-  it("locates SARIF results in the user's copy of the spec, under %SRCROOT%, never in the package", async () => {
+  it("locates SARIF results and annotations in the user's copy of the spec, never in the package", async () => {
     const sarif = JSON.parse(await readFile(faulty.outputs.sarif!, 'utf8')) as Log;
     const lines = specCopy.split('\n');
     let inCopy = 0;
@@ -385,6 +385,18 @@ describe("the action's steps, run as the runner would", () => {
       expect(lines[physical.region!.startLine! - 1]!.trim()).toBe(`${method!.toLowerCase()}:`);
     }
     expect(inCopy).toBeGreaterThan(0);
+    // The annotations point where SARIF does: the copy's line of the method's key, or (alerts) nowhere.
+    const annotated = faulty.stdout.split('\n').filter((l) => /^::(error|warning) /.test(l));
+    const files = annotated.map((l) => /^::\w+ file=([^,]+),line=(\d+),col=\d+,/.exec(l));
+    expect(files.filter(Boolean).length).toBeGreaterThan(0);
+    for (const [i, found] of files.entries()) {
+      if (!found) {
+        expect(annotated[i]).toMatch(/^::\w+ title=[^:]+::(\S+ \/api\/|\d+ more)/);
+        continue;
+      }
+      expect(found[1]).toBe('contract/management.yaml');
+      expect(lines[Number(found[2]) - 1]).toMatch(/^ {4}(get|put|post|delete|patch):$/);
+    }
   });
 
   it('with a bad setting: exit 2, no counts and no SARIF claimed, the summary says the run could not be made', () => {

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Log } from 'sarif';
 import { describe, expect, it } from 'vitest';
 import { applyBaseline, compareWithBaseline } from '../reports/baseline-comparison.ts';
 import { findingsJson } from '../reports/findings-json.ts';
@@ -12,6 +13,9 @@ import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { PLAIN_COLUMNS, terminalStyle } from '../reports/terminal-style.ts';
 import { writeReports } from '../reports/write-reports.ts';
+import { reportLocations } from '../core/operation-locations.ts';
+import { sarifLog } from '../reports/sarif.ts';
+import { ROOT } from './support/cli.ts';
 import { fixtureFinding, fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
 const HOSTILE = 'got "<script>alert(1)</script>" | 100% & more\r\nnext line `code` *bold*';
@@ -164,6 +168,41 @@ describe('GitHub annotations', () => {
       ),
     ]);
     expect(githubAnnotations(fixtureReport([{ ...fixtureResult('a.b', 'GET /x', 'passed') }]))).toEqual([]);
+  });
+});
+
+describe("locations in the user's spec copies", () => {
+  it('place SARIF results and annotations alike: the copy holding the operation, else no file', async () => {
+    const checkout = await mkdtemp(join(tmpdir(), 'checkout-'));
+    const shipped = await readFile(join(ROOT, 'openapi', 'management.yaml'), 'utf8');
+    await mkdir(join(checkout, 'contract'));
+    await writeFile(join(checkout, 'contract', 'management.yaml'), `# our copy\n${shipped}`);
+    const locations = await reportLocations(['contract/management.yaml'], checkout);
+    const report = {
+      ...fixtureReport([
+        fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed'),
+        fixtureResult('auth.required', 'GET /api/v2/alerts', 'failed'),
+      ]),
+      outcome: 'failed' as const,
+    };
+    const lines = shipped.split('\n');
+    // 1-based, one line down in the copy.
+    const line = lines.indexOf('    post:', lines.indexOf('  /v1/organizations/{organizationId}/keys:')) + 2;
+    const [key, alerts] = githubAnnotations(report, locations);
+    expect(key).toMatch(new RegExp(`^::error file=contract/management\\.yaml,line=${line},col=5,title=auth`));
+    expect(alerts).toMatch(/^::error title=auth\.required::GET \/api\/v2\/alerts: /);
+    const sarif = JSON.parse(sarifLog(report, locations)) as Log;
+    expect(sarif.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation ?? null)).toEqual([
+      {
+        artifactLocation: { uri: 'contract/management.yaml', uriBaseId: '%SRCROOT%' },
+        region: { startLine: line, startColumn: 5 },
+      },
+      null,
+    ]);
+    await expect(reportLocations(['../elsewhere.yaml'], checkout)).rejects.toThrow(
+      'the spec copy "../elsewhere.yaml" is not in the checkout.',
+    );
+    await expect(reportLocations(['missing.yaml'], checkout)).rejects.toThrow(/^the spec copy "missing\.yaml": ENOENT/);
   });
 });
 
