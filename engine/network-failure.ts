@@ -7,8 +7,8 @@ import { proxyFor } from '../core/proxy-route.ts';
 /** A request of the preflight that got no answer, and where it was going. */
 export interface UnansweredRequest {
   readonly failure: TransportFailure;
-  /** What the preflight's connections met: the target's TLS alert, whether the proxy was reached. */
-  readonly connections: Pick<ConnectionWatch, 'alertOf' | 'connected'>;
+  /** What the preflight's connections met: the target's TLS alert, whether it asked for a client certificate. */
+  readonly connections: Pick<ConnectionWatch, 'alertOf' | 'connected' | 'certificateAsked'>;
   readonly baseUrlVariable: string;
   readonly baseUrl: string;
   readonly network: NetworkSettings;
@@ -40,6 +40,9 @@ const CLIENT_CERT_ALERTS: readonly string[] = [
   'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
   'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
 ];
+
+/** The codes of a connection closed by the other side before it answered. */
+const HUNG_UP: readonly string[] = ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED'];
 
 /** The codes of a connection that was never made (to the proxy, when one is used). */
 const NOT_CONNECTED: readonly string[] = [
@@ -127,8 +130,16 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
         'renew it.',
     );
   }
+  if (url.protocol !== 'https:') return undefined;
   const alert = request.connections.alertOf(url.origin) ?? code;
-  if (url.protocol === 'https:' && CLIENT_CERT_ALERTS.includes(alert)) return clientCertError(request, alert);
+  if (CLIENT_CERT_ALERTS.includes(alert)) return clientCertError(request, alert);
+  if (HUNG_UP.includes(code) && request.connections.certificateAsked(url.origin)) {
+    const closed = 'closed the connection after the TLS handshake, without answering';
+    return clientCertError(
+      request,
+      request.network.client ? `it ${closed}: ${code}` : `it asked for one, then ${closed}: ${code}`,
+    );
+  }
   return undefined;
 }
 

@@ -34,6 +34,8 @@ let plain: TlsFront;
 let selfSigned: TlsFront;
 /** The alerts API behind a gateway that asks for a client certificate and answers 400 without one, as nginx does. */
 let nginxLike: TlsFront;
+/** The alerts API behind a gateway that closes the connection after the handshake when it has no client certificate. */
+let hangsUp: TlsFront;
 /** The proxy through which alone `target.test` and `other.test` resolve (to 127.0.0.1). */
 let proxy: ForwardProxy;
 /** The same, wanting the credentials `user:secret-for-test`. */
@@ -52,6 +54,7 @@ beforeAll(async () => {
   plain = await tlsFront(reference.alertsUrl, server);
   selfSigned = await tlsFront(reference.alertsUrl, { cert: certs.selfSignedCert, key: certs.selfSignedKey });
   nginxLike = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, answers: true });
+  hangsUp = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, hangsUp: true });
   proxy = await forwardProxy(['target.test', 'other.test']);
   guarded = await forwardProxy(['target.test'], { credentials: PROXY_CREDENTIALS });
   tlsProxy = await forwardProxy(['target.test'], { tls: { cert: certs.proxyCert, key: certs.proxyKey } });
@@ -59,7 +62,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(
-    [mutual.management, mutual.alerts, plain, selfSigned, nginxLike, proxy, guarded, tlsProxy].map((s) => s.close()),
+    [mutual.management, mutual.alerts, plain, selfSigned, nginxLike, hangsUp, proxy, guarded, tlsProxy].map((s) =>
+      s.close(),
+    ),
   );
   await reference.close();
 });
@@ -188,6 +193,19 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
       ],
     ],
     [
+      'a gateway that refuses the client certificate given in the handshake',
+      () => [
+        alertsAt(`https://target.test:${mutual.alerts.port}`, { HTTPS_PROXY: proxy.url }),
+        [...ca(), '--client-cert', certs.selfSignedCert, '--client-key', certs.selfSignedKey],
+      ],
+      [
+        'CLIENT_CERT_REQUIRED',
+        'ALERTS_BASE_URL (https://target.test:PORT) refused the client certificate --client-cert DIR/self.pem (it ' +
+          'closed the connection after the TLS handshake, without answering: UND_ERR_SOCKET). Give one that its ' +
+          'gateway accepts: --client-cert FILE and --client-key FILE.',
+      ],
+    ],
+    [
       'a gateway that answers 400 without a client certificate',
       () => [alertsAt(`https://target.test:${nginxLike.port}`, { HTTPS_PROXY: proxy.url }), ca()],
       [
@@ -208,6 +226,30 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
         'ALERTS_BASE_URL (https://target.test:PORT) refused the client certificate --client-cert DIR/self.pem ' +
           '(answered 400: "The SSL certificate error"). Give one that its gateway accepts: --client-cert FILE and ' +
           '--client-key FILE.',
+      ],
+    ],
+    [
+      'a gateway that closes the connection after the handshake without a client certificate',
+      () => [alertsAt(`https://target.test:${hangsUp.port}`, { HTTPS_PROXY: proxy.url }), ca()],
+      [
+        'CLIENT_CERT_REQUIRED',
+        'ALERTS_BASE_URL (https://target.test:PORT) wants a client certificate (mutual TLS), and the run gave none ' +
+          '(it asked for one, then closed the connection after the TLS handshake, without answering: ' +
+          'UND_ERR_SOCKET). Set --client-cert FILE and --client-key FILE (PEM; CLIENT_KEY_PASSPHRASE for an ' +
+          'encrypted key).',
+      ],
+    ],
+    [
+      'a gateway that closes the connection after the handshake with a client certificate it does not accept',
+      () => [
+        alertsAt(`https://target.test:${hangsUp.port}`, { HTTPS_PROXY: proxy.url }),
+        [...ca(), '--client-cert', certs.selfSignedCert, '--client-key', certs.selfSignedKey],
+      ],
+      [
+        'CLIENT_CERT_REQUIRED',
+        'ALERTS_BASE_URL (https://target.test:PORT) refused the client certificate --client-cert DIR/self.pem (it ' +
+          'closed the connection after the TLS handshake, without answering: UND_ERR_SOCKET). Give one that its ' +
+          'gateway accepts: --client-cert FILE and --client-key FILE.',
       ],
     ],
     [

@@ -155,24 +155,35 @@ export interface TlsFront extends LoopbackServer {
 
 /**
  * Starts a TLS server on loopback that passes every request on to `upstream` (an http:// origin) as it is. With
- * `clientCa`, a client certificate signed by it is required: in the handshake, or with `answers`, as nginx's
- * `ssl_verify_client` does, by answering 400.
+ * `clientCa`, a client certificate signed by it is required: in the handshake (TLS 1.3's `certificate_required`
+ * alert), with `answers` by answering 400 as nginx's `ssl_verify_client` does, or with `hangsUp` by closing the
+ * connection once the handshake is done, without an alert, as nginx and Envoy may.
  */
 export async function tlsFront(
   upstream: string,
-  tls: { readonly cert: string; readonly key: string; readonly clientCa?: string; readonly answers?: boolean },
+  tls: {
+    readonly cert: string;
+    readonly key: string;
+    readonly clientCa?: string;
+    readonly answers?: boolean;
+    readonly hangsUp?: boolean;
+  },
 ): Promise<TlsFront> {
   const target = new URL(upstream);
   let requests = 0;
+  const checksLater = tls.answers === true || tls.hangsUp === true;
   const server = createHttpsServer({
     cert: await readFile(tls.cert),
     key: await readFile(tls.key),
-    ...(tls.clientCa
-      ? { ca: await readFile(tls.clientCa), requestCert: true, rejectUnauthorized: tls.answers !== true }
-      : {}),
+    ...(tls.clientCa ? { ca: await readFile(tls.clientCa), requestCert: true, rejectUnauthorized: !checksLater } : {}),
   });
+  if (tls.hangsUp)
+    server.on('secureConnection', (socket: TLSSocket) => {
+      if (!socket.authorized) socket.destroy();
+    });
   server.on('request', (req: IncomingMessage, res) => {
     const socket = req.socket as TLSSocket;
+    if (socket.destroyed) return;
     if (tls.clientCa && !socket.authorized) {
       const said = socket.getPeerCertificate().raw
         ? 'The SSL certificate error'
