@@ -1,5 +1,5 @@
 import type { ConnectionWatch } from '../core/connection-watch.ts';
-import { HarnessError } from '../core/errors.ts';
+import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
 import type { TransportFailure } from '../core/exchange.ts';
 import { type NetworkSettings, PASSPHRASE_VARIABLE, shownProxy } from '../core/network-settings.ts';
 import { proxyFor } from '../core/proxy-route.ts';
@@ -23,11 +23,12 @@ const UNTRUSTED: Readonly<Record<string, string>> = Object.freeze({
   UNABLE_TO_GET_ISSUER_CERT: 'it is signed by an authority the run does not know',
 });
 
-/** Certificates that no authority can make trusted: the target must replace them. */
-const OUT_OF_DATE: Readonly<Record<string, string>> = Object.freeze({
-  CERT_HAS_EXPIRED: 'has expired',
-  CERT_NOT_YET_VALID: 'is not valid yet',
-});
+/** Certificates out of their dates, which no authority makes valid: the error's code, and what is wrong, in words. */
+const OUT_OF_DATE: Readonly<Record<string, { readonly code: HarnessErrorCode; readonly words: string }>> =
+  Object.freeze({
+    CERT_HAS_EXPIRED: { code: 'TLS_EXPIRED', words: 'has expired' },
+    CERT_NOT_YET_VALID: { code: 'TLS_NOT_YET_VALID', words: 'is not valid yet' },
+  });
 
 /** The TLS alerts by which a server refuses a client without a certificate, or the one it was given. */
 const CLIENT_CERT_ALERTS: readonly string[] = [
@@ -89,8 +90,15 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
     );
   }
   const proxyReached = proxy === undefined || request.connections.connected(new URL(proxy.url).origin);
-  if (proxy && !proxyReached && (NOT_CONNECTED.includes(code) || untrusted(code) !== undefined)) {
+  const dated = outOfDate(code);
+  if (proxy && !proxyReached && (NOT_CONNECTED.includes(code) || untrusted(code) !== undefined || dated)) {
     const where = `The proxy ${proxy.variable} (${shownProxy(proxy)}) cannot be reached`;
+    if (dated) {
+      return new HarnessError(
+        'PROXY_UNREACHABLE',
+        `${where}: its certificate ${dated.words} (${code}). Ask its owners to renew it, or check ${proxy.variable}.`,
+      );
+    }
     const distrust = untrusted(code);
     if (distrust) {
       return new HarnessError(
@@ -123,11 +131,16 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
         'with --ca FILE or NODE_EXTRA_CA_CERTS=FILE.',
     );
   }
-  if (OUT_OF_DATE[code]) {
+  if (dated) {
+    const what =
+      dated.code === 'TLS_EXPIRED'
+        ? `Ask the target's owners to renew it, or set ${baseUrlVariable} to a deployment whose certificate is ` +
+          'current.'
+        : "Either it was issued for a later date or this machine's clock is behind: check the clock (date -u), " +
+          "and if it is right, ask the target's owners for a certificate valid now.";
     return new HarnessError(
-      'TLS_UNTRUSTED',
-      `The certificate of ${target} ${OUT_OF_DATE[code]} (${code}): no --ca makes it trusted; the target must ` +
-        'renew it.',
+      dated.code,
+      `The certificate of ${target} ${dated.words} (${code}); no --ca makes it valid. ${what}`,
     );
   }
   if (url.protocol !== 'https:') return undefined;
@@ -146,6 +159,11 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
 /** Why a certificate is not trusted, in words, by Node's code; undefined for another code. */
 function untrusted(code: string): string | undefined {
   return Object.hasOwn(UNTRUSTED, code) ? UNTRUSTED[code] : undefined;
+}
+
+/** The error's code and words for a certificate out of its dates, by Node's code; undefined for another code. */
+function outOfDate(code: string): (typeof OUT_OF_DATE)[string] | undefined {
+  return Object.hasOwn(OUT_OF_DATE, code) ? OUT_OF_DATE[code] : undefined;
 }
 
 /** What to give `--ca` for a certificate that is not trusted. */

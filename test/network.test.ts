@@ -32,6 +32,9 @@ let mutual: { management: TlsFront; alerts: TlsFront };
 /** The alerts API behind TLS, no client certificate asked; and behind a self-signed certificate. */
 let plain: TlsFront;
 let selfSigned: TlsFront;
+/** The alerts API behind a certificate of the test's authority that has expired, and one not valid yet. */
+let expired: TlsFront;
+let notYetValid: TlsFront;
 /** The alerts API behind a gateway that asks for a client certificate and answers 400 without one, as nginx does. */
 let nginxLike: TlsFront;
 /** The alerts API behind a gateway that closes the connection after the handshake when it has no client certificate. */
@@ -53,6 +56,8 @@ beforeAll(async () => {
   };
   plain = await tlsFront(reference.alertsUrl, server);
   selfSigned = await tlsFront(reference.alertsUrl, { cert: certs.selfSignedCert, key: certs.selfSignedKey });
+  expired = await tlsFront(reference.alertsUrl, { cert: certs.expiredCert, key: certs.serverKey });
+  notYetValid = await tlsFront(reference.alertsUrl, { cert: certs.notYetValidCert, key: certs.serverKey });
   nginxLike = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, answers: true });
   hangsUp = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, hangsUp: true });
   proxy = await forwardProxy(['target.test', 'other.test']);
@@ -62,9 +67,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(
-    [mutual.management, mutual.alerts, plain, selfSigned, nginxLike, hangsUp, proxy, guarded, tlsProxy].map((s) =>
-      s.close(),
-    ),
+    [
+      mutual.management,
+      mutual.alerts,
+      plain,
+      selfSigned,
+      expired,
+      notYetValid,
+      nginxLike,
+      hangsUp,
+      proxy,
+      guarded,
+      tlsProxy,
+    ].map((s) => s.close()),
   );
   await reference.close();
 });
@@ -162,6 +177,26 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
         'The certificate of ALERTS_BASE_URL (https://target.test:PORT) is not trusted: it is self-signed ' +
           '(DEPTH_ZERO_SELF_SIGNED_CERT) (--ca DIR/ca.pem does not hold it). Give that certificate itself as PEM ' +
           'with --ca FILE or NODE_EXTRA_CA_CERTS=FILE.',
+      ],
+    ],
+    [
+      'an expired certificate',
+      () => [alertsAt(`https://target.test:${expired.port}`, { HTTPS_PROXY: proxy.url }), ca()],
+      [
+        'TLS_EXPIRED',
+        'The certificate of ALERTS_BASE_URL (https://target.test:PORT) has expired (CERT_HAS_EXPIRED); no --ca ' +
+          "makes it valid. Ask the target's owners to renew it, or set ALERTS_BASE_URL to a deployment whose " +
+          'certificate is current.',
+      ],
+    ],
+    [
+      'a certificate not valid yet',
+      () => [alertsAt(`https://target.test:${notYetValid.port}`, { HTTPS_PROXY: proxy.url }), ca()],
+      [
+        'TLS_NOT_YET_VALID',
+        'The certificate of ALERTS_BASE_URL (https://target.test:PORT) is not valid yet (CERT_NOT_YET_VALID); no ' +
+          "--ca makes it valid. Either it was issued for a later date or this machine's clock is behind: check the " +
+          "clock (date -u), and if it is right, ask the target's owners for a certificate valid now.",
       ],
     ],
     [

@@ -36,6 +36,9 @@ export interface TestCertificates {
   /** A proxy's certificate, for 127.0.0.1, and its key. */
   readonly proxyCert: string;
   readonly proxyKey: string;
+  /** Certificates for `target.test` signed by the authority, with the server's key: expired, and not valid yet. */
+  readonly expiredCert: string;
+  readonly notYetValidCert: string;
 }
 
 const OPENSSL = 'openssl';
@@ -87,6 +90,40 @@ export async function makeCertificates(): Promise<TestCertificates> {
   await signed('server', '/CN=target.test', 'subjectAltName=DNS:target.test\nextendedKeyUsage=serverAuth\n');
   await signed('client', '/CN=test client', 'extendedKeyUsage=clientAuth\n');
   await signed('proxy', '/CN=test proxy', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  // The server's key, certified again for dates other than today's (`openssl ca` takes dates; `x509` does not).
+  await writeFile(join(dir, 'index.txt'), '');
+  await writeFile(join(dir, 'serial'), '1000\n');
+  await writeFile(
+    join(dir, 'ca.cnf'),
+    '[ca]\ndefault_ca = test\n[test]\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial\n' +
+      'default_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n',
+  );
+  for (const [name, start, end] of [
+    ['expired', '20200101000000Z', '20200102000000Z'],
+    ['later', '21000101000000Z', '21000102000000Z'],
+  ] as const) {
+    openssl(dir, [
+      'ca',
+      '-batch',
+      '-notext',
+      '-config',
+      'ca.cnf',
+      '-cert',
+      'ca.pem',
+      '-keyfile',
+      'ca.key',
+      '-in',
+      'server.csr',
+      '-extfile',
+      'server.ext',
+      '-startdate',
+      start,
+      '-enddate',
+      end,
+      '-out',
+      `${name}.pem`,
+    ]);
+  }
   openssl(dir, [
     'req',
     '-x509',
@@ -125,6 +162,8 @@ export async function makeCertificates(): Promise<TestCertificates> {
     strayKey: at('stray.key'),
     proxyCert: at('proxy.pem'),
     proxyKey: at('proxy.key'),
+    expiredCert: at('expired.pem'),
+    notYetValidCert: at('later.pem'),
   };
 }
 
