@@ -52,7 +52,8 @@ reference target is started and used):
 ${TARGET_HELP}
 
 Network (proxies apply to a configured target; the embedded one is reached directly):
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY and their lower-case forms are honoured as curl honours them
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY and their lower-case forms are honoured as curl honours them, and
+  ALL_PROXY for a scheme with none; a SOCKS proxy (socks5://...) is not spoken: exit 2, PROXY_UNSUPPORTED
   --ca FILE              certificate authorities (PEM) trusted besides the system's, as NODE_EXTRA_CA_CERTS
   --client-cert FILE     client certificate (PEM) for mutual TLS, with --client-key FILE
   --client-key FILE      its private key (PEM); an encrypted key's passphrase from CLIENT_KEY_PASSPHRASE

@@ -17,6 +17,7 @@ import { HarnessError } from './errors.ts';
 import { NETWORK_VARIABLES, type NetworkGiven, type NetworkSettings, resolveNetwork } from './network-settings.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
+import { refuseSocks } from './proxy-route.ts';
 import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
 
 /** Where and as whom an API is reached: the types its descriptor gives (`apis/`). */
@@ -366,6 +367,10 @@ export function resolveSettings(
     }),
   };
   read.flag('verbose');
+  refuseSocks(
+    API_LIST.flatMap((api) => config[api.name]?.baseUrl ?? []),
+    config.network.proxy,
+  );
   if (config.updateBaseline && !config.baseline) {
     throw new HarnessError(
       'CONFIG_INVALID',
@@ -384,6 +389,7 @@ function networkGiven(read: SettingsReader): NetworkGiven {
     ...optional('clientKeyPassphrase', read.raw('clientKeyPassphrase')),
     ...optional('httpsProxy', read.raw('httpsProxy')),
     ...optional('httpProxy', read.raw('httpProxy')),
+    ...optional('allProxy', read.raw('allProxy')),
     ...optional('noProxy', read.raw('noProxy')),
   };
 }

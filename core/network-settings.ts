@@ -42,6 +42,8 @@ export interface NetworkGiven {
   readonly clientKeyPassphrase?: string;
   readonly httpsProxy?: string;
   readonly httpProxy?: string;
+  /** curl's ALL_PROXY: the proxy of either scheme that has none of its own. */
+  readonly allProxy?: string;
   readonly noProxy?: string;
 }
 
@@ -56,6 +58,7 @@ export const NETWORK_VARIABLES = Object.freeze({
   clientKeyPassphrase: ['CLIENT_KEY_PASSPHRASE'],
   httpsProxy: ['https_proxy', 'HTTPS_PROXY'],
   httpProxy: ['http_proxy', 'HTTP_PROXY'],
+  allProxy: ['all_proxy', 'ALL_PROXY'],
   noProxy: ['no_proxy', 'NO_PROXY'],
 } as const);
 
@@ -64,6 +67,9 @@ export const PASSPHRASE_VARIABLE = NETWORK_VARIABLES.clientKeyPassphrase[0];
 
 /** The proxy URL schemes a run can speak to. */
 const PROXY_SCHEMES: readonly string[] = ['http:', 'https:'];
+
+/** curl's SOCKS proxy schemes: taken, so that a request they would carry stops the run (PROXY_UNSUPPORTED). */
+export const SOCKS_SCHEMES: readonly string[] = ['socks4:', 'socks4a:', 'socks5:', 'socks5h:', 'socks:'];
 
 /** How the network settings are resolved: for a configured target or not, and Node's extra authorities. */
 export interface NetworkOptions {
@@ -112,12 +118,14 @@ export function shownProxy(proxy: ProxySetting): string {
 }
 
 function proxySettings(given: NetworkGiven, nameOf: (key: NetworkKey) => string): ProxySettings {
-  const proxy = (key: 'httpsProxy' | 'httpProxy'): ProxySetting | undefined => {
+  const proxy = (key: 'httpsProxy' | 'httpProxy' | 'allProxy'): ProxySetting | undefined => {
     const value = given[key]?.trim();
     return value ? { url: proxyUrl(value, nameOf(key)), variable: nameOf(key) } : undefined;
   };
-  const http = proxy('httpProxy');
-  const https = proxy('httpsProxy');
+  // As curl: a scheme's own variable, else ALL_PROXY (a variable set empty is not set, for this fallback).
+  const all = proxy('allProxy');
+  const http = proxy('httpProxy') ?? all;
+  const https = proxy('httpsProxy') ?? all;
   const noProxy = given.noProxy?.trim();
   return {
     ...(http ? { http } : {}),
@@ -139,7 +147,7 @@ function proxyUrl(value: string, variable: string): string {
       { cause: error },
     );
   }
-  if (!PROXY_SCHEMES.includes(url.protocol)) {
+  if (!PROXY_SCHEMES.includes(url.protocol) && !SOCKS_SCHEMES.includes(url.protocol)) {
     throw new HarnessError(
       'CONFIG_INVALID',
       `${variable} names a ${url.protocol.slice(0, -1)} proxy, but a run speaks to http and https proxies only: ` +

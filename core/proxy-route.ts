@@ -1,5 +1,15 @@
 import { BlockList, isIP } from 'node:net';
-import type { ProxySetting, ProxySettings } from './network-settings.ts';
+import { HarnessError } from './errors.ts';
+import {
+  NETWORK_VARIABLES,
+  type ProxySetting,
+  type ProxySettings,
+  SOCKS_SCHEMES,
+  shownProxy,
+} from './network-settings.ts';
+
+/** The names ALL_PROXY goes by: the command's variables, and a settings object's key. */
+const ALL_PROXY_VARIABLES: readonly string[] = [...NETWORK_VARIABLES.allProxy, 'allProxy'];
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = Object.freeze({ 'http:': 80, 'https:': 443 });
 
@@ -13,6 +23,27 @@ export function proxyFor(url: URL, proxies: ProxySettings): ProxySetting | undef
   const proxy = url.protocol === 'https:' ? proxies.https : url.protocol === 'http:' ? proxies.http : undefined;
   if (!proxy || !proxies.noProxy) return proxy;
   return bypassed(url, proxies.noProxy.value) ? undefined : proxy;
+}
+
+/**
+ * Throws PROXY_UNSUPPORTED when a request to one of `targets` (base URLs) would go through a SOCKS proxy, which a run
+ * cannot speak: never a silent direct connection instead.
+ */
+export function refuseSocks(targets: readonly string[], proxies: ProxySettings): void {
+  for (const target of targets) {
+    const url = new URL(target);
+    const proxy = proxyFor(url, proxies);
+    if (!proxy || !SOCKS_SCHEMES.includes(new URL(proxy.url).protocol)) continue;
+    const own = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+    const fix = ALL_PROXY_VARIABLES.includes(proxy.variable)
+      ? `set ${own} to an HTTP proxy (http://HOST:PORT), which wins over ${proxy.variable}`
+      : 'set it to an HTTP proxy (http://HOST:PORT)';
+    throw new HarnessError(
+      'PROXY_UNSUPPORTED',
+      `${proxy.variable} names a SOCKS proxy (${shownProxy(proxy)}) for ${url.host}, and a run speaks to http and ` +
+        `https proxies only: ${fix}, or add ${url.hostname} to NO_PROXY when it is reachable without a proxy.`,
+    );
+  }
 }
 
 interface NoProxyEntry {

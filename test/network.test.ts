@@ -330,6 +330,26 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
       ],
     ],
     [
+      'a SOCKS proxy in ALL_PROXY',
+      () => [alertsAt(`https://target.test:${plain.port}`, { ALL_PROXY: 'socks5h://user:pw@127.0.0.1:1080' }), ca()],
+      [
+        'PROXY_UNSUPPORTED',
+        'ALL_PROXY names a SOCKS proxy (socks5h://127.0.0.1:PORT) for target.test:PORT, and a run speaks to http and ' +
+          'https proxies only: set HTTPS_PROXY to an HTTP proxy (http://HOST:PORT), which wins over ALL_PROXY, or ' +
+          'add target.test to NO_PROXY when it is reachable without a proxy.',
+      ],
+    ],
+    [
+      'a SOCKS proxy in http_proxy',
+      () => [alertsAt(`http://target.test:${plain.port}`, { http_proxy: 'socks4://127.0.0.1:1080' }), []],
+      [
+        'PROXY_UNSUPPORTED',
+        'http_proxy names a SOCKS proxy (socks4://127.0.0.1:PORT) for target.test:PORT, and a run speaks to http and ' +
+          'https proxies only: set it to an HTTP proxy (http://HOST:PORT), or add target.test to NO_PROXY when it ' +
+          'is reachable without a proxy.',
+      ],
+    ],
+    [
       'a proxy that cannot be reached',
       () => [alertsAt(`https://target.test:${plain.port}`, { HTTPS_PROXY: '127.0.0.1:9' }), ca()],
       [
@@ -343,7 +363,7 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
     const [env, args] = settings();
     const error = await settingsError(env, args);
     expect(error).toEqual(expected);
-    expect(error[1]).not.toMatch(/wrong@|proxy-password-for-test/);
+    expect(error[1]).not.toMatch(/wrong@|proxy-password-for-test|user:pw/);
   });
 
   it('a proxy spoken to over TLS is trusted with --ca, and tunnels to the target', async () => {
@@ -478,6 +498,26 @@ describe('the proxy a request takes, as curl chooses it', () => {
       value: 'a.test',
       variable: 'no_proxy',
     });
+  });
+
+  it('falls back to ALL_PROXY (lower-case first) for either scheme without its own, as curl does', async () => {
+    const network = (env: Record<string, string>, url = 'https://target.test') =>
+      resolveConfig([], alertsAt(url, env), RULE_IDS).network.proxy;
+    expect(network({ ALL_PROXY: 'http://upper:1', all_proxy: 'http://lower:1' })).toEqual({
+      http: { url: 'http://lower:1/', variable: 'all_proxy' },
+      https: { url: 'http://lower:1/', variable: 'all_proxy' },
+    });
+    expect(network({ ALL_PROXY: 'http://all:1', HTTPS_PROXY: 'http://own:1' }).https?.variable).toBe('HTTPS_PROXY');
+    // A SOCKS proxy that no request takes (NO_PROXY covers the target) stops nothing.
+    expect(network({ ALL_PROXY: 'socks5://127.0.0.1:1080', NO_PROXY: 'target.test' }).noProxy?.value).toBe(
+      'target.test',
+    );
+    const before = proxy.tunnels();
+    const env = alertsAt(`https://target.test:${plain.port}`, { ALL_PROXY: proxy.url });
+    expect((await preflight(resolveConfig(['--ca', certs.caFile], env, RULE_IDS), specs)).line).toBe(
+      'preflight: alerts token ok (1 GET request)',
+    );
+    expect(proxy.tunnels() - before).toBe(1);
   });
 
   it('the embedded reference target is reached directly, whatever the proxy variables say', () => {
