@@ -45,6 +45,8 @@ let proxy: ForwardProxy;
 let guarded: ForwardProxy;
 /** A proxy spoken to over TLS, its certificate signed by the test's authority. */
 let tlsProxy: ForwardProxy;
+/** A proxy spoken to over TLS whose certificate has expired. */
+let expiredProxy: ForwardProxy;
 const PROXY_CREDENTIALS = 'user:proxy-password-for-test';
 
 beforeAll(async () => {
@@ -63,6 +65,7 @@ beforeAll(async () => {
   proxy = await forwardProxy(['target.test', 'other.test']);
   guarded = await forwardProxy(['target.test'], { credentials: PROXY_CREDENTIALS });
   tlsProxy = await forwardProxy(['target.test'], { tls: { cert: certs.proxyCert, key: certs.proxyKey } });
+  expiredProxy = await forwardProxy(['target.test'], { tls: { cert: certs.expiredCert, key: certs.serverKey } });
 });
 
 afterAll(async () => {
@@ -79,6 +82,7 @@ afterAll(async () => {
       proxy,
       guarded,
       tlsProxy,
+      expiredProxy,
     ].map((s) => s.close()),
   );
   await reference.close();
@@ -347,6 +351,15 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
         'http_proxy names a SOCKS proxy (socks4://127.0.0.1:PORT) for target.test:PORT, and a run speaks to http and ' +
           'https proxies only: set it to an HTTP proxy (http://HOST:PORT), or add target.test to NO_PROXY when it ' +
           'is reachable without a proxy.',
+      ],
+    ],
+    [
+      'a proxy spoken to over TLS whose certificate has expired',
+      () => [alertsAt(`https://target.test:${plain.port}`, { HTTPS_PROXY: expiredProxy.url }), ca()],
+      [
+        'PROXY_UNREACHABLE',
+        'The proxy HTTPS_PROXY (https://127.0.0.1:PORT) cannot be reached: its certificate has expired ' +
+          '(CERT_HAS_EXPIRED). Ask its owners to renew it, or check HTTPS_PROXY.',
       ],
     ],
     [
