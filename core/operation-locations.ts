@@ -61,7 +61,10 @@ export async function copyLocations(
   for (const copy of copies) {
     const inside = relative(from, resolve(from, copy));
     if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
-      throw new HarnessError('CONFIG_INVALID', `the spec copy ${JSON.stringify(copy)} is not in the checkout.`);
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `the spec copy ${JSON.stringify(copy)} is not in the checkout: give the path of a file in the repository.`,
+      );
     const lines = await linesIn(resolve(from, inside)).catch((error: NodeJS.ErrnoException) => {
       throw new HarnessError('CONFIG_INVALID', `the spec copy ${JSON.stringify(copy)}: ${error.message}`, {
         cause: error,

@@ -7,7 +7,7 @@ import { validateAction, validateWorkflow } from '@action-validator/core';
 import type { Log } from 'sarif';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionArgs } from '../cli/action-step.ts';
+import { actionArgs, runActionStep } from '../cli/action-step.ts';
 import { RUN_FLAGS } from '../core/config.ts';
 import { ANNOTATIONS_PER_KIND } from '../reports/github-annotations.ts';
 import { ROOT } from './support/cli.ts';
@@ -248,6 +248,29 @@ describe('action.yml and the README workflows', () => {
       }),
     ).toEqual(['--management-url', 'https://x.test', '--require-judged', '--seed', '3', '--verbose']);
     expect(() => actionArgs({ 'require-judged': 'yes' })).toThrow(/require-judged takes true or false/);
+  });
+});
+
+describe("the action's spec copies", () => {
+  it('are checked before the run: one outside the checkout is exit 2 and nothing is run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'action-copies-'));
+    const ran = join(dir, 'ran');
+    const inputs = JSON.stringify({ 'management-spec': '../outside.yaml' });
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((text: string) => written.push(text) > 0) as typeof process.stderr.write;
+    try {
+      const code = await runActionStep({ CONFORMANCE_INPUTS: inputs }, ['touch', ran], dir);
+      expect(code).toBe(2);
+      expect(existsSync(ran)).toBe(false);
+    } finally {
+      process.stderr.write = write;
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(written.join('')).toBe(
+      'conformance: the spec copy "../outside.yaml" is not in the checkout: give the path of a file in the ' +
+        'repository. [CONFIG_INVALID]\n',
+    );
   });
 });
 

@@ -200,7 +200,7 @@ describe("locations in the user's spec copies", () => {
       null,
     ]);
     await expect(reportLocations(['../elsewhere.yaml'], checkout)).rejects.toThrow(
-      'the spec copy "../elsewhere.yaml" is not in the checkout.',
+      'the spec copy "../elsewhere.yaml" is not in the checkout: give the path of a file in the repository.',
     );
     await expect(reportLocations(['missing.yaml'], checkout)).rejects.toThrow(/^the spec copy "missing\.yaml": ENOENT/);
   });
