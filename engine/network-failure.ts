@@ -147,7 +147,7 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
   const alert = request.connections.alertOf(url.origin) ?? code;
   if (CLIENT_CERT_ALERTS.includes(alert)) return clientCertError(request, alert);
   if (HUNG_UP.includes(code) && request.connections.certificateAsked(url.origin)) {
-    const closed = 'closed the connection after the TLS handshake, without answering';
+    const closed = `${code === 'ECONNRESET' ? 'reset' : 'closed'} the connection after the TLS handshake, without answering`;
     return clientCertError(
       request,
       request.network.client ? `it ${closed}: ${code}` : `it asked for one, then ${closed}: ${code}`,

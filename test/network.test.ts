@@ -39,6 +39,8 @@ let notYetValid: TlsFront;
 let nginxLike: TlsFront;
 /** The alerts API behind a gateway that closes the connection after the handshake when it has no client certificate. */
 let hangsUp: TlsFront;
+/** The same, resetting the connection (TCP RST) instead. */
+let resets: TlsFront;
 /** The proxy through which alone `target.test` and `other.test` resolve (to 127.0.0.1). */
 let proxy: ForwardProxy;
 /** The same, wanting the credentials `user:secret-for-test`. */
@@ -61,7 +63,8 @@ beforeAll(async () => {
   expired = await tlsFront(reference.alertsUrl, { cert: certs.expiredCert, key: certs.serverKey });
   notYetValid = await tlsFront(reference.alertsUrl, { cert: certs.notYetValidCert, key: certs.serverKey });
   nginxLike = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, answers: true });
-  hangsUp = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, hangsUp: true });
+  hangsUp = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, hangsUp: 'close' });
+  resets = await tlsFront(reference.alertsUrl, { ...server, clientCa: certs.caFile, hangsUp: 'reset' });
   proxy = await forwardProxy(['target.test', 'other.test']);
   guarded = await forwardProxy(['target.test'], { credentials: PROXY_CREDENTIALS });
   tlsProxy = await forwardProxy(['target.test'], { tls: { cert: certs.proxyCert, key: certs.proxyKey } });
@@ -79,6 +82,7 @@ afterAll(async () => {
       notYetValid,
       nginxLike,
       hangsUp,
+      resets,
       proxy,
       guarded,
       tlsProxy,
@@ -265,6 +269,17 @@ describe('what stops a connection is exit 2 with its own code, naming the settin
         'ALERTS_BASE_URL (https://target.test:PORT) refused the client certificate --client-cert DIR/self.pem ' +
           '(answered 400: "The SSL certificate error"). Give one that its gateway accepts: --client-cert FILE and ' +
           '--client-key FILE.',
+      ],
+    ],
+    [
+      'a gateway that resets the connection after the handshake without a client certificate',
+      () => [alertsAt(`https://target.test:${resets.port}`, { HTTPS_PROXY: proxy.url }), ca()],
+      [
+        'CLIENT_CERT_REQUIRED',
+        'ALERTS_BASE_URL (https://target.test:PORT) wants a client certificate (mutual TLS), and the run gave none ' +
+          '(it asked for one, then reset the connection after the TLS handshake, without answering: ' +
+          'ECONNRESET). Set --client-cert FILE and --client-key FILE (PEM; CLIENT_KEY_PASSPHRASE for an ' +
+          'encrypted key).',
       ],
     ],
     [

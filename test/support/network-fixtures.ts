@@ -195,8 +195,8 @@ export interface TlsFront extends LoopbackServer {
 /**
  * Starts a TLS server on loopback that passes every request on to `upstream` (an http:// origin) as it is. With
  * `clientCa`, a client certificate signed by it is required: in the handshake (TLS 1.3's `certificate_required`
- * alert), with `answers` by answering 400 as nginx's `ssl_verify_client` does, or with `hangsUp` by closing the
- * connection once the handshake is done, without an alert, as nginx and Envoy may.
+ * alert), with `answers` by answering 400 as nginx's `ssl_verify_client` does, or with `hangsUp` by closing (or
+ * resetting) the connection once the handshake is done, without an alert, as nginx and Envoy may.
  */
 export async function tlsFront(
   upstream: string,
@@ -205,12 +205,12 @@ export async function tlsFront(
     readonly key: string;
     readonly clientCa?: string;
     readonly answers?: boolean;
-    readonly hangsUp?: boolean;
+    readonly hangsUp?: 'close' | 'reset';
   },
 ): Promise<TlsFront> {
   const target = new URL(upstream);
   let requests = 0;
-  const checksLater = tls.answers === true || tls.hangsUp === true;
+  const checksLater = tls.answers === true || tls.hangsUp !== undefined;
   const server = createHttpsServer({
     cert: await readFile(tls.cert),
     key: await readFile(tls.key),
@@ -218,7 +218,11 @@ export async function tlsFront(
   });
   if (tls.hangsUp)
     server.on('secureConnection', (socket: TLSSocket) => {
-      if (!socket.authorized) socket.destroy();
+      if (socket.authorized) return;
+      // A TLS socket cannot reset: its TCP connection, found by the client's port, can.
+      const tcp = [...sockets].find((raw) => raw.remotePort === socket.remotePort);
+      if (tls.hangsUp === 'reset' && tcp) tcp.resetAndDestroy();
+      else socket.destroy();
     });
   server.on('request', (req: IncomingMessage, res) => {
     const socket = req.socket as TLSSocket;
@@ -313,7 +317,10 @@ export async function forwardProxy(
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    upstream.on('error', () => client.destroy());
+    // A reset passes through the tunnel as a reset.
+    upstream.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? client.resetAndDestroy() : client.destroy(),
+    );
     client.on('error', () => upstream.destroy());
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
