@@ -96,7 +96,10 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
     if (dated) {
       return new HarnessError(
         'PROXY_UNREACHABLE',
-        `${where}: its certificate ${dated.words} (${code}). Ask its owners to renew it, or check ${proxy.variable}.`,
+        `${where}: its certificate ${dated.words} (${code}). ` +
+          (dated.code === 'TLS_EXPIRED'
+            ? `Ask its owners to renew it, or check ${proxy.variable}.`
+            : "Check this machine's clock (date -u), else ask its owners for a certificate valid now."),
       );
     }
     const distrust = untrusted(code);
