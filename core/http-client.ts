@@ -50,8 +50,8 @@ export interface SendOptions {
   readonly contentType?: string;
   /** Replaces the API's own `Authorization` header; null sends none. */
   readonly authorization?: string | null;
-  /** A step of a chain of requests: the gate gives it the next free slot (see `AdmitOptions.urgent`). */
-  readonly urgent?: boolean;
+  /** The chain of requests it is a step of: the gate's lane (see `AdmitOptions.lane`). */
+  readonly lane?: string;
 }
 
 /** Sends requests to one API and records each exchange: `send` returns what `onExchange` made of it. */
@@ -89,7 +89,7 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
       const outcome = await options.gate.admit(() => exchangeOnce(options, req), {
         restores,
         ready,
-        urgent: opts.urgent === true,
+        ...(opts.lane === undefined ? {} : { lane: opts.lane }),
       });
       if (!outcome.ok && outcome.refusal === 'held') continue;
       const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
@@ -128,12 +128,14 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
       if (!holding) await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs)]);
       claims.push({ pacer, claim: pacer.tryClaim() });
     }
+    const lane = list[0]?.lane;
     const outcome = await options.gate.admitTogether(
       reqs.map((req) => async () => {
         const sent = performance.now();
         const result = await exchangeOnce(options, req);
         return { ...result, interval: { sent, answered: performance.now() } };
       }),
+      lane === undefined ? {} : { lane },
     );
     return Promise.all(
       list.map(async (opts, index): Promise<Exchange> => {

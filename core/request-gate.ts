@@ -24,10 +24,10 @@ export interface AdmitOptions {
   /** Asked last before the request counts; false turns it back as `held` (the caller waits and asks again). */
   readonly ready?: () => boolean;
   /**
-   * The request is a step of a chain (each step waits for the one before): it takes a free slot before requests that
-   * are not.
+   * The chain the request is a step of (each step waits for the one before; a chain is a lane of the gate): it takes a
+   * free slot before requests of no lane, and a lane opened with `openLane` keeps a slot while it has nothing in flight.
    */
-  readonly urgent?: boolean;
+  readonly lane?: string;
 }
 
 /** Admits requests within the run's concurrency, rate, count and time limits, and counts them. */
@@ -41,12 +41,21 @@ export interface RequestGate {
   ): Promise<{ ok: true; value: T } | { ok: false; refusal: GateRefusal }>;
   /**
    * Runs every one of `sends` at once (a barrier): once `sends.length` slots are free together (one group gathers its
-   * slots at a time, as urgent requests, so that two groups never hold each other's), all start in the same tick; the
-   * rate limit spaces the group from other requests, not its members. Refused whole, or admitted whole.
+   * slots at a time, before requests of no lane, so that two groups never hold each other's), all start in the same
+   * tick; the rate limit spaces the group from other requests, not its members. Refused whole, or admitted whole.
    */
   admitTogether<T>(
     sends: readonly (() => Promise<T>)[],
+    options?: { readonly lane?: string },
   ): Promise<{ ok: true; values: T[] } | { ok: false; refusal: GateRefusal }>;
+  /**
+   * A chain starts: until `closeLane`, while none of its requests is in flight, requests of other lanes and of none
+   * leave it a free slot (at most concurrency − 1 slots are kept so), so that its next step never waits for a slot. A
+   * chain's time is its steps' waits added up; requests that are not steps only need the slots to stay busy.
+   */
+  openLane(lane: string): void;
+  /** The chain is through: its slot is no longer kept. */
+  closeLane(lane: string): void;
   /** Stops admitting requests other than restores; requests already sent finish. */
   interrupt(): void;
   /** Aborted when the run is interrupted, so that waits (rate limits, backoff) end early. */
@@ -70,22 +79,50 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   let count = 0;
   let nextStart = 0;
   let peakWaiting = 0;
-  // Chain steps wait in their own queue, served first: a chain's time is its steps' waits added up, while
-  // independent requests only need the slots to stay busy.
-  const waiting = { urgent: [] as Array<() => void>, other: [] as Array<() => void> };
+  /** Open lanes, each with its requests in flight (or gathering their slots). */
+  const lanes = new Map<string, number>();
+  /** Requests waiting for a slot, in arrival order; `gathering` marks a member of a group after its first slot. */
+  const waiting: Array<{ readonly lane?: string; readonly gathering: boolean; readonly start: () => void }> = [];
 
-  const acquire = async (urgent: boolean): Promise<void> => {
-    if (active >= limits.concurrency) {
-      await new Promise<void>((resolve) => {
-        (urgent ? waiting.urgent : waiting.other).push(resolve);
-        peakWaiting = Math.max(peakWaiting, waiting.urgent.length + waiting.other.length);
-      });
-    }
-    active += 1;
+  /** Slots kept for open lanes other than `lane` that have nothing in flight. */
+  const kept = (lane: string | undefined): number => {
+    let idle = 0;
+    for (const [name, inFlight] of lanes) if (name !== lane && inFlight === 0) idle += 1;
+    return Math.min(idle, limits.concurrency - 1);
   };
-  const release = (): void => {
+  const mayStart = (lane: string | undefined, gathering: boolean): boolean =>
+    active < limits.concurrency &&
+    (gathering || (lane !== undefined && lanes.get(lane) === 0) || active + 1 + kept(lane) <= limits.concurrency);
+  const take = (lane: string | undefined): void => {
+    active += 1;
+    if (lane !== undefined && lanes.has(lane)) lanes.set(lane, lanes.get(lane)! + 1);
+  };
+  /** Starts every waiting request that may start now: steps of a chain first, each kind in arrival order. */
+  const pump = (): void => {
+    for (const chained of [true, false]) {
+      for (let i = 0; i < waiting.length && active < limits.concurrency; ) {
+        const next = waiting[i]!;
+        if ((next.lane !== undefined || next.gathering) === chained && mayStart(next.lane, next.gathering)) {
+          waiting.splice(i, 1);
+          take(next.lane);
+          next.start();
+        } else i += 1;
+      }
+    }
+  };
+  const acquire = async (lane: string | undefined, gathering = false): Promise<void> => {
+    if (waiting.length === 0 && mayStart(lane, gathering)) return take(lane);
+    await new Promise<void>((start) => {
+      waiting.push({ ...(lane === undefined ? {} : { lane }), gathering, start });
+      peakWaiting = Math.max(peakWaiting, waiting.length);
+      pump();
+    });
+  };
+  const release = (lane: string | undefined): void => {
     active -= 1;
-    (waiting.urgent.shift() ?? waiting.other.shift())?.();
+    const inFlight = lane === undefined ? undefined : lanes.get(lane);
+    if (inFlight !== undefined) lanes.set(lane!, inFlight - 1);
+    pump();
   };
   /** Waits until `start`; false when an interrupt ended the wait of a request that does not restore. */
   const waitUntil = async (start: number, restores: boolean): Promise<boolean> => {
@@ -104,7 +141,8 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   let gathering: Promise<void> = Promise.resolve();
 
   return {
-    async admitTogether(sends) {
+    async admitTogether(sends, options = {}) {
+      const { lane } = options;
       const n = sends.length;
       if (n > limits.concurrency)
         throw new RangeError(`${n} requests cannot be sent at once with a concurrency of ${limits.concurrency}`);
@@ -124,7 +162,8 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       await previous;
       let held = 0;
       try {
-        for (; held < n; held++) await acquire(true);
+        // After its first slot a group gathers the rest as they free, kept slots included: it holds what it has.
+        for (; held < n; held++) await acquire(lane, held > 0 || lane === undefined);
       } finally {
         gathered();
       }
@@ -140,9 +179,9 @@ export function createRequestGate(limits: GateLimits): RequestGate {
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
         count += n;
         started = n;
-        return { ok: true, values: await Promise.all(sends.map((send) => send().finally(release))) };
+        return { ok: true, values: await Promise.all(sends.map((send) => send().finally(() => release(lane)))) };
       } finally {
-        for (; held > started; held--) release();
+        for (; held > started; held--) release(lane);
       }
     },
     async admit(send, options = {}) {
@@ -155,7 +194,8 @@ export function createRequestGate(limits: GateLimits): RequestGate {
             : undefined;
       const before = refused();
       if (before) return { ok: false, refusal: before };
-      await acquire(options.urgent === true);
+      const { lane } = options;
+      await acquire(lane);
       try {
         const queued = refused();
         if (queued) return { ok: false, refusal: queued };
@@ -169,13 +209,20 @@ export function createRequestGate(limits: GateLimits): RequestGate {
         count += 1;
         return { ok: true, value: await send() };
       } finally {
-        release();
+        release(lane);
       }
+    },
+    openLane(lane) {
+      if (!lanes.has(lane)) lanes.set(lane, 0);
+    },
+    closeLane(lane) {
+      lanes.delete(lane);
+      pump();
     },
     interrupt: () => stop.abort(),
     interrupted: stop.signal,
     sent: () => count,
     remaining: () => (limits.maxRequests === undefined ? Infinity : Math.max(0, limits.maxRequests - count)),
-    waiting: () => ({ now: waiting.urgent.length + waiting.other.length, peak: peakWaiting }),
+    waiting: () => ({ now: waiting.length, peak: peakWaiting }),
   };
 }

@@ -52,11 +52,12 @@ export async function runSchedule(
 
 /**
  * Runs the groups of one API's suites: first every group that is not isolated, all suites at once (a sequential
- * suite's groups one after another, any other group once the groups it runs `after` are done); then each isolated group
- * alone, one after another. A group is isolated when it is disruptive (the service stopped would refuse, or fail, every
- * other suite's requests for the wrong reason), when it belongs to a sequential suite that has a disruptive group (its
- * chain stays whole), or when it runs after an isolated group. A sequential suite's chain stops at its first error,
- * other suites go on.
+ * suite's groups one after another, any other group once the groups it runs `after` are done); then each suite's
+ * isolated groups, one suite after another, each suite's as its own are ordered (in order, or by `after`: a suite
+ * orders its disruptive groups so). A group is isolated when it is disruptive (the service stopped would refuse, or
+ * fail, every other suite's requests for the wrong reason), when it belongs to a sequential suite that has a
+ * disruptive group (its chain stays whole), or when it runs after an isolated group. A sequential suite's chain stops
+ * at its first error, other suites go on.
  */
 async function runApiSuites(
   suites: readonly ScheduledSuite[],
@@ -83,10 +84,7 @@ async function runApiSuites(
     }),
   );
   for (const { suite, isolated } of parts.filter((part) => part.isolated.length > 0)) {
-    for (const group of isolated) {
-      if (options.stopped() || (suite.sequential && errors.has(suite.name))) break;
-      await group.run().catch((error: unknown) => record(suite, error));
-    }
+    if (!(suite.sequential && errors.has(suite.name))) await runTogether(suite, isolated, options, record);
     done(suite);
   }
 }
@@ -132,16 +130,23 @@ async function runTogether(
     }
     return;
   }
-  const done = new Map<string, Promise<void>>();
+  // Every group's end first, so that a group may name one listed after it.
+  const ends = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   for (const group of groups) {
-    const before = group.after.map((name) => done.get(name)).filter((p): p is Promise<void> => p !== undefined);
-    done.set(
-      group.name,
-      Promise.all(before).then(async () => {
-        if (options.stopped()) return;
-        await group.run().catch((error: unknown) => record(suite, error));
-      }),
-    );
+    let resolve = (): void => undefined;
+    const promise = new Promise<void>((settle) => {
+      resolve = settle;
+    });
+    ends.set(group.name, { promise, resolve });
   }
-  await Promise.all(done.values());
+  const runs = groups.map(async (group) => {
+    try {
+      await Promise.all(group.after.map((name) => ends.get(name)?.promise));
+      if (options.stopped()) return;
+      await group.run().catch((error: unknown) => record(suite, error));
+    } finally {
+      ends.get(group.name)?.resolve();
+    }
+  });
+  await Promise.all(runs);
 }

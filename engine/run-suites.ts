@@ -132,6 +132,11 @@ function suiteState(definition: SuiteDefinition): SuiteState {
   };
 }
 
+/** A sequential or chained suite's requests are a lane of the gate (see `SuiteDefinition.chained`). */
+function isLane(definition: SuiteDefinition): boolean {
+  return definition.sequential === true || definition.chained === true;
+}
+
 /**
  * Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as
  * it is through, with its failure if any.
@@ -149,12 +154,14 @@ async function runSuites(session: Session, states: readonly SuiteState[]): Promi
     }
   };
   const byName = new Map(states.map((state) => [state.definition.name, state]));
+  for (const state of states) if (isLane(state.definition)) session.gate.openLane(state.definition.name);
   try {
     await runSchedule(
       states.map((state) => scheduledSuite(session, state)),
       {
         stopped: () => session.gate.interrupted.aborted,
         onDone(name, error) {
+          session.gate.closeLane(name);
           const state = byName.get(name);
           if (!state) return;
           if (error !== undefined) state.failure = error;
@@ -167,7 +174,10 @@ async function runSuites(session: Session, states: readonly SuiteState[]): Promi
     // Not a group's error (those are their suite's): the run itself broke, and every suite's tests fail with it.
     for (const state of states) state.failure ??= error;
   } finally {
-    for (const state of states) state.settle();
+    for (const state of states) {
+      session.gate.closeLane(state.definition.name);
+      state.settle();
+    }
   }
 }
 
@@ -211,12 +221,13 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
         `${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; ` +
           'the group should have been skipped',
       );
-    // A sequential suite is one chain: its steps go first, so that the chain, not the queue, sets its time.
+    // A chained suite is a lane of the gate: its steps go first and find a slot kept for them, so that its chains,
+    // not the queue, set its time.
     const options: SendOptions = {
       ...request,
       operation,
       params: { ...pathParameters, ...request.params },
-      urgent: definition.sequential === true,
+      ...(isLane(definition) ? { lane: name } : {}),
     };
     return { client, options };
   };

@@ -140,4 +140,10 @@ export interface SuiteDefinition {
   readonly groups: readonly ProbeGroup[];
   /** Run the groups one after another (for groups that share state on the target). */
   readonly sequential?: boolean;
+  /**
+   * Its groups are chains of steps, each waiting for the one before, long enough to set the run's time: its requests
+   * are a lane of the gate (they take a free slot first, and one is kept for the lane while none is in flight). A
+   * sequential suite is one chain, so always a lane.
+   */
+  readonly chained?: boolean;
 }

@@ -60,6 +60,13 @@ function edgeObject(object: Record<string, unknown>, round: number): Record<stri
 
 /** The group whose pipes the credential and malformed-body probes of update and settings use. */
 const FIRST_LIFECYCLE = 'broker pipe: create, update, read settings';
+/**
+ * The groups that change the first pipe, or could on a faulty target, in their order: the path-scope group reads its
+ * settings before and after updates that must be refused, so nothing else may change it meanwhile.
+ */
+const PATH_SCOPE_UPDATE = 'path scope: updatePipe, then its settings';
+const OBSERVED = 'observed pipe creates and updates';
+const READ_ONLY = 'fields only the server writes: createPipe, updatePipe';
 
 type Body = Record<string, unknown> & {
   destination: { columns: Array<{ name: string }> };
@@ -197,7 +204,8 @@ function pipeAccessTargets(createdPipes: readonly CreatedPipe[], noPipe: string)
     {
       operationId: 'updatePipe',
       api: 'management',
-      after: [FIRST_LIFECYCLE],
+      // Its updates change the first pipe if a faulty target takes them: after the groups that change it on purpose.
+      after: [READ_ONLY],
       request: (context) => {
         const pipe = createdPipes[0];
         return pipe
@@ -220,7 +228,10 @@ function pipeAccessTargets(createdPipes: readonly CreatedPipe[], noPipe: string)
 
 /** The pipes suite: per source kind create, update, read settings; unmapped columns; invalid requests; credentials. */
 export function pipesSuite(): SuiteDefinition {
-  /** The first pipe this run created (the later groups send to it), shared by the groups (which run in order). */
+  /**
+   * The first two pipes of the first lifecycle group (the later groups send to them, each after that group and after
+   * the other groups that change the first pipe: see PATH_SCOPE_UPDATE).
+   */
   const createdPipes: CreatedPipe[] = [];
   const values = new OpenValues();
   const NO_PIPE =
@@ -231,7 +242,8 @@ export function pipesSuite(): SuiteDefinition {
   return {
     name: 'pipes',
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
-    sequential: true,
+    // Groups run as soon as the groups they name in `after` are through: each pipe is one group's, but the first.
+    chained: true,
     groups: [
       {
         name: LEARN,
@@ -266,16 +278,17 @@ export function pipesSuite(): SuiteDefinition {
           );
         },
       },
-      ...KINDS.map(
-        (kind): ProbeGroup => ({
-          name: `${kind} pipe: create, update, read settings`,
+      ...KINDS.map((kind): ProbeGroup => {
+        const name = `${kind} pipe: create, update, read settings`;
+        return {
+          name,
           operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
           feeds: [`${FIELD_MAPPINGS}#covering mappings accepted`, 'pipes.update-applies'],
           after: [LEARN],
           estimate: (runs) => 3 * runs,
-          run: (context) => lifecycle(context, kind, createdPipes, values),
-        }),
-      ),
+          run: (context) => lifecycle(context, kind, name === FIRST_LIFECYCLE ? createdPipes : [], values),
+        };
+      }),
       pipeSequences(values, LEARN),
       {
         name: 'fieldMappings that miss a column',
@@ -337,9 +350,9 @@ export function pipesSuite(): SuiteDefinition {
         },
       },
       {
-        name: 'observed pipe creates and updates',
+        name: OBSERVED,
         operations: ['createPipe', 'updatePipe'],
-        after: [FIRST_LIFECYCLE],
+        after: [PATH_SCOPE_UPDATE],
         estimate: (runs) => 2 * Math.min(runs, 2),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
@@ -365,7 +378,7 @@ export function pipesSuite(): SuiteDefinition {
         },
       },
       {
-        name: 'path scope: updatePipe, then its settings',
+        name: PATH_SCOPE_UPDATE,
         operations: ['updatePipe', 'getPipeSettings'],
         feeds: [PATH_SCOPE_PARTS.organization, PATH_SCOPE_PARTS.service, PATH_SCOPE_PARTS.unchanged].map(
           (part) => `${PATH_SCOPED}#${part}`,
@@ -378,9 +391,9 @@ export function pipesSuite(): SuiteDefinition {
         },
       },
       {
-        name: 'fields only the server writes: createPipe, updatePipe',
+        name: READ_ONLY,
         operations: ['createPipe', 'updatePipe'],
-        after: [FIRST_LIFECYCLE],
+        after: [OBSERVED],
         estimate: () => 2 * READ_ONLY_FIELDS,
         async run(context) {
           const serviceId = context.config.management?.serviceId ?? '';

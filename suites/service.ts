@@ -7,10 +7,14 @@ import type { SuiteDefinition } from '../engine/suite-types.ts';
 const RULE = 'service.command';
 
 /** A start of the service (which a running service takes as a no-op), for the credential and access probes. */
+/** The group that stops the service and starts it again: every other group, a request to be refused, runs after it. */
+const STOP_START = 'stop, then start';
+
 const START: AccessTarget = {
   operationId: 'changeServiceState',
   api: 'management',
   scope: 'organization',
+  after: [STOP_START],
   request: () => ({ json: { command: 'start' } }),
 };
 
@@ -24,7 +28,7 @@ export function serviceSuite(): SuiteDefinition {
     operations: ['changeServiceState'],
     groups: [
       {
-        name: 'stop, then start',
+        name: STOP_START,
         operations: ['changeServiceState'],
         feeds: [`${RULE}#start accepted`, `${RULE}#stop accepted`],
         estimate: () => 2,
@@ -52,6 +56,7 @@ export function serviceSuite(): SuiteDefinition {
       {
         name: 'invalid commands',
         operations: ['changeServiceState'],
+        after: [STOP_START],
         feeds: [`${RULE}#other commands rejected`],
         estimate: (runs) => 5 + runs,
         async run(context) {
@@ -73,7 +78,7 @@ export function serviceSuite(): SuiteDefinition {
           ]);
         },
       },
-      ...malformedJsonGroups([{ operationId: 'changeServiceState' }]),
+      ...malformedJsonGroups([{ operationId: 'changeServiceState', after: [STOP_START] }]),
       ...authGroups([START]),
       ...accessGroups([START]),
     ],

@@ -146,7 +146,7 @@ describe('runSchedule', () => {
 
   it(
     'runs suites at once, keeps a sequential suite in order and a group after the ones it names, and ' +
-      'disruptive groups alone at the end',
+      'disruptive groups alone at the end, in their order',
     async () => {
       const events: string[] = [];
       const suites: ScheduledSuite[] = [
@@ -169,7 +169,8 @@ describe('runSchedule', () => {
           groups: [
             group(events, 'd1', 5, { disruptive: true }),
             group(events, 'r1', 5),
-            group(events, 'd2', 5, { disruptive: true }),
+            group(events, 'd2', 5, { disruptive: true, after: ['d1'] }),
+            group(events, 'd3', 5, { disruptive: true, after: ['d1'] }),
           ],
         },
       ];
@@ -187,8 +188,11 @@ describe('runSchedule', () => {
       expect(at('start c2')).toBeGreaterThan(at('end c1'));
       expect(at('start f2')).toBeGreaterThan(at('end f1'));
       expect(at('start f3')).toBeLessThan(at('end f1'));
-      // Disruptive groups: after every other group, one at a time.
-      expect(events.slice(-4)).toEqual(['start d1', 'end d1', 'start d2', 'end d2']);
+      // Disruptive groups: after every other group, alone among the suites, in their suite's order (d2 and d3 both
+      // after d1, at once).
+      expect(events.slice(-6, -3)).toEqual(['start d1', 'end d1', 'start d2']);
+      expect(events.slice(-3, -2)).toEqual(['start d3']);
+      expect(at('end d1')).toBeGreaterThan(Math.max(...['c2', 'f1', 'f2', 'f3', 'r1'].map((g) => at(`end ${g}`))));
     },
   );
 

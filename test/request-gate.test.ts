@@ -39,7 +39,7 @@ describe('request gate interrupt', () => {
 });
 
 describe('request gate order', () => {
-  it('gives a free slot to a chain step (urgent) before requests queued earlier that are not', async () => {
+  it('gives a free slot to a chain step (a lane) before requests queued earlier that are not', async () => {
     const gate = createRequestGate({ concurrency: 1, maxRps: 0, deadline: Date.now() + 60_000 });
     const order: string[] = [];
     let open = (): void => undefined;
@@ -47,7 +47,7 @@ describe('request gate order', () => {
     const queued = [
       gate.admit(async () => order.push('bulk 1')),
       gate.admit(async () => order.push('bulk 2')),
-      gate.admit(async () => order.push('chain step'), { urgent: true }),
+      gate.admit(async () => order.push('chain step'), { lane: 'chain' }),
       gate.admit(async () => order.push('bulk 3')),
     ];
     await new Promise((resolve) => setImmediate(resolve));
@@ -55,6 +55,62 @@ describe('request gate order', () => {
     await Promise.all([first, ...queued]);
     expect(order).toEqual(['chain step', 'bulk 1', 'bulk 2', 'bulk 3']);
     expect(gate.sent()).toBe(5);
+  });
+});
+
+describe('request gate lanes', () => {
+  const held = () => {
+    const ends: (() => void)[] = [];
+    const started: string[] = [];
+    const slow = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        started.push(name);
+        ends.push(() => resolve(name));
+      });
+    return { ends, started, slow };
+  };
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('keeps a slot for an open lane with nothing in flight, so that its next step starts at once', async () => {
+    const gate = createRequestGate({ concurrency: 3, maxRps: 0, deadline: Date.now() + 60_000 });
+    const { ends, started, slow } = held();
+    gate.openLane('alerts');
+    const bulk = ['b1', 'b2', 'b3'].map((name) => gate.admit(slow(name)));
+    await tick();
+    expect(started).toEqual(['b1', 'b2']);
+    const step = gate.admit(slow('step'), { lane: 'alerts' });
+    await tick();
+    expect(started).toEqual(['b1', 'b2', 'step']);
+    // With the lane's step in flight no slot is kept: the first slot that frees goes to the bulk.
+    ends.shift()!();
+    await tick();
+    expect(started).toEqual(['b1', 'b2', 'step', 'b3']);
+    gate.closeLane('alerts');
+    while (ends.length > 0) ends.shift()!();
+    await Promise.all([...bulk, step]);
+    expect(gate.sent()).toBe(4);
+  });
+
+  it('gives the kept slot back when the lane closes', async () => {
+    const gate = createRequestGate({ concurrency: 2, maxRps: 0, deadline: Date.now() + 60_000 });
+    const { ends, started, slow } = held();
+    gate.openLane('pipes');
+    const bulk = ['b1', 'b2'].map((name) => gate.admit(slow(name)));
+    await tick();
+    expect(started).toEqual(['b1']);
+    gate.closeLane('pipes');
+    await tick();
+    expect(started).toEqual(['b1', 'b2']);
+    for (const end of ends) end();
+    await Promise.all(bulk);
+  });
+
+  it('keeps at most concurrency - 1 slots, so that a concurrency of 1 still sends', async () => {
+    const gate = createRequestGate({ concurrency: 1, maxRps: 0, deadline: Date.now() + 60_000 });
+    gate.openLane('pipes');
+    gate.openLane('alerts');
+    expect(await gate.admit(send('bulk'))).toEqual({ ok: true, value: 'bulk' });
+    expect(await gate.admit(send('pipes step'), { lane: 'pipes' })).toEqual({ ok: true, value: 'pipes step' });
   });
 });
 
