@@ -309,9 +309,27 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
     sequential: definition.sequential === true,
     groups: runnable.map((group) => ({
       name: group.name,
-      after: group.after ?? [],
+      after: runnableAfter(group, definition.groups, new Set(runnable.map((one) => one.name))),
       disruptive: groupClass(group, (id) => s.operation(id)) === 'disruptive',
       run: () => group.run(contextOf(group)),
     })),
   };
+}
+
+/**
+ * The groups that run which `group` waits for: a group it names that does not run (skipped with these settings) stands
+ * for the groups that one names, so that leaving a group out never lets its followers overtake what it followed.
+ */
+export function runnableAfter(group: ProbeGroup, groups: readonly ProbeGroup[], runs: ReadonlySet<string>): string[] {
+  const byName = new Map(groups.map((one) => [one.name, one]));
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    if (runs.has(name)) found.add(name);
+    else for (const before of byName.get(name)?.after ?? []) visit(before);
+  };
+  for (const name of group.after ?? []) visit(name);
+  return [...found];
 }

@@ -141,6 +141,14 @@ async function putBack(context: SuiteContext, found: Found, changed: boolean): P
 
 const OTHER_TENANT = 'access.other-tenant';
 const UNKNOWN = 'no alert is known to update';
+// The groups that write the run's alert (or could, on a faulty target), in the one order they run in: each reads it
+// back or puts it back, so no two may overlap.
+const INVALID_ENUMS = 'invalid enums';
+const UPDATES = 'update, list, put back';
+const SEQUENCES = 'model-based sequences of alert updates';
+const OTHER_TENANT_UPDATE = 'another tenant: updateAlert';
+const OTHER_TENANT_LIST = 'another tenant: listAlerts';
+const READ_ONLY = 'fields only the server writes: updateAlert';
 
 /**
  * Another team's token on the run's alert (an update with its own listed values, to be refused) and on its own list
@@ -150,11 +158,11 @@ const UNKNOWN = 'no alert is known to update';
 function alertAccessGroups(found: Found): ProbeGroup[] {
   return [
     {
-      name: 'another tenant: updateAlert',
+      name: OTHER_TENANT_UPDATE,
       operations: ['updateAlert'],
       feeds: [`${OTHER_TENANT}#${OTHER_TENANT_PARTS.refused}`],
       requires: needsOtherTenant('alerts'),
-      after: [LIST],
+      after: [SEQUENCES],
       estimate: () => 1,
       async run(context) {
         if (!found.id || !found.original) return context.unable(found.reason ?? UNKNOWN);
@@ -170,7 +178,7 @@ function alertAccessGroups(found: Found): ProbeGroup[] {
       },
     },
     {
-      name: 'another tenant: listAlerts',
+      name: OTHER_TENANT_LIST,
       operations: ['listAlerts'],
       feeds: [`${OTHER_TENANT}#${OTHER_TENANT_PARTS.list}`],
       requires: needsOtherTenant('alerts'),
@@ -194,9 +202,10 @@ function alertAccessGroups(found: Found): ProbeGroup[] {
       },
     },
     {
-      name: 'fields only the server writes: updateAlert',
+      name: READ_ONLY,
       operations: ['updateAlert', 'listAlerts'],
-      after: [LIST],
+      // After the other team's list, which finds the team an alert may be moved to.
+      after: [OTHER_TENANT_UPDATE, OTHER_TENANT_LIST],
       // Each update and the list after it, then the put-back when they were accepted.
       estimate: () => 2 * READ_ONLY_FIELDS + 1,
       async run(context) {
@@ -261,11 +270,12 @@ export function alertsSuite(): SuiteDefinition {
   return {
     name: 'alerts',
     operations: ['updateAlert', 'listAlerts'],
-    sequential: true,
+    // One alert: its writers run one after another (see INVALID_ENUMS), reads that judge no state of it beside them.
+    chained: true,
     groups: [
       { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
       {
-        name: 'invalid enums',
+        name: INVALID_ENUMS,
         operations: ['updateAlert'],
         feeds: ['alerts.enums'],
         after: [LIST],
@@ -307,10 +317,10 @@ export function alertsSuite(): SuiteDefinition {
         },
       },
       {
-        name: 'update, list, put back',
+        name: UPDATES,
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
-        after: [LIST],
+        after: [INVALID_ENUMS],
         estimate: (runs) => 2 * runs + 3 + observedCount(runs),
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
@@ -388,11 +398,11 @@ export function alertsSuite(): SuiteDefinition {
         },
       },
       {
-        name: 'model-based sequences of alert updates',
+        name: SEQUENCES,
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.update-isolated', 'alerts.update-applies', 'alerts.concurrent-updates'],
         sequences: true,
-        after: [LIST],
+        after: [UPDATES],
         estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
@@ -426,18 +436,18 @@ export function alertsSuite(): SuiteDefinition {
         },
       },
       ...alertAccessGroups(found),
-      ...malformedJsonGroups([{ operationId: 'updateAlert', params: alertParams, after: [LIST] }]),
+      ...malformedJsonGroups([{ operationId: 'updateAlert', params: alertParams, after: [READ_ONLY] }]),
       ...authGroups([
         {
           operationId: 'updateAlert',
           api: 'alerts',
-          after: [LIST],
+          after: [READ_ONLY],
           request: () =>
             found.id && found.original
               ? { params: { id: found.id }, json: found.original }
               : { unable: found.reason ?? 'no alert is known to update' },
         },
-        { operationId: 'listAlerts', api: 'alerts', request: () => ({}) },
+        { operationId: 'listAlerts', api: 'alerts', after: [LIST], request: () => ({}) },
       ]),
     ],
   };

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { runSchedule, type ScheduledSuite } from '../engine/group-schedule.ts';
+import { runnableAfter } from '../engine/run-suites.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
 import { otherTenantEnv, targetEnv } from './support/target-env.ts';
 import { judgedRules } from './support/unprobed.ts';
@@ -266,5 +267,23 @@ describe('runSchedule', () => {
     expect(at('start md')).toBeGreaterThan(at('end k1'));
     expect(at('start md')).toBeGreaterThan(at('end m1'));
     expect(at('start md')).toBeLessThan(at('end a2'));
+  });
+});
+
+describe('runnableAfter', () => {
+  const group = (name: string, after?: string[]) => ({
+    name,
+    operations: [],
+    estimate: () => 0,
+    run: async () => undefined,
+    ...(after ? { after } : {}),
+  });
+
+  it('lets a group that does not run stand for the groups it follows, so that no follower overtakes them', () => {
+    const groups = [group('a'), group('b', ['a']), group('c', ['b']), group('d', ['c', 'a']), group('e')];
+    expect(runnableAfter(groups[3]!, groups, new Set(['a', 'b', 'd', 'e']))).toEqual(['b', 'a']);
+    expect(runnableAfter(groups[3]!, groups, new Set(['a', 'd', 'e']))).toEqual(['a']);
+    expect(runnableAfter(groups[2]!, groups, new Set(['c', 'e']))).toEqual([]);
+    expect(runnableAfter(groups[4]!, groups, new Set(['a', 'e']))).toEqual([]);
   });
 });
