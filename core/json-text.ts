@@ -43,6 +43,12 @@ export function parseJsonText(text: string): unknown {
 
 /** JSON.stringify that writes a bigint as its digits (JSON.stringify alone throws on one). */
 export function jsonText(value: unknown, indent?: number): string {
+  // Fast path: nearly every value holds no bigint, and JSON.stringify without a replacer is several times faster.
+  try {
+    return JSON.stringify(value, undefined, indent) as string;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
   let marked = false;
   const text = JSON.stringify(
     value,

@@ -12,7 +12,7 @@ import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/rea
 import { PATH_SCOPE_PARTS } from '../rules/access.ts';
 import { payload } from '../rules/body.ts';
 import { isSuccess } from '../core/exchange.ts';
-import { pipeSequences } from './support/sequence-pipes.ts';
+import { PIPE_SEQUENCES, pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
@@ -59,10 +59,13 @@ function edgeObject(object: Record<string, unknown>, round: number): Record<stri
 }
 
 /** The group whose pipes the credential and malformed-body probes of update and settings use. */
-const FIRST_LIFECYCLE = 'broker pipe: create, update, read settings';
+const LIFECYCLES = KINDS.map((kind) => `${kind} pipe: create, update, read settings`);
+const FIRST_LIFECYCLE = LIFECYCLES[0]!;
 /**
  * The groups that change the first pipe, or could on a faulty target, in their order: the path-scope group reads its
- * settings before and after updates that must be refused, so nothing else may change it meanwhile.
+ * settings before and after updates that must be refused, so nothing else may change it meanwhile, the updates of
+ * other pipes included (a target that spills one pipe's update into another would be blamed on the path's scope); it
+ * runs after every group that updates pipes on purpose, and the other writers of the first pipe after it.
  */
 const PATH_SCOPE_UPDATE = 'path scope: updatePipe, then its settings';
 const OBSERVED = 'observed pipe creates and updates';
@@ -278,8 +281,8 @@ export function pipesSuite(): SuiteDefinition {
           );
         },
       },
-      ...KINDS.map((kind): ProbeGroup => {
-        const name = `${kind} pipe: create, update, read settings`;
+      ...KINDS.map((kind, at): ProbeGroup => {
+        const name = LIFECYCLES[at]!;
         return {
           name,
           operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
@@ -383,7 +386,7 @@ export function pipesSuite(): SuiteDefinition {
         feeds: [PATH_SCOPE_PARTS.organization, PATH_SCOPE_PARTS.service, PATH_SCOPE_PARTS.unchanged].map(
           (part) => `${PATH_SCOPED}#${part}`,
         ),
-        after: [FIRST_LIFECYCLE],
+        after: [...LIFECYCLES, PIPE_SEQUENCES],
         estimate: () => 5,
         async run(context) {
           if (createdPipes[0]) await updatesUnderOtherPaths(context, createdPipes[0]);

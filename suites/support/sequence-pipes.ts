@@ -65,13 +65,16 @@ const START = (open: OpenFieldValues) =>
  */
 const READ_BACK = shrinkChoice<ReadBack>('every', PLACES);
 
+/** The name of the group of pipe sequences. */
+export const PIPE_SEQUENCES = 'model-based sequences of pipes';
+
 /**
  * The group that sends model-based sequences of pipe creates, updates and settings reads, several at once, after the
  * group `learn` that learns the values of the open fields.
  */
 export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
   return {
-    name: 'model-based sequences of pipes',
+    name: PIPE_SEQUENCES,
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     feeds: ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
     sequences: true,
