@@ -10,14 +10,14 @@ import { runInProcess } from './in-process.ts';
  * Fault runs are short: few examples, and a timeout that catches a hang in a few seconds for the faults that break
  * `transport.answers` (they hang or cut the connection); every other fault gets a generous one, so that a loaded
  * machine adds no timeout of its own. A hanging fault waits out its timeout on each settings read of a chain, one after
- * the other (about eleven rounds a run): 2500 ms, not less, is what a correct answer never takes even with the fault's
+ * the other (about eleven rounds a run): 3000 ms, not less, is what a correct answer never takes even with the fault's
  * four runs at once on a loaded machine.
  */
 const fast = (fault: Fault): string[] => [
   '--runs',
   '4',
   '--timeout-ms',
-  fault.breaks.includes('transport.answers') ? '2500' : '5000',
+  fault.breaks.includes('transport.answers') ? '3000' : '5000',
 ];
 
 /** The matrix's fixed seed, and a second seed of each fault's own, so that the matrix spans as many seeds as faults. */
