@@ -19,7 +19,10 @@ export const SPEC_FILES: Readonly<Record<ApiName, string>> = Object.freeze(
 
 /** The schema keyword that marks a property whose value is a secret: redacted by name wherever it appears. */
 export const SECRET_KEYWORD = 'x-conformance-secret';
-/** Marks an object schema whose every property takes values the documents leave open (bounds not shown). */
+/**
+ * Marks a request field whose values the documents leave open (bounds or allowed values not shown): on an object
+ * schema, every property of it; on any other, that field.
+ */
 export const OPEN_KEYWORD = 'x-conformance-open';
 
 /** One operation of a spec, keyed by method and path template. */
@@ -42,8 +45,9 @@ export interface Operation {
   /** Names of the request body's properties, at any depth, that the spec marks `writeOnly`: sent, never returned. */
   readonly writeOnlyFields: readonly string[];
   /**
-   * The request body's properties marked `x-conformance-open`: objects whose values the documents leave open, so that
-   * a must-accept probe sends only values this target answered or accepted in the run.
+   * The request body's fields whose values the documents leave open (`x-conformance-open`), as dotted paths to each
+   * leaf (`settings.engine_max_threads`, `source.relational.port`), so that a must-accept probe sends there only
+   * values this target answered or accepted in the run.
    */
   readonly openFields: readonly string[];
   /**
@@ -135,6 +139,26 @@ function markedProperties(schemas: readonly object[], marked: (schema: SchemaObj
 }
 
 /**
+ * The dotted paths of the leaves of a request schema that `x-conformance-open` marks, through objects and the branches
+ * of `oneOf`, `anyOf` and `allOf` (a source kind is a branch: `source.relational.port`); arrays are not entered.
+ */
+function openPaths(schema: SchemaObject): string[] {
+  const paths = new Set<string>();
+  const walk = (node: SchemaObject, path: string, open: boolean): void => {
+    const marked = open || node[OPEN_KEYWORD] === true;
+    for (const key of ['oneOf', 'anyOf', 'allOf'])
+      for (const branch of (node[key] as SchemaObject[] | undefined) ?? []) walk(branch, path, marked);
+    const properties = node.properties as Readonly<Record<string, SchemaObject>> | undefined;
+    if (properties) {
+      for (const [name, property] of Object.entries(properties))
+        walk(property, path ? `${path}.${name}` : name, marked);
+    } else if (marked && path !== '' && node.type !== 'array') paths.add(path);
+  };
+  walk(schema, '', false);
+  return [...paths];
+}
+
+/**
  * The spec must require, at its top, the security scheme its API's descriptor names, as an HTTP scheme of the same
  * kind.
  */
@@ -201,7 +225,7 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
           responseSchemas,
           envelope: APIS[api].envelope,
           writeOnlyFields: Object.freeze(body ? markedProperties([body], (schema) => schema.writeOnly === true) : []),
-          openFields: Object.freeze(body ? markedProperties([body], (schema) => schema[OPEN_KEYWORD] === true) : []),
+          openFields: Object.freeze(body ? openPaths(body as SchemaObject) : []),
           ...echoOf(op),
         }),
       );

@@ -734,22 +734,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
 
     // Alerts.
     fault(
-      'alert-threshold-fraction-rejected',
-      'alert update rejects a negative or fractional threshold',
-      ['request.valid-accepted'],
-      ['updateAlert'],
-      {
-        review: (ctx, problems) => {
-          const threshold = field(ctx.input, 'threshold');
-          return ctx.operation === 'updateAlert' &&
-            typeof threshold === 'number' &&
-            (threshold < 0 || !Number.isInteger(threshold))
-            ? [...problems, problem('threshold', 'invalid', 'threshold must be a whole number of at least 0')]
-            : problems;
-        },
-      },
-    ),
-    fault(
       'alerts-dashboard-non-hex-500',
       'alert update with a dashboardId that is a string but not 24 hex digits fails with a 500',
       ['errors.client-not-server'],

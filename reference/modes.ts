@@ -9,6 +9,7 @@ import type { Store } from './store.ts';
 import { strictBodies } from './strict-bodies.ts';
 import { echoOnly } from './echo-only.ts';
 import { strictBounds } from './strict-bounds.ts';
+import { sourceOwnValues } from './source-own-values.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { lastWritePerKey, pipeWritesLocked } from './writes-at-once.ts';
 
@@ -23,6 +24,11 @@ export interface Mode {
    * target passes them: the only probes that give their evidence are ones this target may refuse.
    */
   readonly notJudged?: readonly { readonly rule: RuleId; readonly on: OperationId; readonly why: string }[];
+  /**
+   * Probe groups a correct harness does not run on this correct target, each with words its reason must hold: the
+   * values they would send are ones this target gives no client (the rules they feed may still be judged by others).
+   */
+  readonly notRun?: readonly { readonly group: string; readonly why: string }[];
 }
 
 const ID_KEYS: readonly string[] = Object.freeze(['id', 'serviceId', 'dataWarehouseId', 'entityId', 'requestId']);
@@ -180,6 +186,34 @@ export const MODES: readonly Mode[] = Object.freeze(
         'bounds drawn around its default each time the target starts; a value outside is rejected with 400',
       install: strictBounds,
     },
+    {
+      name: 'source-own-values',
+      description:
+        "a relational source's port and numeric settings and a stream source's timestamp must be the values the " +
+        'target drew when it started (its own database and stream), which no answer shows when a request left them ' +
+        'out; any other value is rejected with 400',
+      install: sourceOwnValues,
+      notRun: [
+        { group: 'relational pipe: create, update, read settings', why: 'gave no value of source.relational.port' },
+        { group: 'stream pipe: create, update, read settings', why: 'gave no value of source.stream.timestamp' },
+        { group: 'model-based sequences of pipes', why: 'no stream or relational pipe is created in a sequence' },
+      ],
+    },
+    mode(
+      'whole-thresholds',
+      'an alert update with a negative or fractional threshold is rejected with 400 (the listed alerts hold whole ' +
+        'thresholds of at least 0)',
+      {
+        review: (ctx, problems) => {
+          const threshold = isObject(ctx.input) ? ctx.input.threshold : undefined;
+          return ctx.operation === 'updateAlert' &&
+            typeof threshold === 'number' &&
+            (threshold < 0 || !Number.isInteger(threshold))
+            ? [...problems, problem('threshold', 'invalid', 'threshold must be a whole number of at least 0')]
+            : problems;
+        },
+      },
+    ),
     mode('ascii-names', 'a pipe, key or alert name that is not ASCII is rejected with 400', {
       review: (ctx, problems) => {
         const name = isObject(ctx.input) && ctx.operation !== 'listAlerts' ? ctx.input.name : undefined;

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type fc from 'fast-check';
 import {
   alertUpdateBody,
   alertUpdateBodyBadEnum,
   alertUpdateBodyObserve,
   type AlertReference,
+  type AlertUpdateConstraints,
+  type CompleteAlertUpdateBody,
 } from '../generators/index.ts';
+import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
 import { subsetViolations } from '../rules/subset.ts';
@@ -42,6 +46,30 @@ function texts(found: Found): string[] {
   const alerts = [...(found.original ? [found.original] : []), ...found.others];
   const listed = alerts.flatMap((alert) => [alert.name, alert.message]);
   return [...new Set(listed.filter((text): text is string => typeof text === 'string' && text !== ''))];
+}
+
+/**
+ * The values of the update's open fields (`threshold`) that the listed alerts carry: the only ones a must-accept update
+ * sends there. Undefined, with the group told why, when they carry none.
+ */
+function listedValues(context: SuiteContext, found: Found): OpenValues | undefined {
+  const open = context.openFields('updateAlert');
+  const values = new OpenValues();
+  for (const alert of [...(found.listed ? [found.listed] : []), ...found.others]) values.learn(open, alert);
+  const missing = open.filter((path) => !values.has(path));
+  if (missing.length === 0) return values;
+  context.unable(noOpenValues(missing, 'no listed alert carries one'));
+  return undefined;
+}
+
+/** Complete updates of the alert under test whose open fields take only values the listed alerts carry. */
+function mustAcceptBodies(
+  context: SuiteContext,
+  values: OpenValues,
+  constraints: AlertUpdateConstraints,
+): fc.Arbitrary<CompleteAlertUpdateBody> {
+  const open = context.openFields('updateAlert');
+  return alertUpdateBody(constraints).map((body) => values.fill(open, body, choiceOf(body))!);
 }
 
 interface Found {
@@ -347,7 +375,13 @@ export function alertsSuite(): SuiteDefinition {
             webhookId: (original.channel as { webhookId: string }).webhookId,
           };
           const references = found.references.length > 0 ? found.references : [own];
-          const arbitrary = alertUpdateBody({ interval: original.interval as string, references, texts: texts(found) });
+          const values = listedValues(context, found);
+          if (!values) return;
+          const arbitrary = mustAcceptBodies(context, values, {
+            interval: original.interval as string,
+            references,
+            texts: texts(found),
+          });
           await context.eachExample(
             'alert update',
             arbitrary,
@@ -412,7 +446,9 @@ export function alertsSuite(): SuiteDefinition {
             tileId: original.tileId as string,
             webhookId: (original.channel as { webhookId: string }).webhookId,
           };
-          const bodies = alertUpdateBody({
+          const values = listedValues(context, found);
+          if (!values) return;
+          const bodies = mustAcceptBodies(context, values, {
             interval: original.interval as string,
             references: found.references.length > 0 ? found.references : [own],
             texts: texts(found),

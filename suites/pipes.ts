@@ -16,7 +16,7 @@ import { PIPE_SEQUENCES, pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
-import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
+import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './support/open-values.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
@@ -47,16 +47,79 @@ const EDGE_NAMES: readonly string[] = Object.freeze([
   'ct-長い名前-'.padEnd(1_000, 'é語'),
 ]);
 
-/** An open field's object with every number given an edge value, the `round`th turn of them. */
-function edgeObject(object: Record<string, unknown>, round: number): Record<string, unknown> {
+/** The source kind of each round of edge values, beside its name: every kind with open fields of its own first. */
+const EDGE_KINDS = ['relational', 'stream', 'broker'] as const;
+
+/** `body` with every number at an open path given an edge value, the `round`th turn of them. */
+function withEdgeNumbers(
+  body: Record<string, unknown>,
+  open: readonly string[],
+  round: number,
+): Record<string, unknown> {
   let at = round * 5;
-  return Object.fromEntries(
-    Object.entries(object).map(([key, value]) => [
-      key,
-      typeof value === 'number' ? EDGE_NUMBERS[at++ % EDGE_NUMBERS.length] : value,
-    ]),
+  return open.reduce(
+    (json, path) =>
+      typeof valueAt(body, path) === 'number'
+        ? withValueAt(json, path, EDGE_NUMBERS[at++ % EDGE_NUMBERS.length])
+        : json,
+    body,
   );
 }
+
+/**
+ * Learns the open fields' values: a relational pipe created without them (its answer shows what the target chose:
+ * every settings key), pipes of each kind with edge numbers there and names of every kind (an accepted body gives
+ * them), then, for a kind whose open fields are still unknown, one created with the values known and the others as
+ * drawn.
+ */
+async function learnOpenValues(context: SuiteContext, values: OpenValues): Promise<void> {
+  const open = context.openFields('createPipe');
+  const bodies = EDGE_KINDS.map(
+    (kind) =>
+      context.examples(`create ${kind} for open values`, pipeCreateBody({ kind }), 1)[0]!.value as unknown as Record<
+        string,
+        unknown
+      >,
+  );
+  const created = async (json: Record<string, unknown>, label: string): Promise<void> => {
+    const exchange = await context.send('createPipe', { json, probe: observe(label) });
+    if (isSuccess(exchange)) values.learn(open, json);
+  };
+  const bare = await context.send('createPipe', {
+    json: withoutPaths(bodies[0]!, open),
+    probe: observe('a pipe created without its open fields: the answer shows what the target chose'),
+  });
+  if (isSuccess(bare)) values.learn(open, (bare.response?.json as { result?: unknown } | undefined)?.result);
+  await Promise.all(
+    EDGE_NAMES.map((name, round) =>
+      created(
+        { ...withEdgeNumbers(bodies[round]!, open, round), name },
+        'a pipe with numbers and a name of every kind the documents allow',
+      ),
+    ),
+  );
+  await Promise.all(
+    bodies
+      .filter((body) => values.missing(open, body).length > 0 && LEARN_AGAIN.includes(kindOf(body)))
+      .map((body) =>
+        created(
+          values.fill(
+            open.filter((path) => values.has(path)),
+            body,
+            choiceOf(body),
+          )!,
+          'a pipe with the open values known and the others as drawn',
+        ),
+      ),
+  );
+}
+
+/** The kinds sent once more when their open fields are still unknown: those with open fields in their source. */
+const LEARN_AGAIN: readonly string[] = ['relational', 'stream'];
+
+/** The source kind of a pipe body. */
+const kindOf = (body: Record<string, unknown>): string =>
+  KINDS.find((kind) => kind in ((body.source as object | undefined) ?? {})) ?? '';
 
 /** The group whose pipes the credential and malformed-body probes of update and settings use. */
 const LIFECYCLES = KINDS.map((kind) => `${kind} pipe: create, update, read settings`);
@@ -124,11 +187,17 @@ async function lifecycle(
     // Only the first two are kept: every body would hold memory in proportion to --runs.
     if (createdPipes.length < 2) createdPipes.push({ id, kind, body });
     // A changed value of each setting, from those the target accepted (for another pipe, where it accepted several).
-    const changes = updateBodyFor(kind, body).map(
-      (patch) => values.fill(openUpdate, patch, choiceOf(patch), body) ?? patch,
-    );
-    const [update] = context.examples(`update ${kind} ${ex.example.index}`, changes, 1);
-    const patch = update!.value as Record<string, unknown> & { settings?: Record<string, unknown> };
+    const [update] = context.examples(`update ${kind} ${ex.example.index}`, updateBodyFor(kind, body), 1);
+    const drawn = update!.value as Record<string, unknown>;
+    const patch = values.fill(openUpdate, drawn, choiceOf(drawn), body) as
+      | (Record<string, unknown> & { settings?: Record<string, unknown> })
+      | undefined;
+    if (!patch) {
+      context.unable(noOpenValues(values.missing(openUpdate, drawn)), {
+        operations: ['updatePipe', 'getPipeSettings'],
+      });
+      return created;
+    }
     const updated = await context.send('updatePipe', {
       params: pipeParams(id),
       json: patch,
@@ -251,35 +320,9 @@ export function pipesSuite(): SuiteDefinition {
       {
         name: LEARN,
         operations: ['createPipe'],
+        // A target that gives every value in these (as a clean one does) is sent no create again: the plan counts none.
         estimate: () => 1 + EDGE_NAMES.length,
-        async run(context) {
-          const open = context.openFields('createPipe');
-          const [base] = context.examples('create for open values', pipeCreateBody({ kind: 'broker' }), 1);
-          const body = base!.value as unknown as Record<string, unknown>;
-          const without = Object.fromEntries(Object.entries(body).filter(([field]) => !open.includes(field)));
-          const bare = await context.send('createPipe', {
-            json: without,
-            probe: observe(`a pipe created without ${open.join(' and ')}: the answer shows what the target chose`),
-          });
-          const answer = (bare.response?.json as { result?: Record<string, unknown> } | undefined)?.result;
-          if (isSuccess(bare) && answer) for (const field of open) values.learn(field, answer[field]);
-          await Promise.all(
-            EDGE_NAMES.map(async (name, round) => {
-              const json: Record<string, unknown> = {
-                ...body,
-                name,
-                ...Object.fromEntries(
-                  open.map((field) => [field, edgeObject(body[field] as Record<string, unknown>, round)]),
-                ),
-              };
-              const exchange = await context.send('createPipe', {
-                json,
-                probe: observe('a pipe with numbers and a name of every kind the documents allow'),
-              });
-              if (isSuccess(exchange)) for (const field of open) values.learn(field, json[field]);
-            }),
-          );
-        },
+        run: (context) => learnOpenValues(context, values),
       },
       ...KINDS.map((kind, at): ProbeGroup => {
         const name = LIFECYCLES[at]!;

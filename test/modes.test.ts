@@ -53,6 +53,11 @@ describe('the clean reference target and its unusual-but-correct modes pass', ()
             expected[`${rule} on ${result!.operation}`] = 'skipped';
           }
           expect(verdicts(run.report), `--seed ${seed}`).toEqual(expected);
+          // What the mode says a harness cannot send there is a group not run, with the reason.
+          for (const { group, why } of mode.notRun ?? []) {
+            const skipped = run.report.skippedGroups.find((skip) => skip.group === group);
+            expect(skipped?.reason, `${group}, --seed ${seed}`).toContain(why);
+          }
           expect(run.code).toBe(0);
         }
       },

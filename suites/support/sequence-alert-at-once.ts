@@ -11,9 +11,9 @@ import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts
 export const MAX_ALERT_WRITES_AT_ONCE = 3;
 
 /**
- * Sends 2 or 3 complete updates of the alert under test at once (their names and thresholds differ), then lists the
- * alerts. The update answered last carries them all, judged by `alerts.concurrent-updates`; the model then expects the
- * update the list shows.
+ * Sends 2 or 3 complete updates of the alert under test at once (their names differ, and thresholds or messages), then
+ * lists the alerts. The update answered last carries them all, judged by `alerts.concurrent-updates`; the model then
+ * expects the update the list shows.
  */
 class UpdateAlertAtOnce implements SequenceCommand<AlertModel> {
   constructor(readonly bodies: readonly CompleteAlertUpdateBody[]) {}
@@ -69,8 +69,8 @@ export function sendsAtOnce(commands: Iterable<SequenceCommand<AlertModel>>, req
 }
 
 /**
- * Commands that send 2 or 3 complete updates (from `bodies`, names and thresholds differing) of the alert under test
- * at once; shrinking tries fewer updates first.
+ * Commands that send 2 or 3 complete updates (from `bodies`, names differing, and thresholds or messages) of the alert
+ * under test at once; shrinking tries fewer updates first.
  */
 export function updateAlertAtOnceCommand(
   bodies: fc.Arbitrary<CompleteAlertUpdateBody>,
@@ -79,7 +79,9 @@ export function updateAlertAtOnceCommand(
     .uniqueArray(fc.noShrink(bodies), {
       minLength: 2,
       maxLength: MAX_ALERT_WRITES_AT_ONCE,
-      comparator: (a, b) => a.name === b.name || a.threshold === b.threshold,
+      // Two fields differ at least, so that a mix of two shows: the name, and the threshold or the message (a target
+      // may list one threshold only, the one value a must-accept update may send there).
+      comparator: (a, b) => a.name === b.name || (a.threshold === b.threshold && a.message === b.message),
     })
     .map((drawn): SequenceCommand<AlertModel> => new UpdateAlertAtOnce(drawn));
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isSuccess } from '../../core/exchange.ts';
 import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '../../generators/index.ts';
-import { accept } from '../../engine/probe.ts';
+import { accept, observe } from '../../engine/probe.ts';
 import { createdPipe, MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
 import { choiceOf, type OpenFieldValues } from './open-values.ts';
@@ -16,7 +16,12 @@ class CreatePipe implements SequenceCommand<PipeModel> {
 
   /** The body sent: as drawn, its open fields given values the target answered or accepted in this run. */
   get body(): PipeCreateBody {
-    return this.open.values.fill(this.open.create, this.drawn, choiceOf(this.drawn)) ?? this.drawn;
+    return this.filled ?? this.drawn;
+  }
+
+  /** The drawn body with learned values in its open fields; undefined when the target gave none of one of them. */
+  private get filled(): PipeCreateBody | undefined {
+    return this.open.values.fill(this.open.create, this.drawn, choiceOf(this.drawn));
   }
 
   check(model: Readonly<PipeModel>): boolean {
@@ -27,10 +32,11 @@ class CreatePipe implements SequenceCommand<PipeModel> {
     const expect = { pipeState: { others: model.pipes.map((pipe) => pipe.id) } };
     const name = { command: `create pipe #${model.pipes.length + 1} (${this.kind})`, kind: 'create' };
     const body = this.body;
-    const exchange = await real.step(name, 'createPipe', {
-      json: body,
-      probe: accept(`a ${this.kind} pipe of a sequence`, { expect }),
-    });
+    // Drawn values in an open field (none learned) make it an observe probe: a rejection is no finding.
+    const probe = this.filled
+      ? accept(`a ${this.kind} pipe of a sequence`, { expect })
+      : observe(`a ${this.kind} pipe of a sequence, with open values as drawn`, { expect });
+    const exchange = await real.step(name, 'createPipe', { json: body, probe });
     const id = (exchange.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
     if (isSuccess(exchange) && typeof id === 'string') model.pipes.push(createdPipe(this.kind, body, id));
   }
@@ -41,12 +47,15 @@ class CreatePipe implements SequenceCommand<PipeModel> {
 }
 
 /**
- * Commands that create a pipe of any source kind, relational most (its table mappings have the most state), with a
- * complete body.
+ * Commands that create a pipe of one of `kinds` (those whose open fields the target gave values of), relational most
+ * (its table mappings have the most state), with a complete body.
  */
-export function createPipeCommand(open: OpenFieldValues): fc.Arbitrary<SequenceCommand<PipeModel>> {
+export function createPipeCommand(
+  open: OpenFieldValues,
+  kinds: readonly PipeKind[] = PIPE_KINDS,
+): fc.Arbitrary<SequenceCommand<PipeModel>> {
   return fc.oneof(
-    ...PIPE_KINDS.map((kind) => ({
+    ...kinds.map((kind) => ({
       weight: kind === 'relational' ? 3 : 1,
       arbitrary: fc
         .noShrink(pipeCreateBody({ kind }))

@@ -31,12 +31,13 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
     const pipe = model.pipes[this.target % model.pipes.length]!;
     const drawn = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
-    const complete = drawn.complete;
-    // A must-accept update changes the open fields only to values the target accepted (for another pipe).
-    const body = complete
-      ? (this.open.values.fill(this.open.update, drawn.body, choiceOf(drawn.body), { settings: pipe.settings }) ??
-        drawn.body)
-      : drawn.body;
+    // A must-accept update changes the open fields only to values the target accepted (for another pipe); with one the
+    // target gave none of, the body goes as drawn, as an observe probe.
+    const filled = drawn.complete
+      ? this.open.values.fill(this.open.update, drawn.body, choiceOf(drawn.body), { settings: pipe.settings })
+      : undefined;
+    const complete = filled !== undefined;
+    const body = filled ?? drawn.body;
     const after = updatedPipe(pipe, body);
     const expect = { pipeState: pipeState(after) };
     // A part of a body is what the documents neither require nor forbid: a rejection is no finding.

@@ -9,7 +9,7 @@ import { type ReadBack, runSequences, type SequenceCommand, sequenceCommands } f
 import { leftOutWhenShrunk, shrinkChoice } from '../../engine/sequence-shrink-choice.ts';
 import type { ProbeGroup } from '../../engine/suite-types.ts';
 import { noOpenValues, type OpenFieldValues, type OpenValues } from './open-values.ts';
-import { pipeCreateBody } from '../../generators/index.ts';
+import { PIPE_KINDS, pipeCreateBody, type PipeKind } from '../../generators/index.ts';
 
 /**
  * Requests of one pipes sequence on a target that accepts every step: the creates of its pipes, its commands, then
@@ -51,11 +51,11 @@ const PLACES = Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index);
  * A pipes sequence starts by creating its pipes, so that every command it draws finds one; shrinking may keep only one
  * of them.
  */
-const START = (open: OpenFieldValues) =>
+const START = (open: OpenFieldValues, kinds: readonly PipeKind[]) =>
   fc
     .tuple(
       shrinkChoice<'every' | number>('every', PLACES),
-      fc.array(createPipeCommand(open), { minLength: MAX_SEQUENCE_PIPES, maxLength: MAX_SEQUENCE_PIPES }),
+      fc.array(createPipeCommand(open, kinds), { minLength: MAX_SEQUENCE_PIPES, maxLength: MAX_SEQUENCE_PIPES }),
     )
     .map(([kept, creates]) => (kept === 'every' ? creates : [creates[kept]!]));
 
@@ -82,17 +82,30 @@ export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
     run: (context) => {
       const open = { values, create: context.openFields('createPipe'), update: context.openFields('updatePipe') };
-      const [sample] = fc.sample(pipeCreateBody(), { seed: context.config.seed, numRuns: 1 });
-      const missing = values.missing(open.create, sample!);
-      if (missing.length > 0) return Promise.resolve(context.unable(noOpenValues(missing)));
-      const [fallbackCreate] = fc.sample(createPipeCommand(open), { seed: context.config.seed, numRuns: 1 }) as [
+      // The kinds whose open fields the target gave values of: the only ones a sequence creates.
+      const missing = PIPE_KINDS.map((kind) => {
+        const [sample] = fc.sample(pipeCreateBody({ kind }), { seed: context.config.seed, numRuns: 1 });
+        return { kind, missing: values.missing(open.create, sample!) };
+      });
+      const kinds = missing.filter((kind) => kind.missing.length === 0).map(({ kind }) => kind);
+      const unknown = [...new Set(missing.flatMap((kind) => kind.missing))];
+      if (kinds.length === 0) return Promise.resolve(context.unable(noOpenValues(unknown)));
+      if (unknown.length > 0)
+        context.unable(
+          `no ${missing
+            .filter((kind) => kind.missing.length > 0)
+            .map(({ kind }) => kind)
+            .join(' or ')} pipe is created in a sequence: ${noOpenValues(unknown)}`,
+          { operations: ['createPipe'] },
+        );
+      const [fallbackCreate] = fc.sample(createPipeCommand(open, kinds), { seed: context.config.seed, numRuns: 1 }) as [
         SequenceCommand<PipeModel>,
       ];
       if (context.config.concurrency < 2)
         context.unable(ONE_AT_A_TIME, { operations: ['updatePipe'], feeds: ['pipes.concurrent-updates'] });
       return runSequences<PipeModel, SequenceCommand<PipeModel>[]>(context, {
         property: 'pipes/sequences',
-        start: START(open),
+        start: START(open, kinds),
         commands: COMMANDS(open),
         readBack: READ_BACK,
         async setup(real, creates) {
