@@ -397,6 +397,34 @@ describe('what the specs mark, and what the descriptors say of each API', () => 
     expect(writeOnly('createKey')).toEqual([]);
   });
 
+  it('the open fields come from x-conformance-open, named to the leaf through the source kinds', async () => {
+    const specs = await loadSpecs();
+    const open = (operationId: string): string[] => [...operationById(specs, operationId).openFields];
+    const create = open('createPipe');
+    expect(create.filter((path) => path.startsWith('settings.'))).toHaveLength(12);
+    expect(create.filter((path) => path.startsWith('scaling.'))).toHaveLength(4);
+    expect(create.filter((path) => path.startsWith('source.')).sort()).toEqual([
+      'source.relational.port',
+      'source.relational.settings.initialLoadParallelism',
+      'source.relational.settings.pullBatchSize',
+      'source.relational.settings.snapshotNumRowsPerPartition',
+      'source.relational.settings.snapshotNumberOfParallelTables',
+      'source.relational.settings.syncIntervalSeconds',
+      'source.stream.timestamp',
+    ]);
+    expect(
+      open('updatePipe')
+        .filter((path) => !path.startsWith('settings.'))
+        .sort(),
+    ).toEqual([
+      'source.relational.port',
+      'source.relational.settings.pullBatchSize',
+      'source.relational.settings.syncIntervalSeconds',
+    ]);
+    expect(open('updateAlert')).toEqual(['threshold']);
+    expect(open('createKey')).toEqual([]);
+  });
+
   it('the settings keys are the ones the settings response requires, with their types', async () => {
     const keys = requiredPayloadKeys(operationById(await loadSpecs(), 'getPipeSettings'), 'result');
     expect(keys).toHaveLength(12);
