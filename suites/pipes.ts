@@ -66,6 +66,13 @@ function withEdgeNumbers(
   );
 }
 
+/** The kinds sent once more when their open fields are still unknown: those with open fields in their source. */
+const LEARN_AGAIN: readonly string[] = ['relational', 'stream'];
+
+/** The source kind of a pipe body. */
+const kindOf = (body: Record<string, unknown>): string =>
+  KINDS.find((kind) => kind in ((body.source as object | undefined) ?? {})) ?? '';
+
 /**
  * Learns the open fields' values: a relational pipe created without them (its answer shows what the target chose:
  * every settings key), pipes of each kind with edge numbers there and names of every kind (an accepted body gives
@@ -75,11 +82,9 @@ function withEdgeNumbers(
 async function learnOpenValues(context: SuiteContext, values: OpenValues): Promise<void> {
   const open = context.openFields('createPipe');
   const bodies = EDGE_KINDS.map(
-    (kind) =>
-      context.examples(`create ${kind} for open values`, pipeCreateBody({ kind }), 1)[0]!.value as unknown as Record<
-        string,
-        unknown
-      >,
+    (kind): Record<string, unknown> => ({
+      ...context.examples(`create ${kind} for open values`, pipeCreateBody({ kind }), 1)[0]!.value,
+    }),
   );
   const created = async (json: Record<string, unknown>, label: string): Promise<void> => {
     const exchange = await context.send('createPipe', { json, probe: observe(label) });
@@ -113,13 +118,6 @@ async function learnOpenValues(context: SuiteContext, values: OpenValues): Promi
       ),
   );
 }
-
-/** The kinds sent once more when their open fields are still unknown: those with open fields in their source. */
-const LEARN_AGAIN: readonly string[] = ['relational', 'stream'];
-
-/** The source kind of a pipe body. */
-const kindOf = (body: Record<string, unknown>): string =>
-  KINDS.find((kind) => kind in ((body.source as object | undefined) ?? {})) ?? '';
 
 /** The group whose pipes the credential and malformed-body probes of update and settings use. */
 const LIFECYCLES = KINDS.map((kind) => `${kind} pipe: create, update, read settings`);
