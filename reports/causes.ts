@@ -1,3 +1,4 @@
+import { jsonText } from '../core/json-text.ts';
 import type { Finding, Reproduction, RuleResult } from '../core/finding.ts';
 import type { RunReport } from '../core/run-report.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
@@ -204,7 +205,7 @@ function kindPhrase(kind: string, first: Finding): string {
   if (kind === 'a secret') return 'a secret value (redacted here)';
   if (kind.startsWith('HTTP ')) return typeof first.actual === 'number' ? `HTTP ${first.actual}` : kind;
   if (first.evidence.failure) return `no answer (${kind})`;
-  const text = JSON.stringify(first.actual) ?? String(first.actual);
+  const text = jsonText(first.actual) ?? String(first.actual);
   return (
     `${kind === 'object' || kind === 'array' ? `an ${kind}` : `a ${kind}`} such ` +
     `as ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`

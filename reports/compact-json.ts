@@ -1,3 +1,5 @@
+import { jsonText } from '../core/json-text.ts';
+
 /**
  * JSON with one entry per line down to `depth` levels (the document's keys, then each entry of its lists and maps),
  * every deeper value on its entry's line: each result of a findings file is one line, for grep and line diffs, and the
@@ -8,7 +10,8 @@ export function compactJson(value: unknown, depth = 2): string {
 }
 
 function render(value: unknown, indent: string, depth: number): string {
-  const flat = JSON.stringify(value) ?? 'null';
+  // A request body may hold an integer past 2^53 as a bigint: written as its digits, as it was sent.
+  const flat = jsonText(value) ?? 'null';
   if (depth === 0 || value === null || typeof value !== 'object') return flat;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {

@@ -1,3 +1,4 @@
+import { jsonText } from '../core/json-text.ts';
 import { API_LIST } from '../apis/index.ts';
 import type { ApiDescriptor, TargetFields } from '../apis/descriptor.ts';
 import type { Finding, Outcome, RuleResult } from '../core/finding.ts';
@@ -225,7 +226,7 @@ function minimalSummary(cause: Cause): string {
 function minimalSection(minimal: MinimalExample): string {
   const [first, ...rest] = renderMinimalExample(minimal);
   const words = minimal.outcome === 'shrunk' ? [first ?? ''] : [first ?? '', ...rest];
-  const body = (value: unknown): string => esc(JSON.stringify(value, null, 2) ?? String(value));
+  const body = (value: unknown): string => esc(jsonText(value, 2) ?? String(value));
   const { failing, passing, replay } = minimal;
   const failingRequest = failing
     ? `<details><summary>Smallest failing request (${esc(String(failing.status))})</summary>` +

@@ -1,3 +1,4 @@
+import { jsonText } from '../core/json-text.ts';
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
@@ -68,7 +69,7 @@ export function sarifLog(
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${jsonText(log, 2)}\n`;
 }
 
 function ruleDescriptor(id: string, catalogue: RuleCatalogue): ReportingDescriptor {

@@ -28,3 +28,11 @@ describe('the values of open fields a target gave', () => {
     expect(withoutPaths(body, OPEN)).toEqual({ name: 'n', source: { relational: { host: 'h' } } });
   });
 });
+
+describe('a learned integer past 2^53 in what a report writes', () => {
+  it('findings.json writes it as the digits sent', async () => {
+    const { compactJson } = await import('../reports/compact-json.ts');
+    const text = compactJson({ results: [{ minimal: { failing: { body: { port: 2n ** 64n + 1n } } } }] });
+    expect(text).toContain('"port":18446744073709551617');
+  });
+});
