@@ -78,6 +78,7 @@ export async function startGroups(
     ...(source.redactor ? { redactor: source.redactor } : {}),
     spent,
     planned: run.plan.total + spent,
+    putBacks: run.plan.putBacks,
   });
   return { finished: runSuites(session, states).finally(() => session.close()) };
 }
