@@ -30,7 +30,8 @@ export interface AdmitOptions {
   readonly ready?: () => boolean;
   /**
    * The chain the request is a step of (each step waits for the one before; a chain is a lane of the gate): it takes a
-   * free slot before requests of no lane, and a lane opened with `openLane` keeps a slot while it has nothing in flight.
+   * free slot before requests of no lane, and a lane opened with `openLane` keeps a slot while nothing of it is in
+   * flight.
    */
   readonly lane?: string;
 }

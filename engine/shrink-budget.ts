@@ -22,7 +22,7 @@ export interface ShrinkBudgetLimits {
    * beyond them; unknown, nothing is.
    */
   readonly planned?: number;
-  /** Put-backs kept beyond the plan (those only a target that breaks the contract makes the run send): not shrinking's. */
+  /** Put-backs kept beyond the plan (only a target breaking the contract makes the run send them): not shrinking's. */
   readonly putBacks?: number;
 }
 

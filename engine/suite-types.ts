@@ -131,8 +131,8 @@ export interface ProbeGroup {
   /** How many requests the group sends with `runs` examples per property, when every step succeeds. */
   estimate(runs: number): number;
   /**
-   * The put-backs (requests that restore what it changed: `probe.restores`) it may send: with `--max-requests`, the plan
-   * keeps `most` of them out of what its other requests may spend, so that none is refused.
+   * The put-backs (requests that restore what it changed: `probe.restores`) it may send: with `--max-requests`, the
+   * plan keeps `most` of them out of what the other requests may spend, so that none is refused.
    */
   readonly putBacks?: PutBacks;
   run(context: SuiteContext): Promise<void>;

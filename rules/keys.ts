@@ -36,8 +36,8 @@ function credentialsOf(ex: Exchange): { field: string; path: string; value: stri
 }
 
 /**
- * The field (`key.id`, `keyId`, `keySecret`) whose value two creates' answers share, and its path in the answer; undefined
- * when they share none.
+ * The field (`key.id`, `keyId`, `keySecret`) whose value two creates' answers share, and its path in the answer;
+ * undefined when they share none.
  */
 export function sharedCredential(a: Exchange, b: Exchange): { field: string; path: string } | undefined {
   const theirs = credentialsOf(b);

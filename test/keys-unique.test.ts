@@ -109,7 +109,11 @@ describe('keys.credentials-unique on keys created at once', () => {
     expect(narrowed).toHaveLength(1);
     const [finding] = narrowed;
     expect(finding!.probe).toMatch(
-      /^a disabled key expiring within a day, created at once with others \(3 were created at once; the 2 of them that shared a `(key\.id|keyId|keySecret)` shared one again when only they were: the reproduction creates those 2 at once\)$/,
+      new RegExp(
+        '^a disabled key expiring within a day, created at once with others \\(3 were created at once; the 2 of ' +
+          'them that shared a `(key\\.id|keyId|keySecret)` shared one again when only they were: the reproduction ' +
+          'creates those 2 at once\\)$',
+      ),
     );
     const curls = finding!.reproduce.curl.split(' & ');
     expect(curls).toHaveLength(3);

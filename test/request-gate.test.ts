@@ -153,7 +153,7 @@ describe('requests admitted together', () => {
 });
 
 describe('request gate put-backs', () => {
-  it('keeps `putBacks` of --max-requests for put-backs: the others are refused first, the total never passes it', async () => {
+  it('keeps `putBacks` of --max-requests for put-backs: others are refused first, the total stays within', async () => {
     const gate = createRequestGate({
       concurrency: 4,
       maxRps: 0,

@@ -27,7 +27,7 @@ const ARGS = [
   FAULT,
 ];
 
-/** The run's plan total and the put-backs it keeps beyond it, from `--dry-run` (the embedded target has no preflight). */
+/** The run's plan total and the put-backs kept beyond it, from `--dry-run` (the embedded target has no preflight). */
 async function plannedTotal(): Promise<{ planned: number; kept: number }> {
   const lines: string[] = [];
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
