@@ -49,3 +49,8 @@ export interface PutBacks {
   /** How many of them `estimate` counts: those a target that keeps the contract makes it send. */
   readonly estimated: number;
 }
+
+/** The put-backs beyond those an estimate counts: those only a target that breaks the contract makes the run send. */
+export function putBacksBeyond(putBacks: PutBacks): number {
+  return putBacks.most - putBacks.estimated;
+}

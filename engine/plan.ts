@@ -1,7 +1,7 @@
 import type { RunConfig, Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
-import { PROBE_CLASSES, type ProbeClass, type PutBacks } from '../core/probe.ts';
+import { PROBE_CLASSES, type ProbeClass, type PutBacks, putBacksBeyond } from '../core/probe.ts';
 import { concerns, type Rule } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
 import { RULES } from '../rules/index.ts';
@@ -186,11 +186,6 @@ function putBacksOf(groups: readonly PlannedGroup[]): PutBacks {
     (sum, g) => ({ most: sum.most + (g.putBacks?.most ?? 0), estimated: sum.estimated + (g.putBacks?.estimated ?? 0) }),
     { most: 0, estimated: 0 },
   );
-}
-
-/** The put-backs a plan keeps beyond its total: those only a target that breaks the contract makes it send. */
-export function putBacksBeyond(putBacks: PutBacks): number {
-  return putBacks.most - putBacks.estimated;
 }
 
 /**

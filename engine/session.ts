@@ -17,8 +17,7 @@ import { runAuthorization } from '../apis/descriptor.ts';
 import { RULES } from '../rules/index.ts';
 import { createMemories, type RuleMemories } from '../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
-import type { PutBacks } from '../core/probe.ts';
-import { putBacksBeyond } from './plan.ts';
+import { type PutBacks, putBacksBeyond } from '../core/probe.ts';
 
 /**
  * State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to
