@@ -8,7 +8,9 @@ import { RULES } from '../rules/index.ts';
 import type { ProbeGroup, SuiteDefinition } from './suite-types.ts';
 
 /** What the planner needs to know of an operation. */
-export type OperationOf = (operationId: string) => Pick<Operation, 'api' | 'klass' | 'operationId' | 'envelope'>;
+export type OperationOf = (
+  operationId: string,
+) => Pick<Operation, 'api' | 'klass' | 'operationId' | 'envelope' | 'path'>;
 
 /** Why a probe group (or part of it) did not run, and whether that was the user's choice. */
 export interface GroupSkip {
