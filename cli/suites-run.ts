@@ -263,7 +263,9 @@ export async function runVitest(
       ...settings,
       reporters: [leaveSignalsToUs, ...options.reporters],
     },
-    { logLevel: 'error', cacheDir: join(cacheDir, 'vite') },
+    // An inline PostCSS configuration: the suite files have no CSS, and without one vite searched the folders up from
+    // the root for a PostCSS config file on every run (about 50 ms of each run's CPU).
+    { logLevel: 'error', cacheDir: join(cacheDir, 'vite'), css: { postcss: {} } },
     { stdout: quietVitestOutput(process.stdout), stderr: process.stderr },
   );
   const failed = !vitest.state.getFiles().every((file) => file.result?.state === 'pass');

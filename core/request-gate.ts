@@ -29,9 +29,8 @@ export interface AdmitOptions {
   /** Asked last before the request counts; false turns it back as `held` (the caller waits and asks again). */
   readonly ready?: () => boolean;
   /**
-   * The chain the request is a step of (each step waits for the one before; a chain is a lane of the gate): it takes a
-   * free slot before requests of no lane, and a lane opened with `openLane` keeps a slot while nothing of it is in
-   * flight.
+   * The chain the request is a step of (each step waits for the one before; a chain is a lane of the gate): it takes
+   * a free slot before requests of no lane, and a lane opened with `openLane` keeps a slot while none is in flight.
    */
   readonly lane?: string;
 }

@@ -1,6 +1,6 @@
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { openRunChannel, type RunLink } from '../core/run-channel.ts';
-import type { SuitesSource } from './run-suites.ts';
+import { startRun, type SuitesSource } from './run-suites.ts';
 import { prepareRun, type SuiteFactories } from './prepare-run.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
@@ -31,7 +31,16 @@ async function prepare(link: RunLink, suites: SuiteFactories): Promise<SuitesSou
     const redactor = createRedactor(redactedNames(specs), createSecretRegistry(link.settings.config));
     const run = await prepareRun(link.settings, specs, suites, redactor);
     channel.prepared({ run });
-    return { config: run.config, specs, channel: link, redactor, prepare: async () => ({ run }) };
+    const source: SuitesSource = { config: run.config, specs, channel: link, redactor, prepare: async () => ({ run }) };
+    // The groups start now, not once vitest has declared the suite file's tests: those read the states as they settle.
+    return {
+      ...source,
+      started: startRun(
+        source,
+        run,
+        suites.map((suite) => suite()),
+      ),
+    };
   } catch (error) {
     channel.prepared({ error });
     throw error;

@@ -150,7 +150,8 @@ export function networkFailure(request: UnansweredRequest): HarnessError | undef
   const alert = request.connections.alertOf(url.origin) ?? code;
   if (CLIENT_CERT_ALERTS.includes(alert)) return clientCertError(request, alert);
   if (HUNG_UP.includes(code) && request.connections.certificateAsked(url.origin)) {
-    const closed = `${code === 'ECONNRESET' ? 'reset' : 'closed'} the connection after the TLS handshake, without answering`;
+    const how = code === 'ECONNRESET' ? 'reset' : 'closed';
+    const closed = `${how} the connection after the TLS handshake, without answering`;
     return clientCertError(
       request,
       request.network.client ? `it ${closed}: ${code}` : `it asked for one, then ${closed}: ${code}`,

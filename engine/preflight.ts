@@ -145,14 +145,23 @@ async function checkApi(api: ApiDescriptor, target: TargetFields, checker: Check
   const proven: string[] = [];
   const notes: string[] = [];
   let found = '';
-  for (const read of api.preflight) {
-    if (read.ids.some((field) => !target[field])) {
+  const params = pathParameters(api, target);
+  // Every read is sent at once (GETs, which change nothing), and their answers are read in order, as if sent so: the
+  // first that proves a mistake names it; the ones after it only cost a request each.
+  const reads = api.preflight.map((read) => {
+    if (read.ids.some((field) => !target[field])) return { read };
+    const query = read.query?.(new Date()) ?? {};
+    const sent = send(checker, read.operationId, params, query);
+    // Not read when an earlier read throws: its failure must not end the thread as an unhandled rejection.
+    sent.catch(() => undefined);
+    return { read, query, sent };
+  });
+  for (const { read, query, sent } of reads) {
+    if (!sent) {
       if (read.leftOut) notes.push(`; ${read.leftOut.line}`);
       continue;
     }
-    const params = pathParameters(api, target);
-    const query = read.query?.(new Date()) ?? {};
-    const exchange = await send(checker, read.operationId, params, query);
+    const exchange = await sent;
     const result = outcome(checker, exchange);
     const words = wordsOf(api, target, checker, exchange);
     if (result === 'refused') throw new HarnessError('CREDENTIALS_REFUSED', read.refused(words));

@@ -36,6 +36,38 @@ export interface SuitesSource {
   readonly redactor?: Redactor;
   /** Prepares the run once, before the first group sends; `close` ends what preparing it started. */
   prepare(): Promise<{ readonly run: PreparedRun; close?(): Promise<void> }>;
+  /**
+   * The run's groups, already sending (`startRun`): the command's worker starts them as soon as the run is prepared,
+   * while vitest still loads the suite file and declares its tests, which then read these states.
+   */
+  readonly started?: StartedRun;
+}
+
+/** A run whose groups were started: each suite's state, and when the last group is through. */
+export interface StartedRun {
+  readonly states: readonly SuiteState[];
+  readonly finished: Promise<void>;
+}
+
+/**
+ * Starts the run's groups of these suite definitions (of the shard's part) at once: a failure to start fails every
+ * suite's tests with it, so that none waits for a state that never settles.
+ */
+export function startRun(source: SuitesSource, run: PreparedRun, definitions: readonly SuiteDefinition[]): StartedRun {
+  const states = suiteStates(definitions, run.config.shard);
+  const finished = startGroups(source, run, states).then(
+    (started) => started.finished,
+    (error: unknown) => {
+      for (const state of states) {
+        state.failure ??= error;
+        state.settle();
+      }
+      throw error;
+    },
+  );
+  // Heard by the suite file's afterAll; until then a failure must not end the thread as an unhandled rejection.
+  finished.catch(() => undefined);
+  return { states, finished };
 }
 
 /** What one suite gathers while the run's groups send: its verdicts and its report are made of it. */

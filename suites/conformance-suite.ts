@@ -19,27 +19,31 @@ import type { RunLink } from '../core/run-channel.ts';
 /**
  * The suites' one vitest adapter. Declares, in the calling test file, one describe per suite (of the shard's part,
  * with `--shard`), one per operation, and one test per rule; and in one `beforeAll` starts the run's groups
- * (`engine/run-suites.ts` `startGroups`: every selected group of those suites under one session, concurrently).
+ * (`engine/run-suites.ts` `startGroups`: every selected group of those suites under one session, concurrently), unless
+ * the command's run started them already (`source.started`).
  * Each suite's tests decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold
  * every suite done.
  */
 export function registerConformance(source: SuitesSource): void {
-  const states = suiteStates(
-    SUITES.map((suite) => suite()),
-    source.config.shard,
-  );
+  const { started } = source;
+  const states =
+    started?.states ??
+    suiteStates(
+      SUITES.map((suite) => suite()),
+      source.config.shard,
+    );
   const timeout = source.config.budgetMs + 60_000;
   let run: PreparedRun | undefined;
   let close: (() => Promise<void>) | undefined;
-  let finished: Promise<unknown> | undefined;
+  let finished: Promise<unknown> | undefined = started?.finished;
 
   beforeAll(async () => {
     const prepared = await source.prepare();
     run = prepared.run;
     close = prepared.close;
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after
-    // the last group.
-    ({ finished } = await startGroups(source, run, states));
+    // the last group. The command's run started them as soon as it was prepared.
+    if (!started) ({ finished } = await startGroups(source, run, states));
   }, timeout);
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import type { HarnessError } from '../core/errors.ts';
 import { ADDED_REASON, compareWithBaseline, updatedBaseline } from '../reports/baseline-comparison.ts';
 import { parseBaseline, readBaseline } from '../reports/baseline-file.ts';
 import { runCli } from './support/cli.ts';
+import { type InProcessRun, runInProcess } from './support/in-process.ts';
 import { fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
 const { CREATE_KEY, LIST_ALERTS, GET_BACKUP } = OPERATIONS;
@@ -184,18 +185,13 @@ describe('conformance --baseline', () => {
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'baseline-cli-'));
       const file = join(dir, 'known-failures.json');
-      const report = (name: string) => ['--report-dir', join(dir, name)];
-      const findings = async (name: string) => JSON.parse(await readFile(join(dir, name, 'findings.json'), 'utf8'));
+      // In this process, as the binary runs it (test/cli.test.ts starts the binary itself).
+      const run = (...args: string[]) => runInProcess([...RULES, ...args]);
+      const junit = (done: InProcessRun) => junitCases(join(done.reportDir, 'junit.xml'));
+      const findings = async (done: InProcessRun) =>
+        JSON.parse(await readFile(join(done.reportDir, 'findings.json'), 'utf8'));
 
-      const created = await runCli([
-        ...RULES,
-        ...report('update'),
-        '--reference-fault',
-        'auth-missing-accepted',
-        '--baseline',
-        file,
-        '--update-baseline',
-      ]);
+      const created = await run('--reference-fault', 'auth-missing-accepted', '--baseline', file, '--update-baseline');
       expect(created.stderr).toBe('');
       expect(created.code).toBe(0);
       const written = JSON.parse(await readFile(file, 'utf8'));
@@ -206,75 +202,59 @@ describe('conformance --baseline', () => {
           (e: { rule: string; reason: string }) => e.rule === 'auth.required' && e.reason === ADDED_REASON,
         ),
       ).toBe(true);
-      const updateCases = await junitCases(join(dir, 'update', 'junit.xml'));
+      const updateCases = await junit(created);
       expect(updateCases.filter((c) => c.failed)).toEqual([]);
       expect(updateCases.filter((c) => c.knownFailure && c.body.includes('--update-baseline'))).toHaveLength(
         written.entries.length,
       );
 
-      const known = await runCli([
-        ...RULES,
-        ...report('known'),
-        '--reference-fault',
-        'auth-missing-accepted',
-        '--baseline',
-        file,
-      ]);
+      const known = await run('--reference-fault', 'auth-missing-accepted', '--baseline', file);
       expect(known.code).toBe(0);
-      const knownDoc = await findings('known');
+      const knownDoc = await findings(known);
       expect(knownDoc.outcome).toBe('passed');
       expect(knownDoc.stats.failed).toBe(written.entries.length);
       expect(knownDoc.baseline).toMatchObject({ new: [], expired: [], unexpectedPasses: [] });
       expect(knownDoc.baseline.known).toHaveLength(written.entries.length);
-      const knownCases = await junitCases(join(dir, 'known', 'junit.xml'));
+      const knownCases = await junit(known);
       expect(knownCases.filter((c) => c.failed)).toEqual([]);
       const accepted = knownCases.filter((c) => c.knownFailure);
       expect(accepted).toHaveLength(written.entries.length);
       expect(accepted.every((c) => c.name.endsWith('&gt; auth.required'))).toBe(true);
       expect(accepted.every((c) => c.skipped && c.body.includes(ADDED_REASON))).toBe(true);
 
-      const fresh = await runCli([
-        ...RULES,
-        ...report('new'),
+      const fresh = await run(
         '--reference-fault',
         'auth-missing-accepted',
         '--reference-fault',
         'request-id-not-uuid',
         '--baseline',
         file,
-      ]);
+      );
       expect(fresh.code).toBe(1);
-      const freshDoc = await findings('new');
+      const freshDoc = await findings(fresh);
       expect(freshDoc.outcome).toBe('failed');
       expect(freshDoc.baseline.new.length).toBeGreaterThan(0);
       expect(freshDoc.baseline.new.filter((f: { rule: string }) => f.rule !== 'envelope.request-id-v4')).toEqual([]);
       expect(fresh.stdout).toMatch(/new failure: envelope\.request-id-v4 on /);
-      const freshCases = await junitCases(join(dir, 'new', 'junit.xml'));
+      const freshCases = await junit(fresh);
       const freshFailed = freshCases.filter((c) => c.failed);
       expect(freshFailed).toHaveLength(freshDoc.baseline.new.length);
       expect(freshFailed.every((c) => c.name.endsWith('&gt; envelope.request-id-v4'))).toBe(true);
       expect(freshCases.filter((c) => c.knownFailure)).toHaveLength(written.entries.length);
 
-      const clean = await runCli([...RULES, ...report('clean'), '--baseline', file]);
+      const clean = await run('--baseline', file);
       expect(clean.code).toBe(0);
-      expect((await findings('clean')).baseline.unexpectedPasses).toHaveLength(written.entries.length);
+      expect((await findings(clean)).baseline.unexpectedPasses).toHaveLength(written.entries.length);
       expect(clean.stdout).toMatch(/passes now, remove the entry: auth\.required on /);
 
       await writeFile(
         file,
         JSON.stringify({ ...written, entries: written.entries.map((e: object) => ({ ...e, expires: '2020-01-01' })) }),
       );
-      const expired = await runCli([
-        ...RULES,
-        ...report('expired'),
-        '--reference-fault',
-        'auth-missing-accepted',
-        '--baseline',
-        file,
-      ]);
+      const expired = await run('--reference-fault', 'auth-missing-accepted', '--baseline', file);
       expect(expired.code).toBe(1);
-      expect((await findings('expired')).baseline.expired).toHaveLength(written.entries.length);
-      const expiredCases = await junitCases(join(dir, 'expired', 'junit.xml'));
+      expect((await findings(expired)).baseline.expired).toHaveLength(written.entries.length);
+      const expiredCases = await junit(expired);
       expect(expiredCases.filter((c) => c.failed)).toHaveLength(written.entries.length);
       expect(expiredCases.filter((c) => c.knownFailure)).toEqual([]);
     },

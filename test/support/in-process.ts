@@ -6,7 +6,11 @@ import type { RunReport } from '../../core/run-report.ts';
 /** A run of the `conformance` command inside the test process: its exit code, output and findings. */
 export interface InProcessRun {
   readonly code: number;
+  /** What it printed, standard output and error interleaved as printed. */
   readonly output: string;
+  /** Its standard output alone, and its standard error alone. */
+  readonly stdout: string;
+  readonly stderr: string;
   readonly report: RunReport;
   readonly reportDir: string;
 }
@@ -29,11 +33,19 @@ export async function runInProcess(
   env: Readonly<Record<string, string>> = {},
 ): Promise<InProcessRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'conformance-'));
-  const lines: string[] = [];
-  const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+  const lines: { readonly line: string; readonly err: boolean }[] = [];
+  const io = {
+    out: (line: string) => lines.push({ line, err: false }),
+    err: (line: string) => lines.push({ line, err: true }),
+  };
   const code = await main(['--report-dir', reportDir, ...args], env, io);
   const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
-  return { code, output: lines.join('\n'), report, reportDir };
+  const text = (which: (err: boolean) => boolean): string =>
+    lines
+      .filter(({ err }) => which(err))
+      .map(({ line }) => line)
+      .join('\n');
+  return { code, output: text(() => true), stdout: text((err) => !err), stderr: text((err) => err), report, reportDir };
 }
 
 /** The ids of the rules that failed on at least one operation, sorted. */
