@@ -1,5 +1,6 @@
 import type { RunConfig } from '../core/config.ts';
 import type { Plan } from '../engine/plan.ts';
+import { putBacksBeyond } from '../core/probe.ts';
 import { preflightPlan } from '../engine/preflight-plan.ts';
 
 /** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */
@@ -31,6 +32,12 @@ export function planText(plan: Plan, config: RunConfig): string {
   const kept = plan.reserved > 0 ? `, ${plan.reserved} of them kept for the preflight` : '';
   const budget = config.maxRequests ? `; --max-requests ${config.maxRequests}${kept}` : '';
   lines.push('', `Total: ${plan.total} request(s) (${byClass.join(', ')})${budget}.`);
+  const beyond = putBacksBeyond(plan.putBacks);
+  if (beyond > 0)
+    lines.push(
+      `Kept for put-backs: ${beyond} request(s) beyond the total, sent only when the target takes a change it must ` +
+        `refuse; the whole plan fits in --max-requests ${plan.total + beyond + plan.reserved}.`,
+    );
   const preflight = preflightPlan(config);
   if (preflight) lines.push(preflight);
   if (plan.warning) lines.push(`Warning: ${plan.warning}`);

@@ -28,7 +28,10 @@ export interface Probe {
    * evidence, and counted apart from the planned requests.
    */
   readonly shrink?: { readonly property: string };
-  /** Puts back what the run changed: still sent after an interrupt. */
+  /**
+   * Puts back what the run changed: still sent after an interrupt, and within what `--max-requests` keeps for put-backs
+   * (`PutBacks`).
+   */
   readonly restores?: true;
   /**
    * For a step of a model-based sequence: its kind (`to`: `update`, `read settings`) and the kind of the step before it
@@ -37,4 +40,17 @@ export interface Probe {
   readonly transition?: { readonly from: string; readonly to: string };
   /** How to regenerate the request: the property's seed and the example's index. */
   readonly example?: { readonly seed: number; readonly index: number; readonly property: string };
+}
+
+/** How many put-backs a probe group (or a plan) may send. */
+export interface PutBacks {
+  /** The most it may send, whatever the target answers. */
+  readonly most: number;
+  /** How many of them `estimate` counts: those a target that keeps the contract makes it send. */
+  readonly estimated: number;
+}
+
+/** The put-backs beyond those an estimate counts: those only a target that breaks the contract makes the run send. */
+export function putBacksBeyond(putBacks: PutBacks): number {
+  return putBacks.most - putBacks.estimated;
 }

@@ -7,6 +7,11 @@ export interface GateLimits {
   readonly maxRps: number;
   /** Requests in the whole run at most; undefined for no limit. */
   readonly maxRequests?: number;
+  /**
+   * Requests of `maxRequests` kept for put-backs (`restores`): the others may spend only the rest, so that a put-back
+   * is never refused for the budget while the run sends no more put-backs than this.
+   */
+  readonly putBacks?: number;
   /** Epoch milliseconds after which no request starts. */
   readonly deadline: number;
 }
@@ -62,7 +67,7 @@ export interface RequestGate {
   readonly interrupted: AbortSignal;
   /** Requests admitted so far. */
   sent(): number;
-  /** Requests still allowed, or Infinity. */
+  /** Requests other than put-backs still allowed, or Infinity. */
   remaining(): number;
   /**
    * Requests waiting for a free slot now, and the most that ever waited at once: what a run holds beside what is in
@@ -77,6 +82,8 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   const stop = new AbortController();
   let active = 0;
   let count = 0;
+  /** Put-backs admitted so far. */
+  let restored = 0;
   let nextStart = 0;
   let peakWaiting = 0;
   /** Open lanes, each with its requests in flight (or gathering their slots). */
@@ -138,6 +145,21 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     });
   };
 
+  /**
+   * Requests other than put-backs still allowed: within `maxRequests` less what is kept for put-backs, and within
+   * `maxRequests` itself (a run that sends more put-backs than it kept takes the rest).
+   */
+  const left = (): number =>
+    limits.maxRequests === undefined
+      ? Infinity
+      : Math.max(
+          0,
+          Math.min(limits.maxRequests - (limits.putBacks ?? 0) - (count - restored), limits.maxRequests - count),
+        );
+  /** True when `n` more requests would overrun the budget: a put-back's is the whole `maxRequests`. */
+  const overBudget = (n: number, restores: boolean): boolean =>
+    limits.maxRequests !== undefined && (restores ? count + n > limits.maxRequests : n > left());
+
   let gathering: Promise<void> = Promise.resolve();
 
   return {
@@ -147,11 +169,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       if (n > limits.concurrency)
         throw new RangeError(`${n} requests cannot be sent at once with a concurrency of ${limits.concurrency}`);
       const refused = (): GateRefusal | undefined =>
-        stop.signal.aborted
-          ? 'interrupted'
-          : limits.maxRequests !== undefined && count + n > limits.maxRequests
-            ? 'budget'
-            : undefined;
+        stop.signal.aborted ? 'interrupted' : overBudget(n, false) ? 'budget' : undefined;
       const before = refused();
       if (before) return { ok: false, refusal: before };
       const previous = gathering;
@@ -187,11 +205,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     async admit(send, options = {}) {
       const restores = options.restores === true;
       const refused = (): GateRefusal | undefined =>
-        stop.signal.aborted && !restores
-          ? 'interrupted'
-          : limits.maxRequests !== undefined && count >= limits.maxRequests
-            ? 'budget'
-            : undefined;
+        stop.signal.aborted && !restores ? 'interrupted' : overBudget(1, restores) ? 'budget' : undefined;
       const before = refused();
       if (before) return { ok: false, refusal: before };
       const { lane } = options;
@@ -207,6 +221,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
         if (options.ready && !options.ready()) return { ok: false, refusal: 'held' };
         count += 1;
+        if (restores) restored += 1;
         return { ok: true, value: await send() };
       } finally {
         release(lane);
@@ -222,7 +237,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     interrupt: () => stop.abort(),
     interrupted: stop.signal,
     sent: () => count,
-    remaining: () => (limits.maxRequests === undefined ? Infinity : Math.max(0, limits.maxRequests - count)),
+    remaining: left,
     waiting: () => ({ now: waiting.length, peak: peakWaiting }),
   };
 }

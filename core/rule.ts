@@ -55,18 +55,25 @@ export interface RuleMemory<M> {
  */
 export interface RulePart {
   readonly name: string;
-  /** The operations the part concerns (operationIds); all of the rule's when absent. */
-  readonly operations?: readonly string[];
+  /** The operations the part concerns; all of the rule's when absent. */
+  readonly operations?: OperationSelector;
   /** Why no probe gives this part evidence yet, where none does: the rule is then never passed, and says so. */
   readonly notProbedYet?: string;
 }
 
 /**
- * The operations a rule concerns: operationIds, or every operation of the specs (`every`), or every operation of the
- * APIs whose envelope carries a request id (`every` with `enveloped`). A selector is resolved against the loaded
- * specs, so that an operation added to a spec is judged by every general rule.
+ * The operations a rule (or a part of one) concerns: operationIds, or every operation of the specs (`every`), or every
+ * operation of the APIs whose envelope carries a request id (`every` with `enveloped`), or every operation whose path
+ * has a parameter (`pathParameter`, with the operationIds of `also`). A selector is resolved against the loaded specs,
+ * so that an operation added to a spec is judged by every general rule, and scope-checked when its path names a scope.
  */
-export type OperationSelector = readonly string[] | { readonly every: true; readonly enveloped?: true };
+export type OperationSelector =
+  | readonly string[]
+  | { readonly every: true; readonly enveloped?: true }
+  | { readonly pathParameter: string; readonly also?: readonly string[] };
+
+/** What a selector needs to know of an operation. */
+export type SelectedOperation = Pick<Operation, 'operationId' | 'envelope' | 'path'>;
 
 /** Every operation of the specs. */
 export const EVERY_OPERATION: OperationSelector = Object.freeze({ every: true });
@@ -74,14 +81,30 @@ export const EVERY_OPERATION: OperationSelector = Object.freeze({ every: true })
 /** Every operation of an API whose envelope carries a request id. */
 export const EVERY_ENVELOPED_OPERATION: OperationSelector = Object.freeze({ every: true, enveloped: true });
 
-/** True when a rule concerns an operation. */
-export function concerns(
-  rule: Pick<Rule, 'operations'>,
-  operation: Pick<Operation, 'operationId' | 'envelope'>,
-): boolean {
-  const selector = rule.operations;
+/** Every operation whose path has the parameter `{name}`, and the operations `also` names. */
+export function withPathParameter(name: string, also: readonly string[] = []): OperationSelector {
+  return Object.freeze({ pathParameter: name, ...(also.length > 0 ? { also: Object.freeze([...also]) } : {}) });
+}
+
+/** True when a selector selects an operation. */
+export function selects(selector: OperationSelector, operation: SelectedOperation): boolean {
   if (isOperationList(selector)) return selector.includes(operation.operationId);
+  if ('pathParameter' in selector)
+    return (
+      operation.path.includes(`{${selector.pathParameter}}`) || (selector.also ?? []).includes(operation.operationId)
+    );
   return !selector.enveloped || operation.envelope.requestId !== undefined;
+}
+
+/** The operationIds a selector names itself (its list, or `also`), which must be operations of the specs. */
+export function namedOperations(selector: OperationSelector): readonly string[] {
+  if (isOperationList(selector)) return selector;
+  return 'pathParameter' in selector ? (selector.also ?? []) : [];
+}
+
+/** True when a rule concerns an operation. */
+export function concerns(rule: Pick<Rule, 'operations'>, operation: SelectedOperation): boolean {
+  return selects(rule.operations, operation);
 }
 
 /** True when a selector lists its operations by operationId. */
@@ -149,11 +172,9 @@ export function createMemories(rules: readonly Rule[], run: RunMemoryContext): R
 }
 
 /** The parts a rule needs on one operation: its declared parts there, or its one implicit part. */
-export function partsOn(rule: Rule, operationId: string): readonly string[] {
+export function partsOn(rule: Rule, operation: SelectedOperation): readonly string[] {
   if (!rule.parts) return [WHOLE_RULE];
-  return rule.parts
-    .filter((part) => !part.operations || part.operations.includes(operationId))
-    .map((part) => part.name);
+  return rule.parts.filter((part) => !part.operations || selects(part.operations, operation)).map((part) => part.name);
 }
 
 /** The name of the one part of a rule that declares none. */

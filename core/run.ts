@@ -1,5 +1,6 @@
 import type { RunConfig } from './config.ts';
 import type { KnownFailures } from './known-failures.ts';
+import type { PutBacks } from './probe.ts';
 
 /**
  * What a run is asked to do: the settings as resolved (with the embedded reference target's address once it listens),
@@ -16,7 +17,12 @@ export interface RunSettings {
  * plan sends, and for a configured target the preflight's report. Plain data: the worker tells the command of it.
  */
 export interface PreparedRun extends RunSettings {
-  readonly plan: { readonly runs: number; readonly total: number; readonly warning?: string };
+  readonly plan: {
+    readonly runs: number;
+    readonly total: number;
+    readonly putBacks: PutBacks;
+    readonly warning?: string;
+  };
   /** For a configured target: the preflight's line and its GETs, which count against `--max-requests` too. */
   readonly preflight?: { readonly line: string; readonly requests: number };
 }

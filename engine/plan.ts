@@ -1,14 +1,16 @@
 import type { RunConfig, Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
-import { PROBE_CLASSES, type ProbeClass } from '../core/probe.ts';
+import { PROBE_CLASSES, type ProbeClass, type PutBacks, putBacksBeyond } from '../core/probe.ts';
 import { concerns, type Rule } from '../core/rule.ts';
 import type { Operation } from '../core/spec.ts';
 import { RULES } from '../rules/index.ts';
 import type { ProbeGroup, SuiteDefinition } from './suite-types.ts';
 
 /** What the planner needs to know of an operation. */
-export type OperationOf = (operationId: string) => Pick<Operation, 'api' | 'klass' | 'operationId' | 'envelope'>;
+export type OperationOf = (
+  operationId: string,
+) => Pick<Operation, 'api' | 'klass' | 'operationId' | 'envelope' | 'path'>;
 
 /** Why a probe group (or part of it) did not run, and whether that was the user's choice. */
 export interface GroupSkip {
@@ -30,6 +32,8 @@ export interface PlannedGroup {
   readonly klass: ProbeClass;
   readonly operations: readonly string[];
   readonly requests: number;
+  /** The put-backs it may send, when it runs and may send any. */
+  readonly putBacks?: PutBacks;
   readonly skipped?: string;
 }
 
@@ -37,7 +41,13 @@ export interface PlannedGroup {
 export interface Plan {
   readonly runs: number;
   readonly groups: readonly PlannedGroup[];
+  /** What a run against a target that keeps the contract sends: every group's estimate. */
   readonly total: number;
+  /**
+   * The put-backs its groups may send: with `--max-requests`, `most` are kept out of what the other requests may spend,
+   * so the plan fits when `total` and the `most - estimated` beyond it do.
+   */
+  readonly putBacks: PutBacks;
   /** Requests of `--max-requests` kept for the preflight's GETs, which count against it too. */
   readonly reserved: number;
   /** Set when `--max-requests` is below what even one example per property needs. */
@@ -148,24 +158,36 @@ export function planRun(
           klass: groupClass(group, operationOf),
           operations: group.operations,
           requests: skipped ? 0 : group.estimate(runs),
-          ...(skipped ? { skipped } : {}),
+          ...(skipped ? { skipped } : group.putBacks ? { putBacks: group.putBacks } : {}),
         };
       });
     });
   const total = (groups: readonly PlannedGroup[]): number => groups.reduce((n, g) => n + g.requests, 0);
-  const largest = (runs: number): number => Math.max(...parts.map((part) => total(planFor(part, runs))));
+  /** What `--max-requests` must hold of a part: its total and the put-backs beyond it. */
+  const needed = (groups: readonly PlannedGroup[]): number => total(groups) + putBacksBeyond(putBacksOf(groups));
+  const largest = (runs: number): number => Math.max(...parts.map((part) => needed(planFor(part, runs))));
   const limit = config.maxRequests === undefined ? undefined : Math.max(0, config.maxRequests - reserved);
   let runs = config.runs;
   while (limit !== undefined && largest(runs) > limit && runs > 1) runs -= 1;
   const groups = planFor(own, runs);
+  const putBacks = putBacksOf(groups);
+  const kept = putBacksBeyond(putBacks) > 0 ? ` and the ${putBacksBeyond(putBacks)} put-back(s) kept beyond them` : '';
   const preflight = reserved > 0 ? ` (and the preflight's ${reserved} GET${reserved === 1 ? '' : 's'})` : '';
   const warning =
-    limit !== undefined && total(groups) > limit
+    limit !== undefined && needed(groups) > limit
       ? `--max-requests ${config.maxRequests} is below the ${total(groups)} requests that one example per ` +
-        `property needs${preflight}: the run stops at ${config.maxRequests}, and rules probed last are ` +
+        `property needs${kept}${preflight}: the run stops at ${config.maxRequests}, and rules probed last are ` +
         'skipped.'
       : undefined;
-  return { runs, groups, total: total(groups), reserved, ...(warning ? { warning } : {}) };
+  return { runs, groups, total: total(groups), putBacks, reserved, ...(warning ? { warning } : {}) };
+}
+
+/** The put-backs of the groups that run, added up. */
+function putBacksOf(groups: readonly PlannedGroup[]): PutBacks {
+  return groups.reduce(
+    (sum, g) => ({ most: sum.most + (g.putBacks?.most ?? 0), estimated: sum.estimated + (g.putBacks?.estimated ?? 0) }),
+    { most: 0, estimated: 0 },
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RunConfig } from '../core/config.ts';
 import type { RuleResult } from '../core/finding.ts';
-import type { Rule } from '../core/rule.ts';
+import type { Rule, SelectedOperation } from '../core/rule.ts';
 import type { Specs } from '../core/spec.ts';
 import { createLedger, expectSequences, type Ledger } from '../core/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../core/credential-tally.ts';
@@ -110,6 +110,7 @@ export async function startGroups(
     ...(source.redactor ? { redactor: source.redactor } : {}),
     spent,
     planned: run.plan.total + spent,
+    putBacks: run.plan.putBacks,
   });
   return { finished: runSuites(session, states).finally(() => session.close()) };
 }
@@ -136,10 +137,10 @@ export function ruleVerdict(
   run: PreparedRun,
   state: SuiteState,
   rule: Rule,
-  operationId: string,
+  operation: SelectedOperation,
 ): { readonly key: string; readonly result: RuleResult; readonly known?: string } {
-  const key = state.operationKeys.get(operationId) ?? operationId;
-  const result = verdict(run.config, state.ledger, state.skips, rule, operationId, key);
+  const key = state.operationKeys.get(operation.operationId) ?? operation.operationId;
+  const result = verdict(run.config, state.ledger, state.skips, rule, { ...operation, key });
   const known = result.outcome === 'failed' ? knownFailureReason(run.knownFailures, rule.id, key) : undefined;
   return { key, result, ...(known === undefined ? {} : { known }) };
 }

@@ -17,6 +17,7 @@ import { runAuthorization } from '../apis/descriptor.ts';
 import { RULES } from '../rules/index.ts';
 import { createMemories, type RuleMemories } from '../core/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
+import { type PutBacks, putBacksBeyond } from '../core/probe.ts';
 
 /**
  * State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to
@@ -65,6 +66,8 @@ export interface SessionOptions {
   readonly spent?: number;
   /** Requests the plan sends, the preflight's included: with `--max-requests`, shrinking spends only what is left. */
   readonly planned?: number;
+  /** The put-backs the plan may send (`Plan.putBacks`): with `--max-requests`, the gate keeps `most` for them. */
+  readonly putBacks?: PutBacks;
 }
 
 /**
@@ -72,11 +75,14 @@ export interface SessionOptions {
  */
 export async function createSession(config: RunConfig, specs: Specs, options: SessionOptions = {}): Promise<Session> {
   const deadline = Date.now() + config.budgetMs;
+  const putBacks = options.putBacks ?? { most: 0, estimated: 0 };
   const gate = createRequestGate({
     concurrency: config.concurrency,
     maxRps: config.maxRps,
     deadline,
-    ...(config.maxRequests ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)) } : {}),
+    ...(config.maxRequests
+      ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)), putBacks: putBacks.most }
+      : {}),
   });
   const channel: RunReporter | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
@@ -104,6 +110,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       gate,
       ...(config.maxRequests === undefined ? {} : { maxRequests: config.maxRequests }),
       ...(options.planned === undefined ? {} : { planned: options.planned }),
+      putBacks: putBacksBeyond(putBacks),
     }),
     countViolations(count) {
       counts.violations += count;

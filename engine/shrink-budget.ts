@@ -22,6 +22,8 @@ export interface ShrinkBudgetLimits {
    * beyond them; unknown, nothing is.
    */
   readonly planned?: number;
+  /** Put-backs kept beyond the plan (only a target breaking the contract makes the run send them): not shrinking's. */
+  readonly putBacks?: number;
 }
 
 /**
@@ -31,8 +33,10 @@ export interface ShrinkBudgetLimits {
  */
 export function createShrinkBudget(limits: ShrinkBudgetLimits): ShrinkBudget {
   const spent = { requests: 0, sequences: 0 };
-  const { gate, maxRequests, planned } = limits;
-  const leftover = maxRequests === undefined ? Infinity : Math.max(0, maxRequests - (planned ?? maxRequests));
+  const { gate, maxRequests, planned, putBacks = 0 } = limits;
+  const leftover =
+    maxRequests === undefined ? Infinity : Math.max(0, maxRequests - (planned ?? maxRequests) - putBacks);
+  const kept = putBacks > 0 ? ` and the ${putBacks} kept for put-backs` : '';
   return {
     spent,
     refusal(count = 1) {
@@ -40,7 +44,7 @@ export function createShrinkBudget(limits: ShrinkBudgetLimits): ShrinkBudget {
       if (spent.requests + spent.sequences + count > leftover)
         return (
           `--max-requests ${maxRequests} leaves ${leftover} request(s) beyond the ` +
-          `${planned ?? 'unknown number'} the plan needs, and shrinking has spent them`
+          `${planned ?? 'unknown number'} the plan needs${kept}, and shrinking has spent them`
         );
       if (gate.remaining() < count) return `the run reached --max-requests ${maxRequests}`;
       return undefined;

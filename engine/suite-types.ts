@@ -3,7 +3,7 @@ import type { RunConfig } from '../core/config.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Judged } from './record.ts';
 import type { SendOptions } from '../core/http-client.ts';
-import type { Probe } from '../core/probe.ts';
+import type { Probe, PutBacks } from '../core/probe.ts';
 import type { Finding } from '../core/finding.ts';
 import type { ShrinkBudget } from './shrink-budget.ts';
 
@@ -130,6 +130,11 @@ export interface ProbeGroup {
   readonly requires?: (config: RunConfig) => string | undefined;
   /** How many requests the group sends with `runs` examples per property, when every step succeeds. */
   estimate(runs: number): number;
+  /**
+   * The put-backs (requests that restore what it changed: `probe.restores`) it may send: with `--max-requests`, the
+   * plan keeps `most` of them out of what the other requests may spend, so that none is refused.
+   */
+  readonly putBacks?: PutBacks;
   run(context: SuiteContext): Promise<void>;
 }
 

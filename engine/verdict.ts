@@ -1,7 +1,8 @@
 import type { RunConfig } from '../core/config.ts';
 import { renderFinding, type RuleResult } from '../core/finding.ts';
 import type { Ledger } from '../core/ledger.ts';
-import { partsOn, type Rule } from '../core/rule.ts';
+import { partsOn, type Rule, type SelectedOperation } from '../core/rule.ts';
+import type { Operation } from '../core/spec.ts';
 import type { GroupSkip } from './plan.ts';
 
 /**
@@ -13,9 +14,9 @@ export function verdict(
   ledger: Ledger,
   skips: readonly GroupSkip[],
   rule: Rule,
-  operationId: string,
-  operation: string,
+  on: SelectedOperation & Pick<Operation, 'key'>,
 ): RuleResult {
+  const { operationId, key: operation } = on;
   const base = { rule: rule.id, operation, operationId, checks: 0, violations: 0, findings: [] };
   if (!config.rules.includes(rule.id))
     return {
@@ -47,7 +48,7 @@ export function verdict(
       message: `${tallyOf.violations} violation(s) in ${tallyOf.checks} check(s)${more}: ${found}`,
     };
   }
-  const parts = partsOn(rule, operationId);
+  const parts = partsOn(rule, on);
   const missing = parts.filter((part) => !((tallyOf?.parts[part] ?? 0) > 0));
   const checks = tallyOf?.checks ?? 0;
   if (missing.length === 0) {

@@ -1,19 +1,11 @@
 import { isSuccess, type Exchange } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { withPathParameter, type Rule, type Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, probes, sameId } from './body.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { jsonText } from '../core/json-text.ts';
 
-/** The operations whose path names an organization (every operation of the management API). */
-const MANAGEMENT_OPERATIONS = Object.freeze([
-  'createPipe',
-  'updatePipe',
-  'getPipeSettings',
-  'changeServiceState',
-  'createKey',
-  'getUsageCost',
-  'getBackup',
-]);
+/** The path parameter that names the organization an operation acts in (every operation of the management API). */
+const ORGANIZATION = 'organizationId';
 
 /** A probe of the rule answered: a rejection probe whatever came back, else a 2xx (the reading it checks). */
 const judgesAnswer = (ex: Exchange, rule: string): boolean =>
@@ -86,7 +78,7 @@ export const accessRules: Rule[] = [
       'every operation with another `organizationId` (a fresh uuid); pipe create, update and settings read, and ' +
       'the backup read, under another `serviceId`; after each refused pipe update, a settings read of that pipe. ' +
       'The state operation under another organization is `disruptive`',
-    operations: MANAGEMENT_OPERATIONS,
+    operations: withPathParameter(ORGANIZATION),
     parts: [
       { name: PATH_SCOPE_PARTS.organization },
       { name: PATH_SCOPE_PARTS.service, operations: ['createPipe', 'updatePipe', 'getPipeSettings', 'getBackup'] },
@@ -120,10 +112,10 @@ export const accessRules: Rule[] = [
     probedBy:
       "only with a second identity configured (another organization's key, another team's token); without " +
       'one, not judged, with that reason',
-    operations: [...MANAGEMENT_OPERATIONS, 'updateAlert', 'listAlerts'],
+    operations: withPathParameter(ORGANIZATION, ['updateAlert', 'listAlerts']),
     severity: 'credentials',
     parts: [
-      { name: OTHER_TENANT_PARTS.refused, operations: [...MANAGEMENT_OPERATIONS, 'updateAlert'] },
+      { name: OTHER_TENANT_PARTS.refused, operations: withPathParameter(ORGANIZATION, ['updateAlert']) },
       { name: OTHER_TENANT_PARTS.list, operations: ['listAlerts'] },
     ],
     partOf: (ex) => ex.probe.part,

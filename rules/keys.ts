@@ -35,6 +35,18 @@ function credentialsOf(ex: Exchange): { field: string; path: string; value: stri
   });
 }
 
+/**
+ * The field (`key.id`, `keyId`, `keySecret`) whose value two creates' answers share, and its path in the answer;
+ * undefined when they share none.
+ */
+export function sharedCredential(a: Exchange, b: Exchange): { field: string; path: string } | undefined {
+  const theirs = credentialsOf(b);
+  const shared = credentialsOf(a).find(({ field, value }) =>
+    theirs.some((other) => other.field === field && other.value === value),
+  );
+  return shared && { field: shared.field, path: `${payloadPath(a)}${shared.path}` };
+}
+
 /** A value as the memory keeps it: its SHA-256, so that no secret is held beyond the exchange that carried it. */
 const hashOf = (value: string): string => createHash('sha256').update(value).digest('base64');
 

@@ -192,6 +192,8 @@ function alertAccessGroups(found: Found): ProbeGroup[] {
       requires: needsOtherTenant('alerts'),
       after: [SEQUENCES],
       estimate: () => 1,
+      // The alert put back when the update was taken.
+      putBacks: { most: 1, estimated: 0 },
       async run(context) {
         if (!found.id || !found.original) return context.unable(found.reason ?? UNKNOWN);
         const exchange = await context.send('updateAlert', {
@@ -236,6 +238,8 @@ function alertAccessGroups(found: Found): ProbeGroup[] {
       after: [OTHER_TENANT_UPDATE, OTHER_TENANT_LIST],
       // Each update and the list after it, then the put-back when they were accepted.
       estimate: () => 2 * READ_ONLY_FIELDS + 1,
+      // And the alert put back in the run's team when it was moved to another.
+      putBacks: { most: 2, estimated: 1 },
       async run(context) {
         const { id, original, listed } = found;
         if (!id || !original || !listed) return context.unable(found.reason ?? UNKNOWN);
@@ -308,6 +312,8 @@ export function alertsSuite(): SuiteDefinition {
         feeds: ['alerts.enums'],
         after: [LIST],
         estimate: (runs) => 4 + runs,
+        // The alert put back when a rejection probe was taken.
+        putBacks: { most: 1, estimated: 0 },
         async run(context) {
           // Without a real alert a 404 would pass for an enum rejection; without its complete body a strict target's
           // 400 would.
@@ -350,6 +356,7 @@ export function alertsSuite(): SuiteDefinition {
         feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
         after: [INVALID_ENUMS],
         estimate: (runs) => 2 * runs + 3 + observedCount(runs),
+        putBacks: { most: 1, estimated: 1 },
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const original = found.original;
@@ -438,6 +445,7 @@ export function alertsSuite(): SuiteDefinition {
         sequences: true,
         after: [UPDATES],
         estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
+        putBacks: { most: 1, estimated: 1 },
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const original = found.original;

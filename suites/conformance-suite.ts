@@ -75,13 +75,14 @@ function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRu
     });
 
     for (const operationId of definition.operations) {
-      const rules = RULES.filter((rule) => concerns(rule, operationById(specs, operationId)));
+      const operation = operationById(specs, operationId);
+      const rules = RULES.filter((rule) => concerns(rule, operation));
       describe(operationId, () => {
         for (const rule of rules) {
           test(rule.id, async ({ task, skip, annotate }) => {
             const run = settled();
             if (!run) throw new Error('the run was not prepared: see the error of the beforeAll hook');
-            const { key, result, known } = ruleVerdict(run, state, rule, operationId);
+            const { key, result, known } = ruleVerdict(run, state, rule, operation);
             task.meta.conformanceResult = result;
             if (result.outcome === 'skipped') {
               await annotate(result.message, 'skip-reason');

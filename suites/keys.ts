@@ -8,13 +8,73 @@ import {
 import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
+import type { Example, JudgedExchange, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
+import { sharedCredential } from '../rules/keys.ts';
 import { ONE_AT_A_TIME } from './support/at-once.ts';
 
 /** Keys created at once in a run (when its concurrency allows as many). */
 const KEYS_AT_ONCE = 3;
+
+const UNIQUE = 'keys.credentials-unique';
+
+/**
+ * Creates keys at once, each body in its own request released together, and records them: as evidence of creates sent
+ * at once only when two were in flight together.
+ */
+async function createAtOnce(
+  context: SuiteContext,
+  bodies: readonly unknown[],
+  label: string,
+  more: Partial<Probe>,
+): Promise<JudgedExchange[]> {
+  const sent = await context.sendTogether(
+    bodies.map((json) => ({ operationId: 'createKey', request: { json, probe: accept(label, more) } })),
+  );
+  const together = overlapped(sent.flatMap((exchange) => exchange.interval ?? []));
+  return sent.map((exchange) =>
+    context.record(together ? { ...exchange, probe: { ...exchange.probe, part: CREATES_AT_ONCE } } : exchange),
+  );
+}
+
+/**
+ * When two keys created at once came back with the same credential, creates just those two at once again (shrink
+ * requests, within the run's shrink budget); when they share one again, the finding the first time made gets the
+ * two-key reproduction, and says how many keys were created at once then.
+ */
+async function narrowToPair(
+  context: SuiteContext,
+  bodies: Example<readonly unknown[]>,
+  first: readonly JudgedExchange[],
+): Promise<void> {
+  const pair = first
+    .flatMap((_, i) => first.slice(i + 1).map((_b, j) => [i, i + 1 + j] as const))
+    .find(([i, j]) => sharedCredential(first[i]!, first[j]!) !== undefined);
+  if (!pair || context.shrinkBudget.refusal(pair.length) !== undefined) return;
+  for (const _ of pair) context.shrinkBudget.spend('requests');
+  const again = await createAtOnce(
+    context,
+    pair.map((i) => bodies.value[i]),
+    'a disabled key expiring within a day, created at once again with the one it shared a credential with',
+    { ...fromExample(bodies), evidence: false, shrink: { property: bodies.example.property } },
+  );
+  const shared = again.length === 2 ? sharedCredential(again[0]!, again[1]!) : undefined;
+  // The finding of the first time is the pair's later key's (it met the earlier one in the rule's memory), when kept.
+  const made = [...pair]
+    .reverse()
+    .map((i) => first[i]!)
+    .find((exchange) => exchange.findings.some((f) => f.rule === UNIQUE));
+  if (!shared || !made) return;
+  const curls = again.map((exchange) => context.evidence(exchange).curl);
+  context.amendFinding(made, UNIQUE, (finding) => ({
+    ...finding,
+    probe:
+      `${finding.probe} (${first.length} were created at once; the 2 of them that shared a \`${shared.field}\` ` +
+      'shared one again when only they were: the reproduction creates those 2 at once)',
+    reproduce: { ...finding.reproduce, curl: `${curls.join(' & ')} & wait` },
+  }));
+}
 
 /** A disabled key expiring within a day, for the credential and access probes. */
 const KEY_TARGET: AccessTarget = {
@@ -65,22 +125,13 @@ export function keysSuite(): SuiteDefinition {
             fc.array(keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), { minLength: count, maxLength: count }),
             1,
           );
-          const sent = await context.sendTogether(
-            bodies!.value.map((json) => ({
-              operationId: 'createKey',
-              request: {
-                json,
-                probe: accept(
-                  'a disabled key expiring within a day, created at once with others',
-                  fromExample(bodies!),
-                ),
-              },
-            })),
+          const first = await createAtOnce(
+            context,
+            bodies!.value,
+            'a disabled key expiring within a day, created at once with others',
+            fromExample(bodies!),
           );
-          // Evidence of keys created at once only when two of them were in flight together.
-          const together = overlapped(sent.flatMap((exchange) => exchange.interval ?? []));
-          for (const exchange of sent)
-            context.record(together ? { ...exchange, probe: { ...exchange.probe, part: CREATES_AT_ONCE } } : exchange);
+          await narrowToPair(context, bodies!, first);
         },
       },
       {

@@ -32,6 +32,8 @@ export function serviceSuite(): SuiteDefinition {
         operations: ['changeServiceState'],
         feeds: [`${RULE}#start accepted`, `${RULE}#stop accepted`],
         estimate: () => 2,
+        // The start puts back what the stop changed.
+        putBacks: { most: 1, estimated: 1 },
         async run(context) {
           const answers: string[] = [];
           for (const command of ['stop', 'start']) {

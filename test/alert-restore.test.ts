@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
+import { builtMain, failedRules, runInProcess } from './support/in-process.ts';
 
 const tileAlert = {
   id: 'a1',
@@ -66,4 +67,38 @@ describe('putBackBody', () => {
       expect(putBackBody({ ...tileAlert, message: null }).message).toBeUndefined();
     },
   );
+});
+
+describe('a put-back within --max-requests', () => {
+  const FLAGS = ['--rules', 'alerts.enums', '--seed', '5', '--reference-fault', 'alerts-threshold-type-unchecked'];
+
+  it('is kept by the plan: a target that takes an enum probe gets its alert back, within the budget', async () => {
+    const lines: string[] = [];
+    expect(
+      await builtMain(
+        ['--dry-run', '--runs', '1', ...FLAGS],
+        {},
+        { out: (l) => lines.push(l), err: (l) => lines.push(l) },
+      ),
+    ).toBe(0);
+    const text = lines.join('\n');
+    // The list and the five enum probes, and the put-back that only a target taking one of them needs.
+    expect(text).toContain('Total: 6 request(s)');
+    expect(text).toMatch(/Kept for put-backs: 1 request\(s\) beyond the total, .*fits in --max-requests 7\./);
+    const whole = await runInProcess([...FLAGS, '--max-requests', '7']);
+    expect(whole.report.incidents).toEqual([]);
+    expect(whole.report.stats.requests).toBe(7);
+    expect(failedRules(whole.report)).toEqual(['alerts.enums']);
+    expect(whole.output).not.toContain('is below the');
+  });
+
+  it('is sent when the other requests spent the budget: the last probe is cut, never the put-back', async () => {
+    const run = await runInProcess([...FLAGS, '--max-requests', '6']);
+    expect(run.output).toContain(
+      '--max-requests 6 is below the 6 requests that one example per property needs and the 1 put-back(s) kept ' +
+        'beyond them',
+    );
+    expect(run.report.incidents).toEqual([]);
+    expect(run.report.stats.requests).toBe(6);
+  });
 });

@@ -6,6 +6,7 @@ import { operationById, type Specs } from '../core/spec.ts';
 import { createValidators } from '../core/validators.ts';
 import { resolveConfig } from '../core/config.ts';
 import { RULES } from '../rules/index.ts';
+import { runInProcess } from './support/in-process.ts';
 
 const RULE = RULES.find((rule) => rule.id === 'keys.credentials-unique')!;
 
@@ -85,5 +86,41 @@ describe('keys.credentials-unique on the keys a run creates one after another', 
     expect(
       JSON.stringify([...(memory as Map<string, Map<string, string>>)].map(([k, v]) => [k, [...v]])),
     ).not.toContain('ks_kept-secret');
+  });
+});
+
+describe('keys.credentials-unique on keys created at once', () => {
+  it('narrows 3 keys created at once that shared a credential to the 2 that did, created at once again', async () => {
+    const run = await runInProcess([
+      '--rules',
+      RULE.id,
+      '--runs',
+      '1',
+      '--seed',
+      '7',
+      '--reference-fault',
+      'key-ids-from-clock',
+    ]);
+    expect(run.code).toBe(1);
+    // The valid create, the 3 keys at once, then the 2 of them that shared a credential, at once again.
+    expect(run.report.stats.requests).toBe(6);
+    const findings = run.report.results.filter((r) => r.rule === RULE.id).flatMap((r) => r.findings);
+    const narrowed = findings.filter((f) => f.probe.includes('were created at once'));
+    expect(narrowed).toHaveLength(1);
+    const [finding] = narrowed;
+    expect(finding!.probe).toMatch(
+      new RegExp(
+        '^a disabled key expiring within a day, created at once with others \\(3 were created at once; the 2 of ' +
+          'them that shared a `(key\\.id|keyId|keySecret)` shared one again when only they were: the reproduction ' +
+          'creates those 2 at once\\)$',
+      ),
+    );
+    const curls = finding!.reproduce.curl.split(' & ');
+    expect(curls).toHaveLength(3);
+    expect(curls[2]).toBe('wait');
+    for (const curl of curls.slice(0, 2))
+      expect(curl).toMatch(/^curl -sS -i -X POST '.*\/keys' -u "\$MANAGEMENT_KEY_ID:\$MANAGEMENT_KEY_SECRET"/);
+    // The two bodies of the 3 sent the first time, as sent.
+    expect(new Set(curls.slice(0, 2)).size).toBe(2);
   });
 });

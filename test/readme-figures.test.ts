@@ -33,6 +33,8 @@ async function dryRun(args: readonly string[], env: Record<string, string> = {})
 }
 
 const total = (text: string): number => Number(/Total: (\d+) request/.exec(text)?.[1]);
+/** The put-backs a dry run keeps beyond its total. */
+const putBacks = (text: string): number => Number(/Kept for put-backs: (\d+) request/.exec(text)?.[1] ?? 0);
 
 /** A target of one's own, as the preflight sees it (a dry run sends nothing to it). */
 const OWN_TARGET = {
@@ -47,7 +49,14 @@ const OWN_TARGET = {
 };
 
 describe("README's figures are the code's", () => {
-  let plan: { default: number; smallest: number; usagePeriodLimit: string; preflightGets: number };
+  let plan: {
+    default: number;
+    defaultPutBacks: number;
+    smallest: number;
+    smallestPutBacks: number;
+    usagePeriodLimit: string;
+    preflightGets: number;
+  };
   let clean: { tests: number; passed: number; skipped: number };
 
   beforeAll(async () => {
@@ -61,7 +70,9 @@ describe("README's figures are the code's", () => {
     const preflight = /Preflight, before the first probe: (.*)/.exec(own)?.[1] ?? '';
     plan = {
       default: total(whole),
+      defaultPutBacks: putBacks(whole),
       smallest: total(smallest),
+      smallestPutBacks: putBacks(smallest),
       usagePeriodLimit: /Total: (.*)/.exec(usage)?.[1] ?? '',
       preflightGets: preflight.split(';').filter((part) => /\bGET\b/.test(part)).length,
     };
@@ -73,20 +84,32 @@ describe("README's figures are the code's", () => {
     expectStated(/\((\d+) requests, concurrency (\d+)\)/, [plan.default, DEFAULTS.concurrency]);
     expectStated(/a second per request \((\d+) s\)/, [plan.default]);
     expectStated(/beyond the (\d+) the plan needs/, [plan.default]);
-    const [limit, left] = stated(/--max-requests (\d+) leaves (\d+) request\(s\) beyond/);
-    expect(limit! - left!, 'README: the shrink example, --max-requests N leaves M beyond').toBe(plan.default);
+    const [limit, left, kept] = stated(
+      /--max-requests (\d+) leaves (\d+) request\(s\) beyond the \d+ the plan needs and the (\d+) kept for put-backs/,
+    );
+    expect(kept, 'README: the shrink example, the put-backs kept').toBe(plan.defaultPutBacks);
+    expect(limit! - left! - kept!, 'README: the shrink example, --max-requests N leaves M beyond').toBe(plan.default);
   });
 
   it('the smallest plan, and the limit that leaves every rule judged against a target of your own', () => {
     expectStated(/prints the smallest plan: (\d+) requests today/, [plan.smallest]);
+    expectStated(/: (\d+) of them today, so the smallest plan fits in `--max-requests (\d+)`/, [
+      plan.smallestPutBacks,
+      plan.smallest + plan.smallestPutBacks,
+    ]);
     expect(plan.preflightGets).toBe(3);
-    const [limit, smallest, gets, seconds] = stated(
-      /`--max-requests (\d+) --max-rps 1` \(the (\d+) of the smallest plan and the preflight's (\d+) GETs\) (\d+) s/,
+    const [limit, smallest, kept, gets, seconds] = stated(
+      new RegExp(
+        '`--max-requests (\\d+) --max-rps 1` \\(the (\\d+) of the smallest plan, the (\\d+) put-backs it keeps and ' +
+          "the preflight's (\\d+) GETs\\) (\\d+) s",
+      ),
     );
-    expect({ limit, smallest, gets, seconds }, 'README: --max-requests … --max-rps 1').toEqual({
-      limit: plan.smallest + plan.preflightGets,
+    expect({ limit, smallest, kept, gets, seconds }, 'README: --max-requests … --max-rps 1').toEqual({
+      limit: plan.smallest + plan.smallestPutBacks + plan.preflightGets,
       smallest: plan.smallest,
+      kept: plan.smallestPutBacks,
       gets: plan.preflightGets,
+      // A clean run sends no put-back beyond the plan.
       seconds: plan.smallest + plan.preflightGets,
     });
   });

@@ -151,3 +151,26 @@ describe('requests admitted together', () => {
     expect(gate.sent()).toBe(3);
   });
 });
+
+describe('request gate put-backs', () => {
+  it('keeps `putBacks` of --max-requests for put-backs: others are refused first, the total stays within', async () => {
+    const gate = createRequestGate({
+      concurrency: 4,
+      maxRps: 0,
+      deadline: Date.now() + 60_000,
+      maxRequests: 5,
+      putBacks: 2,
+    });
+    expect(await gate.admit(send('restore'), { restores: true })).toEqual({ ok: true, value: 'restore' });
+    expect(await gate.admitTogether([send('a'), send('b')])).toEqual({ ok: true, values: ['a', 'b'] });
+    expect(gate.remaining()).toBe(1);
+    expect(await gate.admitTogether([send('c'), send('d')])).toEqual({ ok: false, refusal: 'budget' });
+    expect(await gate.admit(send('c'))).toEqual({ ok: true, value: 'c' });
+    expect(await gate.admit(send('d'))).toEqual({ ok: false, refusal: 'budget' });
+    expect(gate.remaining()).toBe(0);
+    expect(await gate.admit(send('restore'), { restores: true })).toEqual({ ok: true, value: 'restore' });
+    // A put-back more than were kept takes what is left of --max-requests, and no more.
+    expect(await gate.admit(send('restore'), { restores: true })).toEqual({ ok: false, refusal: 'budget' });
+    expect(gate.sent()).toBe(5);
+  });
+});

@@ -3,11 +3,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { concerns, defineRules, isOperationList, operationsOf, type Rule } from '../core/rule.ts';
+import { concerns, defineRules, namedOperations, operationsOf, partsOn, type Rule } from '../core/rule.ts';
 import { type ApiName, loadSpecs, SPEC_FILES } from '../core/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULE_IDS as REFERENCE_RULE_IDS } from '../reference/rule-id.ts';
 import { RULES, RULE_IDS } from '../rules/index.ts';
+import { OTHER_TENANT_PARTS, PATH_SCOPE_PARTS } from '../rules/access.ts';
 import { ROOT } from './support/cli.ts';
 
 /** One row of the catalogue's table in ../shared/RULES.md. */
@@ -65,7 +66,8 @@ describe('the rule table is the catalogue of RULES.md', () => {
     const specs = await loadSpecs();
     const operationIds = new Set(specs.operations.map((op) => op.operationId));
     const unknown = RULES.flatMap((rule) =>
-      (isOperationList(rule.operations) ? rule.operations : [])
+      [rule.operations, ...(rule.parts ?? []).flatMap((part) => (part.operations ? [part.operations] : []))]
+        .flatMap(namedOperations)
         .filter((id) => !operationIds.has(id))
         .map((id) => `${rule.id}: ${id}`),
     );
@@ -76,8 +78,8 @@ describe('the rule table is the catalogue of RULES.md', () => {
   });
 
   it(
-    'an operation added to a spec is judged by every general rule, and by the envelope rules only on an API ' +
-      'with that envelope',
+    'an operation added to a spec is judged by every general rule, by the envelope rules only on an API with that ' +
+      'envelope, and by the scope rules when its path names an organization',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'added-operation-'));
       const added = (file: string, path: string): string => {
@@ -116,10 +118,17 @@ describe('the rule table is the catalogue of RULES.md', () => {
         const operation = (await loadSpecs(files)).operations.find(
           (op) => op.operationId === 'readAdded' && op.api === api,
         )!;
-        return RULES.filter((rule) => concerns(rule, operation)).map((rule) => rule.id);
+        return RULES.filter((rule) => concerns(rule, operation)).map((rule) =>
+          rule.id.startsWith('access.') ? `${rule.id}: ${partsOn(rule, operation).join(', ')}` : rule.id,
+        );
       };
+      // Scope-checked as every operation whose path names an organization: refused under another one.
+      const scope = [
+        `access.path-scoped: ${PATH_SCOPE_PARTS.organization}`,
+        `access.other-tenant: ${OTHER_TENANT_PARTS.refused}`,
+      ];
       expect((await judging({ ...SPEC_FILES, management }, 'management')).sort()).toEqual(
-        [...envelope, ...general].sort(),
+        [...envelope, ...general, ...scope].sort(),
       );
       expect((await judging({ ...SPEC_FILES, alerts }, 'alerts')).sort()).toEqual([...general].sort());
     },
@@ -137,10 +146,11 @@ describe('the fault table covers the rule table', () => {
   it('a rule no probe judges yet is reported not judged, with its reason, on every operation', async () => {
     const { verdict } = await import('../engine/verdict.ts');
     const { resolveConfig } = await import('../core/config.ts');
+    const createPipe = (await loadSpecs()).operations.find((op) => op.operationId === 'createPipe')!;
     for (const rule of RULES.filter((r) => r.notProbedYet !== undefined)) {
       const config = resolveConfig([], {}, RULE_IDS);
       const ledger = { tallies: {}, coverage: {} } as unknown as Parameters<typeof verdict>[1];
-      const result = verdict(config, ledger, [], rule, 'createPipe', 'POST /x');
+      const result = verdict(config, ledger, [], rule, { ...createPipe, key: 'POST /x' });
       expect(result.outcome, rule.id).toBe('skipped');
       expect(result.skipKind, rule.id).toBe('not-judged');
       expect(result.message, rule.id).toBe(`not judged: ${rule.notProbedYet}`);
@@ -150,16 +160,22 @@ describe('the fault table covers the rule table', () => {
   it('a rule with a part no probe judges yet is never passed, and names that part', async () => {
     const { verdict } = await import('../engine/verdict.ts');
     const { resolveConfig } = await import('../core/config.ts');
+    const { operations } = await loadSpecs();
     for (const rule of RULES.filter((r) => r.parts?.some((part) => part.notProbedYet !== undefined))) {
       const config = resolveConfig([], {}, RULE_IDS);
       const judged = rule.parts!.filter((part) => part.notProbedYet === undefined).map((part) => part.name);
       const parts = Object.fromEntries(judged.map((part) => [part, 3]));
-      const operationId = rule.parts![0]!.operations?.[0] ?? (rule.operations as readonly string[])[0]!;
+      const unprobed = rule.parts!.filter((part) => part.notProbedYet !== undefined).map((part) => part.name);
+      // An operation where every part no probe judges yet is needed.
+      const operation = operationsOf(rule, operations).find((op) =>
+        unprobed.every((part) => partsOn(rule, op).includes(part)),
+      );
+      expect(operation, rule.id).toBeDefined();
       const ledger = {
         tallies: { 'POST /x': { [rule.id]: { checks: 3, parts, violations: 0, findings: [] } } },
         coverage: {},
       } as unknown as Parameters<typeof verdict>[1];
-      const result = verdict(config, ledger, [], rule, operationId, 'POST /x');
+      const result = verdict(config, ledger, [], rule, { ...operation!, key: 'POST /x' });
       expect(result.outcome, rule.id).toBe('skipped');
       for (const part of rule.parts!.filter((p) => p.notProbedYet !== undefined))
         expect(result.message, rule.id).toContain(`part "${part.name}" is not probed yet: ${part.notProbedYet}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHarnessError } from '../core/errors.ts';
-import { isOperationList } from '../core/rule.ts';
+import { namedOperations } from '../core/rule.ts';
 import { loadSpecs, SPEC_FILES } from '../core/spec.ts';
 import { RULES } from '../rules/index.ts';
 import { SUITES } from '../suites/index.ts';
@@ -29,9 +29,7 @@ describe('loadSpecs', () => {
         ]),
       );
       expect(
-        RULES.flatMap((rule) => (isOperationList(rule.operations) ? rule.operations : [])).filter(
-          (id) => !operationIds.includes(id),
-        ),
+        RULES.flatMap((rule) => namedOperations(rule.operations)).filter((id) => !operationIds.includes(id)),
       ).toEqual([]);
       expect(specs.operations.find((op) => op.operationId === 'createKey')?.key).toBe(
         'POST /v1/organizations/{organizationId}/keys',
