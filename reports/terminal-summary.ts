@@ -40,7 +40,8 @@ export function terminalSummary(report: BaselinedRunReport, style: TerminalStyle
         2,
       ).map((l) => paint('dim', l)),
     );
-    lines.push(`  ${report.replay} --rules ${rules.join(',')}`);
+    // The failing rules replace the run's own selection, which holds them all.
+    lines.push(`  ${report.replay.replace(/ --rules \S+/g, '')} --rules ${rules.join(',')}`);
     lines.push('');
   }
   lines.push(...foldedLines(report, style.columns, paint));

@@ -391,6 +391,13 @@ describe('terminal summary', () => {
     );
   };
 
+  it("replays the failing rules in place of the run's own --rules, never both", () => {
+    const report = { ...judged(), replay: 'npx conformance --seed 3 --rules auth.required,response.schema --runs 8' };
+    const text = terminalSummary(report, { color: false, columns: 200, verbose: false });
+    expect(text).toContain('  npx conformance --seed 3 --runs 8 --rules auth.required\n');
+    expect(text.match(/--rules/g)).toHaveLength(1);
+  });
+
   it('marks known causes and words the verdict against the baseline', () => {
     const text = terminalSummary(judged());
     expect(text).toContain('Failures: 1 cause(s) (0 new, 1 known), worst first');
