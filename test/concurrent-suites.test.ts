@@ -287,3 +287,26 @@ describe('runnableAfter', () => {
     expect(runnableAfter(groups[4]!, groups, new Set(['a', 'e']))).toEqual([]);
   });
 });
+
+describe("the suites' group order", () => {
+  it('names in every after a group of the same suite, and no group waits on itself through others', async () => {
+    const { SUITES } = await import('../suites/index.ts');
+    for (const definition of SUITES.map((suite) => suite())) {
+      const byName = new Map(definition.groups.map((group) => [group.name, group]));
+      for (const group of definition.groups)
+        for (const name of group.after ?? []) expect(byName.has(name), `${group.name} after ${name}`).toBe(true);
+      // A cycle would leave its groups waiting for ever: walk each group's afters and never meet it again.
+      for (const group of definition.groups) {
+        const seen = new Set<string>();
+        const stack = [...(group.after ?? [])];
+        while (stack.length > 0) {
+          const name = stack.pop()!;
+          expect(name, `${definition.name}: ${group.name} waits on itself`).not.toBe(group.name);
+          if (seen.has(name)) continue;
+          seen.add(name);
+          stack.push(...(byName.get(name)?.after ?? []));
+        }
+      }
+    }
+  });
+});
