@@ -222,26 +222,43 @@ export async function moduleCache(dir: string): Promise<Pick<VitestOptions, 'exp
 /**
  * Runs vitest with the harness's pool settings (one worker thread, no isolation, no config file, caches under
  * `cacheDir`); true when a test failed or errored. vitest's own SIGINT and SIGTERM handlers (which end the process at
- * once) are removed as it starts, so that the command decides what an interrupt does.
+ * once) are removed as soon as it adds them, so that the command decides what an interrupt does: vitest adds them as it
+ * is created, and the run's first requests go out before vitest calls its reporters' `onInit` (a signal in between
+ * ended the process with no report).
  */
 export async function runVitest(
   cacheDir: string,
   options: Omit<VitestOptions, 'reporters'> & { reporters: ReporterList },
 ): Promise<boolean> {
-  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   // What the suites inject is handed over as the run starts, not as configuration: vitest deep-merges and clones its
   // configuration, which for the two specs' documents took about 0.1 s.
   const { provide, ...settings } = options;
-  const leaveSignalsToUs: Reporter = {
+  // From vitest's start to its `onInit` (where it has added its own), a signal listener added is vitest's; a signal is
+  // delivered between tasks, never before a microtask, so one removed in the next microtask never hears one.
+  const leaveSignalsToUs = (event: string | symbol, listener: (...args: unknown[]) => void): void => {
+    if (event === 'SIGINT' || event === 'SIGTERM') queueMicrotask(() => process.removeListener(event, listener));
+  };
+  const handOver: Reporter = {
     onInit(vitest) {
+      process.removeListener('newListener', leaveSignalsToUs);
       for (const [key, value] of Object.entries(provide ?? {}))
         vitest.provide(key as 'conformance', value as Parameters<Vitest['provide']>[1]);
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        for (const listener of process.listeners(signal))
-          if (!before[signal].includes(listener)) process.removeListener(signal, listener);
-      }
     },
   };
+  process.on('newListener', leaveSignalsToUs);
+  try {
+    return await runVitestOnce(cacheDir, settings, [handOver, ...options.reporters]);
+  } finally {
+    process.removeListener('newListener', leaveSignalsToUs);
+  }
+}
+
+/** One run of vitest, given its reporters as they are. */
+async function runVitestOnce(
+  cacheDir: string,
+  settings: Omit<VitestOptions, 'reporters' | 'provide'>,
+  reporters: ReporterList,
+): Promise<boolean> {
   const vitest = await startVitest(
     'test',
     [],
@@ -261,7 +278,7 @@ export async function runVitest(
       // vite.
       server: { deps: { external: [/\/dist\/(?!suites\/[^/]+\.suite\.js$)/] } },
       ...settings,
-      reporters: [leaveSignalsToUs, ...options.reporters],
+      reporters,
     },
     // An inline PostCSS configuration: the suite files have no CSS, and without one vite searched the folders up from
     // the root for a PostCSS config file on every run (about 50 ms of each run's CPU).

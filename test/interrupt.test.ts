@@ -129,7 +129,11 @@ describe('an interrupted run', () => {
         trap.child = child;
       },
     );
-    const report = JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')) as RunReport;
+    // A run that wrote no report fails with what it printed, not only the missing file.
+    const findings = await readFile(join(dir, 'findings.json'), 'utf8').catch((error: Error) => {
+      throw new Error(`${error.message}\nexit ${run.code}; stderr:\n${run.stderr}\nstdout:\n${run.stdout}`);
+    });
+    const report = JSON.parse(findings) as RunReport;
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
     const after = trap.arrivals
       .filter((a) => a.at > trap.signalledAt!)
