@@ -30,7 +30,7 @@ console.log(JSON.stringify({ heard, initialised }));
 `;
 
 describe("vitest's own signal handlers", () => {
-  it('never hear a SIGTERM that arrives while vitest starts: the command hears it, and the process goes on', async () => {
+  it('never hear a SIGTERM that arrives while vitest starts: the command hears it, the process goes on', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'vitest-signals-'));
     const child: { code?: number; stdout: string } = await run(
       process.execPath,
