@@ -10,8 +10,8 @@ export default defineConfig({
     server: { deps: { external: [/\/dist\//] } },
     sequence: { sequencer: HeavyFirst },
     pool: 'forks',
-    // A worker's files share its process: no test stubs modules, timers or the environment, and each file loading vitest's
-    // runtime and the build again in a new process cost CI about a fifth of its CPU (a whole run: 293 s, not 350).
+    // A worker's files share its process: no test stubs modules, timers or the environment, and each file loading
+    // vitest's runtime and the build again in a new process cost CI about a fifth of its CPU.
     isolate: false,
     // Three on two cores: the heavy files' runs keep both cores busy between them, and a third worker's file that
     // waits (test/support/heavy-first.ts) uses no core meanwhile; with two, such a file left one core idle.
