@@ -1,5 +1,4 @@
 import * as fc from 'fast-check';
-import { charsOf, HEX_DIGITS } from './charsOf.ts';
 import { lazy } from './lazy.ts';
 import type { AlertReference } from './alertReference.ts';
 
@@ -35,7 +34,7 @@ export type AlertUpdateConstraints = {
 };
 
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
-const OBJECT_ID = charsOf(HEX_DIGITS, 24);
+const OBJECT_ID = lazy(() => fc.stringMatching(/^[0-9a-f]{24}$/));
 const ASCII_TEXT = lazy(() => fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.:_-]{0,38}[A-Za-z0-9.]$/));
 const WORLD_TEXT = lazy(() => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })).filter(
   (text) => text.trim() !== '',
