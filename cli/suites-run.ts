@@ -246,45 +246,37 @@ export async function runVitest(
     },
   };
   process.on('newListener', leaveSignalsToUs);
+  let vitest: Vitest;
   try {
-    return await runVitestOnce(cacheDir, settings, [handOver, ...options.reporters]);
+    vitest = await startVitest(
+      'test',
+      [],
+      {
+        config: false,
+        root: ROOT,
+        dir: join(ROOT, 'suites'),
+        include: [SUITE_FILES],
+        watch: false,
+        pool: 'threads',
+        maxWorkers: 1,
+        isolate: false,
+        fileParallelism: false,
+        passWithNoTests: true,
+        ...(await moduleCache(join(cacheDir, 'modules'))),
+        // The compiled harness modules load with Node's own import, like any package's: only the suite files go
+        // through vite.
+        server: { deps: { external: [/\/dist\/(?!suites\/[^/]+\.suite\.js$)/] } },
+        ...settings,
+        reporters: [handOver, ...options.reporters],
+      },
+      // An inline PostCSS configuration: the suite files have no CSS, and without one vite searched the folders up
+      // from the root for a PostCSS config file on every run (about 50 ms of each run's CPU).
+      { logLevel: 'error', cacheDir: join(cacheDir, 'vite'), css: { postcss: {} } },
+      { stdout: quietVitestOutput(process.stdout), stderr: process.stderr },
+    );
   } finally {
     process.removeListener('newListener', leaveSignalsToUs);
   }
-}
-
-/** One run of vitest, given its reporters as they are. */
-async function runVitestOnce(
-  cacheDir: string,
-  settings: Omit<VitestOptions, 'reporters' | 'provide'>,
-  reporters: ReporterList,
-): Promise<boolean> {
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      config: false,
-      root: ROOT,
-      dir: join(ROOT, 'suites'),
-      include: [SUITE_FILES],
-      watch: false,
-      pool: 'threads',
-      maxWorkers: 1,
-      isolate: false,
-      fileParallelism: false,
-      passWithNoTests: true,
-      ...(await moduleCache(join(cacheDir, 'modules'))),
-      // The compiled harness modules load with Node's own import, like any package's: only the suite files go through
-      // vite.
-      server: { deps: { external: [/\/dist\/(?!suites\/[^/]+\.suite\.js$)/] } },
-      ...settings,
-      reporters,
-    },
-    // An inline PostCSS configuration: the suite files have no CSS, and without one vite searched the folders up from
-    // the root for a PostCSS config file on every run (about 50 ms of each run's CPU).
-    { logLevel: 'error', cacheDir: join(cacheDir, 'vite'), css: { postcss: {} } },
-    { stdout: quietVitestOutput(process.stdout), stderr: process.stderr },
-  );
   const failed = !vitest.state.getFiles().every((file) => file.result?.state === 'pass');
   await vitest.close();
   return failed;

@@ -75,7 +75,7 @@ const verdicts = (report: RunReport): Map<string, RunReport['results'][number]> 
 
 /**
  * The restriction a fault's run is also checked under: `--allow read,write` and `--allow read` in turn, so that each
- * is checked on half the faults (40 or 41 of them); both on every fault cost CI about 80 s of CPU.
+ * is checked on half the faults (40 or 41 of them); both on every fault cost CI about 100 s of CPU.
  */
 const RESTRICTIONS = ['read,write', 'read'] as const;
 
