@@ -66,18 +66,16 @@ export function schemaFingerprint(schema: object): string {
 }
 
 /**
- * Every schema a run may validate against, for the build to prepare: request bodies, responses and their top-level
- * properties, query parameters.
+ * Every schema a run validates against, for the build to prepare: the top-level properties of each response (the
+ * `result` or `data` that `response.schema` checks). A request body or a whole response is validated only by tests,
+ * compiled on use: preparing them too tripled the code each run loads.
  */
 export function validatedSchemas(operations: readonly Operation[]): object[] {
-  return operations.flatMap((op) => [
-    ...(op.requestSchema ? [op.requestSchema] : []),
-    ...Object.values(op.responseSchemas).flatMap((schema) => [
-      schema,
-      ...Object.values((schema as { properties?: Record<string, object> }).properties ?? {}),
-    ]),
-    ...op.queryParams.flatMap((param) => (param.schema ? [param.schema as object] : [])),
-  ]);
+  return operations.flatMap((op) =>
+    Object.values(op.responseSchemas).flatMap((schema) =>
+      Object.values((schema as { properties?: Record<string, object> }).properties ?? {}),
+    ),
+  );
 }
 
 /**
