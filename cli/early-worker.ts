@@ -5,12 +5,12 @@ import type { RunLink } from '../core/run-channel.ts';
 import { type ThreadStart, vitestThreadStart } from './vitest-thread.ts';
 
 /**
- * vitest's worker thread, spawned as a run starts, before vitest loads (`suites/vitest-worker.ts`): it loads vitest's
- * runtime and the harness's bundle while the main thread loads vitest and vite (about 0.25 s of each thread), then
- * prepares the run from the settings the command gave it as it started (engine/command-run.ts: so the main thread
- * loads neither the suites, fast-check nor undici), and vitest's pool (cli/harness-pool.ts) adopts it when vitest asks
- * for a thread started exactly so. Only a run of the build has one: the sources' worker side goes through
- * vite's transform.
+ * vitest's worker thread, spawned as a run starts, before vitest loads (`suites/vitest-worker.ts`): it loads the
+ * harness's bundle while the main thread loads vitest and vite (about 0.25 s), prepares and starts the run from the
+ * settings the command gave it as it started (engine/command-run.ts: so the main thread loads neither the suites,
+ * fast-check nor undici), then loads vitest's runtime, and vitest's pool (cli/harness-pool.ts) adopts it when vitest
+ * asks for a thread started exactly so. Only a run of the build has one: the sources' worker side goes through vite's
+ * transform.
  */
 export class EarlyWorker {
   /** The worker's file, which the pool also starts when it cannot adopt this one. */

@@ -1,15 +1,25 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
 import type { RunLink } from '../core/run-channel.ts';
 
 // The thread vitest runs the suites in, from the build (cli/early-worker.ts): vitest's own thread worker, built from
-// vitest's worker API, which the command spawns as it starts, before vitest itself has loaded. While the main thread
-// loads vitest and vite, this thread loads vitest's runtime and, given `preload`, the harness's bundled worker side
-// (suites/bundle-entry.ts), so that when vitest hands it the suite file, the modules that file imports are already
-// loaded; given `run`, the settings the command pushed, it prepares the run there (engine/command-run.ts).
+// vitest's worker API, which the command spawns as it starts, before vitest itself has loaded. Given `preload`, it
+// loads the harness's bundled worker side (suites/bundle-entry.ts) first and, given `run`, the settings the command
+// pushed, prepares and starts the run there (engine/command-run.ts); only then does it load vitest's runtime (about
+// 0.1 s), which so runs beside the preflight and the first requests instead of before them. The suite file vitest hands
+// it later imports modules already loaded and finds the run under way. Nothing vitest sends is lost meanwhile: a port
+// keeps its messages until a listener is added.
 const port = parentPort;
 if (!port) throw new Error('suites/vitest-worker.js runs as a worker thread, spawned by the conformance command');
 
+const { preload, run } = (workerData ?? {}) as { preload?: string; run?: RunLink };
+type Harness = typeof import('./bundle-entry.ts');
+const harness = preload ? (import(preload) as Promise<Harness>) : undefined;
+// A failure is not lost: the command hears it over the run's channel, and the suite file, which imports the same
+// module, fails with it.
+if (run) void harness?.then((loaded) => loaded.commandRun(run)).catch(() => undefined);
+await harness?.catch(() => undefined);
+
+const { init, runBaseTests, setupEnvironment } = await import('vitest/worker');
 init({
   post: (response) => port.postMessage(response),
   on: (callback) => port.on('message', callback),
@@ -19,12 +29,3 @@ init({
   collectTests: (state, traces) => runBaseTests('collect', state, traces),
   setup: setupEnvironment,
 });
-
-const { preload, run } = (workerData ?? {}) as { preload?: string; run?: RunLink };
-type Harness = typeof import('./bundle-entry.ts');
-const harness = preload ? (import(preload) as Promise<Harness>) : undefined;
-// As soon as the harness is loaded, this thread prepares the run (the plan, the preflight), which the suite file then
-// finds prepared. A failure is not lost: the command hears it over the run's channel, and the suite file, which imports
-// the same module, fails with it.
-if (run) void harness?.then((loaded) => loaded.commandRun(run)).catch(() => undefined);
-else harness?.catch(() => undefined);
