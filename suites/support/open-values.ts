@@ -45,15 +45,17 @@ export function withoutPaths<T extends Fields>(object: T, paths: readonly string
  * in this run: the only values a must-accept probe sends there (RULES.md).
  */
 export class OpenValues {
-  private readonly known = new Map<string, unknown[]>();
+  /** Each open path's values learned, each with its JSON text (what tells two values apart, a bigint included). */
+  private readonly known = new Map<string, { readonly value: unknown; readonly text: string }[]>();
 
   /** Notes the values that `object` (a body the target accepted, or its answer) holds at the open `paths`. */
   learn(paths: readonly string[], object: unknown): void {
     for (const path of paths) {
       const value = valueAt(object, path);
       if (value === undefined || value === null || typeof value === 'object') continue;
+      const text = jsonText(value);
       const list = this.known.get(path) ?? [];
-      if (!list.some((seen) => jsonText(seen) === jsonText(value))) list.push(value);
+      if (!list.some((seen) => seen.text === text)) list.push({ value, text });
       this.known.set(path, list);
     }
   }
@@ -61,7 +63,7 @@ export class OpenValues {
   /** Every open path under `prefix` with values learned, each with them (in the order learned), keyed below it. */
   entries(prefix: string): [key: string, values: readonly unknown[]][] {
     return [...this.known].flatMap(([path, values]): [string, readonly unknown[]][] =>
-      path.startsWith(`${prefix}.`) ? [[path.slice(prefix.length + 1), values]] : [],
+      path.startsWith(`${prefix}.`) ? [[path.slice(prefix.length + 1), values.map(({ value }) => value)]] : [],
     );
   }
 
@@ -86,10 +88,10 @@ export class OpenValues {
     for (const path of paths) {
       if (valueAt(body, path) === undefined) continue;
       const list = this.known.get(path)!;
-      const before = jsonText(valueAt(other, path) ?? null);
-      const changed = list.filter((value) => jsonText(value) !== before);
+      const before = other === undefined ? undefined : jsonText(valueAt(other, path) ?? null);
+      const changed = before === undefined ? list : list.filter(({ text }) => text !== before);
       const from = changed.length > 0 ? changed : list;
-      filled = withValueAt(filled, path, from[(choice + index++) % from.length]);
+      filled = withValueAt(filled, path, from[(choice + index++) % from.length]!.value);
     }
     return filled;
   }
