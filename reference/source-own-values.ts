@@ -18,7 +18,7 @@ function notOwn(section: string, input: Json | undefined, own: Readonly<Record<s
   return Object.entries(own).flatMap(([key, value]) =>
     input[key] === undefined || input[key] === value
       ? []
-      : [problem(`${section}.${key}`, 'invalid', `${section}.${key} must be the source's own, ${value}`)],
+      : [problem(`${section}.${key}`, 'invalid', `${section}.${key} must be the source's own (not shown)`)],
   );
 }
 

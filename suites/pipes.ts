@@ -17,6 +17,7 @@ import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe.ts';
 import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './support/open-values.ts';
+import { refusalHints } from './support/refusal-hints.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
@@ -76,8 +77,10 @@ const kindOf = (body: Record<string, unknown>): string =>
 /**
  * Learns the open fields' values: a relational pipe created without them (its answer shows what the target chose:
  * every settings key), pipes of each kind with edge numbers there and names of every kind (an accepted body gives
- * them), then, for a kind whose open fields are still unknown, one created with the values known and the others as
- * drawn.
+ * them); while some are unknown, each refused one again with its drawn name and, in each field its refusal names, the
+ * value the refusal gives (`must be a whole number from 690 to 1020`: a target that wants complete bodies and bounds
+ * them accepts no body without such values), at most twice; then, for a kind whose open fields are still unknown, one
+ * created with the values known and the others as drawn.
  */
 async function learnOpenValues(context: SuiteContext, values: OpenValues): Promise<void> {
   const open = context.openFields('createPipe');
@@ -86,22 +89,40 @@ async function learnOpenValues(context: SuiteContext, values: OpenValues): Promi
       ...context.examples(`create ${kind} for open values`, pipeCreateBody({ kind }), 1)[0]!.value,
     }),
   );
-  const created = async (json: Record<string, unknown>, label: string): Promise<void> => {
+  const created = async (json: Record<string, unknown>, label: string): Promise<JudgedExchange> => {
     const exchange = await context.send('createPipe', { json, probe: observe(label) });
     if (isSuccess(exchange)) values.learn(open, json);
+    return exchange;
   };
   const bare = await context.send('createPipe', {
     json: withoutPaths(bodies[0]!, open),
     probe: observe('a pipe created without its open fields: the answer shows what the target chose'),
   });
   if (isSuccess(bare)) values.learn(open, (bare.response?.json as { result?: unknown } | undefined)?.result);
-  await Promise.all(
+  const edges = await Promise.all(
     EDGE_NAMES.map((name, round) =>
       created(
         { ...withEdgeNumbers(bodies[round]!, open, round), name },
         'a pipe with numbers and a name of every kind the documents allow',
       ),
     ),
+  );
+  await Promise.all(
+    edges.map(async (edge, round) => {
+      let refused = edge;
+      let json = withEdgeNumbers(bodies[round]!, open, round);
+      for (let attempt = 0; attempt < 2 && !isSuccess(refused) && values.missing(open, json).length > 0; attempt++) {
+        const unknown = values.missing(open, json);
+        const hints = refusalHints(refused.response?.text ?? '', unknown, (path) => valueAt(json, path));
+        if (hints.size === 0) return;
+        const known = open.filter((path) => values.has(path));
+        json = [...hints].reduce(
+          (body, [path, value]) => withValueAt(body, path, value),
+          values.fill(known, json, choiceOf(json))!,
+        );
+        refused = await created(json, 'a pipe with the values its refusal gave in the fields it named');
+      }
+    }),
   );
   await Promise.all(
     bodies

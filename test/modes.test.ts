@@ -64,6 +64,32 @@ describe('the clean reference target and its unusual-but-correct modes pass', ()
     );
   }
 
+  it(
+    'strict-bodies with strict-bounds (no pipe without bounded values, and none without every field): the values ' +
+      "come from the refusals' words, and every verdict is the clean target's but the one strict-bodies cannot judge",
+    async () => {
+      const modes = ['strict-bodies', 'strict-bounds'];
+      const runs = await Promise.all(
+        SEEDS.map((seed) =>
+          runInProcess([...FAST, '--seed', String(seed), ...modes.flatMap((mode) => ['--reference-mode', mode])]),
+        ),
+      );
+      const notJudged = MODES.find((mode) => mode.name === 'strict-bodies')!.notJudged ?? [];
+      for (const [i, seed] of SEEDS.entries()) {
+        const run = runs[i]!;
+        expect(failedRules(run.report), `--seed ${seed}`).toEqual([]);
+        expect(run.report.skippedGroups, `--seed ${seed}`).toEqual([]);
+        const expected = { ...clean.get(seed)! };
+        for (const { rule, on } of notJudged) {
+          const result = run.report.results.find((r) => r.rule === rule && r.operationId === on);
+          expected[`${rule} on ${result!.operation}`] = 'skipped';
+        }
+        expect(verdicts(run.report), `--seed ${seed}`).toEqual(expected);
+        expect(run.code).toBe(0);
+      }
+    },
+  );
+
   it('every mode at once: exit 0', async () => {
     const run = await runInProcess([
       '--runs',
