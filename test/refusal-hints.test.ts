@@ -54,6 +54,9 @@ describe('what a refusal says of the open fields', () => {
       undefined,
     );
     expect(refusalHints('replicas port 5', PATHS).get('scaling.replicas')).toBe(undefined);
+    expect(Object.fromEntries(refusalHints('replicas and port must be from 1 to 9', PATHS))).toEqual({
+      'source.relational.port': 1,
+    });
   });
 
   it('gives nothing for a refusal that names no field or no number', () => {

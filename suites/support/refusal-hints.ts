@@ -27,15 +27,15 @@ export function refusalHints(
     .flatMap((path) =>
       [...text.matchAll(new RegExp(`(?<![\\w])${escaped(leafOf(path))}(?![\\w])`, 'g'))].map((match) => ({
         path,
-        at: match.index + match[0].length,
+        start: match.index,
+        end: match.index + match[0].length,
       })),
     )
-    .sort((a, b) => a.at - b.at);
+    .sort((a, b) => a.start - b.start);
   const hints = new Map<string, number>();
-  mentions.forEach(({ path, at }, i) => {
+  mentions.forEach(({ path, end }, i) => {
     if (hints.has(path)) return;
-    const next = mentions[i + 1]?.at ?? text.length;
-    const said = text.slice(at, next).split(/[;\n]|\\n/)[0]!;
+    const said = text.slice(end, mentions[i + 1]?.start ?? text.length).split(/[;\n]|\\n/)[0]!;
     const other = (value: number): boolean => value !== sent(path);
     const value = LOWEST.test(said)
       ? after(said, LOWEST, other)
