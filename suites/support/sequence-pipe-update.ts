@@ -29,7 +29,7 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
   }
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
-    const pipe = model.pipes[this.target % model.pipes.length]!;
+    const pipe = pipeOfKind(model, this.target, this.kind);
     const drawn = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
     // A must-accept update changes the open fields only to values the target accepted (for another pipe); with one the
     // target gave none of, the body goes as drawn, as an observe probe.
@@ -60,6 +60,20 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
     ];
     return `updatePipe(${this.kind} ${this.target}: ${[...fields, ...mappings].join(', ')})`;
   }
+}
+
+/**
+ * The pipe an update drawn for `kind` goes to: the sequence's pipe `target` points at, or the first after it (round the
+ * sequence's pipes) of that kind, so that a complete body goes whole wherever the sequence has a pipe it fits (sent to
+ * a pipe of another kind it goes without its source, a part of a body, which a target may refuse).
+ */
+function pipeOfKind(model: Readonly<PipeModel>, target: number, kind: PipeKind): PipeModel['pipes'][number] {
+  const count = model.pipes.length;
+  for (let step = 0; step < count; step++) {
+    const pipe = model.pipes[(target + step) % count]!;
+    if (pipe.kind === kind) return pipe;
+  }
+  return model.pipes[target % count]!;
 }
 
 /**
