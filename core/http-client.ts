@@ -12,7 +12,7 @@ import { createPacers, type CredentialPacer, type PacerClaim, type Pacers } from
 import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
-import { undici } from './undici.ts';
+import { wholeAnswer } from './whole-answer.ts';
 import { jsonText, parseJsonText } from './json-text.ts';
 
 /** How one API is reached: its base URL, its credentials, and the run's shared limits. */
@@ -229,60 +229,45 @@ async function exchangeOnce(
   req: RecordedRequest,
 ): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {
   const started = performance.now();
-  // A timer of its own, cleared with the exchange: AbortSignal.timeout's would outlive it by --timeout-ms, thousands at
-  // once in a long run.
-  const timeout = new AbortController();
-  const timer = setTimeout(
-    () => timeout.abort(new DOMException(`no complete response within ${client.timeoutMs} ms`, 'TimeoutError')),
-    client.timeoutMs,
-  );
-  const signal = timeout.signal;
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
     const url = new URL(req.url);
-    const res = await undici.request(client.dispatcher, {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal,
-      headersTimeout: client.timeoutMs,
-      bodyTimeout: client.timeoutMs,
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > client.maxResponseBytes) {
-        res.body.destroy();
-        return {
-          failure: {
-            code: 'too-large',
-            message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`,
-            durationMs: elapsed(),
-          },
-        };
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
-    const headers = Object.fromEntries(
-      Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+    const answer = await wholeAnswer(
+      client.dispatcher,
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body ?? null,
+        headersTimeout: client.timeoutMs,
+        bodyTimeout: client.timeoutMs,
+      },
+      { timeoutMs: client.timeoutMs, maxBytes: client.maxResponseBytes },
     );
-    return { response: { status: res.statusCode, headers, text, ...parseJson(text), durationMs: elapsed() } };
+    if (answer === 'too-large')
+      return {
+        failure: {
+          code: 'too-large',
+          message: `response body exceeded ${client.maxResponseBytes} bytes (--max-response-bytes)`,
+          durationMs: elapsed(),
+        },
+      };
+    const text = answer.body.toString('utf8');
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers))
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
+    return { response: { status: answer.status, headers, text, ...parseJson(text), durationMs: elapsed() } };
   } catch (error) {
     const names = certificateNames(error);
     return {
       failure: {
-        code: failureCode(error, signal),
-        message: failureMessage(error, client.timeoutMs, signal),
+        code: failureCode(error),
+        message: failureMessage(error, client.timeoutMs),
         durationMs: elapsed(),
         ...(names ? { certificateNames: names } : {}),
       },
     };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -295,10 +280,10 @@ function parseJson(text: string): { json?: unknown; jsonError?: string } {
   }
 }
 
-function failureCode(error: unknown, signal: AbortSignal): TransportFailureCode {
+function failureCode(error: unknown): TransportFailureCode {
   const code = (error as { code?: string }).code ?? '';
   if (
-    signal.aborted ||
+    (error as Error).name === 'TimeoutError' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT' ||
     code === 'UND_ERR_CONNECT_TIMEOUT'
@@ -309,14 +294,13 @@ function failureCode(error: unknown, signal: AbortSignal): TransportFailureCode 
   return 'connection';
 }
 
-function failureMessage(error: unknown, timeoutMs: number, signal: AbortSignal): string {
+function failureMessage(error: unknown, timeoutMs: number): string {
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  // undici names its own aborts (a proxy's refused tunnel) AbortError too: only the timer's abort is a timeout.
+  // undici names its own aborts (a proxy's refused tunnel) AbortError: only the timer's TimeoutError is a timeout.
   if (
     err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
     err.code === 'UND_ERR_BODY_TIMEOUT' ||
-    (err as Error).name === 'TimeoutError' ||
-    ((err as Error).name === 'AbortError' && signal.aborted)
+    (err as Error).name === 'TimeoutError'
   ) {
     return `no complete response within ${timeoutMs} ms (--timeout-ms)`;
   }

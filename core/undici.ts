@@ -1,14 +1,10 @@
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 
-/** undici's Agent, and its `request` on a given dispatcher: all a run sends with. */
+/** undici's Agent, whose dispatch API a run sends with (core/whole-answer.ts). */
 export interface UndiciParts {
   readonly Agent: typeof Undici.Agent;
-  request(
-    dispatcher: Undici.Dispatcher,
-    options: Undici.Dispatcher.RequestOptions,
-  ): Promise<Undici.Dispatcher.ResponseData>;
-  /** True when the parts were loaded without undici's index. */
+  /** True when the Agent was loaded without undici's index. */
   readonly lean: boolean;
 }
 
@@ -16,42 +12,35 @@ const require = createRequire(import.meta.url);
 
 // The one place that relies on undici's private files: test/undici-parts.test.ts names them when a release moves them.
 
-/**
- * undici's files for the Agent and the request API; the package has no exports map, so they are reachable as they are.
- */
-export const LEAN_FILES = Object.freeze(['undici/lib/dispatcher/agent.js', 'undici/lib/api/api-request.js'] as const);
-const [AGENT_FILE, REQUEST_FILE] = LEAN_FILES;
+/** undici's file for the Agent; the package has no exports map, so it is reachable as it is. */
+export const LEAN_FILES = Object.freeze(['undici/lib/dispatcher/agent.js'] as const);
+const [AGENT_FILE] = LEAN_FILES;
 
 /**
- * Loads undici's Agent and request API. undici's index also loads fetch, WebSocket, EventSource, the mocks and the
- * caches, which a run never uses: about 60 ms of every thread's start on Node 20, against about 25 ms for these two
- * files. Where a release of undici lays its files out otherwise, the index is used instead (`lean` is then false).
+ * Loads undici's Agent. undici's index also loads fetch, WebSocket, EventSource, the mocks, the caches and the
+ * request API's streams, which a run never uses: about 60 ms of every thread's start on Node 20, against about 20 ms
+ * for this file. Where a release of undici lays its files out otherwise, the index is used instead (`lean` is then
+ * false).
  */
 export function loadUndici(): UndiciParts {
   const lean = leanParts();
   if (lean) return lean;
-  const undici = require('undici') as typeof Undici;
-  return { Agent: undici.Agent, request: (dispatcher, options) => dispatcher.request(options), lean: false };
+  return { Agent: (require('undici') as typeof Undici).Agent, lean: false };
 }
 
 function leanParts(): UndiciParts | undefined {
   let Agent: typeof Undici.Agent;
-  let request: (
-    this: Undici.Dispatcher,
-    options: Undici.Dispatcher.RequestOptions,
-  ) => Promise<Undici.Dispatcher.ResponseData>;
   try {
     Agent = require(AGENT_FILE) as typeof Undici.Agent;
-    request = require(REQUEST_FILE) as typeof request;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
     throw error;
   }
-  if (typeof Agent !== 'function' || typeof request !== 'function') return undefined;
-  return { Agent, request: (dispatcher, options) => request.call(dispatcher, options), lean: true };
+  if (typeof Agent !== 'function') return undefined;
+  return { Agent, lean: true };
 }
 
-/** The parts this thread sends with, loaded once, when this module is. */
+/** The Agent this thread sends with, loaded once, when this module is. */
 export const undici: UndiciParts = loadUndici();
 
 /**
