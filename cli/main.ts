@@ -1,5 +1,6 @@
 import { isHarnessError } from '../core/errors.ts';
 import { COMMAND_FLAGS, COMMAND_HELP, COMMANDS, HELP, type Command } from './help.ts';
+import type { EarlyWorker } from './early-worker.ts';
 import type { Io } from './io.ts';
 import { parseRunArgs, resolveConfig, RUN_FLAGS, type RunConfig } from '../core/config.ts';
 import { assertKnownFlags } from './known-flags.ts';
@@ -10,8 +11,10 @@ import { didYouMean } from '../core/did-you-mean.ts';
 
 /** What the executable does beside what `main` does everywhere (tests call `main` in their own process). */
 export interface MainHooks {
-  /** Called with a run's resolved settings before its modules load and vitest's worker starts. */
+  /** Called with a run's resolved settings before its modules load and vitest's worker is handed them. */
   readonly beforeRun?: (config: RunConfig) => void;
+  /** vitest's worker thread, spawned before the settings were resolved, for the run to hand them to. */
+  readonly early?: EarlyWorker;
 }
 
 /** Standard output and error, the summary drawn for standard output's terminal (colour, width) as `env` allows. */
@@ -38,7 +41,13 @@ async function run(
   hooks.beforeRun?.(config);
   const verbose = parseRunArgs(argv).verbose === true;
   const { runCommand } = await import('./run.ts');
-  return runCommand(config, env, { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } });
+  return runCommand(
+    config,
+    env,
+    { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } },
+    undefined,
+    hooks.early ? { early: hooks.early } : {},
+  );
 }
 
 /** `conformance rules [ID] [--json]`: lists the rules, or explains one. */

@@ -28,6 +28,8 @@ import type { ReportIo } from '../reports/write-reports.ts';
 export interface RunOptions {
   /** Off a terminal, a progress line after this long without output (DEFAULTS.heartbeatMs). */
   readonly heartbeatMs?: number;
+  /** vitest's worker thread, spawned as the command started, to hand the settled settings to (else one is spawned). */
+  readonly early?: EarlyWorker;
 }
 
 /**
@@ -102,10 +104,12 @@ export async function runCommand(
     const link = runLink({ config: reference?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) });
     const heard = listenToRun(link);
     listener = heard;
-    // vitest's worker thread starts before vitest loads (cli/early-worker.ts), given the settings, and prepares the run
-    // as soon as it has loaded the harness; without it (a run of the sources), the suite file prepares it, given the
-    // settings by vitest's `provide`. When the preparation fails, the run says nothing more.
-    early = EarlyWorker.start(link, (why) => io.err(`conformance: ${why}`));
+    // vitest's worker thread starts before vitest loads (cli/early-worker.ts; the command's, as the process started),
+    // is handed the settings, and prepares the run as soon as it has loaded the harness; without it (a run of the
+    // sources), the suite file prepares it, given the settings by vitest's `provide`. When the preparation fails, the
+    // run says nothing more.
+    const refused = (why: string): void => io.err(`conformance: ${why}`);
+    early = options.early?.push(link, refused) ? options.early : EarlyWorker.start(link, refused);
     // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
     const { runSuites } = await import('./suites-run.ts');
     const suites = runSuites(resolved, link, heard, io.out, (text) => run.redact(text), {

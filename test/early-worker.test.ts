@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // The build's modules, as a run of the build uses them: a run of the sources has no early worker.
 const built = async <T>(path: string): Promise<T> =>
   (await import(fileURLToPath(new URL(`../dist/${path}`, import.meta.url)))) as T;
-const { EarlyWorker } = await built<typeof import('../cli/early-worker.ts')>('cli/early-worker.js');
+const { EarlyWorker, asksForRun } = await built<typeof import('../cli/early-worker.ts')>('cli/early-worker.js');
 const { vitestThreadStart, COPIED_FROM_VITEST } =
   await built<typeof import('../cli/vitest-thread.ts')>('cli/vitest-thread.js');
 const { version: VITEST_VERSION } = createRequire(import.meta.url)('vitest/package.json') as { version: string };
@@ -141,6 +141,54 @@ describe("vitest's worker thread, started with the command", () => {
     expect(early?.take(vitestThreadStart())).toBeUndefined();
     await thread?.terminate();
     expect(said).toEqual([]);
+  });
+
+  it('is spawned before the settings are settled, handed them once, and adopted only once it has them', async () => {
+    const specs = await loadShippedSpecs();
+    const config = resolveConfig(['--rules', 'alerts.list-omits'], {}, RULE_IDS);
+    const early = EarlyWorker.spawn();
+    expect(early).toBeDefined();
+    // The harness loads meanwhile; the settings come later, as the command settles them.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const link = runLink({ config });
+    const listener = listenToRun(link);
+    try {
+      expect(early?.push(link, () => undefined)).toBe(true);
+      expect(early?.push(link, () => undefined)).toBe(false);
+      expect(await listener.prepared).toEqual(await prepareRun({ config }, specs, SUITES));
+      const thread = early?.take(vitestThreadStart());
+      expect(thread).toBeDefined();
+      await thread?.terminate();
+    } finally {
+      listener.close();
+    }
+    // One never handed settings is never adopted (it would wait for them), nor one ended.
+    const waiting = EarlyWorker.spawn();
+    expect(waiting?.take(vitestThreadStart())).toBeUndefined();
+    const ended = EarlyWorker.spawn();
+    await ended?.dispose();
+    expect(ended?.push(link, () => undefined)).toBe(false);
+  });
+
+  it('is spawned first for the command lines that run, as the command dispatches them', () => {
+    for (const argv of [[], ['--seed', '1'], ['run'], ['run', '--runs', '2'], ['--har', 'run.har']])
+      expect(asksForRun(argv), argv.join(' ')).toBe(true);
+    for (const argv of [
+      ['--dry-run'],
+      ['run', '--dry-run'],
+      ['--help'],
+      ['run', '-h'],
+      ['--version'],
+      ['help'],
+      ['rules'],
+      ['reference'],
+      ['merge', 'blob'],
+      ['diff', 'a.json', 'b.json'],
+      ['verify', 'bundle'],
+      ['docs'],
+      ['typo'],
+    ])
+      expect(asksForRun(argv), argv.join(' ')).toBe(false);
   });
 
   it('is refused when vitest asks otherwise, naming what differs but never an environment value', async () => {
