@@ -118,12 +118,20 @@ export interface RunReporter {
   /** Tells the command that the run is prepared, or why it could not be. */
   prepared(outcome: { readonly run: PreparedRun } | { readonly error: unknown }): void;
   /**
-   * Tells the command what a suite left on the target, as it happens (so that a run stopped at once still lists it):
-   * the resources announced in one turn of the event loop go in one message at its end.
+   * Tells the command what a suite left on the target, as it happens: the resources announced within CREATED_BATCH_MS
+   * go in one message, and every one announced so far goes at once when the run is stopped (so that a run stopped at
+   * once still lists them) or the link closed.
    */
   created(suite: string, resource: CreatedResource): void;
+  /** Sends what is announced and not sent yet, and closes the link. */
   close(): void;
 }
+
+/**
+ * How long the resources announced wait to go in one message: a message per turn of the event loop cost the sending
+ * thread about 3% of a run at 0 ms latency (and the command's thread a wake-up each), for lists that only a stop reads.
+ */
+const CREATED_BATCH_MS = 50;
 
 /** Opens the sending thread's side of a run's link (it never keeps the thread alive). */
 export function openRunChannel(link: RunLink): RunReporter {
@@ -131,15 +139,24 @@ export function openRunChannel(link: RunLink): RunReporter {
   channel.unref();
   const memory = new Int32Array(link.memory);
   const post = (event: RunEvent): void => channel.postMessage(event);
-  /** The resources announced in this turn of the event loop, not sent yet. */
+  const stopped = (handler: () => void): void => {
+    const waited = (Atomics as unknown as AsyncAtomics).waitAsync(memory, slot('stopped'), 0);
+    if (waited.async) void waited.value.then(handler);
+    else handler();
+  };
+  /** The resources announced and not sent yet, and the timer that sends them. */
   let announced: Announced[] = [];
+  let batch: NodeJS.Timeout | undefined;
+  let armed = false;
+  const send = (): void => {
+    clearTimeout(batch);
+    batch = undefined;
+    if (announced.length === 0) return;
+    post({ kind: 'created', resources: announced });
+    announced = [];
+  };
   return {
-    onStop(handler) {
-      // Resolved at once when the flag is already set; a pending wait keeps no thread alive.
-      const waited = (Atomics as unknown as AsyncAtomics).waitAsync(memory, slot('stopped'), 0);
-      if (waited.async) void waited.value.then(handler);
-      else handler();
-    },
+    onStop: stopped,
     report(progress) {
       Atomics.store(memory, slot('sent'), progress.sent);
       Atomics.store(memory, slot('rateLimited'), progress.rateLimited);
@@ -148,15 +165,18 @@ export function openRunChannel(link: RunLink): RunReporter {
     prepared: (outcome) =>
       post('run' in outcome ? { kind: 'prepared', run: outcome.run } : { kind: 'failed', failure: failureOf(outcome) }),
     created(suite, resource) {
-      if (announced.length === 0) {
-        setImmediate(() => {
-          post({ kind: 'created', resources: announced });
-          announced = [];
-        });
-      }
       announced.push({ suite, resource });
+      if (!armed) {
+        armed = true;
+        stopped(send);
+      }
+      if (Atomics.load(memory, slot('stopped')) === 1) send();
+      else batch ??= setTimeout(send, CREATED_BATCH_MS);
     },
-    close: () => channel.close(),
+    close() {
+      send();
+      channel.close();
+    },
   };
 }
 

@@ -44,8 +44,8 @@ export interface Session {
   clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void): Partial<Record<ApiName, HttpClient<R>>>;
   operation(operationId: string): Operation;
   /**
-   * Closes the connection pool, once every group has run (the channel is unref'd, so that messages still on their way
-   * arrive).
+   * Closes the connection pool and the run's channel, once every group has run (what it had still to tell the command
+   * goes first; a message posted arrives though its channel is closed).
    */
   close(): Promise<void>;
 }
@@ -156,6 +156,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       return clients;
     },
     async close() {
+      channel?.close();
       await Promise.all([dispatchers.close(), har?.close()]);
     },
   };

@@ -1,0 +1,72 @@
+import { BroadcastChannel } from 'node:worker_threads';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../core/config.ts';
+import { listenToRun, openRunChannel, runLink } from '../core/run-channel.ts';
+import type { CreatedResource } from '../core/run-report.ts';
+import { RULE_IDS } from '../rules/index.ts';
+
+const resource = (id: string): CreatedResource => ({ kind: 'created', id, operation: 'createPipe', note: 'a pipe' });
+
+/** A run's link, the command's listener on it (the ids it heard), and the messages on the channel, counted. */
+function link(reportDir: string) {
+  const run = runLink({ config: resolveConfig(['--report-dir', reportDir], {}, RULE_IDS) });
+  const listener = listenToRun(run);
+  const heard: string[] = [];
+  listener.onCreated((_, created) => heard.push(created.id));
+  const raw = new BroadcastChannel(run.channel);
+  const messages = { count: 0 };
+  raw.onmessage = () => {
+    messages.count += 1;
+  };
+  return {
+    run,
+    listener,
+    heard,
+    messages,
+    close: () => {
+      listener.close();
+      raw.close();
+    },
+  };
+}
+
+describe("the sending thread's created resources, told to the command", () => {
+  it('go several to a message, and all of them at once when the run is stopped or the link closed', async () => {
+    const { run, listener, heard, messages, close } = link('created-batch');
+    const reporter = openRunChannel(run);
+    try {
+      for (const id of ['a', 'b', 'c']) {
+        reporter.created('pipes', resource(id));
+        await sleep(1);
+      }
+      await sleep(120);
+      expect(heard).toEqual(['a', 'b', 'c']);
+      expect(messages.count).toBe(1);
+      // Announced, then the run stopped: sent at the stop, not at the batch's end; after it, each at once.
+      reporter.created('pipes', resource('d'));
+      listener.stop();
+      await sleep(10);
+      expect(heard).toEqual(['a', 'b', 'c', 'd']);
+      reporter.created('pipes', resource('e'));
+      await sleep(10);
+      expect(heard).toEqual(['a', 'b', 'c', 'd', 'e']);
+    } finally {
+      reporter.close();
+      close();
+    }
+  });
+
+  it('go when the link closes, though the batch has not ended', async () => {
+    const { run, heard, close } = link('created-close');
+    const reporter = openRunChannel(run);
+    try {
+      reporter.created('keys', resource('k'));
+      reporter.close();
+      await sleep(10);
+      expect(heard).toEqual(['k']);
+    } finally {
+      close();
+    }
+  });
+});
