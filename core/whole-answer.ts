@@ -42,8 +42,8 @@ export function wholeAnswer(
     const timer = setTimeout(() => {
       const error = new DOMException(`no complete response within ${limits.timeoutMs} ms`, 'TimeoutError');
       settle(() => reject(error));
-      // Settled first: aborting calls onResponseError at once. A request still waiting for a connection is aborted as it
-      // starts.
+      // Settled first: aborting calls onResponseError at once. A request still waiting for a connection is aborted
+      // as it starts.
       controller?.abort(error);
     }, limits.timeoutMs);
     dispatcher.dispatch(options, {
