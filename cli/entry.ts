@@ -12,7 +12,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const argv = process.argv.slice(2);
 // A run's worker thread starts first, before the command's own modules load: it loads the harness on the other core
-// while this thread resolves the settings, and takes them once they are settled (the first request leaves about 75 ms
+// while this thread resolves the settings, and takes them once they are settled (the first request leaves about 65 ms
 // sooner).
 const early = asksForRun(argv) ? EarlyWorker.spawn() : undefined;
 const { main } = await import('./main.ts');
