@@ -139,6 +139,7 @@ export function openRunChannel(link: RunLink): RunReporter {
   channel.unref();
   const memory = new Int32Array(link.memory);
   const post = (event: RunEvent): void => channel.postMessage(event);
+  // Resolved at once when the flag is already set; a pending wait keeps no thread alive.
   const stopped = (handler: () => void): void => {
     const waited = (Atomics as unknown as AsyncAtomics).waitAsync(memory, slot('stopped'), 0);
     if (waited.async) void waited.value.then(handler);
@@ -147,7 +148,6 @@ export function openRunChannel(link: RunLink): RunReporter {
   /** The resources announced and not sent yet, and the timer that sends them. */
   let announced: Announced[] = [];
   let batch: NodeJS.Timeout | undefined;
-  let armed = false;
   const send = (): void => {
     clearTimeout(batch);
     batch = undefined;
@@ -155,6 +155,8 @@ export function openRunChannel(link: RunLink): RunReporter {
     post({ kind: 'created', resources: announced });
     announced = [];
   };
+  // What a stopped run created goes at once.
+  stopped(send);
   return {
     onStop: stopped,
     report(progress) {
@@ -166,10 +168,6 @@ export function openRunChannel(link: RunLink): RunReporter {
       post('run' in outcome ? { kind: 'prepared', run: outcome.run } : { kind: 'failed', failure: failureOf(outcome) }),
     created(suite, resource) {
       announced.push({ suite, resource });
-      if (!armed) {
-        armed = true;
-        stopped(send);
-      }
       if (Atomics.load(memory, slot('stopped')) === 1) send();
       else batch ??= setTimeout(send, CREATED_BATCH_MS);
     },
