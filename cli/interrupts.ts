@@ -38,3 +38,6 @@ export function watchInterrupts(handlers: InterruptHandlers): Interrupts {
     },
   };
 }
+
+/** Why a run stopped at once has no verdict: it was stopped before vitest had declared them. */
+export const STOPPED_BEFORE_ANY_VERDICT = 'the run was stopped at once, before any verdict';

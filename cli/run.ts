@@ -17,7 +17,12 @@ import { RULE_IDS } from '../rules/index.ts';
 import { API_LIST } from '../apis/index.ts';
 import { targetLine } from './target-line.ts';
 import type { Io } from './io.ts';
-import { INTERRUPT_EXIT_CODES, watchInterrupts, type InterruptSignal } from './interrupts.ts';
+import {
+  INTERRUPT_EXIT_CODES,
+  STOPPED_BEFORE_ANY_VERDICT,
+  watchInterrupts,
+  type InterruptSignal,
+} from './interrupts.ts';
 import { endProcess } from './end-process.ts';
 import { EarlyWorker } from './early-worker.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
@@ -104,6 +109,7 @@ export async function runCommand(
     const link = runLink({ config: reference?.config ?? resolved, ...(knownFailures ? { knownFailures } : {}) });
     const heard = listenToRun(link);
     listener = heard;
+    run.stopHeard = () => heard.heardStop(HARD_STOP_WAIT_MS);
     // vitest's worker thread starts before vitest loads (cli/early-worker.ts; the command's, as the process started),
     // is handed the settings, and prepares the run as soon as it has loaded the harness; without it (a run of the
     // sources), the suite file prepares it, given the settings by vitest's `provide`. When the preparation fails, the
@@ -185,6 +191,12 @@ export async function runCommand(
   }
 }
 
+/**
+ * How long a hard stop waits for the sending thread to tell what it created before the stop: it answers within
+ * milliseconds unless its thread is starved or stuck, and a stop at once must not wait on a stuck thread.
+ */
+const HARD_STOP_WAIT_MS = 1_000;
+
 /** What a second interrupt needs to write the reports of a run stopped at once. */
 interface RunState {
   config: RunConfig;
@@ -192,6 +204,8 @@ interface RunState {
   startedAt: Date;
   /** Reads the verdicts reached so far, once the suites run. */
   soFar?: () => Collected;
+  /** Resolves once the sending thread has told what it created before it saw the stop (or after a short wait). */
+  stopHeard?: () => Promise<boolean>;
   /** Set once the suites are done: the reports are being written, and a second interrupt waits for them. */
   finishing: boolean;
   /** Requests the plan sends, once planned (for the heartbeat). */
@@ -206,10 +220,13 @@ async function hardStop(run: RunState, signal: InterruptSignal, reportIo: Report
   io.err(`conformance: ${signal} again: stopping at once.`);
   const { config } = run;
   try {
+    // The first signal's stop may not be answered yet (both signals can be handled in one turn): what was created
+    // before it is listed only once the sending thread's answer is heard.
+    await run.stopHeard?.();
     const collected = run.soFar?.() ?? {
       results: [],
       suites: [],
-      errors: ['the run was stopped at once, before any verdict'],
+      errors: [STOPPED_BEFORE_ANY_VERDICT],
     };
     const report = {
       ...buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()),

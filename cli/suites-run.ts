@@ -13,6 +13,7 @@ import { quietVitestOutput } from './vitest-output.ts';
 import { BUNDLED_SUITE_FILE } from '../suites/bundled-suite-file.ts';
 import type { EarlyWorker } from './early-worker.ts';
 import { harnessPool } from './harness-pool.ts';
+import { STOPPED_BEFORE_ANY_VERDICT } from './interrupts.ts';
 
 // The folder that holds suites/: the package root when running the TypeScript source, dist/ when running the build.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -44,7 +45,11 @@ export interface SuitesRunOptions {
    * changed.
    */
   readonly stop?: AbortSignal;
-  /** Called once the run has started, with a function that reads what it has produced so far (for a hard stop). */
+  /**
+   * Called as the run starts, with a function that reads what it has produced so far (for a hard stop): the resources
+   * the worker announced from the first (its requests may go out before vitest's reporters are told it started), the
+   * verdicts once vitest has.
+   */
   readonly onStarted?: (soFar: () => Collected) => void;
   /** The worker thread the command spawned as it started, for vitest's pool to adopt (a run of the build). */
   readonly early?: EarlyWorker;
@@ -90,6 +95,8 @@ export async function runSuites(
         heartbeatText(listener.progress(), options.planned?.(), started),
       );
   const collector = new CollectReporter(beat ? beat.line : say, redact);
+  let vitest: Vitest | undefined;
+  options.onStarted?.(() => collectedSoFar(vitest, created));
   const reportDir = resolve(config.reportDir);
   if (config.shard) await rm(blobFile(reportDir, config.shard), { force: true });
   try {
@@ -100,7 +107,11 @@ export async function runSuites(
       ...(options.early ? { pool: harnessPool(options.early) } : {}),
       reporters: [
         collector,
-        { onInit: (vitest) => options.onStarted?.(() => collectedSoFar(vitest, created)) },
+        {
+          onInit: (started) => {
+            vitest = started;
+          },
+        },
         ...(config.shard ? [blob(blobFile(reportDir, config.shard))] : []),
       ],
       // One suite file holds every suite: a shard runs its part of them (the planner's split), and its own project name
@@ -128,10 +139,13 @@ function heartbeatText(progress: RunProgress, planned: number | undefined, start
  * The verdicts and suite reports a run has produced so far, read off vitest's test tree; a suite that has not
  * reported yet is listed with what it left on the target so far (`created`, as the worker announced it).
  */
-function collectedSoFar(vitest: Vitest, created: ReadonlyMap<string, readonly CreatedResource[]>): Collected {
+function collectedSoFar(
+  vitest: Vitest | undefined,
+  created: ReadonlyMap<string, readonly CreatedResource[]>,
+): Collected {
   const collected: Collected = { results: [], suites: [], errors: [] };
   let pending = 0;
-  for (const module of vitest.state.getTestModules()) {
+  for (const module of vitest?.state.getTestModules() ?? []) {
     for (const suite of module.children.allSuites()) {
       const report = suite.meta().conformanceSuite;
       if (report) collected.suites.push(report);
@@ -154,7 +168,9 @@ function collectedSoFar(vitest: Vitest, created: ReadonlyMap<string, readonly Cr
         skippedGroups: [],
       });
   }
+  // Before vitest has declared the suite file's tests (the worker's requests go out before), none can be counted.
   if (pending > 0) collected.errors.push(`the run was stopped at once: ${pending} verdict(s) were not reached`);
+  else if (collected.results.length === 0) collected.errors.push(STOPPED_BEFORE_ANY_VERDICT);
   return collected;
 }
 

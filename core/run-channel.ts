@@ -40,7 +40,9 @@ interface Announced {
 type RunEvent =
   | { readonly kind: 'prepared'; readonly run: PreparedRun }
   | { readonly kind: 'failed'; readonly failure: Failure }
-  | { readonly kind: 'created'; readonly resources: readonly Announced[] };
+  | { readonly kind: 'created'; readonly resources: readonly Announced[] }
+  /** The stop was seen: what was announced before it, sent (it may be none). */
+  | { readonly kind: 'stopped'; readonly resources: readonly Announced[] };
 
 /** The slots of the shared memory: the stop flag, then the progress counters. */
 const SLOTS = Object.freeze(['stopped', 'sent', 'rateLimited', 'violations'] as const);
@@ -64,6 +66,13 @@ export interface RunListener {
   readonly prepared: Promise<PreparedRun>;
   /** Tells the sending thread to send nothing new but the requests that put back what the run changed. */
   stop(): void;
+  /**
+   * Resolves true once the sending thread has answered the stop with every resource announced before it saw the stop
+   * (and this thread has heard them), false after `ms` without that answer (a thread not started, or busy). A hard
+   * stop reads what was created only then: a second signal can be handled in the same turn as the first, before the
+   * answer to the first arrives.
+   */
+  heardStop(ms: number): Promise<boolean>;
   /** How far the run is, as the sending thread last wrote it (zeros before). */
   progress(): RunProgress;
   /** Calls `handler` with every resource a suite left on the target. */
@@ -83,11 +92,19 @@ export function listenToRun(link: RunLink): RunListener {
   });
   // Read where it is awaited; a run given up before must not count as an unhandled rejection.
   prepared.catch(() => undefined);
+  let stopAnswered = false;
+  const onStopAnswered: Array<() => void> = [];
   channel.onmessage = (message) => {
     const event = (message as MessageEvent<RunEvent>).data;
     if (event.kind === 'prepared') settle?.resolve(event.run);
     else if (event.kind === 'failed') settle?.reject(errorOf(event.failure));
-    else for (const { suite, resource } of event.resources) for (const handler of created) handler(suite, resource);
+    else {
+      for (const { suite, resource } of event.resources) for (const handler of created) handler(suite, resource);
+      if (event.kind === 'stopped') {
+        stopAnswered = true;
+        for (const answered of onStopAnswered.splice(0)) answered();
+      }
+    }
   };
   return {
     prepared,
@@ -95,6 +112,16 @@ export function listenToRun(link: RunLink): RunListener {
       Atomics.store(memory, slot('stopped'), 1);
       Atomics.notify(memory, slot('stopped'));
     },
+    heardStop: (ms) =>
+      stopAnswered
+        ? Promise.resolve(true)
+        : new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), ms);
+            onStopAnswered.push(() => {
+              clearTimeout(timer);
+              resolve(true);
+            });
+          }),
     progress: () => ({
       sent: Atomics.load(memory, slot('sent')),
       rateLimited: Atomics.load(memory, slot('rateLimited')),
@@ -148,15 +175,17 @@ export function openRunChannel(link: RunLink): RunReporter {
   /** The resources announced and not sent yet, and the timer that sends them. */
   let announced: Announced[] = [];
   let batch: NodeJS.Timeout | undefined;
-  const send = (): void => {
+  let closed = false;
+  const send = (kind: 'created' | 'stopped'): void => {
     clearTimeout(batch);
     batch = undefined;
-    if (announced.length === 0) return;
-    post({ kind: 'created', resources: announced });
+    // A closed channel cannot post (its stop may be seen after it closed: the preparation's closes once prepared).
+    if (closed || (announced.length === 0 && kind === 'created')) return;
+    post({ kind, resources: announced });
     announced = [];
   };
-  // What a stopped run created goes at once.
-  stopped(send);
+  // What a stopped run created goes at once, and the stop is answered even when nothing was.
+  stopped(() => send('stopped'));
   return {
     onStop: stopped,
     report(progress) {
@@ -168,11 +197,12 @@ export function openRunChannel(link: RunLink): RunReporter {
       post('run' in outcome ? { kind: 'prepared', run: outcome.run } : { kind: 'failed', failure: failureOf(outcome) }),
     created(suite, resource) {
       announced.push({ suite, resource });
-      if (Atomics.load(memory, slot('stopped')) === 1) send();
-      else batch ??= setTimeout(send, CREATED_BATCH_MS);
+      if (Atomics.load(memory, slot('stopped')) === 1) send('created');
+      else batch ??= setTimeout(send, CREATED_BATCH_MS, 'created');
     },
     close() {
-      send();
+      send('created');
+      closed = true;
       channel.close();
     },
   };

@@ -36,6 +36,9 @@ interface Trap {
   holdUntil: number;
 }
 
+/** What a run stopped at once says of the verdicts it did not reach. */
+const STOPPED = String.raw`the run was stopped at once(: \d+ verdict\(s\) were not reached|, before any verdict)`;
+
 /** When to signal: the service's `stop` arrives. */
 const AT_STOP = (arrival: Arrival): boolean =>
   arrival.method === 'PATCH' && arrival.path.endsWith('/state') && arrival.body === '{"command":"stop"}';
@@ -214,12 +217,10 @@ describe('an interrupted run', () => {
     expect(report.interrupted).toBe('SIGTERM');
     expect(report.outcome).toBe('error');
     // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts
-    // the rest.
-    expect(report.errors.join('\n')).toMatch(/^the run was stopped at once: \d+ verdict\(s\) were not reached$/m);
+    // the rest; a run stopped before vitest had declared its tests (the worker's requests go out first) says so.
+    expect(report.errors.join('\n')).toMatch(new RegExp(`^${STOPPED}$`, 'm'));
     expect(report.results.every((r) => ['passed', 'failed', 'skipped'].includes(r.outcome))).toBe(true);
-    expect(junit).toMatch(
-      /<error message="the run was stopped at once: \d+ verdict\(s\) were not reached" type="HarnessError"\/>/,
-    );
+    expect(junit).toMatch(new RegExp(`<error message="${STOPPED}" type="HarnessError"/>`));
     expect(junit.match(/<testcase /g)?.length).toBe(report.results.length + 2);
     expect(run.stderr).toMatch(/^conformance: SIGTERM again: stopping at once\./m);
     expect(run.stderr).toMatch(

@@ -69,4 +69,55 @@ describe("the sending thread's created resources, told to the command", () => {
       close();
     }
   });
+
+  it('answer the stop, so that a hard stop reads them once heard: no wait before, every one after', async () => {
+    const { run, listener, heard, close } = link('created-stop-heard');
+    const reporter = openRunChannel(run);
+    try {
+      reporter.created('pipes', resource('p'));
+      listener.stop();
+      // Read in the turn of the stop (a second signal handled with the first), nothing has arrived yet.
+      expect(heard).toEqual([]);
+      expect(await listener.heardStop(1_000)).toBe(true);
+      expect(heard).toEqual(['p']);
+      // Heard once, it stays heard.
+      expect(await listener.heardStop(0)).toBe(true);
+    } finally {
+      reporter.close();
+      close();
+    }
+  });
+
+  it('answer the stop even when nothing was created; with no sending thread, the wait ends at its limit', async () => {
+    const quiet = link('created-stop-none');
+    const reporter = openRunChannel(quiet.run);
+    const alone = link('created-stop-alone');
+    try {
+      quiet.listener.stop();
+      expect(await quiet.listener.heardStop(1_000)).toBe(true);
+      expect(quiet.heard).toEqual([]);
+      alone.listener.stop();
+      const before = Date.now();
+      expect(await alone.listener.heardStop(50)).toBe(false);
+      expect(Date.now() - before).toBeGreaterThanOrEqual(45);
+    } finally {
+      reporter.close();
+      quiet.close();
+      alone.close();
+    }
+  });
+
+  it('say nothing once closed, though the stop comes after (the preparation closes its link before the run ends)', async () => {
+    const { run, listener, messages, close } = link('created-closed');
+    const reporter = openRunChannel(run);
+    try {
+      reporter.close();
+      listener.stop();
+      await sleep(20);
+      expect(messages.count).toBe(0);
+      expect(await listener.heardStop(20)).toBe(false);
+    } finally {
+      close();
+    }
+  });
 });
