@@ -107,7 +107,7 @@ describe("the sending thread's created resources, told to the command", () => {
     }
   });
 
-  it('say nothing once closed, though the stop comes after (the preparation closes its link before the run ends)', async () => {
+  it('say nothing once closed, though the stop comes after (the preparation closes its link first)', async () => {
     const { run, listener, messages, close } = link('created-closed');
     const reporter = openRunChannel(run);
     try {
