@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RunLink } from '../core/run-channel.ts';
-import { type ThreadStart, vitestThreadStart } from './vitest-thread.ts';
+import { type ThreadStart, vitestThreadStart, withFlagValues } from './vitest-thread.ts';
 
 /**
  * vitest's worker thread, spawned as the command starts, before vitest loads (`suites/vitest-worker.ts`): it loads the
@@ -48,7 +48,7 @@ export class EarlyWorker {
   ) {
     this.thread = new Worker(EarlyWorker.entry, {
       env: { ...started.env },
-      execArgv: [...started.execArgv],
+      execArgv: withFlagValues(started.execArgv),
       stdout: true,
       stderr: true,
       workerData,

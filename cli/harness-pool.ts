@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from 'vitest/node';
 import { EarlyWorker } from './early-worker.ts';
+import { withFlagValues } from './vitest-thread.ts';
 
 const NAME = 'conformance-thread';
 
@@ -38,7 +39,7 @@ class HarnessThread implements PoolWorker {
     const { env, execArgv, project } = this.options;
     const thread =
       this.early.take({ env, execArgv }) ??
-      new Worker(EarlyWorker.entry, { env, execArgv, stdout: true, stderr: true });
+      new Worker(EarlyWorker.entry, { env, execArgv: withFlagValues(execArgv), stdout: true, stderr: true });
     this.thread = thread;
     thread.stdout.pipe(project.vitest.logger.outputStream);
     thread.stderr.pipe(project.vitest.logger.errorStream);

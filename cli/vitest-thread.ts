@@ -56,3 +56,35 @@ export function vitestThreadStart(): ThreadStart {
     ],
   };
 }
+
+/** Node's profiling flags that take a value, which may be written as the next argument (`--cpu-prof-interval 200`). */
+const VALUE_FLAGS: ReadonlySet<string> = new Set([
+  '--cpu-prof-dir',
+  '--cpu-prof-name',
+  '--cpu-prof-interval',
+  '--heap-prof-dir',
+  '--heap-prof-name',
+  '--heap-prof-interval',
+  '--diagnostic-dir',
+]);
+
+/**
+ * The flags a thread is spawned with, each profiling flag with its value: vitest keeps the process's flags that start
+ * `--cpu-prof`, `--heap-prof` or `--diagnostic-dir`, which drops a value written as the next argument (`node
+ * --cpu-prof --cpu-prof-interval 200`), and a thread started with the flag alone cannot start. The value is attached
+ * (`--cpu-prof-interval=200`) from the process's own flags, `processArgv`.
+ */
+export function withFlagValues(
+  execArgv: readonly string[],
+  processArgv: readonly string[] = process.execArgv,
+): string[] {
+  const values = new Map<string, string>();
+  for (const [i, arg] of processArgv.entries()) {
+    const value = processArgv[i + 1];
+    if (VALUE_FLAGS.has(arg) && value !== undefined) values.set(arg, value);
+  }
+  return execArgv.map((arg) => {
+    const value = values.get(arg);
+    return value === undefined ? arg : `${arg}=${value}`;
+  });
+}

@@ -27,16 +27,17 @@ const COMMAND = ['bin/conformance.js'];
 
 /**
  * Runs the `conformance` command as a user would, with only the given target variables set; `onSpawn` gets the process
- * (to signal it).
+ * (to signal it), `nodeFlags` go to Node before the command.
  */
 export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
   timeoutMs = 120_000,
   onSpawn?: (child: ChildProcess) => void,
+  nodeFlags: readonly string[] = [],
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...COMMAND, ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, ...COMMAND, ...args], {
       cwd: ROOT,
       env: { ...CLEAN_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
