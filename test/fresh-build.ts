@@ -1,21 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './support/cli.ts';
 
-/** What `npm run build` reads: tsconfig.build.json's folders and files, the specs, the JSON schemas. */
-const INPUTS = [
-  'index.ts',
-  'vitest.ts',
-  'apis',
-  'build',
-  'core',
-  'cli',
-  'generators',
-  'rules',
-  'suites',
-  'reports',
-  'reference',
+/**
+ * What `npm run build` reads: the folders and files tsconfig.build.json includes (read from it, so that a folder added
+ * there is watched here too), the specs, the JSON schemas and the configuration.
+ */
+export const INPUTS = [
+  ...(JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include,
   'openapi',
   'schemas',
   'tsconfig.json',
