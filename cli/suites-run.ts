@@ -139,7 +139,7 @@ function heartbeatText(progress: RunProgress, planned: number | undefined, start
  * The verdicts and suite reports a run has produced so far, read off vitest's test tree; a suite that has not
  * reported yet is listed with what it left on the target so far (`created`, as the worker announced it).
  */
-function collectedSoFar(
+export function collectedSoFar(
   vitest: Vitest | undefined,
   created: ReadonlyMap<string, readonly CreatedResource[]>,
 ): Collected {
