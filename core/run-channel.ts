@@ -42,7 +42,9 @@ type RunEvent =
   | { readonly kind: 'failed'; readonly failure: Failure }
   | { readonly kind: 'created'; readonly resources: readonly Announced[] }
   /** The stop was seen: what was announced before it, sent (it may be none). */
-  | { readonly kind: 'stopped'; readonly resources: readonly Announced[] };
+  | { readonly kind: 'stopped'; readonly resources: readonly Announced[] }
+  /** The run's session is over: the last of what it announced (it may be none); nothing more will come. */
+  | { readonly kind: 'ended'; readonly resources: readonly Announced[] };
 
 /** The slots of the shared memory: the stop flag, then the progress counters. */
 const SLOTS = Object.freeze(['stopped', 'sent', 'rateLimited', 'violations'] as const);
@@ -68,9 +70,9 @@ export interface RunListener {
   stop(): void;
   /**
    * Resolves true once the sending thread has answered the stop with every resource announced before it saw the stop
-   * (and this thread has heard them), false after `ms` without that answer (a thread not started, or busy). A hard
-   * stop reads what was created only then: a second signal can be handled in the same turn as the first, before the
-   * answer to the first arrives.
+   * (and this thread has heard them), or has said its session ended (every resource announced, heard), false after
+   * `ms` without either (a thread not started, or busy). A hard stop reads what was created only then: a second signal
+   * can be handled in the same turn as the first, before the answer to the first arrives.
    */
   heardStop(ms: number): Promise<boolean>;
   /** How far the run is, as the sending thread last wrote it (zeros before). */
@@ -92,17 +94,18 @@ export function listenToRun(link: RunLink): RunListener {
   });
   // Read where it is awaited; a run given up before must not count as an unhandled rejection.
   prepared.catch(() => undefined);
-  let stopAnswered = false;
-  const onStopAnswered: Array<() => void> = [];
+  /** True once nothing announced before a stop can still be on its way: the stop answered, or the session ended. */
+  let allHeard = false;
+  const onAllHeard: Array<() => void> = [];
   channel.onmessage = (message) => {
     const event = (message as MessageEvent<RunEvent>).data;
     if (event.kind === 'prepared') settle?.resolve(event.run);
     else if (event.kind === 'failed') settle?.reject(errorOf(event.failure));
     else {
       for (const { suite, resource } of event.resources) for (const handler of created) handler(suite, resource);
-      if (event.kind === 'stopped') {
-        stopAnswered = true;
-        for (const answered of onStopAnswered.splice(0)) answered();
+      if (event.kind === 'stopped' || event.kind === 'ended') {
+        allHeard = true;
+        for (const heard of onAllHeard.splice(0)) heard();
       }
     }
   };
@@ -113,11 +116,11 @@ export function listenToRun(link: RunLink): RunListener {
       Atomics.notify(memory, slot('stopped'));
     },
     heardStop: (ms) =>
-      stopAnswered
+      allHeard
         ? Promise.resolve(true)
         : new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), ms);
-            onStopAnswered.push(() => {
+            onAllHeard.push(() => {
               clearTimeout(timer);
               resolve(true);
             });
@@ -150,8 +153,13 @@ export interface RunReporter {
    * once still lists them) or the link closed.
    */
   created(suite: string, resource: CreatedResource): void;
-  /** Sends what is announced and not sent yet, and closes the link. */
+  /** Sends what is announced and not sent yet, and closes the link (the preparation's, which creates nothing). */
   close(): void;
+  /**
+   * Sends what is announced and not sent yet as the session's last word, and closes the link: a stop that comes after
+   * (no thread is left to answer it) need not wait for an answer.
+   */
+  end(): void;
 }
 
 /**
@@ -176,7 +184,7 @@ export function openRunChannel(link: RunLink): RunReporter {
   let announced: Announced[] = [];
   let batch: NodeJS.Timeout | undefined;
   let closed = false;
-  const send = (kind: 'created' | 'stopped'): void => {
+  const send = (kind: 'created' | 'stopped' | 'ended'): void => {
     clearTimeout(batch);
     batch = undefined;
     // A closed channel cannot post (its stop may be seen after it closed: the preparation's closes once prepared).
@@ -202,6 +210,11 @@ export function openRunChannel(link: RunLink): RunReporter {
     },
     close() {
       send('created');
+      closed = true;
+      channel.close();
+    },
+    end() {
+      send('ended');
       closed = true;
       channel.close();
     },

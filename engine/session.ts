@@ -156,7 +156,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       return clients;
     },
     async close() {
-      channel?.close();
+      channel?.end();
       await Promise.all([dispatchers.close(), har?.close()]);
     },
   };

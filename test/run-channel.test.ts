@@ -120,4 +120,21 @@ describe("the sending thread's created resources, told to the command", () => {
       close();
     }
   });
+
+  it('need no answer to a stop once the session ended, its last word carrying every one', async () => {
+    const { run, listener, heard, close } = link('created-ended');
+    const reporter = openRunChannel(run);
+    try {
+      reporter.created('pipes', resource('last'));
+      reporter.end();
+      await sleep(10);
+      expect(heard).toEqual(['last']);
+      listener.stop();
+      const before = Date.now();
+      expect(await listener.heardStop(1_000)).toBe(true);
+      expect(Date.now() - before).toBeLessThan(100);
+    } finally {
+      close();
+    }
+  });
 });
