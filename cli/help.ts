@@ -67,7 +67,7 @@ Run:
   --max-rps N            requests per second at most (default: no limit)
   --concurrency N        requests in flight at most (default 8)
   --max-requests N       requests in the whole run at most
-  --max-response-bytes N response body cap (default 4194304)
+  --max-response-bytes N response body cap, as sent and once decoded (default 4194304)
   --report-dir DIR       where reports go (default reports/out)
   --har FILE             also write every exchange as HAR 1.2 (redacted), each with the verdicts it gave evidence for
   --bundle DIR           also gather the reports (and the HAR) into a new folder with manifest.json (see bundle)

@@ -13,6 +13,7 @@ import type { GateRefusal, RequestGate } from './request-gate.ts';
 import { retryDelayMs } from './retry-after.ts';
 import type { ApiName, Operation } from './spec.ts';
 import { wholeAnswer } from './whole-answer.ts';
+import { decodeBody } from './content-coding.ts';
 import { jsonText, parseJsonText } from './json-text.ts';
 
 /** How one API is reached: its base URL, its credentials, and the run's shared limits. */
@@ -253,10 +254,25 @@ async function exchangeOnce(
           durationMs: elapsed(),
         },
       };
-    const text = answer.body.toString('utf8');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(answer.headers))
       headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
+    const decoded = decodeBody(answer.body, headers['content-encoding'], client.maxResponseBytes);
+    if ('tooLarge' in decoded)
+      return {
+        failure: {
+          code: 'too-large',
+          message: `response body exceeded ${client.maxResponseBytes} bytes once decoded from its Content-Encoding (--max-response-bytes)`,
+          durationMs: elapsed(),
+        },
+      };
+    if ('unreadable' in decoded) {
+      const text = answer.body.toString('utf8');
+      return {
+        response: { status: answer.status, headers, text, jsonError: decoded.unreadable, durationMs: elapsed() },
+      };
+    }
+    const text = decoded.body.toString('utf8');
     return { response: { status: answer.status, headers, text, ...parseJson(text), durationMs: elapsed() } };
   } catch (error) {
     const names = certificateNames(error);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { parseJson, stringifyJson, type Json } from './json.ts';
 import type { Outgoing } from './hooks.ts';
 import { problem, type Problem } from './problem.ts';
@@ -55,11 +56,23 @@ export function jsonOutgoing(status: number, body: Json, extra: Partial<Outgoing
   };
 }
 
-/** Writes an outgoing response; a string body is sent as is, any other as JSON. */
+/** The content codings an outgoing response's `content-encoding` may name, and how each is applied. */
+const ENCODERS: Readonly<Record<string, (payload: Buffer) => Buffer>> = Object.freeze({
+  gzip: (payload) => gzipSync(payload),
+  deflate: (payload) => deflateSync(payload),
+  br: (payload) => brotliCompressSync(payload),
+});
+
+/**
+ * Writes an outgoing response; a string body is sent as is, any other as JSON, coded as its `content-encoding` says
+ * (gzip, deflate or br).
+ */
 export function writeOutgoing(res: ServerResponse, outgoing: Outgoing): void {
   const text =
     outgoing.body === undefined ? '' : typeof outgoing.body === 'string' ? outgoing.body : stringifyJson(outgoing.body);
-  const payload = Buffer.from(text, 'utf8');
+  const encode = ENCODERS[outgoing.headers['content-encoding'] ?? ''];
+  const plain = Buffer.from(text, 'utf8');
+  const payload = encode && plain.length > 0 ? encode(plain) : plain;
   res.writeHead(outgoing.status, { ...outgoing.headers, 'content-length': String(payload.length) });
   res.end(payload);
 }

@@ -214,6 +214,17 @@ export const MODES: readonly Mode[] = Object.freeze(
         },
       },
     ),
+    mode(
+      'compressed-answers',
+      'every answer with a body is compressed though no request asks for it (RFC 9110 lets a server pick any coding ' +
+        'then): gzip on the management API, br on the alerts API',
+      {
+        response: (ctx, o) =>
+          o.delivery !== 'send' || o.body === undefined || o.body === ''
+            ? o
+            : { ...o, headers: { ...o.headers, 'content-encoding': ctx.api === 'alerts' ? 'br' : 'gzip' } },
+      },
+    ),
     mode('ascii-names', 'a pipe, key or alert name that is not ASCII is rejected with 400', {
       review: (ctx, problems) => {
         const name = isObject(ctx.input) && ctx.operation !== 'listAlerts' ? ctx.input.name : undefined;
