@@ -63,6 +63,8 @@ interface Checker {
   readonly baseUrl: string;
   /** A short account of a response, secrets removed: `answered 404 (text/plain): "no such org"`. */
   readonly seen: (exchange: Exchange) => string;
+  /** A text with the run's secrets removed. */
+  readonly redact: (text: string) => string;
   readonly network: RunConfig['network'];
   readonly connections: ConnectionWatch;
 }
@@ -120,6 +122,7 @@ export async function preflight(
           baseUrlVariable,
           baseUrl,
           seen,
+          redact,
           network: config.network,
           connections,
         });
@@ -326,9 +329,42 @@ function outcome(checker: Checker, exchange: Exchange): string {
   }
   if (response.status === 401 || response.status === 403) return 'refused';
   if (response.status === 404) return 'not-found';
+  const moved = movedBaseUrl(checker, exchange);
+  if (moved) throw moved;
   const refused = clientCertAnswer(checker, response);
   if (refused) throw refused;
   return `${operationLabel(exchange)} answered ${response.status}, left to the run`;
+}
+
+/**
+ * NOT_THE_API for a redirect (3xx with a `Location`) to the same path and query under another base URL (https for
+ * http, another host or prefix): the run sends every request to its documented path under the base URL and follows no
+ * redirect, so the base URL is not where the API answers; the message gives the one it redirects to. Any other
+ * redirect is the run's to judge.
+ */
+function movedBaseUrl(checker: Checker, exchange: Exchange): HarnessError | undefined {
+  const location = exchange.response?.headers.location;
+  const status = exchange.response?.status ?? 0;
+  if (status < 300 || status >= 400 || !location) return undefined;
+  const sent = new URL(exchange.request.url);
+  const base = new URL(checker.baseUrl);
+  const tail = `${sent.pathname.slice(base.pathname.replace(/\/$/, '').length)}${sent.search}`;
+  let to: URL;
+  try {
+    to = new URL(location, sent);
+  } catch {
+    return undefined;
+  }
+  const where = `${to.origin}${to.pathname}${to.search}`;
+  if (!where.endsWith(tail) || where === sent.href) return undefined;
+  const moved = where.slice(0, where.length - tail.length);
+  return new HarnessError(
+    'NOT_THE_API',
+    `${checker.baseUrlVariable} (${checker.baseUrl}) answers, but moves the ${exchange.api} API elsewhere: ` +
+      `${checker.seen(exchange)}, a redirect to ${checker.redact(where)}. The run sends each request to its ` +
+      `documented path under the base URL and follows no redirect: set ${checker.baseUrlVariable} to ` +
+      `${checker.redact(moved)}.`,
+  );
 }
 
 /**

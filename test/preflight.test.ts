@@ -92,6 +92,12 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
     });
+  /** A server that sends every request under `/old` to the same path and query under `to`. */
+  const movedTo = (to: string): Promise<string> =>
+    serve((req, res) => {
+      res.writeHead(308, { location: `${to}${(req.url ?? '/').replace(/^\/old/, '')}` });
+      res.end();
+    });
   const notFound = (): Promise<string> =>
     serve((_req, res) => {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -198,6 +204,17 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
         String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) answers, but not as the management API: `,
         String.raw`GET .* answered 404 \(text/plain\): `,
         String.raw`Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .*`,
+      ),
+    ],
+    [
+      'a management URL that redirects each request to the same path under another base URL',
+      async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: `${await movedTo(reference.managementUrl)}/old` }),
+      refusal(
+        'NOT_THE_API',
+        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}/old\) answers, but moves the management API elsewhere: `,
+        String.raw`GET ${LOOPBACK}/old/v1/\S+ answered 308, empty body, a redirect to ${LOOPBACK}/v1/\S+\. `,
+        String.raw`The run sends each request to its documented path under the base URL and follows no redirect: `,
+        String.raw`set MANAGEMENT_BASE_URL to ${LOOPBACK}\.`,
       ),
     ],
     [
