@@ -213,7 +213,7 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
         'NOT_THE_API',
         String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}/old\) answers, but moves the management API elsewhere: `,
         String.raw`GET ${LOOPBACK}/old/v1/\S+ answered 308, empty body, a redirect to ${LOOPBACK}/v1/\S+\. `,
-        String.raw`The run sends each request to its documented path under the base URL and follows no redirect: `,
+        'The run sends each request to its documented path under the base URL and follows no redirect: ',
         String.raw`set MANAGEMENT_BASE_URL to ${LOOPBACK}\.`,
       ),
     ],
