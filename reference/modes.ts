@@ -214,6 +214,18 @@ export const MODES: readonly Mode[] = Object.freeze(
         },
       },
     ),
+    {
+      name: 'alerts-evaluated',
+      description:
+        "the target evaluates its alerts on its own: before each alerts request, every alert's state moves (OK to " +
+        'ALERT and back) and its updatedAt with it, as an evaluation that stores its outcome does',
+      install: (store: Pick<Store, 'alerts' | 'pipes'>): Hooks => ({
+        gate: (ctx: HookContext) => {
+          if (ctx.api === 'alerts') evaluateAlerts(store);
+          return undefined;
+        },
+      }),
+    },
     mode(
       'compressed-answers',
       'every answer with a body is compressed though no request asks for it (RFC 9110 lets a server pick any coding ' +
@@ -242,6 +254,13 @@ export const MODE_NAMES: readonly string[] = Object.freeze(MODES.map((m) => m.na
 /** Finds modes by name; throws an Error naming an unknown name and listing the valid ones. */
 export function selectModes(names: readonly string[]): readonly Mode[] {
   return selectNamed(MODES, names, 'mode');
+}
+
+/** Moves every stored alert's state (OK and ALERT in turn) and its updatedAt: an evaluation the target makes itself. */
+function evaluateAlerts(store: Pick<Store, 'alerts'>): void {
+  const now = new Date().toISOString();
+  for (const [id, alert] of store.alerts)
+    store.alerts.set(id, { ...alert, state: alert.state === 'ALERT' ? 'OK' : 'ALERT', updatedAt: now });
 }
 
 function mode(name: string, description: string, hooks: Hooks): Mode {

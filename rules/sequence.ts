@@ -118,6 +118,26 @@ function tableMappingStateViolations(
 }
 
 /**
+ * What the target may change of an alert on its own: `state`, whose values and transitions are not shown (an evaluation
+ * of the alert may move it at any time), and `updatedAt`, which storing such an evaluation may move, the state changed
+ * or not.
+ */
+const SET_BY_THE_TARGET: ReadonlySet<string> = new Set(['state', 'updatedAt']);
+
+/**
+ * How an alert other than the one under test differs from how it was listed before: every field it had, compared, but
+ * those the target may change on its own (SET_BY_THE_TARGET).
+ */
+export function otherAlertChanges(
+  before: Readonly<Record<string, unknown>>,
+  after: unknown,
+  path: string,
+): Violation[] {
+  const kept = Object.fromEntries(Object.entries(before).filter(([key]) => !SET_BY_THE_TARGET.has(key)));
+  return subsetViolations(kept, after, path);
+}
+
+/**
  * Where a list read (`value`, its payload) shows another alert other than as listed before the sequence's updates, or
  * an update answers another alert.
  */
@@ -133,7 +153,7 @@ export function alertIsolationViolations(ex: Exchange, value: unknown): Violatio
   return ((ex.probe.expect?.others ?? []) as OtherAlerts).flatMap((before) => {
     const index = entries.findIndex((entry) => sameId(asObject(entry)?.id, before.id));
     if (index === -1) return [{ path, expected: `the alert ${String(before.id)}, which it listed before` }];
-    const changed = subsetViolations(before, entries[index], `${path}/${index}`);
+    const changed = otherAlertChanges(before, entries[index], `${path}/${index}`);
     return changed.length === 0
       ? []
       : [

@@ -11,7 +11,7 @@ import {
 import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
 import { isSuccess, type Exchange } from '../core/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
-import { subsetViolations } from '../rules/subset.ts';
+import { otherAlertChanges } from '../rules/sequence.ts';
 import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
 import { listedAlerts } from './support/sequence-alert-model.ts';
@@ -144,7 +144,7 @@ function changedOthers(
   if (listed.length === 0) return [];
   return before.flatMap((alert) => {
     const after = listed.find((entry) => String(entry.id).toLowerCase() === String(alert.id).toLowerCase());
-    return after && subsetViolations(alert, after, '').length === 0
+    return after && otherAlertChanges(alert, after, '').length === 0
       ? []
       : [{ id: String(alert.id), before: alert, after }];
   });
