@@ -227,6 +227,14 @@ export const MODES: readonly Mode[] = Object.freeze(
       }),
     },
     mode(
+      'offset-timestamps',
+      'every UTC date-time in a response is written at offset +05:30 with microseconds (the same instant)',
+      {
+        response: (_ctx, o) =>
+          typeof o.body === 'object' && o.body !== null ? { ...o, body: offsetTimes(o.body) } : o,
+      },
+    ),
+    mode(
       'compressed-answers',
       'every answer with a body is compressed though no request asks for it (RFC 9110 lets a server pick any coding ' +
         'then): gzip on the management API, br on the alerts API',
@@ -279,6 +287,23 @@ function withExtras(value: Json): Json {
   const copy: JsonObject = {};
   for (const [key, item] of Object.entries(value)) copy[key] = item === undefined ? item : withExtras(item);
   return { ...copy, undocumentedNote: 'not in the documents', undocumentedCount: 7 };
+}
+
+/** A UTC date-time as the target writes it by default (`2026-11-26T10:00:00.000Z`). */
+const UTC_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,3}))?Z$/;
+
+/** Every UTC date-time of a value, written at +05:30 with six fraction digits: the same instant. */
+function offsetTimes(value: Json): Json {
+  if (typeof value === 'string') {
+    if (!UTC_TIME.test(value)) return value;
+    const shifted = new Date(Date.parse(value) + 330 * 60_000).toISOString();
+    return `${shifted.slice(0, 23)}000+05:30`;
+  }
+  if (Array.isArray(value)) return value.map(offsetTimes);
+  if (!isObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = item === undefined ? item : offsetTimes(item);
+  return copy;
 }
 
 function upperIds(value: Json): Json {
