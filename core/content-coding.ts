@@ -56,7 +56,9 @@ export function decodeBody(body: Buffer, contentEncoding: string | undefined, ma
   const unknown = codings.find((coding) => DECODERS[coding] === undefined);
   if (unknown !== undefined)
     return {
-      unreadable: `the body is in content-coding "${unknown}", which the harness cannot read (it reads ${READABLE_CODINGS.join(', ')})`,
+      unreadable:
+        `the body is in content-coding "${unknown}", which the harness cannot read ` +
+        `(it reads ${READABLE_CODINGS.join(', ')})`,
     };
   let decoded = body;
   for (const coding of [...codings].reverse()) {

@@ -262,7 +262,9 @@ async function exchangeOnce(
       return {
         failure: {
           code: 'too-large',
-          message: `response body exceeded ${client.maxResponseBytes} bytes once decoded from its Content-Encoding (--max-response-bytes)`,
+          message:
+            `response body exceeded ${client.maxResponseBytes} bytes once decoded from its Content-Encoding ` +
+            '(--max-response-bytes)',
           durationMs: elapsed(),
         },
       };

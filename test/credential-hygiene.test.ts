@@ -1,8 +1,11 @@
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReference } from '../reference/server.ts';
-import { runInProcess } from './support/in-process.ts';
+import { builtMain, runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
 const servers: Server[] = [];
@@ -62,24 +65,39 @@ describe('credential hygiene', () => {
         res.end('{}');
       }),
     );
-    const redirector = await listen(
-      createServer((req, res) => {
-        res.writeHead(307, { location: `${sink}${req.url}` });
-        res.end();
-      }),
-    );
-    const run = await runInProcess(['--runs', '1', '--rules', 'request.valid-accepted'], {
-      MANAGEMENT_BASE_URL: redirector,
+    // Each request sent to the same path under another origin: the base URL is not where the API answers (exit 2,
+    // naming that origin); each sent to a login page: the run judges every 307.
+    const redirector = (to: (url: string) => string) =>
+      listen(
+        createServer((req, res) => {
+          res.writeHead(307, { location: to(req.url ?? '/') });
+          res.end();
+        }),
+      );
+    const settings = (baseUrl: string) => ({
+      MANAGEMENT_BASE_URL: baseUrl,
       MANAGEMENT_KEY_ID: 'kid',
       MANAGEMENT_KEY_SECRET: 'redirect-secret',
       ORGANIZATION_ID: '4d3c1c6e-35c9-4f5f-9a43-1f3c7c1de001',
       SERVICE_ID: '4d3c1c6e-35c9-4f5f-9a43-1f3c7c1de002',
     });
+    const lines: string[] = [];
+    const moved = await builtMain(
+      ['--report-dir', await mkdtemp(join(tmpdir(), 'redirect-')), '--runs', '1'],
+      settings(await redirector((url) => `${sink}${url}`)),
+      { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+    );
+    expect(moved).toBe(2);
+    expect(lines.join('\n')).toMatch(new RegExp(`set MANAGEMENT_BASE_URL to ${sink}\\. \\[NOT_THE_API\\]$`));
+    const run = await runInProcess(
+      ['--runs', '1', '--rules', 'request.valid-accepted'],
+      settings(await redirector(() => `${sink}/login`)),
+    );
     expect(sinkRequests).toBe(0);
     expect(run.code).toBe(1);
     expect(
       run.report.results.find((r) => r.rule === 'request.valid-accepted' && r.outcome === 'failed')?.message,
     ).toMatch(/got 307/);
-    expect(run.output).not.toContain('redirect-secret');
+    expect(`${lines.join('\n')}\n${run.output}`).not.toContain('redirect-secret');
   });
 });
