@@ -21,6 +21,11 @@ export interface CurlOptions {
   readonly redact: (text: string) => string;
   /** The run's certificate files, which an https reproduction passes to curl as the run used them. */
   readonly network?: NetworkSettings;
+  /**
+   * The answer came in a content coding (a target may compress unasked): curl is told `--compressed`, so that it
+   * shows the body decoded, as the run judged it, rather than its compressed bytes.
+   */
+  readonly compressed?: boolean;
 }
 
 /** The variables of an API's own credentials, or of its other tenant's (`OTHER_*`). */
@@ -68,6 +73,7 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
     parts.push('-H', quote(`${name}: ${redact(value)}`));
   }
   if (request.body !== undefined) parts.push('--data-raw', quote(redact(request.body)));
+  if (options.compressed) parts.push('--compressed');
   return parts.join(' ');
 }
 

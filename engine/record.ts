@@ -71,6 +71,7 @@ export function reproduction(
     others: runOtherCredentials(session.config),
     redact: (text) => session.redactor.textKeeping(text, generated),
     network: session.config.network,
+    compressed: exchange.response?.headers['content-encoding'] !== undefined,
   });
 }
 

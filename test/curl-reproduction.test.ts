@@ -303,4 +303,10 @@ describe('curlCommand', () => {
     expect(curl).toContain(`--data-raw '{"k":"[redacted]","p":"sv_generated","q":"it'\\''s"}'`);
     expect(curl).not.toMatch(/kid-1|real-secret-1/);
   });
+
+  it('asks curl to decode an answer that came compressed, and only then', () => {
+    const sent = request({ authorization: 'Bearer real-token-1' }, 'default');
+    expect(curlCommand('alerts', sent, { credentials, redact, compressed: true })).toMatch(/ --compressed$/);
+    expect(curlCommand('alerts', sent, { credentials, redact })).not.toContain('--compressed');
+  });
 });
