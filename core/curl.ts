@@ -23,7 +23,8 @@ export interface CurlOptions {
   readonly network?: NetworkSettings;
   /**
    * The answer came in a content coding (a target may compress unasked): curl is told `--compressed`, so that it
-   * shows the body decoded, as the run judged it, rather than its compressed bytes.
+   * shows the body decoded, as the run judged it, rather than its compressed bytes, and `-H 'Accept-Encoding:'`, so
+   * that it still sends what the run sent (no Accept-Encoding, which `--compressed` alone adds).
    */
   readonly compressed?: boolean;
 }
@@ -73,7 +74,7 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
     parts.push('-H', quote(`${name}: ${redact(value)}`));
   }
   if (request.body !== undefined) parts.push('--data-raw', quote(redact(request.body)));
-  if (options.compressed) parts.push('--compressed');
+  if (options.compressed) parts.push('--compressed', '-H', quote('Accept-Encoding:'));
   return parts.join(' ');
 }
 
