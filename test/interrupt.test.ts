@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STOPPED_BEFORE_ANY_VERDICT } from '../cli/interrupts.ts';
 import { operationsOf } from '../core/rule.ts';
 import type { RunReport } from '../core/run-report.ts';
 import { loadSpecs } from '../core/spec.ts';
@@ -38,8 +39,6 @@ interface Trap {
 
 /** What a run stopped at once says of the verdicts it did not reach, once vitest has declared them. */
 const NOT_REACHED = String.raw`the run was stopped at once: \d+ verdict\(s\) were not reached`;
-/** What it says when stopped before vitest had declared them (no verdict can have been reached). */
-const BEFORE_ANY = 'the run was stopped at once, before any verdict';
 
 /** When to signal: the service's `stop` arrives. */
 const AT_STOP = (arrival: Arrival): boolean =>
@@ -221,7 +220,7 @@ describe('an interrupted run', () => {
     // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts
     // the rest; a run stopped before vitest had declared its tests (the worker's requests go out first) has reached no
     // verdict, and says so.
-    const stopped = report.results.length > 0 ? NOT_REACHED : `(${NOT_REACHED}|${BEFORE_ANY})`;
+    const stopped = report.results.length > 0 ? NOT_REACHED : `(${NOT_REACHED}|${STOPPED_BEFORE_ANY_VERDICT})`;
     expect(report.errors.join('\n')).toMatch(new RegExp(`^${stopped}$`, 'm'));
     expect(report.results.every((r) => ['passed', 'failed', 'skipped'].includes(r.outcome))).toBe(true);
     expect(junit).toMatch(new RegExp(`<error message="${stopped}" type="HarnessError"/>`));
