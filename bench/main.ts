@@ -5,13 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../core/defaults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
-import { engineFloor } from './engine-floor.ts';
 import { createLimiter, type LimiterSignals } from './limiter.ts';
 import { runBare, runCommandOnly, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';
 import { startProxy, type Proxy as RecordingProxy, type RecordedRequest } from './proxy.ts';
 
 /** The parts of the bench, in the order they run; `--part` picks some. */
-const PARTS = ['start', 'latency', 'limiters', 'runs', 'engine'] as const;
+const PARTS = ['start', 'latency', 'limiters', 'runs'] as const;
 
 const LIMITERS: readonly LimiterSignals[] = ['x-ratelimit-reset', 'retry-after-60', 'ratelimit-remaining'];
 const LIMITER_TITLES: Readonly<Record<LimiterSignals, string>> = {
@@ -80,9 +79,7 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
     strict: true,
   });
   if (values.help) {
-    out(
-      'npm run bench -- [--part start,latency,limiters,runs,engine] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]',
-    );
+    out('npm run bench -- [--part start,latency,limiters,runs] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]');
     out('                  [--repeat N: each latency row N times, harness and bare process in turn; the median shown]');
     out(`                  [--limiters ${LIMITERS.join(',')}] [--harness <checkout whose bin/conformance.js to run>]`);
     return 0;
@@ -121,16 +118,11 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
   if (parts.includes('runs')) {
     for (const runs of runsList) growth.push(await runsRow(harnessDir, seed, runs));
   }
-  const engineMs = parts.includes('engine') ? await engineFloor() : undefined;
 
   out('');
   if (starts.length > 0) printStarts(starts, out);
   if (rows.length > 0) printRows(rows, out);
   if (growth.length > 0) printGrowth(growth, out);
-  if (engineMs !== undefined) {
-    out(`Engine floor: vitest running one trivial test with the run's pool settings, in this process: ${s(engineMs)}.`);
-    out('');
-  }
   out(
     `bench took ${s(performance.now() - started)}; load average now ${loadavg()
       .map((l) => l.toFixed(1))

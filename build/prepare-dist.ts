@@ -9,7 +9,7 @@ import { bundleSuites } from './suite-bundle.ts';
 // The last step of `npm run build`: prepares what every run would otherwise redo at start-up. It writes both specs
 // dereferenced (dist/prepared/specs.json) and the Ajv validation code of every schema in them, generated with the same
 // settings as at run time (dist/prepared/validators.cjs, filed by each schema's fingerprint), and bundles the modules
-// vitest's worker loads (dist/suites/bundle.js, see suite-bundle.ts).
+// the command's run thread loads (dist/suites/bundle.js, see suite-bundle.ts).
 const prepared = await prepareSpecs();
 const { operations } = specsOf({ ...prepared.documents });
 const validators = preparedValidatorsCode(operations);

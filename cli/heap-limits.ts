@@ -15,7 +15,7 @@ export const HEAP_FLAGS: readonly string[] = Object.freeze(['--max-semi-space-si
 
 /**
  * Applies HEAP_FLAGS to this process for a run of `runs` examples per property, when it is longer than the default: the
- * growth cap at once, the young generation's size to threads started from now on (vitest's worker). A default run ends
+ * growth cap at once, the young generation's size to threads started from now on (the run's thread). A default run ends
  * before the old generation's growth matters, and the smaller young generation would cost it about 4% of its time.
  * For the `conformance` command only: a library never changes its host's heap. True when it applied them.
  */

@@ -39,5 +39,5 @@ export function watchInterrupts(handlers: InterruptHandlers): Interrupts {
   };
 }
 
-/** Why a run stopped at once has no verdict: it was stopped before vitest had declared them. */
+/** Why a run stopped at once has no verdict: it was stopped before any suite was judged. */
 export const STOPPED_BEFORE_ANY_VERDICT = 'the run was stopped at once, before any verdict';

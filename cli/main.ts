@@ -11,9 +11,9 @@ import { didYouMean } from '../core/did-you-mean.ts';
 
 /** What the executable does beside what `main` does everywhere (tests call `main` in their own process). */
 export interface MainHooks {
-  /** Called with a run's resolved settings before its modules load and vitest's worker is handed them. */
+  /** Called with a run's resolved settings before its modules load and the run's thread is handed them. */
   readonly beforeRun?: (config: RunConfig) => void;
-  /** vitest's worker thread, spawned before the settings were resolved, for the run to hand them to. */
+  /** The run's thread, spawned before the settings were resolved, for the run to hand them to. */
   readonly early?: EarlyWorker;
 }
 
@@ -27,7 +27,7 @@ function stdIo(env: Readonly<Record<string, string | undefined>>): Io {
 }
 
 /**
- * `conformance run`: settings are resolved before the run's modules (vitest among them) load, so that a bad
+ * `conformance run`: settings are resolved before the run's modules load, so that a bad
  * setting is reported at once; like every subcommand, it is loaded on use so that `--help` and `rules` start fast.
  */
 async function run(

@@ -1,11 +1,11 @@
 import { API_LIST } from '../apis/index.ts';
-import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cacheDirectory, type Shard } from '../core/config.ts';
+import type { Shard } from '../core/config.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
+import { TOOL_VERSION } from '../core/package-root.ts';
 import { createRedactor } from '../core/redaction.ts';
 import { createSecretRegistry } from '../core/secret-registry.ts';
 import { loadSpecs } from '../core/spec.ts';
@@ -18,16 +18,16 @@ import { terminalSummary } from '../reports/terminal-summary.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import type { Io } from './io.ts';
-import { blobFile, mergeSuites } from './suites-run.ts';
+import type { Collected } from '../core/run-report.ts';
+import { type ShardPart, shardFile } from './suites-run.ts';
 
-/** What one shard left in its report directory that a merge needs: its header, verdict count and vitest blob. */
+/** What one shard left in its report directory that a merge needs: its header, and what its suites produced. */
 interface ShardOutput {
   readonly dir: string;
   readonly shard: Shard;
   readonly header: RunHeader;
-  readonly results: number;
   readonly requests: number;
-  readonly blob: string;
+  readonly collected: Collected;
 }
 
 /** Settings that decide what a run tests; shards that differ in them are not parts of one run. */
@@ -35,8 +35,8 @@ const SAME_SETTINGS: readonly string[] = ['rules', 'allow', 'runs'];
 
 /**
  * `conformance merge DIR... [--report-dir OUT] [--baseline FILE] [--require-judged]`: joins the report directories of
- * the shards of one run (vitest's blob reports, replayed by vitest's own merge) into the whole run's reports; exits
- * like a run, `--require-judged` included.
+ * the shards of one run (what each shard's suites produced, `shardFile`) into the whole run's reports; exits like a
+ * run, `--require-judged` included.
  */
 export async function runMerge(
   argv: readonly string[],
@@ -62,37 +62,20 @@ export async function runMerge(
   const shardDirs = ordered.map((s) => s.dir).join(', ');
   io.out(`conformance merge: ${ordered.length} shard(s) of seed ${ordered[0]!.header.seed}: ${shardDirs}`);
 
-  const blobDir = await mkdtemp(join(tmpdir(), 'conformance-blobs-'));
-  try {
-    await Promise.all(ordered.map((s) => copyFile(s.blob, join(blobDir, basename(s.blob)))));
-    const collected = await mergeSuites(
-      blobDir,
-      ordered.map((s) => s.shard),
-      cacheDirectory(env),
-      io.out,
-      redact,
-    );
-    const expected = ordered.reduce((n, s) => n + s.results, 0);
-    if (collected.results.length !== expected) {
-      throw new HarnessError(
-        'FINDINGS_INVALID',
-        `vitest's merge of the blob reports gave ${collected.results.length} verdicts where the shards' ` +
-          `findings.json hold ${expected}: check that each blob/ directory belongs to the findings.json ` +
-          'beside it, and that the merge runs the same version of conformance as the shards.',
-      );
-    }
-    const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
-    const judged = applyJudgedGate(
-      baseline ? await judgeWithBaseline(report, baseline, new Date()) : report,
-      requireJudged,
-    );
-    const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
-    io.out(redact(terminalSummary(judged, io.style)));
-    io.out(`Reports in ${resolve(reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
-    return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
-  } finally {
-    await rm(blobDir, { recursive: true, force: true });
-  }
+  const collected: Collected = {
+    results: ordered.flatMap((s) => s.collected.results),
+    suites: ordered.flatMap((s) => s.collected.suites),
+    errors: ordered.flatMap((s) => s.collected.errors),
+  };
+  const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
+  const judged = applyJudgedGate(
+    baseline ? await judgeWithBaseline(report, baseline, new Date()) : report,
+    requireJudged,
+  );
+  const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
+  io.out(redact(terminalSummary(judged, io.style)));
+  io.out(`Reports in ${resolve(reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
+  return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
 }
 
 function mergeArgs(argv: readonly string[]): {
@@ -159,23 +142,37 @@ async function readShard(dir: string, validate: FileValidator): Promise<ShardOut
   const match = /^(\d+)\/(\d+)$/.exec(typeof json.settings.shard === 'string' ? json.settings.shard : '');
   if (!match) return fail(`${file} is from a run without --shard`);
   const shard = { index: Number(match[1]), count: Number(match[2]) };
-  const blob = blobFile(dir, shard);
-  const isFile = await stat(blob).then(
-    (s) => s.isFile(),
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    },
+  if (json.toolVersion !== TOOL_VERSION)
+    return fail(
+      `${file} was written by conformance ${json.toolVersion}, and this is ${TOOL_VERSION}: merge with the version ` +
+        'that ran the shards',
+    );
+  const partFile = shardFile(dir, shard);
+  const part = await readFile(partFile, 'utf8').then(
+    (text) => JSON.parse(text) as Partial<ShardPart>,
+    (error: Error) =>
+      fail(
+        error instanceof SyntaxError
+          ? `the shard's part of the run, ${partFile}, is not JSON (${error.message})`
+          : `the shard's part of the run, ${partFile}, ${unreadable(error as NodeJS.ErrnoException)}`,
+        error,
+      ),
   );
-  if (!isFile) fail(`the shard's vitest blob report ${blob} is missing`);
+  const collected = part.collected;
+  if (!Array.isArray(collected?.results) || !Array.isArray(collected.suites) || !Array.isArray(collected.errors))
+    return fail(`${partFile} is not a shard's part of a run: it lacks its results, suites or errors`);
+  if (collected.results.length !== json.results.length)
+    return fail(
+      `${partFile} holds ${collected.results.length} verdicts where the findings.json beside it holds ` +
+        `${json.results.length}: both must come from one run of the same version of conformance`,
+    );
   const { seed, startedAt, durationMs, target, settings, replay } = json;
   return {
     dir,
     shard,
     header: { seed, startedAt, durationMs, target, settings, replay },
-    results: json.results.length,
     requests: json.stats.requests,
-    blob,
+    collected,
   };
 }
 
@@ -253,4 +250,9 @@ function mergedHeader(shards: readonly ShardOutput[]): RunHeader {
     settings: { ...first.settings, shard: null, shards: shards.length },
     replay: first.replay,
   };
+}
+
+/** Why a file could not be read, in words: missing, or the error's code. */
+function unreadable(error: NodeJS.ErrnoException): string {
+  return error.code === 'ENOENT' ? 'is missing' : `cannot be read (${error.code ?? error.message})`;
 }

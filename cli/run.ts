@@ -26,14 +26,14 @@ import {
 import { endProcess } from './end-process.ts';
 import { EarlyWorker } from './early-worker.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
-import type { Collected } from '../reports/collect-reporter.ts';
+import type { Collected } from '../core/run-report.ts';
 import type { ReportIo } from '../reports/write-reports.ts';
 
 /** How a run reports progress, beside its settings and `onReport` (tests shorten the heartbeat). */
 export interface RunOptions {
   /** Off a terminal, a progress line after this long without output (DEFAULTS.heartbeatMs). */
   readonly heartbeatMs?: number;
-  /** vitest's worker thread, spawned as the command started, to hand the settled settings to (else one is spawned). */
+  /** The run's thread, spawned as the command started, to hand the settled settings to (else one is spawned). */
   readonly early?: EarlyWorker;
 }
 
@@ -110,13 +110,10 @@ export async function runCommand(
     const heard = listenToRun(link);
     listener = heard;
     run.stopHeard = () => heard.heardStop(HARD_STOP_WAIT_MS);
-    // vitest's worker thread starts before vitest loads (cli/early-worker.ts; the command's, as the process started),
-    // is handed the settings, and prepares the run as soon as it has loaded the harness; without it (a run of the
-    // sources), the suite file prepares it, given the settings by vitest's `provide`. When the preparation fails, the
-    // run says nothing more.
-    const refused = (why: string): void => io.err(`conformance: ${why}`);
-    early = options.early?.push(link, refused) ? options.early : EarlyWorker.start(link, refused);
-    // vitest loads only for a run that sends requests: `--dry-run` and a bad baseline answer without it.
+    // The run's thread (cli/early-worker.ts; the command's, spawned as the process started) is handed the settings, and
+    // prepares the run as soon as it has loaded the harness; without it (a run of the sources), the run goes on in this
+    // thread. When the preparation fails, the run says nothing more.
+    early = options.early?.push(link) ? options.early : EarlyWorker.start(link);
     const { runSuites } = await import('./suites-run.ts');
     const suites = runSuites(resolved, link, heard, io.out, (text) => run.redact(text), {
       ...(early ? { early } : {}),
@@ -127,16 +124,16 @@ export async function runCommand(
         run.soFar = read;
       },
     });
-    // Its failure (vitest not starting) is read where it is awaited; while the run is prepared it must not count as an
-    // unhandled rejection, which would end the process before the command could report it.
+    // Its failure (the run's thread failing) is read where it is awaited; while the run is prepared it must not count
+    // as an unhandled rejection, which would end the process before the command could report it.
     suites.catch(() => undefined);
     let config: RunConfig;
     let startedAt: Date;
     try {
       const ready = await Promise.race([
         heard.prepared,
-        suites.then(() => Promise.reject(new Error('vitest ended before the run was prepared'))),
-      ]);
+        suites.then(() => Promise.reject(new Error('the run ended before it was prepared'))),
+      ]).then((event) => event.run);
       if (ready.plan.warning) io.err(`conformance: ${ready.plan.warning}`);
       run.planned = ready.plan.total;
       if (ready.preflight) io.out(ready.preflight.line);

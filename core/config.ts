@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
 import {
@@ -15,7 +13,6 @@ import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { HarnessError } from './errors.ts';
 import { NETWORK_VARIABLES, type NetworkGiven, type NetworkSettings, resolveNetwork } from './network-settings.ts';
-import { PACKAGE_ROOT } from './package-root.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { refuseSocks } from './proxy-route.ts';
 import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
@@ -62,8 +59,6 @@ export interface RunConfig extends Targets {
   readonly requireJudged: boolean;
   readonly dryRun: boolean;
   readonly shard?: Shard;
-  /** Where vitest keeps its caches, outside the installed package (see `cacheDirectory`). */
-  readonly cacheDir: string;
   /** Proxies (for a configured target), `--ca`, the client certificate: what the dispatchers are made with. */
   readonly network: NetworkSettings;
 }
@@ -274,7 +269,6 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
   const nodeExtraCaCerts = env.NODE_EXTRA_CA_CERTS;
   return resolveSettings(given, knownRules, {
     names,
-    cacheDir: cacheDirectory(env),
     ...optional('nodeExtraCaCerts', nodeExtraCaCerts),
   });
 }
@@ -282,12 +276,12 @@ export function resolveConfig(argv: readonly string[], env: Env, knownRules: rea
 /**
  * The one resolver: a settings object and the defaults into one frozen RunConfig, or a HarnessError naming the setting
  * at fault as the caller named it (`names`: by default the object's keys). Values are checked whatever their type, as
- * JavaScript callers may pass anything. `cacheDir` defaults to the harness's cache folder under the home directory.
+ * JavaScript callers may pass anything.
  */
 export function resolveSettings(
   given: GivenSettings,
   knownRules: readonly string[],
-  options: { readonly names?: SettingNames; readonly cacheDir?: string; readonly nodeExtraCaCerts?: string } = {},
+  options: { readonly names?: SettingNames; readonly nodeExtraCaCerts?: string } = {},
 ): RunConfig {
   const names = options.names ?? KEY_NAMES;
   const read = new SettingsReader(given as Readonly<Record<string, unknown>>, names);
@@ -360,7 +354,6 @@ export function resolveSettings(
     requireJudged: read.flag('requireJudged'),
     dryRun: read.flag('dryRun'),
     ...optional('shard', read.shard()),
-    cacheDir: options.cacheDir ?? cacheDirectory({}),
     network: resolveNetwork(networkGiven(read), (key) => names.of(key), {
       proxied: !useReference,
       ...optional('nodeExtraCaCerts', options.nodeExtraCaCerts),
@@ -478,18 +471,6 @@ class SettingsReader {
   private invalid(key: SettingKey, wanted: string, value: unknown): HarnessError {
     return new HarnessError('CONFIG_INVALID', `${this.names.of(key)} must be ${wanted}, not ${JSON.stringify(value)}.`);
   }
-}
-
-/**
- * The harness's cache folder: `$XDG_CACHE_HOME/contract-conformance` (an absolute path), else
- * `~/.cache/contract-conformance`.
- */
-export function cacheDirectory(env: Env): string {
-  const xdg = env.XDG_CACHE_HOME?.trim();
-  // One folder per installation: vitest clears its module cache when the lockfile changes, so two installations
-  // sharing a folder (a project's and a global one, say) would clear each other's while both run.
-  const installation = createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12);
-  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'contract-conformance', installation);
 }
 
 /**

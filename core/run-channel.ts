@@ -1,6 +1,6 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { HarnessError, type HarnessErrorCode, isHarnessError } from './errors.ts';
-import type { CreatedResource } from './run-report.ts';
+import type { CreatedResource, JudgedSuite } from './run-report.ts';
 import type { PreparedRun, RunSettings } from './run.ts';
 
 /** What the thread that sends requests has done so far. */
@@ -14,9 +14,9 @@ export interface RunProgress {
 }
 
 /**
- * What the command pushes, once, to the thread that prepares and sends its run, before that thread starts (the early
- * worker's data, and vitest's `provide` for a thread vitest starts): the settings, settled; the name of the channel the
- * thread's events come back on; and the memory both threads share (whether the run is stopped, its progress).
+ * What the command pushes, once, to the thread that prepares, sends and judges its run (the first message of that
+ * thread's port): the settings, settled; the name of the channel the thread's events come back on; and the memory both
+ * threads share (whether the run is stopped, its progress).
  */
 export interface RunLink {
   readonly settings: RunSettings;
@@ -38,13 +38,17 @@ interface Announced {
 
 /** What the sending thread tells the command, in this one direction. */
 type RunEvent =
-  | { readonly kind: 'prepared'; readonly run: PreparedRun }
+  | { readonly kind: 'prepared'; readonly run: PreparedRun; readonly verdicts: number }
   | { readonly kind: 'failed'; readonly failure: Failure }
   | { readonly kind: 'created'; readonly resources: readonly Announced[] }
   /** The stop was seen: what was announced before it, sent (it may be none). */
   | { readonly kind: 'stopped'; readonly resources: readonly Announced[] }
   /** The run's session is over: the last of what it announced (it may be none); nothing more will come. */
-  | { readonly kind: 'ended'; readonly resources: readonly Announced[] };
+  | { readonly kind: 'ended'; readonly resources: readonly Announced[] }
+  /** A suite's groups are through: its verdicts and report (the `index`-th suite of the run). */
+  | { readonly kind: 'judged'; readonly index: number; readonly suite: JudgedSuite }
+  /** Every suite is judged: the run's last event. */
+  | { readonly kind: 'finished' };
 
 /** The slots of the shared memory: the stop flag, then the progress counters. */
 const SLOTS = Object.freeze(['stopped', 'sent', 'rateLimited', 'violations'] as const);
@@ -62,10 +66,26 @@ export function runLink(settings: RunSettings): RunLink {
   };
 }
 
-/** The command's side of a run's link: the run prepared, progress, what the suites create; interrupts go out. */
+/** The run as the sending thread prepared it, and how many verdicts it will reach. */
+export interface PreparedEvent {
+  readonly run: PreparedRun;
+  /** One per operation and rule of each suite run (of the shard's part). */
+  readonly verdicts: number;
+}
+
+/**
+ * The command's side of a run's link: the run prepared, progress, what the suites create, each suite's verdicts;
+ * interrupts go out.
+ */
 export interface RunListener {
   /** The run as the sending thread prepared it; rejects with why it could not (a HarnessError keeps its code). */
-  readonly prepared: Promise<PreparedRun>;
+  readonly prepared: Promise<PreparedEvent>;
+  /** Resolves once every suite is judged: the suites' verdicts and reports, in the run's order of suites. */
+  readonly finished: Promise<readonly JudgedSuite[]>;
+  /** The suites judged so far, in the run's order of suites (for a hard stop, and progress). */
+  judged(): readonly JudgedSuite[];
+  /** Calls `handler` with each suite as it is judged. */
+  onJudged(handler: (suite: JudgedSuite) => void): void;
   /** Tells the sending thread to send nothing new but the requests that put back what the run changed. */
   stop(): void;
   /**
@@ -88,10 +108,17 @@ export function listenToRun(link: RunLink): RunListener {
   channel.unref();
   const memory = new Int32Array(link.memory);
   const created: Array<(suite: string, resource: CreatedResource) => void> = [];
-  let settle: { resolve(run: PreparedRun): void; reject(error: Error): void } | undefined;
-  const prepared = new Promise<PreparedRun>((resolve, reject) => {
+  const judgedHandlers: Array<(suite: JudgedSuite) => void> = [];
+  const judged: Array<JudgedSuite | undefined> = [];
+  let settle: { resolve(event: PreparedEvent): void; reject(error: Error): void } | undefined;
+  const prepared = new Promise<PreparedEvent>((resolve, reject) => {
     settle = { resolve, reject };
   });
+  let finish: ((suites: readonly JudgedSuite[]) => void) | undefined;
+  const finished = new Promise<readonly JudgedSuite[]>((resolve) => {
+    finish = resolve;
+  });
+  const inOrder = (): JudgedSuite[] => judged.filter((suite) => suite !== undefined);
   // Read where it is awaited; a run given up before must not count as an unhandled rejection.
   prepared.catch(() => undefined);
   /** True once nothing announced before a stop can still be on its way: the stop answered, or the session ended. */
@@ -99,9 +126,15 @@ export function listenToRun(link: RunLink): RunListener {
   const onAllHeard: Array<() => void> = [];
   channel.onmessage = (message) => {
     const event = (message as MessageEvent<RunEvent>).data;
-    if (event.kind === 'prepared') settle?.resolve(event.run);
+    if (event.kind === 'prepared') settle?.resolve({ run: event.run, verdicts: event.verdicts });
     else if (event.kind === 'failed') settle?.reject(errorOf(event.failure));
-    else {
+    else if (event.kind === 'judged') {
+      judged[event.index] = event.suite;
+      for (const handler of judgedHandlers) handler(event.suite);
+    } else if (event.kind === 'finished') {
+      settle?.reject(new Error('the run ended before it was prepared'));
+      finish?.(inOrder());
+    } else {
       for (const { suite, resource } of event.resources) for (const handler of created) handler(suite, resource);
       if (event.kind === 'stopped' || event.kind === 'ended') {
         allHeard = true;
@@ -111,6 +144,9 @@ export function listenToRun(link: RunLink): RunListener {
   };
   return {
     prepared,
+    finished,
+    judged: inOrder,
+    onJudged: (handler) => void judgedHandlers.push(handler),
     stop() {
       Atomics.store(memory, slot('stopped'), 1);
       Atomics.notify(memory, slot('stopped'));
@@ -145,8 +181,12 @@ export interface RunReporter {
   onStop(handler: () => void): void;
   /** Writes how far the run is. */
   report(progress: RunProgress): void;
-  /** Tells the command that the run is prepared, or why it could not be. */
-  prepared(outcome: { readonly run: PreparedRun } | { readonly error: unknown }): void;
+  /** Tells the command that the run is prepared (and how many verdicts it will reach), or why it could not be. */
+  prepared(outcome: PreparedEvent | { readonly error: unknown }): void;
+  /** Tells the command that the `index`-th suite of the run is judged. */
+  judged(index: number, suite: JudgedSuite): void;
+  /** Tells the command that every suite is judged. */
+  finished(): void;
   /**
    * Tells the command what a suite left on the target, as it happens: the resources announced within CREATED_BATCH_MS
    * go in one message, and every one announced so far goes at once when the run is stopped (so that a run stopped at
@@ -202,7 +242,13 @@ export function openRunChannel(link: RunLink): RunReporter {
       Atomics.store(memory, slot('violations'), progress.violations);
     },
     prepared: (outcome) =>
-      post('run' in outcome ? { kind: 'prepared', run: outcome.run } : { kind: 'failed', failure: failureOf(outcome) }),
+      post(
+        'run' in outcome
+          ? { kind: 'prepared', run: outcome.run, verdicts: outcome.verdicts }
+          : { kind: 'failed', failure: failureOf(outcome) },
+      ),
+    judged: (index, suite) => post({ kind: 'judged', index, suite }),
+    finished: () => post({ kind: 'finished' }),
     created(suite, resource) {
       announced.push({ suite, resource });
       if (Atomics.load(memory, slot('stopped')) === 1) send('created');

@@ -31,6 +31,20 @@ export interface SuiteReport {
   readonly credentials?: CredentialTally;
 }
 
+/** A suite once its groups are through: its verdicts, its report, and the errors that kept verdicts from it. */
+export interface JudgedSuite {
+  readonly report: SuiteReport;
+  readonly results: readonly RuleResult[];
+  readonly errors: readonly string[];
+}
+
+/** What the suites of a run produced: every verdict, each suite's report, and the errors that kept verdicts away. */
+export interface Collected {
+  readonly results: RuleResult[];
+  readonly suites: SuiteReport[];
+  readonly errors: string[];
+}
+
 /** Overall outcome: `error` when the harness itself could not judge. */
 export type RunOutcome = 'passed' | 'failed' | 'error';
 

@@ -4,7 +4,8 @@ import type { PutBacks } from './probe.ts';
 
 /**
  * What a run is asked to do: the settings as resolved (with the embedded reference target's address once it listens),
- * and with `--baseline` the failures it accepts. Settled before vitest's worker starts, the command pushes it once.
+ * and with `--baseline` the failures it accepts. Settled before the run's thread is handed it, the command pushes it
+ * once.
  */
 export interface RunSettings {
   readonly config: RunConfig;

@@ -1,50 +1,72 @@
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { openRunChannel, type RunLink } from '../core/run-channel.ts';
-import { startRun, type SuitesSource } from './run-suites.ts';
+import { startRun, suiteReport, type SuiteState, type SuitesSource } from './run-suites.ts';
+import type { PreparedRun } from '../core/run.ts';
+import type { JudgedSuite } from '../core/run-report.ts';
+import type { Specs } from '../core/spec.ts';
 import { prepareRun, type SuiteFactories } from './prepare-run.ts';
-import { createRedactor } from '../core/redaction.ts';
+import { createRedactor, type Redactor } from '../core/redaction.ts';
 import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
-
-/** The run this thread prepares, by channel: the early worker prepares it, and the suite file finds it prepared. */
-const prepared = new Map<string, Promise<SuitesSource>>();
+import { judgeSuite, verdictCount } from './suite-verdicts.ts';
 
 /**
- * The command's run in vitest's worker thread, prepared here once from the settings the command pushed (`link`: the
- * early worker's data, or vitest's `provide`), and told back to the command; the worker the command starts early
- * prepares it as soon as it has loaded the harness, and the suite file, in the same thread, finds it prepared.
- * `suites`: the suite definitions, which the suites' side passes in.
+ * The command's run, in the thread it started for it (cli/run-worker.ts; in its own thread for a run of the sources):
+ * prepared from the settings the command pushed (`link`), started, and judged, each suite as soon as its groups are
+ * through; everything goes back to the command on the run's channel (prepared or why not, each suite judged, finished).
+ * `suites`: the suite definitions, which the suites' side passes in. Settles once the run is finished.
  */
-export function commandRun(link: RunLink, suites: SuiteFactories): Promise<SuitesSource> {
-  let run = prepared.get(link.channel);
-  if (!run) {
-    run = prepare(link, suites);
-    prepared.set(link.channel, run);
-  }
-  return run;
-}
-
-async function prepare(link: RunLink, suites: SuiteFactories): Promise<SuitesSource> {
+export async function commandRun(link: RunLink, suites: SuiteFactories): Promise<void> {
   const channel = openRunChannel(link);
+  let prepared: PreparedRun;
+  let specs: Specs;
+  let redactor: Redactor;
   try {
-    const specs = await loadShippedSpecs();
-    // The worker thread's one redactor, on the run's one registry of secrets: the preflight's and the session's.
-    const redactor = createRedactor(redactedNames(specs), createSecretRegistry(link.settings.config));
-    const run = await prepareRun(link.settings, specs, suites, redactor);
-    channel.prepared({ run });
-    const source: SuitesSource = { config: run.config, specs, channel: link, redactor, prepare: async () => ({ run }) };
-    // The groups start now, not once vitest has declared the suite file's tests: those read the states as they settle.
-    return {
-      ...source,
-      started: startRun(
-        source,
-        run,
-        suites.map((suite) => suite()),
-      ),
-    };
+    specs = await loadShippedSpecs();
+    // The thread's one redactor, on the run's one registry of secrets: the preflight's and the session's.
+    redactor = createRedactor(redactedNames(specs), createSecretRegistry(link.settings.config));
+    prepared = await prepareRun(link.settings, specs, suites, redactor);
   } catch (error) {
     channel.prepared({ error });
-    throw error;
-  } finally {
     channel.close();
+    return;
+  }
+  try {
+    const run = prepared;
+    const source: SuitesSource = { config: run.config, specs, channel: link, redactor, prepare: async () => ({ run }) };
+    const started = startRun(
+      source,
+      run,
+      suites.map((suite) => suite()),
+    );
+    channel.prepared({
+      run,
+      verdicts: verdictCount(
+        specs,
+        started.states.map((state) => state.definition),
+      ),
+    });
+    await Promise.all(
+      started.states.map(async (state, index) => {
+        await state.done;
+        channel.judged(
+          index,
+          judged(() => judgeSuite(run, specs, state, redactor.text), state, redactor.text),
+        );
+      }),
+    );
+    await started.finished.catch(() => undefined);
+  } finally {
+    channel.finished();
+    channel.close();
+  }
+}
+
+/** A suite judged, or, should judging it throw (a defect of the harness), its report and that error. */
+function judged(judge: () => JudgedSuite, state: SuiteState, redact: (text: string) => string): JudgedSuite {
+  try {
+    return judge();
+  } catch (error) {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { report: suiteReport(state), results: [], errors: [redact(`${state.definition.name}: ${text}`)] };
   }
 }

@@ -10,7 +10,7 @@ import type { Redactor } from '../core/redaction.ts';
 export type SuiteFactories = readonly (() => SuiteDefinition)[];
 
 /**
- * Prepares a run, the one way for the command, its worker thread, `--dry-run` and the vitest entry: plans it (the
+ * Prepares a run, the one way for the command's run thread, `--dry-run` and the vitest entry: plans it (the
  * examples per property that fit in `--max-requests`), and for a configured target runs the preflight, whose
  * HarnessError stops the run before any probe. A dry run ends with its plan; the embedded target has no preflight.
  * `redactor`: the thread's one redactor, for what the preflight says of an answer.

@@ -36,11 +36,6 @@ export interface SuitesSource {
   readonly redactor?: Redactor;
   /** Prepares the run once, before the first group sends; `close` ends what preparing it started. */
   prepare(): Promise<{ readonly run: PreparedRun; close?(): Promise<void> }>;
-  /**
-   * The run's groups, already sending (`startRun`): the command's worker starts them as soon as the run is prepared,
-   * while vitest still loads the suite file and declares its tests, which then read these states.
-   */
-  readonly started?: StartedRun;
 }
 
 /** A run whose groups were started: each suite's state, and when the last group is through. */
@@ -65,7 +60,7 @@ export function startRun(source: SuitesSource, run: PreparedRun, definitions: re
       throw error;
     },
   );
-  // Heard by the suite file's afterAll; until then a failure must not end the thread as an unhandled rejection.
+  // Heard once the suites are judged; until then a failure must not end the thread as an unhandled rejection.
   finished.catch(() => undefined);
   return { states, finished };
 }

@@ -3,8 +3,7 @@ import { coverageRows, mergeCoverage } from '../core/coverage.ts';
 import type { OperationCoverage } from '../core/ledger.ts';
 import type { RunConfig } from '../core/config.ts';
 import { replayCommand } from '../core/replay.ts';
-import type { RunReport } from '../core/run-report.ts';
-import type { Collected } from './collect-reporter.ts';
+import type { Collected, RunReport } from '../core/run-report.ts';
 import { settingErrors } from './setting-errors.ts';
 
 /** What a report says about its run beside the verdicts: when, against what, with which settings, how to replay it. */

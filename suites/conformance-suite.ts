@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RuleResult } from '../core/finding.ts';
-import { concerns } from '../core/rule.ts';
-import { operationById, type Specs } from '../core/spec.ts';
+import type { Specs } from '../core/spec.ts';
 import type { SuiteReport } from '../core/run-report.ts';
 import type { PreparedRun } from '../core/run.ts';
-import { RULES } from '../rules/index.ts';
 import {
   ruleVerdict,
   startGroups,
@@ -13,37 +11,33 @@ import {
   type SuiteState,
   type SuitesSource,
 } from '../engine/run-suites.ts';
+import { suiteOperations } from '../engine/suite-verdicts.ts';
 import { SUITES } from './index.ts';
-import type { RunLink } from '../core/run-channel.ts';
 
 /**
- * The suites' one vitest adapter. Declares, in the calling test file, one describe per suite (of the shard's part,
- * with `--shard`), one per operation, and one test per rule; and in one `beforeAll` starts the run's groups
- * (`engine/run-suites.ts` `startGroups`: every selected group of those suites under one session, concurrently), unless
- * the command's run started them already (`source.started`).
- * Each suite's tests decide as soon as its own groups are through, so that the verdicts of a run stopped at once hold
- * every suite done.
+ * The suites' one vitest adapter, for a team's own vitest project (the command runs the engine without vitest:
+ * engine/command-run.ts). Declares, in the calling test file, one describe per suite (of the shard's part, with
+ * `shard`), one per operation, and one test per rule (`suiteOperations`, as the command judges them); and in one
+ * `beforeAll` starts the run's groups (`engine/run-suites.ts` `startGroups`: every selected group of those suites under
+ * one session, concurrently). Each suite's tests decide as soon as its own groups are through.
  */
 export function registerConformance(source: SuitesSource): void {
-  const { started } = source;
-  const states =
-    started?.states ??
-    suiteStates(
-      SUITES.map((suite) => suite()),
-      source.config.shard,
-    );
+  const states = suiteStates(
+    SUITES.map((suite) => suite()),
+    source.config.shard,
+  );
   const timeout = source.config.budgetMs + 60_000;
   let run: PreparedRun | undefined;
   let close: (() => Promise<void>) | undefined;
-  let finished: Promise<unknown> | undefined = started?.finished;
+  let finished: Promise<unknown> | undefined;
 
   beforeAll(async () => {
     const prepared = await source.prepare();
     run = prepared.run;
     close = prepared.close;
     // The groups go on while vitest reaches each suite's tests, which wait for their own suite; the pool closes after
-    // the last group. The command's run started them as soon as it was prepared.
-    if (!started) ({ finished } = await startGroups(source, run, states));
+    // the last group.
+    ({ finished } = await startGroups(source, run, states));
   }, timeout);
 
   afterAll(async () => {
@@ -74,10 +68,8 @@ function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRu
       suite.meta.conformanceSuite = suiteReport(state);
     });
 
-    for (const operationId of definition.operations) {
-      const operation = operationById(specs, operationId);
-      const rules = RULES.filter((rule) => concerns(rule, operation));
-      describe(operationId, () => {
+    for (const { operation, rules } of suiteOperations(specs, definition)) {
+      describe(operation.operationId, () => {
         for (const rule of rules) {
           test(rule.id, async ({ task, skip, annotate }) => {
             const run = settled();
@@ -105,13 +97,6 @@ function declareSuite(state: SuiteState, specs: Specs, settled: () => PreparedRu
 /** A rule failed on an operation: the test error that vitest's reporters show. */
 class ContractViolation extends Error {
   override name = 'ContractViolation';
-}
-
-declare module 'vitest' {
-  interface ProvidedContext {
-    /** What the command gives its suite file: the run's settings, and its link back to the command. */
-    conformance: RunLink;
-  }
 }
 
 declare module '@vitest/runner' {

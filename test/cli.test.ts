@@ -1,8 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { moduleCache } from '../cli/suites-run.ts';
 import { runCli } from './support/cli.ts';
 import { main } from '../cli/main.ts';
 import { COMMAND_HELP, COMMANDS, HELP } from '../cli/help.ts';
@@ -130,14 +126,5 @@ describe('conformance command', () => {
     );
     const all = JSON.parse((await inProcess(['rules', '--json'])).out);
     expect(all.map((r: { id: string }) => r.id)).toEqual(RULES.map((r) => r.id));
-  });
-
-  it("uses vitest's module cache where it can write it, and runs without it where it cannot", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'module-cache-'));
-    expect(await moduleCache(join(dir, 'modules'))).toEqual({
-      experimental: { fsModuleCache: true, fsModuleCachePath: join(dir, 'modules') },
-    });
-    await writeFile(join(dir, 'a-file'), '');
-    expect(await moduleCache(join(dir, 'a-file', 'modules'))).toEqual({});
   });
 });

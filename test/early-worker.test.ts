@@ -1,19 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { targetEnv } from './support/target-env.ts';
 
 // The build's modules, as a run of the build uses them: a run of the sources has no early worker.
 const built = async <T>(path: string): Promise<T> =>
   (await import(fileURLToPath(new URL(`../dist/${path}`, import.meta.url)))) as T;
 const { EarlyWorker, asksForRun } = await built<typeof import('../cli/early-worker.ts')>('cli/early-worker.js');
-const { vitestThreadStart, COPIED_FROM_VITEST } =
-  await built<typeof import('../cli/vitest-thread.ts')>('cli/vitest-thread.js');
-const { version: VITEST_VERSION } = createRequire(import.meta.url)('vitest/package.json') as { version: string };
 const { prepareRun } = await built<typeof import('../engine/prepare-run.ts')>('engine/prepare-run.js');
 const { SUITES } = await built<typeof import('../suites/index.ts')>('suites/index.js');
 const { listenToRun, runLink } = await built<typeof import('../core/run-channel.ts')>('core/run-channel.js');
@@ -22,7 +19,7 @@ const { startReference } = await built<typeof import('../reference/server.ts')>(
 const { loadShippedSpecs } = await built<typeof import('../core/prepared-specs.ts')>('core/prepared-specs.js');
 const { RULE_IDS } = await built<typeof import('../rules/index.ts')>('rules/index.js');
 const BIN = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
-const REFUSED = /vitest wanted its worker thread started otherwise/;
+const { verdictCount } = await built<typeof import('../engine/suite-verdicts.ts')>('engine/suite-verdicts.js');
 /** This process's environment without target settings: runs go to the embedded reference target. */
 const cleanEnv = (): NodeJS.ProcessEnv =>
   Object.fromEntries(
@@ -31,38 +28,9 @@ const cleanEnv = (): NodeJS.ProcessEnv =>
     ),
   );
 
-describe("vitest's worker thread, started with the command", () => {
+describe("the command's run thread, started with the command", () => {
   const scratch = mkdtemp(join(tmpdir(), 'early-worker-'));
   afterAll(async () => rm(await scratch, { recursive: true, force: true }));
-
-  it.each([
-    ['unset', undefined],
-    ['production', 'production'],
-    ['development', 'development'],
-  ])(
-    'is adopted by vitest in a run of the build, NODE_ENV %s: vitest asks for a thread started exactly as ' +
-      'the command started it',
-    async (_, nodeEnv) => {
-      const reportDir = join(await scratch, `report-${nodeEnv}`);
-      // Each thread writes a CPU profile as it ends: two when vitest ran the suites in the thread the command started.
-      const profiles = join(await scratch, `profiles-${nodeEnv}`);
-      const { NODE_ENV: _vitests, ...env } = cleanEnv();
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, '--runs', '1', '--report-dir', reportDir],
-        {
-          env: nodeEnv ? { ...env, NODE_ENV: nodeEnv } : env,
-        },
-      );
-      expect(stdout).toMatch(/PASSED: 0 failed, \d+ passed/);
-      const changed =
-        `vitest ${VITEST_VERSION} starts its pool's threads otherwise than cli/vitest-thread.ts copies from ` +
-        `vitest ${COPIED_FROM_VITEST}, so every run of the build starts a second thread (about 0.1 s): ` +
-        `update vitestThreadStart to what it says, or drop the early worker. ${stderr}`;
-      expect(stderr, changed).not.toMatch(REFUSED);
-      expect(await readdir(profiles)).toHaveLength(2);
-    },
-  );
 
   it('leaves a bad setting that only planning finds to the command, which exits 2 naming it as given', async () => {
     const reportDir = join(await scratch, 'shard-report');
@@ -71,7 +39,6 @@ describe("vitest's worker thread, started with the command", () => {
     }).catch((error: { code: number; stderr: string }) => error);
     expect(run).toMatchObject({ code: 2 });
     expect(run.stderr).toContain('--shard 9/9: a shard runs whole suites, and the run has 6');
-    expect(run.stderr).not.toMatch(REFUSED);
   });
 
   it(
@@ -84,26 +51,20 @@ describe("vitest's worker thread, started with the command", () => {
       const preparedThere = async (config: ReturnType<typeof resolveConfig>): Promise<unknown> => {
         const link = runLink({ config });
         const listener = listenToRun(link);
-        const early = EarlyWorker.start(link, () => undefined);
+        const early = EarlyWorker.start(link);
         expect(early).toBeDefined();
         try {
-          return await listener.prepared.catch((error: unknown) => error);
+          return await listener.prepared.then(
+            (event) => event.run,
+            (error: unknown) => error,
+          );
         } finally {
           listener.close();
           await early?.dispose();
         }
       };
       try {
-        const target = {
-          MANAGEMENT_BASE_URL: reference.managementUrl,
-          MANAGEMENT_KEY_ID: reference.managementKeyId,
-          MANAGEMENT_KEY_SECRET: reference.managementKeySecret,
-          ORGANIZATION_ID: reference.organizationId,
-          SERVICE_ID: reference.serviceId,
-          BACKUP_ID: reference.backupId,
-          ALERTS_BASE_URL: reference.alertsUrl,
-          ALERTS_TOKEN: reference.alertsToken,
-        };
+        const target = targetEnv(reference);
         for (const argv of [
           [],
           ['--runs', '40', '--max-requests', '150'],
@@ -130,22 +91,14 @@ describe("vitest's worker thread, started with the command", () => {
     },
   );
 
-  it('is handed over once, and only to a pool that asks for the same environment and Node flags', async () => {
-    const said: string[] = [];
-    const early = EarlyWorker.start(runLink({ config: resolveConfig(['--dry-run'], {}, RULE_IDS) }), (why) =>
-      said.push(why),
-    );
-    expect(early).toBeDefined();
-    const thread = early?.take(vitestThreadStart());
-    expect(thread).toBeDefined();
-    expect(early?.take(vitestThreadStart())).toBeUndefined();
-    await thread?.terminate();
-    expect(said).toEqual([]);
-  });
-
-  it('is spawned before the settings are settled, handed them once, and adopted only once it has them', async () => {
+  it('is spawned before the settings are settled, handed them once, and judges every suite', async () => {
     const specs = await loadShippedSpecs();
-    const config = resolveConfig(['--rules', 'alerts.list-omits'], {}, RULE_IDS);
+    const reference = await startReference();
+    const config = resolveConfig(
+      ['--rules', 'alerts.list-omits,envelope.shape', '--runs', '2'],
+      targetEnv(reference),
+      RULE_IDS,
+    );
     const early = EarlyWorker.spawn();
     expect(early).toBeDefined();
     // The harness loads meanwhile; the settings come later, as the command settles them.
@@ -153,21 +106,44 @@ describe("vitest's worker thread, started with the command", () => {
     const link = runLink({ config });
     const listener = listenToRun(link);
     try {
-      expect(early?.push(link, () => undefined)).toBe(true);
-      expect(early?.push(link, () => undefined)).toBe(false);
-      expect(await listener.prepared).toEqual(await prepareRun({ config }, specs, SUITES));
-      const thread = early?.take(vitestThreadStart());
-      expect(thread).toBeDefined();
-      await thread?.terminate();
+      expect(early?.push(link)).toBe(true);
+      expect(early?.push(link)).toBe(false);
+      const prepared = await listener.prepared;
+      expect(prepared.run).toEqual(await prepareRun({ config: link.settings.config }, specs, SUITES));
+      const suites = await Promise.race([listener.finished, early!.failed]);
+      expect(suites.map((suite) => suite.report.suite)).toEqual(SUITES.map((suite) => suite().name));
+      const results = suites.flatMap((suite) => suite.results);
+      expect(results).toHaveLength(prepared.verdicts);
+      expect(prepared.verdicts).toBe(
+        verdictCount(
+          specs,
+          SUITES.map((suite) => suite()),
+        ),
+      );
+      expect(results.filter((result) => result.outcome === 'passed').map((result) => result.rule)).toContain(
+        'envelope.shape',
+      );
     } finally {
       listener.close();
+      await early?.dispose();
+      await reference.close();
     }
-    // One never handed settings is never adopted (it would wait for them), nor one ended.
-    const waiting = EarlyWorker.spawn();
-    expect(waiting?.take(vitestThreadStart())).toBeUndefined();
+    // One ended is handed nothing.
     const ended = EarlyWorker.spawn();
     await ended?.dispose();
-    expect(ended?.push(link, () => undefined)).toBe(false);
+    expect(ended?.push(link)).toBe(false);
+  });
+
+  it('fails, for the command to report, when its thread fails before the run is judged', async () => {
+    const early = EarlyWorker.spawn();
+    // A link without its shared memory: the thread cannot open the run's channel, and throws.
+    const broken = { ...runLink({ config: resolveConfig([], {}, RULE_IDS) }), memory: undefined };
+    try {
+      expect(early?.push(broken as unknown as Parameters<NonNullable<typeof early>['push']>[0])).toBe(true);
+      await expect(early?.failed).rejects.toThrow();
+    } finally {
+      await early?.dispose();
+    }
   });
 
   it('is spawned first for the command lines that run, as the command dispatches them', () => {
@@ -189,25 +165,5 @@ describe("vitest's worker thread, started with the command", () => {
       ['typo'],
     ])
       expect(asksForRun(argv), argv.join(' ')).toBe(false);
-  });
-
-  it('is refused when vitest asks otherwise, naming what differs but never an environment value', async () => {
-    const said: string[] = [];
-    const early = EarlyWorker.start(runLink({ config: resolveConfig([], {}, RULE_IDS) }), (why) => said.push(why));
-    const wanted = vitestThreadStart();
-    expect(
-      early?.take({
-        env: { ...wanted.env, SOME_TOKEN: 'value-not-to-print' },
-        execArgv: [...wanted.execArgv, '--no-warnings'],
-      }),
-    ).toBeUndefined();
-    expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(REFUSED);
-    expect(said[0]).toContain('SOME_TOKEN');
-    expect(said[0]).toContain('--no-warnings');
-    expect(said[0]).not.toContain('value-not-to-print');
-    // Taken once: refused, it is ended, and a pool that asks again starts its own.
-    expect(early?.take(wanted)).toBeUndefined();
-    await early?.dispose();
   });
 });

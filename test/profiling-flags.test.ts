@@ -2,28 +2,9 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withFlagValues } from '../cli/vitest-thread.ts';
 import { runCli } from './support/cli.ts';
 
 describe("Node's profiling flags, passed on to the run's thread", () => {
-  it('keep a value written as the next argument, attached to its flag; other flags as they are', () => {
-    const processArgv = ['--cpu-prof', '--cpu-prof-interval', '200', '--heap-prof-dir=/tmp/h', '--diagnostic-dir', 'd'];
-    // What vitest keeps of them: the flags that start so, without the values that followed them.
-    const kept = ['--cpu-prof', '--cpu-prof-interval', '--heap-prof-dir=/tmp/h', '--diagnostic-dir', '--conditions'];
-    expect(withFlagValues(kept, processArgv)).toEqual([
-      '--cpu-prof',
-      '--cpu-prof-interval=200',
-      '--heap-prof-dir=/tmp/h',
-      '--diagnostic-dir=d',
-      '--conditions',
-    ]);
-    expect(withFlagValues(['--cpu-prof', '--conditions', 'node'], ['--cpu-prof'])).toEqual([
-      '--cpu-prof',
-      '--conditions',
-      'node',
-    ]);
-  });
-
   it('`node --cpu-prof --cpu-prof-interval 500 conformance` runs, and profiles both threads', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'profiling-'));
     const profiles = join(dir, 'profiles');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../core/run-report.ts';
+import { TOOL_VERSION } from '../core/package-root.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { builtMain as main, failedRules, runInProcess, type InProcessRun } from './support/in-process.ts';
@@ -62,18 +63,18 @@ function verdicts(report: RunReport): string[] {
   return report.results.map((r) => `${r.rule} | ${r.operation} | ${r.outcome}`).sort();
 }
 
-/** A copy of a shard's report directory with its findings.json changed (and its blob renamed, when given). */
+/** A copy of a shard's report directory with its findings.json changed (and its part renamed, when given). */
 async function altered(
   dir: string,
   change: (findings: Record<string, unknown>) => void,
-  blob?: readonly [string, string],
+  part?: readonly [string, string],
 ): Promise<string> {
   const copy = await mkdtemp(join(tmpdir(), 'conformance-altered-'));
   await cp(dir, copy, { recursive: true });
   const findings = JSON.parse(await readFile(join(copy, 'findings.json'), 'utf8')) as Record<string, unknown>;
   change(findings);
   await writeFile(join(copy, 'findings.json'), JSON.stringify(findings));
-  if (blob) await rename(join(copy, 'blob', blob[0]), join(copy, 'blob', blob[1]));
+  if (part) await rename(join(copy, 'shard', part[0]), join(copy, 'shard', part[1]));
   return copy;
 }
 
@@ -105,9 +106,9 @@ describe('shards and merge', () => {
     },
   );
 
-  it('writes vitest blob reports beside the findings', async () => {
+  it('writes its part of the run beside the findings', async () => {
     for (const [i, part] of parts.entries())
-      expect(await readdir(join(part.reportDir, 'blob'))).toEqual([`blob-${i + 1}-3.json`]);
+      expect(await readdir(join(part.reportDir, 'shard'))).toEqual([`shard-${i + 1}-3.json`]);
   });
 
   it(
@@ -188,11 +189,15 @@ describe('shards and merge', () => {
         (f) => {
           (f.settings as Record<string, unknown>).shard = '3/4';
         },
-        ['blob-3-3.json', 'blob-3-4.json'],
+        ['shard-3-3.json', 'shard-3-4.json'],
       );
-      const noBlob = await altered(three, () => undefined, ['blob-3-3.json', 'other.json']);
+      const noPart = await altered(three, () => undefined, ['shard-3-3.json', 'other.json']);
+      const otherVersion = await altered(three, (f) => {
+        f.toolVersion = '0.0.1';
+      });
       const dirs = {
-        NO_BLOB: noBlob,
+        NO_PART: noPart,
+        OTHER_VERSION: otherVersion,
         ONE: one,
         TWO: two,
         THREE: three,
@@ -225,10 +230,16 @@ describe('shards and merge', () => {
             '(shard 3/4); run every shard with the same n in --shard i/n. [FINDINGS_INVALID]',
         ],
         [
-          [one, two, noBlob],
-          "conformance: NO_BLOB is not a shard's report directory: the shard's vitest blob report " +
-            'NO_BLOB/blob/blob-3-3.json is missing. Give the --report-dir of each `conformance --shard i/n` ' +
+          [one, two, noPart],
+          "conformance: NO_PART is not a shard's report directory: the shard's part of the run, " +
+            'NO_PART/shard/shard-3-3.json, is missing. Give the --report-dir of each `conformance --shard i/n` ' +
             'run. [FINDINGS_INVALID]',
+        ],
+        [
+          [one, two, otherVersion],
+          "conformance: OTHER_VERSION is not a shard's report directory: OTHER_VERSION/findings.json was written by " +
+            `conformance 0.0.1, and this is ${TOOL_VERSION}: merge with the version that ran the shards. Give the ` +
+            '--report-dir of each `conformance --shard i/n` run. [FINDINGS_INVALID]',
         ],
         [
           [whole.reportDir],
@@ -259,12 +270,12 @@ describe('shards and merge', () => {
       await target.close();
     });
 
-    it('leaves no secret in anything a shard writes, its blob report included', async () => {
+    it('leaves no secret in anything a shard writes, its part of the run included', async () => {
       const env = {
         ...targetEnv(target),
       };
       const [part] = await shards(SEED, 1, env);
-      const files = [...(await readdir(part!.reportDir)).filter((f) => f !== 'blob'), 'blob/blob-1-1.json'];
+      const files = [...(await readdir(part!.reportDir)).filter((f) => f !== 'shard'), 'shard/shard-1-1.json'];
       for (const file of files) {
         const text = await readFile(join(part!.reportDir, file), 'utf8');
         expect(text).not.toContain(target.managementKeySecret);

@@ -1,0 +1,53 @@
+import type { RuleResult } from '../core/finding.ts';
+import { concerns, type Rule, type SelectedOperation } from '../core/rule.ts';
+import { operationById, type Specs } from '../core/spec.ts';
+import type { JudgedSuite } from '../core/run-report.ts';
+import type { PreparedRun } from '../core/run.ts';
+import { RULES } from '../rules/index.ts';
+import { ruleVerdict, suiteReport, type SuiteState } from './run-suites.ts';
+import type { SuiteDefinition } from './suite-types.ts';
+
+/** A suite's verdicts, one per operation it covers and rule that concerns it: its operations, each with its rules. */
+export function suiteOperations(
+  specs: Specs,
+  definition: SuiteDefinition,
+): { readonly operation: SelectedOperation; readonly rules: readonly Rule[] }[] {
+  return definition.operations.map((operationId) => {
+    const operation = operationById(specs, operationId);
+    return { operation, rules: RULES.filter((rule) => concerns(rule, operation)) };
+  });
+}
+
+/** How many verdicts the suites reach: one per operation and rule that concerns it. */
+export function verdictCount(specs: Specs, definitions: readonly SuiteDefinition[]): number {
+  return definitions
+    .flatMap((definition) => suiteOperations(specs, definition))
+    .reduce((n, { rules }) => n + rules.length, 0);
+}
+
+/**
+ * A suite whose groups are through, judged: each operation × rule's tally turned into a verdict (`ruleVerdict`), and
+ * its report. A suite one of whose groups threw reaches no verdict: its error, redacted, says so.
+ */
+export function judgeSuite(
+  run: PreparedRun,
+  specs: Specs,
+  state: SuiteState,
+  redact: (text: string) => string,
+): JudgedSuite {
+  const report = suiteReport(state);
+  const tests = suiteOperations(specs, state.definition);
+  if (state.failure !== undefined) {
+    const count = tests.reduce((n, { rules }) => n + rules.length, 0);
+    const error = state.failure instanceof Error ? (state.failure.stack ?? state.failure.message) : state.failure;
+    return {
+      report,
+      results: [],
+      errors: [redact(`${state.definition.name}: ${String(error)} (its ${count} verdict(s) were not reached)`)],
+    };
+  }
+  const results: RuleResult[] = [];
+  for (const { operation, rules } of tests)
+    for (const rule of rules) results.push(ruleVerdict(run, state, rule, operation).result);
+  return { report, results, errors: [] };
+}
