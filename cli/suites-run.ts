@@ -71,7 +71,6 @@ export async function runSuites(
   const stopWorker = (): void => listener.stop();
   if (options.stop?.aborted) stopWorker();
   else options.stop?.addEventListener('abort', stopWorker, { once: true });
-  if (config.shard) await rm(shardFile(config.reportDir, config.shard), { force: true });
   const started = Date.now();
   const status = (): string => progressText(listener.progress(), options.planned?.(), started);
   const tty = process.stdout.isTTY === true;
@@ -87,6 +86,8 @@ export async function runSuites(
   listener.prepared.then((event) => (expected = event.verdicts)).catch(() => undefined);
   options.onStarted?.(() => collectedSoFar(listener.judged(), created, expected));
   try {
+    // A shard's part of an earlier run is not left as this one's when this one is given up.
+    if (config.shard) await rm(shardFile(config.reportDir, config.shard), { force: true });
     const running = options.early
       ? options.early.failed
       : import('../suites/bundle-entry.ts').then((harness) => harness.commandRun(link)).then(() => NEVER);
