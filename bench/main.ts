@@ -44,7 +44,7 @@ interface Row {
 
 interface Phases {
   readonly before: number;
-  /** From the first request of the preflight to the first probe: the rest of the start (vitest, suites). */
+  /** From the first request of the preflight to the first probe: the rest of the start (the first examples drawn). */
   readonly preflight: number;
   readonly requests: number;
   readonly after: number;
