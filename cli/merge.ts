@@ -19,7 +19,7 @@ import { writeReports } from '../reports/write-reports.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import type { Io } from './io.ts';
 import type { Collected } from '../core/run-report.ts';
-import { type ShardPart, shardFile } from './suites-run.ts';
+import { shardFile } from './suites-run.ts';
 
 /** What one shard left in its report directory that a merge needs: its header, and what its suites produced. */
 interface ShardOutput {
@@ -148,8 +148,8 @@ async function readShard(dir: string, validate: FileValidator): Promise<ShardOut
         'that ran the shards',
     );
   const partFile = shardFile(dir, shard);
-  const part = await readFile(partFile, 'utf8').then(
-    (text) => JSON.parse(text) as Partial<ShardPart>,
+  const collected = await readFile(partFile, 'utf8').then(
+    (text) => JSON.parse(text) as unknown,
     (error: Error) =>
       fail(
         error instanceof SyntaxError
@@ -158,8 +158,7 @@ async function readShard(dir: string, validate: FileValidator): Promise<ShardOut
         error,
       ),
   );
-  const collected = part.collected;
-  if (!Array.isArray(collected?.results) || !Array.isArray(collected.suites) || !Array.isArray(collected.errors))
+  if (!isCollected(collected))
     return fail(`${partFile} is not a shard's part of a run: it lacks its results, suites or errors`);
   if (collected.results.length !== json.results.length)
     return fail(
@@ -255,4 +254,10 @@ function mergedHeader(shards: readonly ShardOutput[]): RunHeader {
 /** Why a file could not be read, in words: missing, or the error's code. */
 function unreadable(error: NodeJS.ErrnoException): string {
   return error.code === 'ENOENT' ? 'is missing' : `cannot be read (${error.code ?? error.message})`;
+}
+
+/** Whether a shard file's JSON has what a shard's suites produced: its results, suites and errors, as lists. */
+function isCollected(value: unknown): value is Collected {
+  const part = value as Partial<Record<keyof Collected, unknown>> | null;
+  return Array.isArray(part?.results) && Array.isArray(part.suites) && Array.isArray(part.errors);
 }

@@ -13,12 +13,6 @@ export function shardFile(reportDir: string, shard: Shard): string {
   return join(resolve(reportDir), 'shard', `shard-${shard.index}-${shard.count}.json`);
 }
 
-/** What a shard's file holds: the part of the run, and what its suites produced (redacted). */
-export interface ShardPart {
-  readonly shard: Shard;
-  readonly collected: Collected;
-}
-
 /** What a run of the suites may be given beside its settings. */
 export interface SuitesRunOptions {
   /** Requests the plan sends, for the heartbeat, once planned. */
@@ -94,7 +88,7 @@ export async function runSuites(
     // A run given up as it was prepared (its `prepared` rejects) ends here with that error.
     const suites = await Promise.race([listener.finished, running, listener.prepared.then(() => NEVER)]);
     const collected = collectedOf(suites);
-    if (config.shard) await writeShard(config.reportDir, { shard: config.shard, collected }, redact);
+    if (config.shard) await writeShard(shardFile(config.reportDir, config.shard), collected, redact);
     return collected;
   } finally {
     options.stop?.removeEventListener('abort', stopWorker);
@@ -163,10 +157,8 @@ export function collectedSoFar(
   return collected;
 }
 
-/** Writes a shard's part of the run for `conformance merge`, redacted once more. */
-async function writeShard(reportDir: string, part: ShardPart, redact: (text: string) => string): Promise<void> {
-  const file = shardFile(reportDir, part.shard);
-  await rm(file, { force: true });
+/** Writes a shard's part of the run, what its suites produced, for `conformance merge`: redacted once more. */
+async function writeShard(file: string, collected: Collected, redact: (text: string) => string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, redact(JSON.stringify(part)));
+  await writeFile(file, redact(JSON.stringify(collected)));
 }

@@ -1,8 +1,7 @@
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import { openRunChannel, type RunLink } from '../core/run-channel.ts';
-import { startRun, suiteReport, type SuiteState, type SuitesSource } from './run-suites.ts';
+import { startRun, type SuitesSource } from './run-suites.ts';
 import type { PreparedRun } from '../core/run.ts';
-import type { JudgedSuite } from '../core/run-report.ts';
 import type { Specs } from '../core/spec.ts';
 import { prepareRun, type SuiteFactories } from './prepare-run.ts';
 import { createRedactor, type Redactor } from '../core/redaction.ts';
@@ -48,25 +47,12 @@ export async function commandRun(link: RunLink, suites: SuiteFactories): Promise
     await Promise.all(
       started.states.map(async (state, index) => {
         await state.done;
-        channel.judged(
-          index,
-          judged(() => judgeSuite(run, specs, state, redactor.text), state, redactor.text),
-        );
+        channel.judged(index, judgeSuite(run, specs, state, redactor.text));
       }),
     );
     await started.finished.catch(() => undefined);
   } finally {
     channel.finished();
     channel.close();
-  }
-}
-
-/** A suite judged, or, should judging it throw (a defect of the harness), its report and that error. */
-function judged(judge: () => JudgedSuite, state: SuiteState, redact: (text: string) => string): JudgedSuite {
-  try {
-    return judge();
-  } catch (error) {
-    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    return { report: suiteReport(state), results: [], errors: [redact(`${state.definition.name}: ${text}`)] };
   }
 }

@@ -27,7 +27,8 @@ export function verdictCount(specs: Specs, definitions: readonly SuiteDefinition
 
 /**
  * A suite whose groups are through, judged: each operation × rule's tally turned into a verdict (`ruleVerdict`), and
- * its report. A suite one of whose groups threw reaches no verdict: its error, redacted, says so.
+ * its report. A suite one of whose groups threw reaches no verdict, nor one whose judging threw (a defect of the
+ * harness): its error, redacted, says so.
  */
 export function judgeSuite(
   run: PreparedRun,
@@ -36,18 +37,28 @@ export function judgeSuite(
   redact: (text: string) => string,
 ): JudgedSuite {
   const report = suiteReport(state);
-  const tests = suiteOperations(specs, state.definition);
-  if (state.failure !== undefined) {
-    const count = tests.reduce((n, { rules }) => n + rules.length, 0);
-    const error = state.failure instanceof Error ? (state.failure.stack ?? state.failure.message) : state.failure;
-    return {
-      report,
-      results: [],
-      errors: [redact(`${state.definition.name}: ${String(error)} (its ${count} verdict(s) were not reached)`)],
-    };
+  const unjudged = (error: unknown): JudgedSuite => ({
+    report,
+    results: [],
+    errors: [
+      redact(
+        `${state.definition.name}: ${errorText(error)} (its ${verdictCount(specs, [state.definition])} ` +
+          'verdict(s) were not reached)',
+      ),
+    ],
+  });
+  if (state.failure !== undefined) return unjudged(state.failure);
+  try {
+    const results: RuleResult[] = [];
+    for (const { operation, rules } of suiteOperations(specs, state.definition))
+      for (const rule of rules) results.push(ruleVerdict(run, state, rule, operation).result);
+    return { report, results, errors: [] };
+  } catch (error) {
+    return unjudged(error);
   }
-  const results: RuleResult[] = [];
-  for (const { operation, rules } of tests)
-    for (const rule of rules) results.push(ruleVerdict(run, state, rule, operation).result);
-  return { report, results, errors: [] };
+}
+
+/** An error as a report shows it: its stack where it has one. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
