@@ -54,7 +54,6 @@ const THROUGH_WRITES_AT_ONCE: Readonly<Record<string, NonNullable<Fault['also']>
   'pipe-settings-read-other-pipe': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
   'settings-key-missing': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
   'numbers-int32': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
-  'large-integer-rounded': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
   'alerts-update-not-listed': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-update-unwrapped': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-dashboard-ignored': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
@@ -1019,19 +1018,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
       ],
     ),
-    stateful(
-      'large-integer-rounded',
-      'an integer past 2^53 is answered as the nearest double, its last digits lost',
-      ['pipes.reflects-request', 'pipes.update-applies', 'alerts.update-applies', 'pipes.state-consistent'],
-      [],
-      () => ({ result: (_ctx, r) => rounded(r) as JsonObject }),
-      [
-        { rule: 'pipes.reflects-request', on: ['createPipe'] },
-        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
-        { rule: 'alerts.update-applies', on: ['updateAlert', 'listAlerts'], sometimes: true },
-        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
-      ],
-    ),
   ]
     .map(throughWritesAtOnce)
     .map((entry): Fault => Object.freeze(entry)),
@@ -1185,12 +1171,4 @@ function int32Settings(settings: Json | undefined): JsonObject {
 /** A name through a latin1 column: each character past U+00FF becomes `?`. */
 function latin1(name: Json | undefined): string {
   return [...String(name ?? '')].map((char) => ((char.codePointAt(0) ?? 0) > 0xff ? '?' : char)).join('');
-}
-
-/** A value with every integer past 2^53 turned into the nearest double. */
-function rounded(value: Json | undefined): Json | undefined {
-  if (typeof value === 'bigint') return Number(value);
-  if (Array.isArray(value)) return value.map((item) => rounded(item) ?? null);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));
 }
