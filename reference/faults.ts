@@ -102,6 +102,30 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         authorize: (ctx, v) => (ctx.operation === 'getPipeSettings' ? { ...v, accepted: true } : v),
       },
     ),
+    fault(
+      'credentials-ignored',
+      "both APIs ignore credentials: every request, with any credentials or none, acts as the run's own key and token",
+      ['auth.required', 'access.other-tenant'],
+      [...MANAGEMENT, 'updateAlert', 'listAlerts'],
+      {
+        authorize: (_ctx, v) => ({ accepted: true, scheme: v.scheme, knownKey: v.knownKey }),
+      },
+    ),
+    fault(
+      'validate-samples-refused',
+      'a pipe create whose source carries validateSamples (a documented field) is rejected with 400',
+      ['request.valid-accepted', 'pipes.field-mappings-cover-columns'],
+      ['createPipe'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createPipe' &&
+          isObject(ctx.input) &&
+          isObject(ctx.input.source) &&
+          ctx.input.source.validateSamples !== undefined
+            ? [...problems, problem('source.validateSamples', 'unknown-field', 'validateSamples is not supported')]
+            : problems,
+      },
+    ),
     fault('auth-alerts-list-any-token', 'the alert list accepts any Bearer token', ['auth.required'], ['listAlerts'], {
       authorize: (ctx, v) => (ctx.operation === 'listAlerts' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
     }),
