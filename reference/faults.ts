@@ -786,6 +786,22 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
       },
     ),
+    stateful(
+      'threshold-float32',
+      'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
+      ['alerts.update-applies'],
+      ['updateAlert'],
+      (store) => ({
+        result: (ctx, r) => {
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          if (ctx.operation !== 'updateAlert' || !isObject(r.data) || !alert) return r;
+          const threshold = Math.fround(Number(alert.threshold));
+          store.alerts.set(alert.id, { ...alert, threshold });
+          return { ...r, data: { ...r.data, threshold } };
+        },
+      }),
+      [{ rule: 'alerts.update-applies', on: ['listAlerts'], sometimes: true }],
+    ),
     fault(
       'alerts-dashboard-id-returned',
       'alert update also returns the dashboard as dashboardId',
