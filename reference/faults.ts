@@ -787,6 +787,33 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     stateful(
+      'pipe-created-at-rewritten',
+      "every pipe PATCH rewrites the pipe's createdAt to the time of the PATCH",
+      ['pipes.state-consistent'],
+      ['updatePipe'],
+      (store) => ({
+        result: (ctx, r) =>
+          ctx.operation === 'updatePipe'
+            ? storedAs(store, r, { createdAt: new Date(Date.now() + 1000).toISOString() })
+            : r,
+      }),
+    ),
+    stateful(
+      'alert-created-at-rewritten',
+      "every alert update rewrites the alert's createdAt to the time of the update",
+      ['alerts.update-applies'],
+      ['updateAlert', 'listAlerts'],
+      (store) => ({
+        result: (ctx, r) => {
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          if (ctx.operation !== 'updateAlert' || !isObject(r.data) || !alert) return r;
+          const createdAt = new Date(Date.now() + 1000).toISOString();
+          store.alerts.set(alert.id, { ...alert, createdAt });
+          return { ...r, data: { ...r.data, createdAt } };
+        },
+      }),
+    ),
+    stateful(
       'threshold-float32',
       'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
       ['alerts.update-applies'],
