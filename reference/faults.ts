@@ -813,6 +813,21 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
+    fault(
+      'key-expiry-offset-dropped',
+      "a key's expireAt sent with an offset is stored as the same wall-clock time in UTC (+06:45 read as Z)",
+      ['keys.credentials-returned'],
+      ['createKey'],
+      {
+        result: (ctx, r) => {
+          const sent = isObject(ctx.input) ? ctx.input.expireAt : undefined;
+          const wall = typeof sent === 'string' ? /^(.{19})(?:\.\d+)?[+-]\d\d:\d\d$/.exec(sent)?.[1] : undefined;
+          return ctx.operation === 'createKey' && wall && isObject(r.key)
+            ? { ...r, key: { ...r.key, expireAt: `${wall}Z` } }
+            : r;
+        },
+      },
+    ),
     stateful(
       'threshold-float32',
       'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
