@@ -829,6 +829,44 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     stateful(
+      'refused-patch-applied',
+      'a pipe PATCH refused with 400 (under its own path or another) still writes the numeric settings it sent',
+      ['writes.refused-unchanged', 'access.path-scoped'],
+      ['getPipeSettings'],
+      (store) => ({
+        review: (ctx, problems) => {
+          const pipe = store.pipes.get((ctx.params.pipeId ?? '').toLowerCase());
+          const sent = isObject(ctx.input) && isObject(ctx.input.settings) ? ctx.input.settings : undefined;
+          if (ctx.operation !== 'updatePipe' || problems.length === 0 || !pipe || !sent) return problems;
+          const numbers = Object.entries(sent).filter(
+            ([key, value]) => typeof value === 'number' && key in pipe.settings,
+          );
+          store.pipes.set(pipe.id, { ...pipe, settings: { ...pipe.settings, ...Object.fromEntries(numbers) } });
+          return problems;
+        },
+      }),
+    ),
+    stateful(
+      'refused-alert-update-stored',
+      'an alert update refused with 400 still stores the name, message and threshold it sent',
+      ['writes.refused-unchanged'],
+      ['listAlerts'],
+      (store) => ({
+        review: (ctx, problems) => {
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          const input = isObject(ctx.input) ? ctx.input : undefined;
+          if (ctx.operation !== 'updateAlert' || problems.length === 0 || !alert || !input) return problems;
+          store.alerts.set(alert.id, {
+            ...alert,
+            ...(typeof input.name === 'string' ? { name: `${input.name} (refused)` } : {}),
+            ...(typeof input.message === 'string' ? { message: input.message } : {}),
+            ...(typeof input.threshold === 'number' ? { threshold: input.threshold + 1 } : {}),
+          });
+          return problems;
+        },
+      }),
+    ),
+    stateful(
       'threshold-float32',
       'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
       ['alerts.update-applies'],

@@ -20,6 +20,7 @@ import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { needsOtherTenant, otherAuthorization } from './support/access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
 import { OTHER_TENANT_PARTS } from '../rules/access.ts';
+import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import { jsonText } from '../core/json-text.ts';
@@ -32,6 +33,28 @@ const listOf = (exchange: Exchange): Alert[] => {
   const data = (exchange.response?.json as { data?: unknown } | undefined)?.data;
   return Array.isArray(data) ? (data as Alert[]) : [];
 };
+
+/** The values of the two enums of an alert update. */
+const ENUM_VALUES = Object.freeze({ thresholdType: ['above', 'below'], source: ['tile', 'search'] });
+
+/**
+ * Values outside each enum, each sent alone: other words, other case, padded, homoglyphs (Cyrillic а and ѕ), empty.
+ */
+const BAD_ENUMS: readonly (readonly ['thresholdType' | 'source', string])[] = Object.freeze([
+  ['thresholdType', 'sideways'],
+  ['thresholdType', 'Above'],
+  ['thresholdType', 'BELOW'],
+  ['thresholdType', 'above '],
+  ['thresholdType', ' below'],
+  ['thresholdType', '\u0430bove'],
+  ['thresholdType', ''],
+  ['source', 'dashboard'],
+  ['source', 'Tile'],
+  ['source', 'SEARCH'],
+  ['source', 'tile '],
+  ['source', '\u0455earch'],
+  ['source', ''],
+]);
 
 /**
  * Thresholds of every kind whose bounds are not shown, each sent alone in the alert's own values: fractions a float32
@@ -314,10 +337,10 @@ export function alertsSuite(): SuiteDefinition {
       { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
       {
         name: INVALID_ENUMS,
-        operations: ['updateAlert'],
-        feeds: ['alerts.enums'],
+        operations: ['updateAlert', 'listAlerts'],
+        feeds: ['alerts.enums', `writes.refused-unchanged#${REFUSED_WRITE_PARTS.alert}`],
         after: [LIST],
-        estimate: (runs) => 4 + runs,
+        estimate: (runs) => 3 + BAD_ENUMS.length + runs,
         // The alert put back when a rejection probe was taken.
         putBacks: { most: 1, estimated: 0 },
         async run(context) {
@@ -332,20 +355,26 @@ export function alertsSuite(): SuiteDefinition {
             changed ||= isSuccess(exchange) && exchange.request.params.id === found.id;
             return exchange;
           };
+          // Each bad value alone in the alert's own complete body, so that its refusal is its own.
           await Promise.all([
-            send({
-              params,
-              json: body({ thresholdType: 'sideways' }),
-              probe: reject('thresholdType "sideways"', 'alerts.enums'),
-            }),
-            send({ params, json: body({ source: 'dashboard' }), probe: reject('source "dashboard"', 'alerts.enums') }),
-            context.eachExample('bad enum', alertUpdateBodyBadEnum.arbitrary(), (ex) =>
+            ...BAD_ENUMS.map(([field, value]) =>
               send({
                 params,
-                json: body(ex.value as Record<string, unknown>),
-                probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)),
+                json: body({ [field]: value }),
+                probe: reject(`${field} ${JSON.stringify(value)}`, 'alerts.enums'),
               }),
             ),
+            context.eachExample('bad enum', alertUpdateBodyBadEnum.arbitrary(), (ex) => {
+              const drawn = ex.value as Record<string, unknown>;
+              const alone = ENUM_VALUES.thresholdType.includes(drawn.thresholdType as string)
+                ? { source: drawn.source }
+                : { thresholdType: drawn.thresholdType };
+              return send({
+                params,
+                json: body(alone),
+                probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)),
+              });
+            }),
             send({ params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
             send({
               params: { id: `conformance-unknown-${Date.now()}` },
@@ -353,6 +382,15 @@ export function alertsSuite(): SuiteDefinition {
               probe: reject('an unknown alert id'),
             }),
           ]);
+          // Every update above refused: the alert must list as it was (writes.refused-unchanged).
+          if (!changed)
+            await context.send('listAlerts', {
+              probe: accept('the list after refused updates of the alert', {
+                rules: ['writes.refused-unchanged'],
+                part: REFUSED_WRITE_PARTS.alert,
+                expect: { refusedUnchanged: { alert: { id: found.id, ...alertFromUpdate(found.original) } } },
+              }),
+            });
           await putBack(context, found, changed);
         },
       },

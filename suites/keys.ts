@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import {
-  dateTimeAt,
   keyCreateBody,
   keyCreateBodyEmptyRoles,
   keyCreateBodyObserve,
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
+import { dateTimeAt } from '../generators/dateTime.ts';
 import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';

@@ -10,6 +10,7 @@ import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
 import { PATH_SCOPE_PARTS } from '../rules/access.ts';
+import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
 import { payload } from '../rules/body.ts';
 import { isSuccess } from '../core/exchange.ts';
 import { PIPE_SEQUENCES, pipeSequences } from './support/sequence-pipes.ts';
@@ -21,6 +22,7 @@ import { namesAny, refusalHints } from './support/refusal-hints.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
+const REFUSED = 'writes.refused-unchanged';
 /** The group that learns the values of the open fields that must-accept probes then send. */
 const LEARN = 'pipe open fields: values the target answers and accepts';
 /**
@@ -266,6 +268,49 @@ async function lifecycle(
   await context.eachExample(`create ${kind}`, arbitrary, lifecycleOf, { shrink: create });
 }
 
+/**
+ * Updates of a pipe, one after another, each followed by a read of its settings: one built to be refused (a complete
+ * update with one setting a string), then observe ones. After each refused one the settings must read as before it
+ * (writes.refused-unchanged); after an accepted one, the read is what the next is compared with.
+ */
+async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, values: OpenValues): Promise<void> {
+  const params = pipeParams(pipe.id);
+  const read = (probe: Probe): Promise<JudgedExchange> => context.send('getPipeSettings', { params, probe });
+  const [complete] = context.examples('update refused for a string setting', updateBodyFor(pipe.kind, pipe.body), 1);
+  const drawn = complete!.value as Record<string, unknown>;
+  const filled = values.fill(context.openFields('updatePipe'), drawn, choiceOf(drawn), pipe.body) ?? drawn;
+  const settings = (filled.settings ?? {}) as Record<string, unknown>;
+  const [key = 'engine_max_threads'] = Object.keys(settings);
+  const updates = [
+    {
+      json: { ...filled, settings: { ...settings, [key]: 'not a number' } },
+      probe: reject(`a complete update whose ${key} is a string`),
+    },
+    ...context
+      .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
+      .map((ex) => ({
+        json: ex.value,
+        probe: observe('an update the documents neither require nor forbid', fromExample(ex)),
+      })),
+  ];
+  let before = await read(accept('settings before updates that may be refused'));
+  for (const { json, probe } of updates) {
+    const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
+    const update = await context.send('updatePipe', { params, json, probe });
+    const status = update.response?.status ?? 0;
+    const refused = status >= 400 && status < 500;
+    before = await read(
+      refused && known
+        ? accept(`settings after ${probe.label}, refused`, {
+            rules: [REFUSED],
+            part: REFUSED_WRITE_PARTS.pipe,
+            expect: { refusedUnchanged: { settings: known } },
+          })
+        : accept(`settings after ${probe.label}`),
+    );
+  }
+}
+
 const PATH_SCOPED = 'access.path-scoped';
 
 /** A value of the settings key `engine_max_threads` (1 to 64) other than `before`'s. */
@@ -449,9 +494,10 @@ export function pipesSuite(): SuiteDefinition {
       },
       {
         name: OBSERVED,
-        operations: ['createPipe', 'updatePipe'],
+        operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
+        feeds: [`${REFUSED}#${REFUSED_WRITE_PARTS.pipe}`],
         after: [PATH_SCOPE_UPDATE],
-        estimate: (runs) => 2 * Math.min(runs, 2),
+        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (1 + Math.min(runs, 2)),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
             context.send('createPipe', {
@@ -460,19 +506,9 @@ export function pipesSuite(): SuiteDefinition {
             }),
           );
           const pipe = createdPipes[0];
-          const updates = pipe
-            ? context
-                .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
-                .map((ex) =>
-                  context.send('updatePipe', {
-                    params: pipeParams(pipe.id),
-                    json: ex.value,
-                    probe: observe('an update the documents neither require nor forbid', fromExample(ex)),
-                  }),
-                )
-            : [];
-          if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe'] });
-          await Promise.all([...creates, ...updates]);
+          if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe', 'getPipeSettings'] });
+          const updates = pipe ? refusedOrObserved(context, pipe, values) : Promise.resolve();
+          await Promise.all([...creates, updates]);
         },
       },
       {

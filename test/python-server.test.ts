@@ -81,7 +81,7 @@ describe.skipIf(PYTHON === undefined)('a correct server written by others from t
     server?.kill('SIGTERM');
   });
 
-  it(`passes on seeds ${SEEDS.join(', ')}, and no credential the server holds or handed out is in any output`, async () => {
+  it(`passes on seeds ${SEEDS.join(', ')}; no credential it holds or handed out is in any output`, async () => {
     for (const seed of SEEDS) {
       const reportDir = await mkdtemp(join(tmpdir(), `python-server-run-${seed}-`));
       const run = await runCli(['--seed', String(seed), '--report-dir', reportDir], envOf(started), 180_000);
