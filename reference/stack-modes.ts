@@ -43,10 +43,13 @@ export const STACK_MODES: readonly StackMode[] = Object.freeze(
       mode(
         'python-timestamps',
         'every UTC date-time in a response is written as Python isoformat does: +00:00, with microseconds',
-        { response: (_ctx, o) => withBody(o, (body) => mapStrings(body, pythonTime)) },
+        {
+          response: (_ctx, o) =>
+            withBody(o, (body) => mapStrings(body, (text, key) => finerTime(text, key, 3, '+00:00'))),
+        },
       ),
       mode('nanosecond-timestamps', "every UTC date-time in a response carries nine fraction digits, as Go's does", {
-        response: (_ctx, o) => withBody(o, (body) => mapStrings(body, nanosecondTime)),
+        response: (_ctx, o) => withBody(o, (body) => mapStrings(body, (text, key) => finerTime(text, key, 6, 'Z'))),
       }),
       {
         name: 'uuid-v7-ids',
@@ -118,26 +121,32 @@ function rounded(value: Json | undefined): Json | undefined {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));
 }
 
-function mapStrings(value: Json, rewrite: (text: string) => string): Json {
-  if (typeof value === 'string') return rewrite(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, rewrite));
+/** A value with every string rewritten, given the member name it stands under. */
+function mapStrings(value: Json, rewrite: (text: string, key: string) => string, key = ''): Json {
+  if (typeof value === 'string') return rewrite(value, key);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, rewrite, key));
   if (!isObject(value)) return value;
   const copy: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = item === undefined ? item : mapStrings(item, rewrite);
+  for (const [name, item] of Object.entries(value))
+    copy[name] = item === undefined ? item : mapStrings(item, rewrite, name);
   return copy;
 }
+
+/** The times the target sets itself, which a finer clock gives digits below the millisecond. */
+const SERVER_TIMES = new Set(['createdAt', 'updatedAt', 'usedAt']);
 
 /** A UTC date-time as the target writes it by default (`2026-11-26T10:00:00.000Z`). */
 const UTC_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?Z$/;
 
-function pythonTime(text: string): string {
+/**
+ * A UTC date-time with `extra` more fraction digits and `zone` for `Z`: digits of a finer clock for the times the target
+ * sets, zeros for one a client sent (it keeps what was sent).
+ */
+function finerTime(text: string, key: string, extra: number, zone: string): string {
   const match = UTC_TIME.exec(text);
-  return match ? `${match[1]}.${(match[2] ?? '').padEnd(3, '0')}${finerDigits(text, 3)}+00:00` : text;
-}
-
-function nanosecondTime(text: string): string {
-  const match = UTC_TIME.exec(text);
-  return match ? `${match[1]}.${(match[2] ?? '').padEnd(3, '0')}${finerDigits(text, 6)}Z` : text;
+  if (!match) return text;
+  const finer = SERVER_TIMES.has(key) ? finerDigits(text, extra) : '0'.repeat(extra);
+  return `${match[1]}.${(match[2] ?? '').padEnd(3, '0')}${finer}${zone}`;
 }
 
 /** Digits below the millisecond, as a finer clock gives them: the same for the same stored time, as stored. */

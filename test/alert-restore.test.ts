@@ -82,23 +82,24 @@ describe('a put-back within --max-requests', () => {
       ),
     ).toBe(0);
     const text = lines.join('\n');
-    // The list and the five enum probes, and the put-back that only a target taking one of them needs.
-    expect(text).toContain('Total: 6 request(s)');
-    expect(text).toMatch(/Kept for put-backs: 1 request\(s\) beyond the total, .*fits in --max-requests 7\./);
-    const whole = await runInProcess([...FLAGS, '--max-requests', '7']);
+    // The list, the sixteen enum probes and the list after them (sent when all are refused), and the put-back that
+    // only a target taking one of them needs (it then sends no list after).
+    expect(text).toContain('Total: 18 request(s)');
+    expect(text).toMatch(/Kept for put-backs: 1 request\(s\) beyond the total, .*fits in --max-requests 19\./);
+    const whole = await runInProcess([...FLAGS, '--max-requests', '19']);
     expect(whole.report.incidents).toEqual([]);
-    expect(whole.report.stats.requests).toBe(7);
+    expect(whole.report.stats.requests).toBe(18);
     expect(failedRules(whole.report)).toEqual(['alerts.enums']);
     expect(whole.output).not.toContain('is below the');
   });
 
   it('is sent when the other requests spent the budget: the last probe is cut, never the put-back', async () => {
-    const run = await runInProcess([...FLAGS, '--max-requests', '6']);
+    const run = await runInProcess([...FLAGS, '--max-requests', '17']);
     expect(run.output).toContain(
-      '--max-requests 6 is below the 6 requests that one example per property needs and the 1 put-back(s) kept ' +
+      '--max-requests 17 is below the 18 requests that one example per property needs and the 1 put-back(s) kept ' +
         'beyond them',
     );
     expect(run.report.incidents).toEqual([]);
-    expect(run.report.stats.requests).toBe(6);
+    expect(run.report.stats.requests).toBe(17);
   });
 });
