@@ -124,9 +124,10 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
       const pacer = pacers.of(options.api, req.headers.authorization);
       // A group holds its claims while it gathers them: a pacer it already holds a claim of may not open before the
       // group is sent (a pacer feeling out a limit admits one at a time), so the rest of the group goes unpaced then;
-      // another pacer is waited for, up to the longest a rate limit may hold a request.
+      // another pacer is waited for, up to the longest a rate limit may hold a request (a wait that keeps the process
+      // alive no longer than the pacer does: a run that ends in this thread then ends at once).
       const holding = claims.some((held) => held.pacer === pacer && held.claim !== undefined);
-      if (!holding) await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs)]);
+      if (!holding) await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs, undefined, { ref: false })]);
       claims.push({ pacer, claim: pacer.tryClaim() });
     }
     const lane = list[0]?.lane;
