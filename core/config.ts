@@ -15,6 +15,14 @@ import { HarnessError } from './errors.ts';
 import { NETWORK_VARIABLES, type NetworkGiven, type NetworkSettings, resolveNetwork } from './network-settings.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { refuseSocks } from './proxy-route.ts';
+import {
+  HEADER_SETTINGS,
+  type HeaderKey,
+  type HeadersGiven,
+  parseHeaders,
+  type RunHeaders,
+  runHeaders,
+} from './request-headers.ts';
 import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
 
 /** Where and as whom an API is reached: the types its descriptor gives (`apis/`). */
@@ -61,6 +69,8 @@ export interface RunConfig extends Targets {
   readonly shard?: Shard;
   /** Proxies (for a configured target), `--ca`, the client certificate: what the dispatchers are made with. */
   readonly network: NetworkSettings;
+  /** `--header`, `--<api>-header`: what each API's requests carry beside the harness's own headers (secrets). */
+  readonly headers: RunHeaders;
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -94,6 +104,10 @@ export const RUN_FLAGS = Object.freeze({
   shard: { type: 'string' },
   'reference-fault': { type: 'string', multiple: true },
   'reference-mode': { type: 'string', multiple: true },
+  ...(Object.fromEntries(HEADER_SETTINGS.map(({ flag }) => [flag, { type: 'string', multiple: true }])) as Record<
+    'header' | `${ApiName}-header`,
+    { readonly type: 'string'; readonly multiple: true }
+  >),
   help: { type: 'boolean', short: 'h' },
 } as const);
 
@@ -127,7 +141,7 @@ export type TargetSettings = { readonly [F in TargetFlag as CamelCase<F>]?: stri
  * camelCase (`--management-url` is `managementUrl`), plus the credentials that the command takes from environment
  * variables only. Omitted settings take the defaults; with no API's URL, the embedded reference target is used.
  */
-export interface GivenSettings extends TargetSettings, NetworkGiven {
+export interface GivenSettings extends TargetSettings, NetworkGiven, HeadersSettings {
   readonly rules?: readonly string[];
   readonly skipRules?: readonly string[];
   readonly allow?: readonly ProbeClass[];
@@ -155,8 +169,16 @@ export interface GivenSettings extends TargetSettings, NetworkGiven {
   readonly referenceMode?: readonly string[];
 }
 
+/**
+ * The headers every request carries, as `Name: value` lines or an object of names to values: `headers` on both APIs'
+ * requests, `managementHeaders` or `alertsHeaders` on one API's (its own win over `headers` for the same name).
+ */
+type HeadersSettings = { readonly [K in HeaderKey]?: HeadersGiven };
+
 type SettingKey = keyof GivenSettings;
-type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, 'help'>>, SettingKey>;
+/** The flags whose settings key is not the flag in camelCase: `--header` is `headers`. */
+type OwnKeyFlag = 'help' | 'header' | `${ApiName}-header`;
+type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, OwnKeyFlag>>, SettingKey>;
 // A flag added to RUN_FLAGS without its key in GivenSettings fails the type check here.
 true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
 
@@ -193,8 +215,9 @@ const TARGET_KEYS: ReadonlyMap<string, SettingKey> = new Map(
 /** Every key a settings object may have. */
 const SETTING_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(RUN_FLAGS)
-    .filter((flag) => flag !== 'help')
+    .filter((flag) => flag !== 'help' && !HEADER_SETTINGS.some((setting) => setting.flag === flag))
     .map(camel),
+  ...HEADER_SETTINGS.map((setting) => setting.key),
   ...TARGET_KEYS.values(),
   ...Object.keys(NETWORK_VARIABLES),
 ]);
@@ -227,6 +250,7 @@ export function commandSettings(argv: readonly string[], env: Env): { given: Giv
   const given: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(flags)) {
     if (flag === 'help' || TARGET_SETTINGS.some((setting) => setting.flag === flag)) continue;
+    if (HEADER_SETTINGS.some((setting) => setting.flag === flag)) continue;
     // A value given empty is not given (`--har` excepted, which says that it needs a path).
     given[camel(flag)] =
       typeof value === 'string' && flag !== 'har' && flag !== 'bundle' ? value.trim() || undefined : value;
@@ -241,6 +265,13 @@ export function commandSettings(argv: readonly string[], env: Env): { given: Giv
     const variable = variables.find((name) => env[name] !== undefined) ?? variables[variables.length - 1]!;
     if (env[variable] !== undefined) given[key] = env[variable];
     targetNames.set(key, variable);
+  }
+  for (const { key, flag, variable } of HEADER_SETTINGS) {
+    const fromFlag = flags[flag];
+    // A flag replaces the variable's lines whole, as every flag replaces its variable.
+    if (Array.isArray(fromFlag)) given[key] = fromFlag;
+    else if (env[variable] !== undefined) given[key] = env[variable];
+    targetNames.set(key, Array.isArray(fromFlag) ? `--${flag}` : env[variable] !== undefined ? variable : `--${flag}`);
   }
   const missing = (key: SettingKey): string => {
     const setting = TARGET_SETTINGS.find((s) => TARGET_KEYS.get(s.variable) === key);
@@ -358,6 +389,7 @@ export function resolveSettings(
       proxied: !useReference,
       ...optional('nodeExtraCaCerts', options.nodeExtraCaCerts),
     }),
+    headers: headersOf(given, names),
   };
   read.flag('verbose');
   refuseSocks(
@@ -371,6 +403,19 @@ export function resolveSettings(
     );
   }
   return deepFreeze(config);
+}
+
+/** Each API's headers from the settings that give them, each checked under the name the caller gave it. */
+function headersOf(given: GivenSettings, names: SettingNames): RunHeaders {
+  const parsed = Object.fromEntries(
+    HEADER_SETTINGS.flatMap(({ key }) =>
+      given[key] === undefined ? [] : [[key, parseHeaders(given[key], names.of(key))]],
+    ),
+  );
+  return runHeaders(
+    parsed,
+    API_LIST.map((api) => api.name),
+  );
 }
 
 /** The network settings given: the files as paths, the passphrase as given, the proxies as text. */

@@ -22,6 +22,8 @@ export interface HttpClientOptions<R = Exchange> {
   readonly baseUrl: string;
   /** The `Authorization` header of this API; it is sent to this base URL only. */
   readonly authorization: string;
+  /** The run's own headers of this API (`--header`), names in lower case, sent on every request beside the harness's. */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly gate: RequestGate;
@@ -210,7 +212,12 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
   const query = opts.query ?? {};
   const search = new URLSearchParams(query).toString();
   const body = opts.json !== undefined ? jsonText(opts.json) : opts.body;
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'contract-conformance/0.1' };
+  const gateway = client.headers ?? {};
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': 'contract-conformance/0.1',
+    ...gateway,
+  };
   const authorization = opts.authorization === undefined ? client.authorization : opts.authorization;
   if (authorization !== null) headers.authorization = authorization;
   if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
@@ -219,6 +226,7 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
     url: `${client.baseUrl}${path}${search ? `?${search}` : ''}`,
     headers,
     auth: opts.authorization === undefined ? 'default' : opts.authorization === null ? 'none' : 'custom',
+    ...(Object.keys(gateway).length > 0 ? { gateway: Object.keys(gateway) } : {}),
     params,
     query,
     ...(body !== undefined ? { body } : {}),
