@@ -22,7 +22,7 @@ export interface HttpClientOptions<R = Exchange> {
   readonly baseUrl: string;
   /** The `Authorization` header of this API; it is sent to this base URL only. */
   readonly authorization: string;
-  /** The run's own headers of this API (`--header`), names in lower case, sent on every request beside the harness's. */
+  /** The run's own headers of this API (`--header`), names in lower case, sent on every request beside its own. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;

@@ -99,7 +99,7 @@ describe('a target behind a gateway that wants its own header', () => {
     expect(new Set(sent.map((h: { value: string }) => h.value))).toEqual(new Set(['[redacted]']));
   }, 120_000);
 
-  it('is exit 2 at the preflight with the gateway’s words when the header is missing or wrong, the value unshown', async () => {
+  it('is exit 2 at the preflight with the gateway’s words when the header is missing or wrong, unshown', async () => {
     const before = management.log.refused;
     const missing = await runCli(['--runs', '2'], env());
     expect(missing.code).toBe(2);
