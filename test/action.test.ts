@@ -280,8 +280,8 @@ describe("the action's steps, run as the runner would", () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'action-'));
-    // What `uses: <repo>@<ref>` gives the runner: a fresh clone of the repository at the ref, nothing installed or built
-    // in it (no node_modules, no dist/).
+    // What `uses: <repo>@<ref>` gives the runner: a fresh clone of the repository at the ref, nothing installed or
+    // built in it (no node_modules, no dist/).
     clone = join(scratch, 'action-checkout');
     sh(`git clone --quiet --depth 1 file://${ROOT} ${JSON.stringify(clone)}`, scratch);
     // The user's copy of the management spec, two lines longer than the shipped one: SARIF lines are the copy's.

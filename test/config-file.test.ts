@@ -95,7 +95,8 @@ describe('a settings file', () => {
     for (const [name, text] of errors) printed.push(failure(['--config', await file(name!, text!)]));
     printed.push(failure(['--config', 'missing.json']));
     expect(printed).toEqual([
-      `${join(dir, 'bad-key.json')} has the key "managmentUrl", which is not a setting (did you mean managementUrl?); ` +
+      `${join(dir, 'bad-key.json')} has the key "managmentUrl", which is not a setting ` +
+        '(did you mean managementUrl?); ' +
         "the keys are the library's settings (the flags of `conformance run` in camelCase). [CONFIG_INVALID]",
       `maxRps in ${join(dir, 'bad-type.json')} must be a whole number from 0 to 100000, not "fast". [CONFIG_INVALID]`,
       `rules in ${join(dir, 'bad-list.json')} must be a list of strings, not 5. [CONFIG_INVALID]`,
