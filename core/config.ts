@@ -239,9 +239,9 @@ const CREDENTIAL_KEYS = API_LIST.flatMap((api) =>
 /** The credential keys of a settings object, which no settings file may hold, each with its variable. */
 const FILE_CREDENTIALS: ReadonlyMap<string, string> = new Map([
   ...API_LIST.flatMap((api) =>
-    [...credentialSettings(api), ...otherTenantSettings(api)].map(
-      (s) => [TARGET_KEYS.get(s.variable) as string, s.variable] as const,
-    ),
+    [...credentialSettings(api), ...otherTenantSettings(api)]
+      .filter((s) => !api.settings.other?.ids.includes(s as (typeof api.settings.other.ids)[number]))
+      .map((s) => [TARGET_KEYS.get(s.variable) as string, s.variable] as const),
   ),
   ['clientKeyPassphrase', NETWORK_VARIABLES.clientKeyPassphrase.at(-1)!],
 ]);
