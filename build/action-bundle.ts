@@ -12,6 +12,10 @@ export const ACTION_BUNDLE_DIR = join('action', 'bundle');
  */
 const OWN_REQUIRE = /^const require = createRequire\(import\.meta\.url\);$/m;
 
+/** reference/main.ts's guard that runs it when Node was given its file. */
+const RUN_AS_SCRIPT =
+  /^if \(process\.argv\[1\] !== undefined && import\.meta\.url === pathToFileURL\(process\.argv\[1\]\)\.href\) \{$/m;
+
 /**
  * Bundles the command (cli/entry.ts, as `conformance.js`) and the action's run step (cli/action-entry.ts, as
  * `action.js`) with every package they load into `outDir`, so that the action runs the code of its own ref with Node
@@ -42,10 +46,16 @@ export async function bundleAction(outDir: string = join(PACKAGE_ROOT, ACTION_BU
       {
         name: 'own-require',
         setup(plugin) {
-          plugin.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
-            contents: (await readFile(path, 'utf8')).replace(OWN_REQUIRE, ''),
-            loader: 'ts',
-          }));
+          plugin.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+            let contents = (await readFile(path, 'utf8')).replace(OWN_REQUIRE, '');
+            if (path.endsWith(join('reference', 'main.ts'))) {
+              // In the bundle, the module is the bundle's file, which is what Node ran: its run-as-a-script guard
+              // would hold for every command.
+              if (!RUN_AS_SCRIPT.test(contents)) throw new Error(`${path}: its run-as-a-script guard has changed`);
+              contents = contents.replace(RUN_AS_SCRIPT, 'if (false) {');
+            }
+            return { contents, loader: 'ts' };
+          });
         },
       },
     ],

@@ -366,6 +366,16 @@ describe("the action's steps, run as the runner would", () => {
     // It ran: the clean run's reports name the clone's bundle, never a package installed by name.
     expect(clean.outputs['exit-code']).toBe('0');
     expect(clean.stdout).not.toMatch(/npm (install|ci)|node_modules/);
+    // The bundled command's subcommands are the command's: `reference` lists its faults, once.
+    const listed = spawnSync(
+      process.execPath,
+      [join(clone, ACTION_BUNDLE_DIR, 'conformance.js'), 'reference', '--list'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect([listed.status, listed.stderr]).toEqual([0, '']);
+    expect(listed.stdout.match(/^Faults/gm)).toEqual(['Faults']);
   });
 
   it('runs a bundle that is what the sources build now, byte for byte', async () => {

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../index.ts';
 import { type ReferenceTarget, startReference } from '../reference/server.ts';
 import { runCli } from './support/cli.ts';
 import { type GatewayLog, startGateway } from './support/gateway.ts';
@@ -113,6 +114,50 @@ describe('a target behind a gateway that wants its own header', () => {
     // Refused at the preflight: no probe was sent.
     expect(management.log.refused - before).toBeLessThanOrEqual(6);
   }, 60_000);
+
+  it("takes the library's headers objects", async () => {
+    const before = management.log.passed + alerts.log.passed;
+    const run = await runConformance({
+      managementUrl: management.url,
+      managementKeyId: reference.managementKeyId,
+      managementKeySecret: reference.managementKeySecret,
+      organization: reference.organizationId,
+      service: reference.serviceId,
+      alertsUrl: alerts.url,
+      alertsToken: reference.alertsToken,
+      headers: { 'X-Gateway-Key': managementKey },
+      alertsHeaders: { 'CF-Access-Client-Secret': alertsKey },
+      runs: 1,
+      seed: 3,
+      reportDir: join(scratch, 'library'),
+    });
+    expect(run.exitCode).toBe(0);
+    // The run's requests and the preflight's few GETs, all through the gateways.
+    const through = management.log.passed + alerts.log.passed - before;
+    expect(through).toBeGreaterThan(run.report!.stats.requests);
+    expect(through).toBeLessThanOrEqual(run.report!.stats.requests + 4);
+    expect(JSON.stringify(run.report)).not.toContain(managementKey);
+  }, 120_000);
+
+  it('fails secrets.absent when the gateway returns its key, and still shows the key nowhere', async () => {
+    const leaky = await startGateway(reference.managementUrl, 'x-gateway-key', managementKey, { echo: true });
+    servers.push(leaky.server);
+    const reportDir = join(scratch, 'leaky');
+    const run = await runCli(
+      ['--runs', '1', '--seed', '9', '--report-dir', reportDir, '--header', `X-Gateway-Key: ${managementKey}`],
+      Object.fromEntries(
+        Object.entries(targetEnv(reference, { management: leaky.url })).filter(([name]) => !name.startsWith('ALERTS')),
+      ),
+    );
+    expect(run.code).toBe(1);
+    const findings = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8'));
+    const leaked = findings.results.filter(
+      (r: { rule: string; outcome: string }) => r.rule === 'secrets.absent' && r.outcome === 'failed',
+    );
+    expect(leaked.length).toBeGreaterThan(0);
+    const outputs: Record<string, string> = { terminal: run.stdout + run.stderr, ...(await filesUnder(reportDir)) };
+    expect(Object.keys(outputs).filter((name) => outputs[name]!.includes(managementKey))).toEqual([]);
+  }, 120_000);
 
   it('refuses a header that would replace the credentials or break HTTP, naming where it came from', async () => {
     const cases: [string[], Record<string, string>, string][] = [
