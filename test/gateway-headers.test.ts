@@ -71,6 +71,10 @@ describe('a target behind a gateway that wants its own header', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe(
+      `Testing management API at ${management.url} with x-gateway-key (--header, values not shown), alerts API at ` +
+        `${alerts.url} with cf-access-client-secret (--header, values not shown)`,
+    );
     const findings = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8'));
     const preflight = Number(/preflight: .*\((\d+) GET requests?\)/.exec(run.stdout)?.[1]);
     // Every request went through a gateway with its key: none refused, each counted once.
