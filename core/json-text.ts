@@ -63,16 +63,12 @@ export function jsonText(value: unknown, indent?: number): string {
 }
 
 /**
- * Whether two JSON numbers are the same number, as their JSON texts say: a bigint and a number compare as the digits
- * the number's JSON text has.
+ * Whether a number answered is the number sent, as JSON parsers read both (IEEE 754 binary64, RFC 8259 §6): the same
+ * double in any notation; a number sent that no double holds is observed only, so any number answered is taken.
  */
-export function sameJsonNumber(a: number | bigint, b: number | bigint): boolean {
-  if (typeof a === typeof b) return Object.is(a, b);
-  const [big, small] = typeof a === 'bigint' ? [a, b as number] : [b as bigint, a as number];
-  if (!Number.isInteger(small)) return false;
-  // The number as its JSON text writes it: past 2^53 those digits, not the double's exact value, are what was sent.
-  const text = JSON.stringify(small);
-  return (/^-?\d+$/.test(text) ? BigInt(text) : BigInt(small)) === big;
+export function sameJsonNumber(sent: number | bigint, answered: number | bigint): boolean {
+  const expected = Number(sent);
+  return !Number.isFinite(expected) || expected === Number(answered);
 }
 
 /** A copy of a JSON value with every bigint as the nearest number (for a schema validator, which knows no bigint). */

@@ -212,6 +212,16 @@ async function checkOtherTenant(api: ApiDescriptor, target: TargetFields, checke
   const result = outcome(checker, exchange);
   const variables = settings.map((setting) => setting.variable);
   const where = other.ids.length > 0 ? ` on ${other.ids.map((id) => id.variable).join(' and ')}` : '';
+  if (result === 'not-found') {
+    // Ids not found for them, and alike for no credentials at all: the target does not tell credentials apart (it acts
+    // as the run's own key whatever is sent), its fault for the run to judge (auth.required, access.other-tenant).
+    const anonymous = await send(checker, read.operationId, params, read.query?.(new Date()) ?? {}, null);
+    if (anonymous.response !== undefined && anonymous.response.status === exchange.response?.status)
+      return (
+        `, other tenant unchecked: ${variables.join(', ')} answered as no credentials are ` +
+        `(HTTP ${anonymous.response.status}), left to the run`
+      );
+  }
   if (result === 'refused')
     throw new HarnessError(
       'CREDENTIALS_REFUSED',

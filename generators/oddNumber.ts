@@ -25,6 +25,7 @@ const ODD_NUMBER = fc.oneof(
       2n ** 64n + 1n,
       -(2n ** 63n) - 1n,
       1e21,
+      10n ** 400n,
     ),
   },
   { weight: 1, arbitrary: fc.bigInt({ min: 2n ** 53n + 1n, max: 2n ** 80n }) },
@@ -34,7 +35,7 @@ const ODD_NUMBER = fc.oneof(
 
 /**
  * Finite numbers beyond the obvious shape, for fields the documents type only as "number": negative, zero, fractional,
- * tiny, 2^31 ± 1 and huge; an integer past 2^53 is a bigint, sent as its exact digits.
+ * tiny, 2^31 ± 1 and huge; an integer past 2^53 is a bigint, sent as its exact digits (10^400: one no double holds).
  */
 export function oddNumber(): fc.Arbitrary<number | bigint> {
   return ODD_NUMBER;

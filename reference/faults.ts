@@ -54,7 +54,6 @@ const THROUGH_WRITES_AT_ONCE: Readonly<Record<string, NonNullable<Fault['also']>
   'pipe-settings-read-other-pipe': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
   'settings-key-missing': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
   'numbers-int32': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
-  'large-integer-rounded': [{ rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true }],
   'alerts-update-not-listed': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-update-unwrapped': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-dashboard-ignored': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
@@ -101,6 +100,30 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ['getPipeSettings'],
       {
         authorize: (ctx, v) => (ctx.operation === 'getPipeSettings' ? { ...v, accepted: true } : v),
+      },
+    ),
+    fault(
+      'credentials-ignored',
+      "both APIs ignore credentials: every request, with any credentials or none, acts as the run's own key and token",
+      ['auth.required', 'access.other-tenant'],
+      [...MANAGEMENT, 'updateAlert', 'listAlerts'],
+      {
+        authorize: (_ctx, v) => ({ accepted: true, scheme: v.scheme, knownKey: v.knownKey }),
+      },
+    ),
+    fault(
+      'validate-samples-refused',
+      'a pipe create whose source carries validateSamples (a documented field) is rejected with 400',
+      ['request.valid-accepted', 'pipes.field-mappings-cover-columns'],
+      ['createPipe'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createPipe' &&
+          isObject(ctx.input) &&
+          isObject(ctx.input.source) &&
+          ctx.input.source.validateSamples !== undefined
+            ? [...problems, problem('source.validateSamples', 'unknown-field', 'validateSamples is not supported')]
+            : problems,
       },
     ),
     fault('auth-alerts-list-any-token', 'the alert list accepts any Bearer token', ['auth.required'], ['listAlerts'], {
@@ -763,6 +786,22 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
       },
     ),
+    stateful(
+      'threshold-float32',
+      'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
+      ['alerts.update-applies'],
+      ['updateAlert'],
+      (store) => ({
+        result: (ctx, r) => {
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          if (ctx.operation !== 'updateAlert' || !isObject(r.data) || !alert) return r;
+          const threshold = Math.fround(Number(alert.threshold));
+          store.alerts.set(alert.id, { ...alert, threshold });
+          return { ...r, data: { ...r.data, threshold } };
+        },
+      }),
+      [{ rule: 'alerts.update-applies', on: ['listAlerts'], sometimes: true }],
+    ),
     fault(
       'alerts-dashboard-id-returned',
       'alert update also returns the dashboard as dashboardId',
@@ -1019,19 +1058,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
       ],
     ),
-    stateful(
-      'large-integer-rounded',
-      'an integer past 2^53 is answered as the nearest double, its last digits lost',
-      ['pipes.reflects-request', 'pipes.update-applies', 'alerts.update-applies', 'pipes.state-consistent'],
-      [],
-      () => ({ result: (_ctx, r) => rounded(r) as JsonObject }),
-      [
-        { rule: 'pipes.reflects-request', on: ['createPipe'] },
-        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
-        { rule: 'alerts.update-applies', on: ['updateAlert', 'listAlerts'], sometimes: true },
-        { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
-      ],
-    ),
   ]
     .map(throughWritesAtOnce)
     .map((entry): Fault => Object.freeze(entry)),
@@ -1185,12 +1211,4 @@ function int32Settings(settings: Json | undefined): JsonObject {
 /** A name through a latin1 column: each character past U+00FF becomes `?`. */
 function latin1(name: Json | undefined): string {
   return [...String(name ?? '')].map((char) => ((char.codePointAt(0) ?? 0) > 0xff ? '?' : char)).join('');
-}
-
-/** A value with every integer past 2^53 turned into the nearest double. */
-function rounded(value: Json | undefined): Json | undefined {
-  if (typeof value === 'bigint') return Number(value);
-  if (Array.isArray(value)) return value.map((item) => rounded(item) ?? null);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));
 }

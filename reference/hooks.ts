@@ -82,6 +82,8 @@ export interface Outgoing {
 export interface Hooks {
   /** Answers a request before it is processed (rate limiting), or lets it through with undefined. */
   readonly gate?: (ctx: HookContext) => Outgoing | undefined;
+  /** Parses a request's JSON text; `parse` is the one before it (JSON.parse at first, as ordinary servers parse). */
+  readonly parse?: (text: string, parse: (text: string) => Json) => Json;
   /** Revises the credential verdict. */
   readonly authorize?: (ctx: HookContext, verdict: AuthVerdict) => AuthVerdict;
   /** Revises how a request's scope (organization, service, team) is checked. */
@@ -106,7 +108,9 @@ export interface Hooks {
 }
 
 /** The one place that consults enabled behaviours: every hook of the list, chained in order. */
-export type ComposedHooks = { readonly [K in keyof Hooks]-?: NonNullable<Hooks[K]> };
+export type ComposedHooks = { readonly [K in Exclude<keyof Hooks, 'parse'>]-?: NonNullable<Hooks[K]> } & {
+  readonly parse: (text: string) => Json;
+};
 
 /** Chains a list of hooks into one set; a gate answers with the first list entry that answers. */
 export function composeHooks(list: readonly Hooks[]): ComposedHooks {
@@ -118,6 +122,13 @@ export function composeHooks(list: readonly Hooks[]): ComposedHooks {
       }
       return undefined;
     },
+    parse: list.reduce<(text: string) => Json>(
+      (parse, hooks) => {
+        const wrap = hooks.parse;
+        return wrap ? (text) => wrap(text, parse) : parse;
+      },
+      JSON.parse as (text: string) => Json,
+    ),
     authorize: (ctx, verdict) => list.reduce((v, hooks) => hooks.authorize?.(ctx, v) ?? v, verdict),
     scope: (ctx, policy) => list.reduce((p, hooks) => hooks.scope?.(ctx, p) ?? p, policy),
     review: (ctx, problems) => list.reduce((p, hooks) => hooks.review?.(ctx, p) ?? p, problems),

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { parseJson, stringifyJson, type Json } from './json.ts';
+import { stringifyJson, type Json } from './json.ts';
 import type { Outgoing } from './hooks.ts';
 import { problem, type Problem } from './problem.ts';
 
@@ -24,11 +24,14 @@ export function readBody(req: IncomingMessage, limit: number = BODY_LIMIT_BYTES)
   });
 }
 
-/** Parses a JSON body, or returns the problem that says why it is not JSON. */
-export function parseJsonBody(bytes: Buffer): { readonly value: Json | undefined; readonly problems: Problem[] } {
+/** Parses a JSON body with `parse`, or returns the problem that says why it is not JSON. */
+export function parseJsonBody(
+  bytes: Buffer,
+  parse: (text: string) => Json,
+): { readonly value: Json | undefined; readonly problems: Problem[] } {
   if (bytes.length === 0) return { value: undefined, problems: [problem('', 'required', 'a JSON body is required')] };
   try {
-    return { value: parseJson(bytes.toString('utf8')), problems: [] };
+    return { value: parse(bytes.toString('utf8')), problems: [] };
   } catch (error) {
     // The parser's message may quote the body, which may hold a secret: keep only the position.
     const position = error instanceof Error ? /position \d+/.exec(error.message)?.[0] : undefined;

@@ -9,6 +9,7 @@ import type { Store } from './store.ts';
 import { strictBodies } from './strict-bodies.ts';
 import { echoOnly } from './echo-only.ts';
 import { strictBounds } from './strict-bounds.ts';
+import { STACK_MODES } from './stack-modes.ts';
 import { sourceOwnValues } from './source-own-values.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { lastWritePerKey, pipeWritesLocked } from './writes-at-once.ts';
@@ -158,6 +159,13 @@ export const MODES: readonly Mode[] = Object.freeze(
       install: tableMappingCopies,
     },
     {
+      name: 'duplicate-mapping-refused',
+      description:
+        'an update that adds a table mapping the pipe already has (and does not remove) is rejected with 409, as ' +
+        'a unique key in storage refuses it',
+      install: duplicateMappingRefused,
+    },
+    {
       name: 'echo-only',
       description:
         'pipe and key creates accept partial bodies (no documented field required) and answer with only ' +
@@ -253,6 +261,7 @@ export const MODES: readonly Mode[] = Object.freeze(
           : problems;
       },
     }),
+    ...STACK_MODES,
   ].map((entry) => Object.freeze(entry)),
 );
 
@@ -338,6 +347,25 @@ function reversedLists(pipe: JsonObject): JsonObject {
 /**
  * Hooks that keep the copy a relational pipe already has of each table mapping an update adds (and does not remove).
  */
+function duplicateMappingRefused(store: Pick<Store, 'pipes'>): Hooks {
+  return {
+    review: (ctx, problems) => {
+      const relational = isObject(ctx.input) && isObject(ctx.input.source) ? ctx.input.source.relational : undefined;
+      const pipe = store.pipes.get(ctx.params.pipeId?.toLowerCase() ?? '');
+      if (ctx.operation !== 'updatePipe' || !isObject(relational) || !pipe) return problems;
+      const added = Array.isArray(relational.tableMappingsToAdd) ? relational.tableMappingsToAdd : [];
+      const removed = Array.isArray(relational.tableMappingsToRemove) ? relational.tableMappingsToRemove : [];
+      const had = Array.isArray(pipe.source.tableMappings) ? pipe.source.tableMappings : [];
+      const duplicate = added.some(
+        (a) => had.some((m) => sameTableKey(a, m)) && !removed.some((key) => sameTableKey(key, a)),
+      );
+      return duplicate
+        ? [...problems, problem('source.relational.tableMappingsToAdd', 'duplicate', 'the pipe has this mapping', 409)]
+        : problems;
+    },
+  };
+}
+
 function tableMappingCopies(store: Pick<Store, 'pipes'>): Hooks {
   return {
     result: (ctx, r, previous) => {

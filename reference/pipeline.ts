@@ -71,7 +71,7 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
     if (!isJsonContentType(req.headers['content-type'])) {
       problems = [problem('', 'content-type', 'Content-Type must be application/json', 415)];
     } else {
-      ({ value: body, problems } = parseJsonBody(read.bytes));
+      ({ value: body, problems } = parseJsonBody(read.bytes, hooks.parse));
     }
   }
   const input = route.hasBody ? body : operation === 'getUsageCost' ? usageInput(url.searchParams) : undefined;

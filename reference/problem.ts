@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'period-order'
   | 'period-too-long'
   | 'repeated'
+  | 'duplicate'
   | 'invalid';
 
 /** One reason a request is refused: where in the request, why, and the HTTP status it calls for. */
@@ -22,7 +23,7 @@ export interface Problem {
   readonly path: string;
   readonly code: ProblemCode;
   readonly message: string;
-  readonly status: 400 | 404 | 415;
+  readonly status: 400 | 404 | 409 | 415;
 }
 
 /** Builds a problem; the status defaults to 400. */
@@ -34,5 +35,6 @@ export function problem(path: string, code: ProblemCode, message: string, status
 export function statusOf(problems: readonly Problem[]): number {
   if (problems.some((p) => p.status === 404)) return 404;
   if (problems.some((p) => p.status === 415)) return 415;
+  if (problems.some((p) => p.status === 409)) return 409;
   return 400;
 }

@@ -39,6 +39,7 @@ export const RULE_IDS = Object.freeze([
   'access.path-scoped',
   'access.other-tenant',
   'access.read-only-fields',
+  'writes.refused-unchanged',
   'alerts.enums',
   'transport.answers',
 ] as const);

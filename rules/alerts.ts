@@ -116,7 +116,9 @@ export const alertRules: Rule[] = [
     id: 'alerts.update-applies',
     title: 'Alert updates are applied and persisted',
     basis: 'inferred',
-    sentence: 'The values sent come back in the update response and in the list afterwards.',
+    sentence:
+      "The values sent come back in the update response and in the list afterwards; the alert's `id` and " +
+      '`createdAt` do not change.',
     probedBy: 'update, then list',
     operations: ['updateAlert', 'listAlerts'],
     parts: [
@@ -165,7 +167,9 @@ export const alertRules: Rule[] = [
     title: 'thresholdType and source are enums',
     basis: 'stated',
     sentence: '`thresholdType` outside `above`/`below`, or `source` outside `tile`/`search`, is rejected.',
-    probedBy: 'invalid updates',
+    probedBy:
+      'invalid updates, each with one invalid value in an otherwise must-accept body (so that its refusal is its ' +
+      'own): other words, other cases (`Above`), padded (`above `), homoglyphs, empty',
     operations: ['updateAlert'],
     parts: [{ name: 'thresholdType outside above/below rejected' }, { name: 'source outside tile/search rejected' }],
     partOf: (ex) => {

@@ -12,6 +12,7 @@ import { secretRules } from './secrets.ts';
 import { serviceRules } from './service.ts';
 import { transportRules } from './transport.ts';
 import { usageRules } from './usage.ts';
+import { writeRules } from './writes.ts';
 
 /** The rule table: every rule of RULES.md, once, in the order of RULES.md. */
 export const RULES = defineRules([
@@ -28,6 +29,7 @@ export const RULES = defineRules([
   ...alertRules.filter((r) => r.id !== 'alerts.enums'),
   ...concurrentRules,
   ...accessRules,
+  ...writeRules,
   ...alertRules.filter((r) => r.id === 'alerts.enums'),
   ...transportRules,
 ]);

@@ -99,7 +99,7 @@ export const keyRules: Rule[] = [
     basis: 'stated',
     sentence:
       'A created key returns non-empty `keyId` and `keySecret`, and `key` echoes the name, roles and `ipAccessList` ' +
-      'sent.',
+      'sent, and an `expireAt` sent as the same instant (in any offset).',
     probedBy: 'every create',
     operations: ['createKey'],
     applies: (ex) => isSuccess(ex) && requestBody(ex) !== undefined && asObject(ex.response?.json) !== undefined,

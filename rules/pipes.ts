@@ -148,8 +148,9 @@ export const pipeRules: Rule[] = [
     sentence:
       'Over any sequence of creates and updates, every pipe reads as its own writes left it: its settings ' +
       'read and its update answers show the latest value of each setting it was sent, the fields a PATCH ' +
-      'did not send keep their values, every table mapping added is there and every one removed is gone ' +
-      '(adding one already there may keep one copy), and nothing written to another pipe shows on it.',
+      'did not send keep their values (`createdAt` never changes), every table mapping added is there and every ' +
+      'one removed is gone (adding one the pipe already has may be refused with any 4xx, or keep one copy; ' +
+      'removing one it does not have may be refused), and nothing written to another pipe shows on it.',
     probedBy:
       'model-based sequences: creates, updates and settings reads of several pipes, interleaved, each ' +
       'answer checked against a model of every write before it; a failure is shrunk to the shortest ' +

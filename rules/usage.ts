@@ -95,7 +95,9 @@ export const usageRules: Rule[] = [
     title: 'Usage periods are at most 30 days',
     basis: 'stated',
     sentence: 'A period with `to_date` exactly 30 days after `from_date` is accepted; anything longer is rejected.',
-    probedBy: 'the boundary, both sides, and random periods',
+    probedBy:
+      'the boundary, both sides, from `from_date`s in months of 28, 30 and 31 days within the last year (a limit ' +
+      'written as "one calendar month" differs only there), and random periods',
     operations: ['getUsageCost'],
     ...pairedParts('30 days or less accepted', 'more than 30 days rejected'),
     applies: (ex) => probes(ex, 'usage.period-limit') && ex.response !== undefined,

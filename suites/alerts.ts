@@ -34,6 +34,12 @@ const listOf = (exchange: Exchange): Alert[] => {
 };
 
 /**
+ * Thresholds of every kind whose bounds are not shown, each sent alone in the alert's own values: fractions a float32
+ * does not hold, 2^24 + 1 (past a float32's integers), 2^31 + 1 (past 32 bits), negative, large; all within 2^53.
+ */
+const EDGE_THRESHOLDS: readonly number[] = Object.freeze([0.1, 999.89, -0.13, 16_777_217, 2 ** 31 + 1, -1e15 - 1]);
+
+/**
  * How many observe probes the update group sends at most: fewer when `--runs` (or `--max-requests`) asks for a small
  * run.
  */
@@ -355,7 +361,7 @@ export function alertsSuite(): SuiteDefinition {
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
         after: [INVALID_ENUMS],
-        estimate: (runs) => 2 * runs + 3 + observedCount(runs),
+        estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length,
         putBacks: { most: 1, estimated: 1 },
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
@@ -418,6 +424,12 @@ export function alertsSuite(): SuiteDefinition {
             });
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
           const observed = [
+            // The alert's own values but a threshold of every kind: an accepted answer shows the number kept.
+            ...EDGE_THRESHOLDS.map((threshold) => ({
+              label: `the alert's own values with threshold ${threshold}`,
+              json: { ...original, threshold },
+              more: {},
+            })),
             {
               label: 'a dashboardId that is not a 24-hex id',
               json: { ...original, dashboardId: 'conformance-dashboard' },

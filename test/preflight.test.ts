@@ -446,4 +446,22 @@ describe("another tenant's settings are checked like the run's own", () => {
       await target.close();
     }
   });
+
+  it('blames no setting for a target that ignores credentials: auth.required, access.other-tenant fail', async () => {
+    const target = await startReference({ faults: ['credentials-ignored'] });
+    try {
+      const env = { ...envFor(target), ...otherEnv(target) };
+      const run = await command(env, ['--seed', '3', '--runs', '4']);
+      expect(run.output).toContain(
+        'other tenant unchecked: OTHER_MANAGEMENT_KEY_ID, OTHER_MANAGEMENT_KEY_SECRET, OTHER_ORGANIZATION_ID ' +
+          'answered as no credentials are (HTTP 404), left to the run',
+      );
+      expect(run.output).not.toMatch(/is not known to the management API|\[TARGET_UNKNOWN_ID\]/);
+      expect(run.output).toMatch(/✗ auth\.required/);
+      expect(run.output).toMatch(/✗ access\.other-tenant/);
+      expect(run.code).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
 });

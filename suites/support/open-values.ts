@@ -47,6 +47,11 @@ export function withoutPaths<T extends Fields>(object: T, paths: readonly string
 export class OpenValues {
   /** Each open path's values learned, each with its JSON text (what tells two values apart, a bigint included). */
   private readonly known = new Map<string, { readonly value: unknown; readonly text: string }[]>();
+  /**
+   * Set when the target refused a body without the open fields, in words that name a documented field other than
+   * them: no value whose bounds are not shown explains its refusals, so must-accept probes go without learned values.
+   */
+  unexplained: string | undefined;
 
   /** Notes the values that `object` (a body the target accepted, or its answer) holds at the open `paths`. */
   learn(paths: readonly string[], object: unknown): void {

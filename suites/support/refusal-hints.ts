@@ -10,6 +10,11 @@ const leafOf = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Whether a refusal's words name any of `names` (field names), each as a whole word. */
+export function namesAny(text: string, names: readonly string[]): boolean {
+  return names.some((name) => new RegExp(`(?<![\\w])${escaped(name)}(?![\\w])`).test(text));
+}
+
 /**
  * What a refusal says of the fields at `paths`: for each field it names (by the last step of its path, as a whole
  * word), a value it gives for it, the lowest allowed where its words say which one that is (`must be a whole number

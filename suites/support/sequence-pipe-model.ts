@@ -56,7 +56,8 @@ export function pipeState(pipe: ModelPipe): PipeState {
 
 /**
  * The body an update sends to `pipe`, and whether it is complete: removals and the mapping added again are picked
- * among the mappings the model knows the pipe has; a relational update with nothing to remove sends a part of a body.
+ * among the mappings the model knows the pipe has. A relational update with nothing to remove sends a part of a body,
+ * and one that adds a mapping the pipe has is an observe probe: a target may refuse a duplicate (RULES.md).
  */
 export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: PipeUpdateBody; complete: boolean } {
   const known = pipe.tableMappings?.present ?? [];
@@ -74,9 +75,10 @@ export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: Pipe
     tableMappingsToAdd: added,
     ...(remove.length > 0 ? { tableMappingsToRemove: remove.map(tableKey) } : {}),
   };
+  const duplicate = added.some((mapping) => known.some((had) => sameTable(had, tableKey(mapping))));
   return {
     body: { ...patch.body, source: { ...patch.body.source, relational } },
-    complete: patch.complete && remove.length > 0,
+    complete: patch.complete && remove.length > 0 && !duplicate,
   };
 }
 
