@@ -71,9 +71,15 @@ export function sameJsonNumber(sent: number | bigint, answered: number | bigint)
   return !Number.isFinite(expected) || expected === Number(answered);
 }
 
-/** A copy of a JSON value with every bigint as the nearest number (for a schema validator, which knows no bigint). */
+/**
+ * A copy of a JSON value with every bigint as the nearest number (for a schema validator, which knows no bigint); one
+ * no double holds as the largest double of its sign: a number all the same, observed only (RULES.md).
+ */
 export function withoutBigInts(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') {
+    const nearest = Number(value);
+    return Number.isFinite(nearest) ? nearest : Math.sign(nearest) * Number.MAX_VALUE;
+  }
   if (Array.isArray(value)) return value.some(holdsBigInt) ? value.map(withoutBigInts) : value;
   if (typeof value !== 'object' || value === null) return value;
   if (!holdsBigInt(value)) return value;

@@ -9,6 +9,11 @@ function format(epochMs: number, offsetMinutes: number | 'Z', fraction: boolean)
   return iso.slice(0, 19) + (fraction ? iso.slice(19, 23) : '') + zone;
 }
 
+/** The instant `epochMs` as RFC 3339 writes it at `offsetMinutes` from UTC (or in `Z`), with milliseconds. */
+export function dateTimeAt(epochMs: number, offsetMinutes: number | 'Z'): string {
+  return format(epochMs, offsetMinutes, true);
+}
+
 /** An offset from UTC in minutes as RFC 3339 writes it: `+05:30`, `-12:00`. */
 function utcOffset(minutes: number): string {
   const size = Math.abs(minutes);

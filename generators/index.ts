@@ -20,7 +20,7 @@ export { alertUpdateBodyBadEnum } from './alertUpdateBodyBadEnum.ts';
 export { brokerSourceCreate, type BrokerSourceCreate } from './brokerSourceCreate.ts';
 export { caCertificate } from './caCertificate.ts';
 export { credentials, type Credentials } from './credentials.ts';
-export { dateTime } from './dateTime.ts';
+export { dateTime, dateTimeAt } from './dateTime.ts';
 export { destinationColumns, type DestinationColumn } from './destinationColumns.ts';
 export { fieldMappings, type FieldMapping } from './fieldMappings.ts';
 export { iamRole } from './iamRole.ts';

@@ -787,6 +787,48 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     stateful(
+      'pipe-created-at-rewritten',
+      "every pipe PATCH rewrites the pipe's createdAt to the time of the PATCH",
+      ['pipes.state-consistent'],
+      ['updatePipe'],
+      (store) => ({
+        result: (ctx, r) =>
+          ctx.operation === 'updatePipe'
+            ? storedAs(store, r, { createdAt: new Date(Date.now() + 1000).toISOString() })
+            : r,
+      }),
+    ),
+    stateful(
+      'alert-created-at-rewritten',
+      "every alert update rewrites the alert's createdAt to the time of the update",
+      ['alerts.update-applies'],
+      ['updateAlert', 'listAlerts'],
+      (store) => ({
+        result: (ctx, r) => {
+          const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
+          if (ctx.operation !== 'updateAlert' || !isObject(r.data) || !alert) return r;
+          const createdAt = new Date(Date.now() + 1000).toISOString();
+          store.alerts.set(alert.id, { ...alert, createdAt });
+          return { ...r, data: { ...r.data, createdAt } };
+        },
+      }),
+    ),
+    fault(
+      'key-expiry-offset-dropped',
+      "a key's expireAt sent with an offset is stored as the same wall-clock time in UTC (+06:45 read as Z)",
+      ['keys.credentials-returned'],
+      ['createKey'],
+      {
+        result: (ctx, r) => {
+          const sent = isObject(ctx.input) ? ctx.input.expireAt : undefined;
+          const wall = typeof sent === 'string' ? /^(.{19})(?:\.\d+)?[+-]\d\d:\d\d$/.exec(sent)?.[1] : undefined;
+          return ctx.operation === 'createKey' && wall && isObject(r.key)
+            ? { ...r, key: { ...r.key, expireAt: `${wall}Z` } }
+            : r;
+        },
+      },
+    ),
+    stateful(
       'threshold-float32',
       'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
       ['alerts.update-applies'],

@@ -110,9 +110,9 @@ function holdsUnsafeNumber(value: Json | undefined): boolean {
   return isObject(value) && Object.values(value).some(holdsUnsafeNumber);
 }
 
-/** A value with every integer past 2^53 turned into the nearest double. */
+/** A value with every integer past 2^53 turned into the nearest double, where a double holds it. */
 function rounded(value: Json | undefined): Json | undefined {
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return Number.isFinite(Number(value)) ? Number(value) : value;
   if (Array.isArray(value)) return value.map((item) => rounded(item) ?? null);
   if (!isObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));

@@ -1,9 +1,10 @@
 import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
-import { isSuccess } from '../core/exchange.ts';
+import { isSuccess, type Exchange } from '../core/exchange.ts';
 import type { Rule, Violation } from '../core/rule.ts';
 import { asObject, documentedFields, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
+import { sameInstant } from './instant.ts';
 import { alertIsolationViolations, SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
@@ -134,16 +135,23 @@ export const alertRules: Rule[] = [
         : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
     check: (ex, ctx) => {
       if (ex.operationId === 'updateAlert')
-        return subsetViolations(
-          alertFromUpdate(documentedFields(requestBody(ex)!, ctx.operation)),
-          data(ex.response?.json),
-          payloadPath(ex),
-        );
+        return [
+          ...subsetViolations(
+            alertFromUpdate(documentedFields(requestBody(ex)!, ctx.operation)),
+            data(ex.response?.json),
+            payloadPath(ex),
+          ),
+          ...keptViolations(ex, data(ex.response?.json), payloadPath(ex)),
+        ];
       const expected = asObject(ex.probe.expect?.alert)!;
       const list = data(ex.response?.json) as unknown[];
       const index = list.findIndex((item) => sameId(asObject(item)?.id, expected.id));
       if (index === -1) return [{ path: payloadPath(ex), expected: `an entry with id ${String(expected.id)}` }];
-      return subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], `${payloadPath(ex)}/${index}`);
+      const at = `${payloadPath(ex)}/${index}`;
+      return [
+        ...subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], at),
+        ...keptViolations(ex, list[index], at),
+      ];
     },
   },
   {
@@ -185,3 +193,23 @@ export const alertRules: Rule[] = [
     check: intentViolations,
   },
 ];
+
+/**
+ * Where an alert answer changed what no write changes (`probe.expect.kept`: the alert's `id` and `createdAt` as listed
+ * before the updates): the id as a uuid or 24-hex id, case aside; `createdAt` as the same instant in any offset.
+ */
+function keptViolations(ex: Exchange, answered: unknown, path: string): Violation[] {
+  const kept = asObject(ex.probe.expect?.kept) ?? {};
+  const alert = asObject(answered) ?? {};
+  return Object.entries(kept).flatMap(([field, before]): Violation[] =>
+    (field === 'id' ? sameId(alert[field], before) : sameInstant(alert[field], before))
+      ? []
+      : [
+          {
+            path: `${path}/${field}`,
+            expected: `${String(before)}, as listed before the updates`,
+            actual: alert[field],
+          },
+        ],
+  );
+}

@@ -6,6 +6,7 @@ import { CREATES_AT_ONCE } from './concurrent.ts';
 import { requestIdOf } from './envelope.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { subsetViolations } from './subset.ts';
+import { sameInstant } from './instant.ts';
 
 const neverExpires = (body: Record<string, unknown> | undefined): boolean =>
   body !== undefined && (!('expireAt' in body) || body.expireAt === null || body.expireAt === '');
@@ -122,6 +123,12 @@ export const keyRules: Rule[] = [
         Array.isArray(body.ipAccessList) && body.ipAccessList.length > 0 ? body.ipAccessList : undefined;
       const echoed = { name: body.name, roles: body.roles, ipAccessList: allowList };
       violations.push(...subsetViolations(echoed, key, `${payloadPath(ex)}/key`));
+      if (typeof body.expireAt === 'string' && body.expireAt !== '' && !sameInstant(key?.expireAt, body.expireAt))
+        violations.push({
+          path: `${payloadPath(ex)}/key/expireAt`,
+          expected: `the instant sent, ${body.expireAt}, in any offset`,
+          actual: key?.expireAt,
+        });
       return violations;
     },
   },

@@ -2,6 +2,7 @@ import { jsonText } from '../core/json-text.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Violation } from '../core/rule.ts';
 import { asObject, payload, payloadPath, sameId } from './body.ts';
+import { sameInstant } from './instant.ts';
 import { subsetViolations } from './subset.ts';
 
 /** The part of a rule that only model-based sequences give evidence for. */
@@ -24,6 +25,8 @@ export interface PipeState {
   /** The ids of the other pipes the sequence created: a create must answer a pipe of its own. */
   readonly others?: readonly string[];
   readonly name?: string;
+  /** The `createdAt` its create answered: no later write changes it. */
+  readonly createdAt?: string;
   readonly settings?: Readonly<Record<string, unknown>>;
   readonly columns?: readonly unknown[];
   readonly fieldMappings?: readonly unknown[];
@@ -70,6 +73,12 @@ export function pipeStateViolations(ex: Exchange): Violation[] {
       path: `${path}/id`,
       expected: 'a pipe of its own, not one created before it',
       actual: result.id,
+    });
+  if (state.createdAt !== undefined && !sameInstant(result.createdAt, state.createdAt))
+    violations.push({
+      path: `${path}/createdAt`,
+      expected: `${state.createdAt}, as its create answered`,
+      actual: result.createdAt,
     });
   if (state.name !== undefined && result.name !== state.name)
     violations.push({ path: `${path}/name`, expected: jsonText(state.name), actual: result.name });

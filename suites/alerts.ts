@@ -367,17 +367,23 @@ export function alertsSuite(): SuiteDefinition {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
           const original = found.original;
           const params = { id: found.id };
+          // What no update changes: the alert's id and createdAt, as listed before the updates.
+          const createdAt = found.listed?.createdAt;
+          const kept = { id: found.id, ...(createdAt === undefined ? {} : { createdAt }) };
           let changed = false;
           const update = async (
             sent: Record<string, unknown>,
             label: string,
             more: Parameters<typeof accept>[1] = {},
           ): Promise<JudgedExchange> => {
-            const updated = await context.send('updateAlert', { params, json: sent, probe: accept(label, more) });
+            const probe = accept(label, { ...more, expect: { ...more.expect, kept } });
+            const updated = await context.send('updateAlert', { params, json: sent, probe });
             if (!isSuccess(updated)) return updated;
             changed = true;
             await context.send('listAlerts', {
-              probe: accept(`list after ${label}`, { expect: { alert: { id: found.id, ...alertFromUpdate(sent) } } }),
+              probe: accept(`list after ${label}`, {
+                expect: { alert: { id: found.id, ...alertFromUpdate(sent) }, kept },
+              }),
             });
             return updated;
           };
@@ -444,7 +450,8 @@ export function alertsSuite(): SuiteDefinition {
               })),
           ];
           for (const { label, json, more } of observed) {
-            const exchange = await context.send('updateAlert', { params, json, probe: observe(label, more) });
+            const probe = observe(label, { ...more, expect: { kept } });
+            const exchange = await context.send('updateAlert', { params, json, probe });
             changed ||= isSuccess(exchange);
           }
           await putBack(context, found, changed);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  dateTimeAt,
   keyCreateBody,
   keyCreateBodyEmptyRoles,
   keyCreateBodyObserve,
@@ -16,6 +17,8 @@ import { ONE_AT_A_TIME } from './support/at-once.ts';
 
 /** Keys created at once in a run (when its concurrency allows as many). */
 const KEYS_AT_ONCE = 3;
+/** Offsets an expiry is written in, in minutes from UTC (or `Z`): east and west, on the quarter and half hour. */
+const EXPIRY_OFFSETS: readonly (number | 'Z')[] = Object.freeze([405, -570, 0, 'Z', 840]);
 
 const UNIQUE = 'keys.credentials-unique';
 
@@ -160,6 +163,29 @@ export function keysSuite(): SuiteDefinition {
                 }),
               }),
             ),
+          );
+        },
+      },
+      {
+        name: 'expiry in several offsets',
+        operations: ['createKey'],
+        estimate: () => EXPIRY_OFFSETS.length,
+        async run(context) {
+          const [complete] = context.examples(
+            'key expiring in an offset',
+            keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+            1,
+          );
+          // Within a day, as every key the run creates: the same instant, written at each offset.
+          const at = Math.ceil(Date.now() / 60_000) * 60_000 + 6 * 3_600_000 + 250;
+          await Promise.all(
+            EXPIRY_OFFSETS.map((offset) => {
+              const expireAt = dateTimeAt(at, offset);
+              return context.send('createKey', {
+                json: { ...complete!.value, name: `conformance expiry ${expireAt}`, expireAt },
+                probe: accept(`a disabled key expiring at ${expireAt}`),
+              });
+            }),
           );
         },
       },

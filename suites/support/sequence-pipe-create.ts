@@ -37,8 +37,9 @@ class CreatePipe implements SequenceCommand<PipeModel> {
       ? accept(`a ${this.kind} pipe of a sequence`, { expect })
       : observe(`a ${this.kind} pipe of a sequence, with open values as drawn`, { expect });
     const exchange = await real.step(name, 'createPipe', { json: body, probe });
-    const id = (exchange.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
-    if (isSuccess(exchange) && typeof id === 'string') model.pipes.push(createdPipe(this.kind, body, id));
+    const result = (exchange.response?.json as { result?: { id?: unknown; createdAt?: unknown } } | undefined)?.result;
+    if (isSuccess(exchange) && typeof result?.id === 'string')
+      model.pipes.push(createdPipe(this.kind, body, result.id, result.createdAt));
   }
 
   toString(): string {

@@ -8,6 +8,8 @@ export interface ModelPipe {
   readonly id: string;
   readonly kind: PipeKind;
   readonly name: string;
+  /** The `createdAt` its create answered, where it answered one. */
+  readonly createdAt?: string;
   readonly settings: Readonly<Record<string, unknown>>;
   readonly columns: readonly unknown[];
   readonly fieldMappings: readonly unknown[];
@@ -27,13 +29,14 @@ export interface PipeModel {
 /** Pipes a sequence creates at most: enough to interleave, few enough that updates find them. */
 export const MAX_SEQUENCE_PIPES = 2;
 
-/** The pipe a create body makes, once the target named it `id`. */
-export function createdPipe(kind: PipeKind, body: PipeCreateBody, id: string): ModelPipe {
+/** The pipe a create body makes, once the target named it `id` (and answered its `createdAt`). */
+export function createdPipe(kind: PipeKind, body: PipeCreateBody, id: string, createdAt?: unknown): ModelPipe {
   const mappings = (body.source as { relational?: { tableMappings?: Mapping[] } }).relational?.tableMappings;
   return {
     id,
     kind,
     name: body.name,
+    ...(typeof createdAt === 'string' ? { createdAt } : {}),
     settings: { ...body.settings },
     columns: body.destination.columns,
     fieldMappings: body.fieldMappings,
@@ -47,6 +50,7 @@ export function pipeState(pipe: ModelPipe): PipeState {
   return {
     id: pipe.id,
     name: pipe.name,
+    ...(pipe.createdAt === undefined ? {} : { createdAt: pipe.createdAt }),
     settings: pipe.settings,
     columns: pipe.columns,
     fieldMappings: pipe.fieldMappings,
