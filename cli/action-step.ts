@@ -8,14 +8,8 @@ import { copyLocations, SPEC_COPIES_VARIABLE } from '../core/operation-locations
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Inputs of action.yml that are not flags of `conformance`: the action's install step and upload step read them. */
-const ACTION_ONLY_INPUTS: ReadonlySet<string> = new Set([
-  'version',
-  'artifact-name',
-  'args',
-  'management-spec',
-  'alerts-spec',
-]);
+/** Inputs of action.yml that are not flags of `conformance`: the action's upload step and this step read them. */
+const ACTION_ONLY_INPUTS: ReadonlySet<string> = new Set(['artifact-name', 'args', 'management-spec', 'alerts-spec']);
 
 /** What the step leaves for the workflow: the action's outputs, as `$GITHUB_OUTPUT` lines. */
 export interface ActionOutputs {

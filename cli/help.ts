@@ -58,6 +58,15 @@ Network (proxies apply to a configured target; the embedded one is reached direc
   --client-cert FILE     client certificate (PEM) for mutual TLS, with --client-key FILE
   --client-key FILE      its private key (PEM); an encrypted key's passphrase from CLIENT_KEY_PASSPHRASE
 
+Gateway and settings file (docs/config-and-headers.md):
+  --header 'Name: value' sent on every request of both APIs (repeatable; CONFORMANCE_HEADERS, one a line);
+                         the value is a secret: never printed, redacted in every report
+  --management-header 'Name: value', --alerts-header 'Name: value'
+                         the same, for one API only (CONFORMANCE_MANAGEMENT_HEADERS, CONFORMANCE_ALERTS_HEADERS)
+  --config FILE          settings from a JSON or YAML file (else conformance.config.json, .yaml or .yml in the
+                         working folder): the library's keys; flags beat variables beat the file; \${NAME} reads
+                         the environment; credentials stay in their variables
+
 Run:
   --rules ID,...         run only these rules          --skip-rules ID,...  skip these rules
   --allow CLASSES        probe classes allowed: read,write,disruptive (default: all)

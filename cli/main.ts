@@ -38,6 +38,10 @@ async function run(
 ): Promise<number> {
   assertKnownFlags('run', argv, Object.keys(RUN_FLAGS));
   const config = resolveConfig(argv, env, RULE_IDS);
+  if (config.settingsFile?.found)
+    io.out(
+      `conformance: settings read from ${config.settingsFile.path} (found in the working folder; no --config given)`,
+    );
   hooks.beforeRun?.(config);
   const verbose = parseRunArgs(argv).verbose === true;
   const { runCommand } = await import('./run.ts');

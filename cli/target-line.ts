@@ -12,7 +12,10 @@ export function targetLine(config: RunConfig): string {
   }
   const tested = API_LIST.flatMap((api) => {
     const target = config[api.name];
-    return target ? [`${api.name} API at ${target.baseUrl}`] : [];
+    // The headers a run adds are named, never their values (secrets).
+    const headers = Object.keys(config.headers?.[api.name] ?? {});
+    const adding = headers.length > 0 ? ` with ${headers.join(', ')} (--header, values not shown)` : '';
+    return target ? [`${api.name} API at ${target.baseUrl}${adding}`] : [];
   });
   const left = Object.entries(config.unconfigured).map(([api, why]) => `${api} API, ${why}`);
   return `Testing ${tested.join(', ')}${left.length > 0 ? ` (not under test: ${left.join('; ')})` : ''}`;

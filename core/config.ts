@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { API_LIST, type ApiName, type ApiTargets, type TargetFlag } from '../apis/index.ts';
 import {
@@ -8,6 +8,7 @@ import {
   otherTenantSettings,
   type SettingName,
 } from '../apis/descriptor.ts';
+import { readSettingsFile, type SettingsFile } from './config-file.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { DEFAULTS } from './defaults.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -15,6 +16,14 @@ import { HarnessError } from './errors.ts';
 import { NETWORK_VARIABLES, type NetworkGiven, type NetworkSettings, resolveNetwork } from './network-settings.ts';
 import { PROBE_CLASSES, type ProbeClass } from './probe.ts';
 import { refuseSocks } from './proxy-route.ts';
+import {
+  HEADER_SETTINGS,
+  type HeaderKey,
+  type HeadersGiven,
+  parseHeaders,
+  type RunHeaders,
+  runHeaders,
+} from './request-headers.ts';
 import { BASE_URL_SETTING, givenTargetSettings, TARGET_SETTINGS, type GivenSetting } from './target-settings.ts';
 
 /** Where and as whom an API is reached: the types its descriptor gives (`apis/`). */
@@ -61,6 +70,10 @@ export interface RunConfig extends Targets {
   readonly shard?: Shard;
   /** Proxies (for a configured target), `--ca`, the client certificate: what the dispatchers are made with. */
   readonly network: NetworkSettings;
+  /** `--header`, `--<api>-header`: what each API's requests carry beside the harness's own headers (secrets). */
+  readonly headers: RunHeaders;
+  /** The settings file read (`--config FILE`, or one found in the working folder), when one was. */
+  readonly settingsFile?: { readonly path: string; readonly found: boolean };
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -94,6 +107,11 @@ export const RUN_FLAGS = Object.freeze({
   shard: { type: 'string' },
   'reference-fault': { type: 'string', multiple: true },
   'reference-mode': { type: 'string', multiple: true },
+  ...(Object.fromEntries(HEADER_SETTINGS.map(({ flag }) => [flag, { type: 'string', multiple: true }])) as Record<
+    'header' | `${ApiName}-header`,
+    { readonly type: 'string'; readonly multiple: true }
+  >),
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const);
 
@@ -127,7 +145,7 @@ export type TargetSettings = { readonly [F in TargetFlag as CamelCase<F>]?: stri
  * camelCase (`--management-url` is `managementUrl`), plus the credentials that the command takes from environment
  * variables only. Omitted settings take the defaults; with no API's URL, the embedded reference target is used.
  */
-export interface GivenSettings extends TargetSettings, NetworkGiven {
+export interface GivenSettings extends TargetSettings, NetworkGiven, HeadersSettings {
   readonly rules?: readonly string[];
   readonly skipRules?: readonly string[];
   readonly allow?: readonly ProbeClass[];
@@ -155,8 +173,16 @@ export interface GivenSettings extends TargetSettings, NetworkGiven {
   readonly referenceMode?: readonly string[];
 }
 
+/**
+ * The headers every request carries, as `Name: value` lines or an object of names to values: `headers` on both APIs'
+ * requests, `managementHeaders` or `alertsHeaders` on one API's (its own win over `headers` for the same name).
+ */
+type HeadersSettings = { readonly [K in HeaderKey]?: HeadersGiven };
+
 type SettingKey = keyof GivenSettings;
-type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, 'help'>>, SettingKey>;
+/** The flags whose settings key is not the flag in camelCase: `--header` is `headers`. */
+type OwnKeyFlag = 'help' | 'config' | 'header' | `${ApiName}-header`;
+type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, OwnKeyFlag>>, SettingKey>;
 // A flag added to RUN_FLAGS without its key in GivenSettings fails the type check here.
 true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
 
@@ -190,11 +216,15 @@ const TARGET_KEYS: ReadonlyMap<string, SettingKey> = new Map(
   ]),
 );
 
+/** The flags of the command alone, which no settings object holds. */
+const COMMAND_ONLY: ReadonlySet<string> = new Set(['help', 'config']);
+
 /** Every key a settings object may have. */
 const SETTING_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(RUN_FLAGS)
-    .filter((flag) => flag !== 'help')
+    .filter((flag) => !COMMAND_ONLY.has(flag) && !HEADER_SETTINGS.some((setting) => setting.flag === flag))
     .map(camel),
+  ...HEADER_SETTINGS.map((setting) => setting.key),
   ...TARGET_KEYS.values(),
   ...Object.keys(NETWORK_VARIABLES),
 ]);
@@ -205,6 +235,16 @@ const CREDENTIAL_KEYS = API_LIST.flatMap((api) =>
 )
   .join(', ')
   .replace(/, (?=[^,]*$)/, ' and ');
+
+/** The credential keys of a settings object, which no settings file may hold, each with its variable. */
+const FILE_CREDENTIALS: ReadonlyMap<string, string> = new Map([
+  ...API_LIST.flatMap((api) =>
+    [...credentialSettings(api), ...otherTenantSettings(api)]
+      .filter((s) => !api.settings.other?.ids.includes(s as (typeof api.settings.other.ids)[number]))
+      .map((s) => [TARGET_KEYS.get(s.variable) as string, s.variable] as const),
+  ),
+  ['clientKeyPassphrase', NETWORK_VARIABLES.clientKeyPassphrase.at(-1)!],
+]);
 
 /** Parses argv of `conformance run`; unknown flags are a CONFIG_INVALID error. */
 export function parseRunArgs(argv: readonly string[]): Record<string, string | string[] | boolean | undefined> {
@@ -222,11 +262,20 @@ export function parseRunArgs(argv: readonly string[]): Record<string, string | s
  * The command's settings: its flags and environment as a settings object, and the names the user gave them under
  * (a target setting's flag wins over its variable), so that the resolver's errors name flags and variables.
  */
-export function commandSettings(argv: readonly string[], env: Env): { given: GivenSettings; names: SettingNames } {
+export function commandSettings(
+  argv: readonly string[],
+  env: Env,
+  cwd: string = process.cwd(),
+): { given: GivenSettings; names: SettingNames; file?: SettingsFile } {
   const flags = parseRunArgs(argv);
+  const file = readSettingsFile(typeof flags.config === 'string' ? flags.config : undefined, cwd, env, {
+    keys: [...SETTING_KEYS].filter((key) => !FILE_CREDENTIALS.has(key)),
+    credentials: FILE_CREDENTIALS,
+  });
   const given: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(flags)) {
-    if (flag === 'help' || TARGET_SETTINGS.some((setting) => setting.flag === flag)) continue;
+    if (COMMAND_ONLY.has(flag) || TARGET_SETTINGS.some((setting) => setting.flag === flag)) continue;
+    if (HEADER_SETTINGS.some((setting) => setting.flag === flag)) continue;
     // A value given empty is not given (`--har` excepted, which says that it needs a path).
     given[camel(flag)] =
       typeof value === 'string' && flag !== 'har' && flag !== 'bundle' ? value.trim() || undefined : value;
@@ -242,6 +291,20 @@ export function commandSettings(argv: readonly string[], env: Env): { given: Giv
     if (env[variable] !== undefined) given[key] = env[variable];
     targetNames.set(key, variable);
   }
+  for (const { key, flag, variable } of HEADER_SETTINGS) {
+    const fromFlag = flags[flag];
+    // A flag replaces the variable's lines whole, as every flag replaces its variable.
+    if (Array.isArray(fromFlag)) given[key] = fromFlag;
+    else if (env[variable] !== undefined) given[key] = env[variable];
+    targetNames.set(key, Array.isArray(fromFlag) ? `--${flag}` : env[variable] !== undefined ? variable : `--${flag}`);
+  }
+  // The file is below flags and variables: each of its settings is read where neither gave it.
+  const shown = file && (file.found ? relative(cwd, file.path) : String(flags.config));
+  for (const [key, value] of Object.entries(file?.settings ?? {})) {
+    if (given[key] !== undefined) continue;
+    given[key] = value;
+    targetNames.set(key, `${key} in ${shown}`);
+  }
   const missing = (key: SettingKey): string => {
     const setting = TARGET_SETTINGS.find((s) => TARGET_KEYS.get(s.variable) === key);
     if (!setting) return `--${kebab(key)}`;
@@ -256,21 +319,27 @@ export function commandSettings(argv: readonly string[], env: Env): { given: Giv
     },
     missing: (key) => targetNames.get(key) ?? missing(key),
   };
-  return { given: given as GivenSettings, names };
+  return { given: given as GivenSettings, names, ...optional('file', file) };
 }
 
 /**
- * The command's resolver: flags, environment and defaults into one frozen RunConfig (`commandSettings`, then
- * `resolveSettings`), or a HarnessError naming the flag or variable at fault. `knownRules` are the rule ids that
- * `--rules` and `--skip-rules` may name.
+ * The command's resolver: flags, environment, the settings file (`--config`, or one found in `cwd`) and defaults into
+ * one frozen RunConfig (`commandSettings`, then `resolveSettings`), or a HarnessError naming the flag, variable or key
+ * at fault. `knownRules` are the rule ids that `--rules` and `--skip-rules` may name.
  */
-export function resolveConfig(argv: readonly string[], env: Env, knownRules: readonly string[]): RunConfig {
-  const { given, names } = commandSettings(argv, env);
+export function resolveConfig(
+  argv: readonly string[],
+  env: Env,
+  knownRules: readonly string[],
+  cwd: string = process.cwd(),
+): RunConfig {
+  const { given, names, file } = commandSettings(argv, env, cwd);
   const nodeExtraCaCerts = env.NODE_EXTRA_CA_CERTS;
-  return resolveSettings(given, knownRules, {
+  const config = resolveSettings(given, knownRules, {
     names,
     ...optional('nodeExtraCaCerts', nodeExtraCaCerts),
   });
+  return file ? deepFreeze({ ...config, settingsFile: { path: file.path, found: file.found } }) : config;
 }
 
 /**
@@ -358,6 +427,7 @@ export function resolveSettings(
       proxied: !useReference,
       ...optional('nodeExtraCaCerts', options.nodeExtraCaCerts),
     }),
+    headers: headersOf(given, names),
   };
   read.flag('verbose');
   refuseSocks(
@@ -371,6 +441,19 @@ export function resolveSettings(
     );
   }
   return deepFreeze(config);
+}
+
+/** Each API's headers from the settings that give them, each checked under the name the caller gave it. */
+function headersOf(given: GivenSettings, names: SettingNames): RunHeaders {
+  const parsed = Object.fromEntries(
+    HEADER_SETTINGS.flatMap(({ key }) =>
+      given[key] === undefined ? [] : [[key, parseHeaders(given[key], names.of(key))]],
+    ),
+  );
+  return runHeaders(
+    parsed,
+    API_LIST.map((api) => api.name),
+  );
 }
 
 /** The network settings given: the files as paths, the passphrase as given, the proxies as text. */

@@ -2,6 +2,7 @@ import { API_LIST, APIS } from '../apis/index.ts';
 import type { ApiDescriptor, CredentialSettings, Credentials } from '../apis/descriptor.ts';
 import type { RecordedRequest } from './exchange.ts';
 import { type NetworkSettings, PASSPHRASE_VARIABLE } from './network-settings.ts';
+import { REDACTED } from './redaction.ts';
 import type { ApiName } from './spec.ts';
 
 /**
@@ -70,8 +71,9 @@ export function curlCommand(api: ApiName, request: RecordedRequest, options: Cur
   else if (request.auth === 'custom' && request.headers.authorization !== undefined)
     parts.push(authorization(request.headers.authorization, options));
   for (const [name, value] of Object.entries(request.headers)) {
-    if (LEFT_OUT.has(name.toLowerCase())) continue;
-    parts.push('-H', quote(`${name}: ${redact(value)}`));
+    if (LEFT_OUT.has(name.toLowerCase()) && !request.gateway?.includes(name)) continue;
+    // A header the run's settings added is a secret, short or not: the reader gives it as they gave it to the run.
+    parts.push('-H', quote(`${name}: ${request.gateway?.includes(name) ? REDACTED : redact(value)}`));
   }
   if (request.body !== undefined) parts.push('--data-raw', quote(redact(request.body)));
   if (options.compressed) parts.push('--compressed', '-H', quote('Accept-Encoding:'));

@@ -8,6 +8,8 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Whose credentials were sent: the API's own, none, or a probe's own (wrong ones, say). */
   readonly auth: 'default' | 'none' | 'custom';
+  /** The names of the headers the run's settings added (`--header`): secrets, redacted by name as by value. */
+  readonly gateway?: readonly string[];
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string>>;
   readonly body?: string;

@@ -22,6 +22,8 @@ export interface HttpClientOptions<R = Exchange> {
   readonly baseUrl: string;
   /** The `Authorization` header of this API; it is sent to this base URL only. */
   readonly authorization: string;
+  /** The run's own headers of this API (`--header`), names in lower case, sent on every request beside its own. */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly gate: RequestGate;
@@ -124,9 +126,10 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
       const pacer = pacers.of(options.api, req.headers.authorization);
       // A group holds its claims while it gathers them: a pacer it already holds a claim of may not open before the
       // group is sent (a pacer feeling out a limit admits one at a time), so the rest of the group goes unpaced then;
-      // another pacer is waited for, up to the longest a rate limit may hold a request.
+      // another pacer is waited for, up to the longest a rate limit may hold a request (a wait that keeps the process
+      // alive no longer than the pacer does: a run that ends in this thread then ends at once).
       const holding = claims.some((held) => held.pacer === pacer && held.claim !== undefined);
-      if (!holding) await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs)]);
+      if (!holding) await Promise.race([pacer.open(), sleep(options.maxRateLimitWaitMs, undefined, { ref: false })]);
       claims.push({ pacer, claim: pacer.tryClaim() });
     }
     const lane = list[0]?.lane;
@@ -209,7 +212,12 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
   const query = opts.query ?? {};
   const search = new URLSearchParams(query).toString();
   const body = opts.json !== undefined ? jsonText(opts.json) : opts.body;
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'contract-conformance/0.1' };
+  const gateway = client.headers ?? {};
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': 'contract-conformance/0.1',
+    ...gateway,
+  };
   const authorization = opts.authorization === undefined ? client.authorization : opts.authorization;
   if (authorization !== null) headers.authorization = authorization;
   if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
@@ -218,6 +226,7 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
     url: `${client.baseUrl}${path}${search ? `?${search}` : ''}`,
     headers,
     auth: opts.authorization === undefined ? 'default' : opts.authorization === null ? 'none' : 'custom',
+    ...(Object.keys(gateway).length > 0 ? { gateway: Object.keys(gateway) } : {}),
     params,
     query,
     ...(body !== undefined ? { body } : {}),

@@ -39,13 +39,18 @@ export function createRedactor(secretNames: readonly string[], secrets: SecretRe
   };
   const text = (input: string): string => textKeeping(input);
   const value = <T>(input: T): T => redactValue(input, names, text) as T;
-  const headers = (input: Readonly<Record<string, string>>): Record<string, string> =>
-    Object.fromEntries(Object.entries(input).map(([k, v]) => [k, names.has(k.toLowerCase()) ? REDACTED : text(v)]));
+  const headers = (input: Readonly<Record<string, string>>, own: readonly string[] = []): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(input).map(([k, v]) => [
+        k,
+        names.has(k.toLowerCase()) || own.includes(k.toLowerCase()) ? REDACTED : text(v),
+      ]),
+    );
 
   const request = (r: RecordedRequest): RecordedRequest => ({
     ...r,
     url: text(r.url),
-    headers: headers(r.headers),
+    headers: headers(r.headers, r.gateway),
     query: value(r.query),
     ...(r.json !== undefined
       ? { json: withoutBigInts(value(r.json)), body: jsonText(value(r.json)) }

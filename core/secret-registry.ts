@@ -2,6 +2,7 @@ import { runSecrets } from '../apis/index.ts';
 import type { TargetsOf } from '../apis/descriptor.ts';
 import type { Exchange } from './exchange.ts';
 import { type NetworkSettings, networkSecrets } from './network-settings.ts';
+import { headerSecrets, type RunHeaders } from './request-headers.ts';
 import {
   createSecretIndex,
   MIN_SECRET_LENGTH,
@@ -71,13 +72,19 @@ export function secretsIn(
   return { values, pairs };
 }
 
+/** What of a run's settings holds secrets: the targets' credentials, the network's, the headers it adds. */
+export type RunSecrets = TargetsOf & { readonly network?: NetworkSettings; readonly headers?: RunHeaders };
+
 /**
  * The one registry of a run's secrets in a thread: fed with the run's settings and, where an exchange is recorded,
  * with what the exchange carries; read by the redactor (every secret) and by `secrets.absent` (the secrets sent).
  */
 export interface SecretRegistry {
-  /** The secrets of a run's settings: the APIs' credentials (sent), the network's passphrase and passwords (held). */
-  addSettings(config: TargetsOf & { readonly network?: NetworkSettings }): void;
+  /**
+   * The secrets of a run's settings: the APIs' credentials and the headers it adds (sent), the network's passphrase and
+   * passwords (held).
+   */
+  addSettings(config: RunSecrets): void;
   /** Adds a secret value (one shorter than 4 characters is ignored). */
   add(value: string, kind: SecretKind): void;
   /**
@@ -92,7 +99,7 @@ export interface SecretRegistry {
 }
 
 /** Creates a run's registry of secrets, with those of its settings when given. */
-export function createSecretRegistry(config?: TargetsOf & { readonly network?: NetworkSettings }): SecretRegistry {
+export function createSecretRegistry(config?: RunSecrets): SecretRegistry {
   const index = createSecretIndex();
   /** The secrets too short for the index, looked for one by one (redacted only). */
   const short = new Set<string>();
@@ -101,8 +108,9 @@ export function createSecretRegistry(config?: TargetsOf & { readonly network?: N
     if (value.length < MIN_SECRET_LENGTH) short.add(value);
     else index.add(value, kind);
   };
-  const addSettings = (settings: TargetsOf & { readonly network?: NetworkSettings }): void => {
+  const addSettings = (settings: RunSecrets): void => {
     for (const secret of runSecrets(settings)) add(secret, 'sent');
+    for (const secret of headerSecrets(settings.headers)) add(secret, 'sent');
     for (const secret of networkSecrets(settings.network)) add(secret, 'held');
   };
   if (config) addSettings(config);

@@ -67,6 +67,8 @@ interface Checker {
   readonly redact: (text: string) => string;
   readonly network: RunConfig['network'];
   readonly connections: ConnectionWatch;
+  /** The names of the headers the run adds to this API's requests (`--header`), for a refusal's message. */
+  readonly headers: readonly string[];
 }
 
 /**
@@ -114,6 +116,7 @@ export async function preflight(
           baseUrl,
           dispatcher: dispatchers.of(baseUrl),
           authorization: runAuthorization(api, config) ?? '',
+          ...(config.headers[api.name] ? { headers: config.headers[api.name] } : {}),
         });
         const baseUrlVariable = api.settings.baseUrl.variable;
         return checkApi(api, target, {
@@ -125,6 +128,7 @@ export async function preflight(
           redact,
           network: config.network,
           connections,
+          headers: Object.keys(config.headers[api.name] ?? {}),
         });
       }),
     );
@@ -167,7 +171,7 @@ async function checkApi(api: ApiDescriptor, target: TargetFields, checker: Check
     const exchange = await sent;
     const result = outcome(checker, exchange);
     const words = wordsOf(api, target, checker, exchange);
-    if (result === 'refused') throw new HarnessError('CREDENTIALS_REFUSED', read.refused(words));
+    if (result === 'refused') throw new HarnessError('CREDENTIALS_REFUSED', read.refused(words) + gatewayNote(checker));
     if (result === 'not-found') {
       const notFound = read.notFound;
       if (notFound.notTheApi === undefined) throw new HarnessError('TARGET_UNKNOWN_ID', notFound.unknownIds(words));
@@ -261,6 +265,19 @@ function findListed(
     throw new HarnessError(finds.unusable.code, finds.unusable.message(words, reason));
   }
   return `, ${finds.found(words)}`;
+}
+
+/**
+ * For a refusal of a run that adds headers (`--header`): that a gateway in front of the API, not the API, may have
+ * refused, and which headers to check; nothing for a run that adds none.
+ */
+function gatewayNote({ headers }: Checker): string {
+  if (headers.length === 0) return '';
+  const named = headers.join(', ');
+  return (
+    ` The run sends ${named} (--header) too: when a gateway in front of the API gave this answer, check ` +
+    `${headers.length === 1 ? 'that header' : 'those headers'} (the value the gateway wants, and for which host).`
+  );
 }
 
 /** The words of an API's preflight messages, for one answer. */

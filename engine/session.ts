@@ -151,6 +151,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           baseUrl: target.baseUrl,
           dispatcher: dispatchers.of(target.baseUrl),
           authorization: runAuthorization(api, config) ?? '',
+          ...(config.headers[api.name] ? { headers: config.headers[api.name] } : {}),
         });
       }
       return clients;

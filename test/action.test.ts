@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import type { Log } from 'sarif';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_BUNDLE_DIR, bundleAction } from '../build/action-bundle.ts';
 import { actionArgs, runActionStep } from '../cli/action-step.ts';
 import { RUN_FLAGS } from '../core/config.ts';
 import { ANNOTATIONS_PER_KIND } from '../reports/github-annotations.ts';
@@ -111,17 +112,17 @@ function bash(script: string, env: Readonly<Record<string, string>>, cwd: string
 }
 
 /**
- * Runs the action's steps as GitHub's runner does: each `run:` with bash, its `env` evaluated, GITHUB_OUTPUT,
- * GITHUB_STEP_SUMMARY and GITHUB_ENV pointing at files of `dir`, a failed step skipping every later step whose `if`
- * does not allow it; `uses:` steps are not run (their `with` is returned evaluated), but for actions/cache, whose hit
- * is `installed` (the folder the package was installed into) linked at its path. `files` go into the workspace first.
+ * Runs the action's steps as GitHub's runner does: each `run:` with bash, its `env` evaluated, GITHUB_ACTION_PATH the
+ * action's checkout (`actionPath`), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_ENV pointing at files of `dir`, a
+ * failed step skipping every later step whose `if` does not allow it; `uses:` steps are not run (their `with` is
+ * returned evaluated). `files` go into the workspace first.
  */
 async function runAction(
   dir: string,
   given: Readonly<Record<string, string>>,
-  installed: string,
+  actionPath: string,
   files: Readonly<Record<string, string>> = {},
-): Promise<ActionRun & { uploads: Record<string, string>[]; caches: Record<string, string>[] }> {
+): Promise<ActionRun & { uploads: Record<string, string>[] }> {
   const inputs = Object.fromEntries(
     Object.entries(ACTION.inputs).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']),
   );
@@ -138,7 +139,6 @@ async function runAction(
   const steps: Record<string, Record<string, string>> = {};
   const skipped: Step[] = [];
   const uploads: Record<string, string>[] = [];
-  const caches: Record<string, string>[] = [];
   let failed = false;
   let stdout = '';
   for (const [index, step] of ACTION.runs.steps.entries()) {
@@ -154,11 +154,7 @@ async function runAction(
       const withs = Object.fromEntries(
         Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)]),
       );
-      if (step.uses.startsWith('actions/cache@')) {
-        caches.push(withs);
-        await symlink(installed, withs.path!);
-        if (step.id) steps[step.id] = { 'cache-hit': 'true' };
-      } else uploads.push(withs);
+      uploads.push(withs);
       continue;
     }
     expect(step.shell).toBe('bash');
@@ -173,7 +169,7 @@ async function runAction(
         ...CLEAN_ENV,
         ...env,
         GITHUB_ACTIONS: 'true',
-        GITHUB_ACTION_PATH: ROOT,
+        GITHUB_ACTION_PATH: actionPath,
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: written.summary,
         GITHUB_ENV: written.env,
@@ -200,7 +196,6 @@ async function runAction(
     githubEnv: await readFile(written.env, 'utf8'),
     skipped,
     uploads,
-    caches,
   };
 }
 
@@ -233,7 +228,7 @@ describe('action.yml and the README workflows', () => {
   });
 
   it('takes no credential as an input, and every input is a flag of conformance or one of the action’s own', () => {
-    const own = ['version', 'artifact-name', 'args', 'management-spec', 'alerts-spec'];
+    const own = ['artifact-name', 'args', 'management-spec', 'alerts-spec'];
     for (const name of Object.keys(ACTION.inputs)) {
       expect(name).not.toMatch(/secret|token|password|key-id/i);
       expect(own.includes(name) || name in RUN_FLAGS, name).toBe(true);
@@ -244,7 +239,7 @@ describe('action.yml and the README workflows', () => {
         'require-judged': 'true',
         runs: '',
         args: ' --seed 3\n--verbose ',
-        version: '1',
+        'artifact-name': 'reports',
       }),
     ).toEqual(['--management-url', 'https://x.test', '--require-judged', '--seed', '3', '--verbose']);
     expect(() => actionArgs({ 'require-judged': 'yes' })).toThrow(/require-judged takes true or false/);
@@ -280,25 +275,19 @@ describe("the action's steps, run as the runner would", () => {
   let faulty: Awaited<ReturnType<typeof runAction>>;
   let broken: Awaited<ReturnType<typeof runAction>>;
 
-  let installed: string;
+  let clone: string;
   let specCopy: string;
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'action-'));
-    // What the install step puts in the cache: the package (packed from this checkout, as npm would serve it) and its
-    // production dependencies, nothing else.
-    installed = join(scratch, 'installed');
-    const pack = sh(`npm pack --json --ignore-scripts --pack-destination ${JSON.stringify(scratch)}`, ROOT);
-    const [{ filename }] = JSON.parse(pack) as [{ filename: string }];
-    sh(
-      `npm install --omit=dev --no-save --no-audit --no-fund --prefix ${JSON.stringify(installed)} ` +
-        JSON.stringify(join(scratch, filename)),
-      scratch,
-    );
+    // What `uses: <repo>@<ref>` gives the runner: a fresh clone of the repository at the ref, nothing installed or
+    // built in it (no node_modules, no dist/).
+    clone = join(scratch, 'action-checkout');
+    sh(`git clone --quiet --depth 1 file://${ROOT} ${JSON.stringify(clone)}`, scratch);
     // The user's copy of the management spec, two lines longer than the shipped one: SARIF lines are the copy's.
     specCopy = `# our copy\n# of the contract\n${await readFile(join(ROOT, 'openapi', 'management.yaml'), 'utf8')}`;
     // One after the other: each run is a whole harness run, and the machine is shared.
-    clean = await runAction(join(scratch, 'clean'), { runs: '3' }, installed);
+    clean = await runAction(join(scratch, 'clean'), { runs: '3' }, clone);
     faulty = await runAction(
       join(scratch, 'faulty'),
       {
@@ -309,10 +298,10 @@ describe("the action's steps, run as the runner would", () => {
           .map((f) => `--reference-fault ${f}`)
           .join(' '),
       },
-      installed,
+      clone,
       { 'contract/management.yaml': specCopy },
     );
-    broken = await runAction(join(scratch, 'broken'), { runs: 'many' }, installed);
+    broken = await runAction(join(scratch, 'broken'), { runs: 'many' }, clone);
   }, 300_000);
 
   afterAll(async () => {
@@ -337,8 +326,7 @@ describe("the action's steps, run as the runner would", () => {
       "[this run's artifacts](https://github.example/team/service/actions/runs/4242#artifacts)",
     );
     expect(clean.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
-    // The cache held the package: nothing was installed.
-    expect(clean.skipped.map((step) => step.name)).toEqual(['Install conformance']);
+    expect(clean.skipped).toEqual([]);
     expect(clean.uploads).toEqual([
       { name: 'conformance-reports', path: clean.outputs['report-dir'], 'if-no-files-found': 'ignore' },
     ]);
@@ -370,25 +358,35 @@ describe("the action's steps, run as the runner would", () => {
     expect(faulty.githubEnv).toBe('');
   });
 
-  it('installs only the package at its own version and its production dependencies, cached by version', async () => {
-    const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(clean.caches).toEqual([
+  it('runs the code of its own ref from a fresh clone with Node alone, installing nothing', () => {
+    expect(existsSync(join(clone, 'node_modules')) || existsSync(join(clone, 'dist'))).toBe(false);
+    const scripts = ACTION.runs.steps.flatMap((step) => (step.run ? [step.run] : []));
+    expect(scripts).toEqual(['node "$GITHUB_ACTION_PATH/action/bundle/action.js"']);
+    expect(ACTION.runs.steps.flatMap((step) => step.uses ?? [])).toEqual(['actions/upload-artifact@v4']);
+    // It ran: the clean run's reports name the clone's bundle, never a package installed by name.
+    expect(clean.outputs['exit-code']).toBe('0');
+    expect(clean.stdout).not.toMatch(/npm (install|ci)|node_modules/);
+    // The bundled command's subcommands are the command's: `reference` lists its faults, once.
+    const listed = spawnSync(
+      process.execPath,
+      [join(clone, ACTION_BUNDLE_DIR, 'conformance.js'), 'reference', '--list'],
       {
-        path: join(scratch, 'clean', 'runner-temp', `contract-conformance-${version}`),
-        key: `contract-conformance-${version}-Linux`,
+        encoding: 'utf8',
       },
-    ]);
-    const install = ACTION.runs.steps.find((step) => step.name === 'Install conformance')!;
-    expect(install.run).toMatch(/^npm install --omit=dev .*"contract-conformance@\$CONFORMANCE_VERSION"/);
-    const present = (name: string): boolean => existsSync(join(installed, 'node_modules', name));
-    expect(present('contract-conformance') && present('vitest')).toBe(true);
-    // The build and test tools of the checkout stay out (what npm ci of the action's folder installed before).
-    const tools = ['typescript', '@biomejs/biome', 'tsx', 'playwright-core', '@action-validator/core', '@types/node'];
-    expect(tools.filter(present)).toEqual([]);
-    expect(existsSync(join(installed, 'node_modules', 'contract-conformance', 'dist', 'cli', 'action-entry.js'))).toBe(
-      true,
     );
+    expect([listed.status, listed.stderr]).toEqual([0, '']);
+    expect(listed.stdout.match(/^Faults/gm)).toEqual(['Faults']);
   });
+
+  it('runs a bundle that is what the sources build now, byte for byte', async () => {
+    const rebuilt = join(scratch, 'rebuilt');
+    await bundleAction(rebuilt);
+    for (const name of ['action.js', 'conformance.js']) {
+      const committed = await readFile(join(ROOT, ACTION_BUNDLE_DIR, name));
+      const fresh = await readFile(join(rebuilt, name));
+      expect(fresh.equals(committed), `${ACTION_BUNDLE_DIR}/${name} is out of date: npm run bundle-action`).toBe(true);
+    }
+  }, 60_000);
 
   it("locates SARIF results and annotations in the user's copy of the spec, never in the package", async () => {
     const sarif = JSON.parse(await readFile(faulty.outputs.sarif!, 'utf8')) as Log;

@@ -27,7 +27,7 @@ const NETWORK = `Network (proxies apply to a configured target; the embedded one
   --client-cert FILE     client certificate (PEM) for mutual TLS, with --client-key FILE
   --client-key FILE      its private key (PEM); an encrypted key's passphrase from CLIENT_KEY_PASSPHRASE
 
-Run:`;
+Gateway and settings file (docs/config-and-headers.md):`;
 
 describe('help', () => {
   it('lists the target settings of every API, from its descriptor, in columns', () => {

@@ -7,7 +7,7 @@ import { ROOT } from './support/cli.ts';
 /** The widest line biome.json's formatter writes, and what Biome cannot reach (comments, long strings) is held to. */
 const WIDTH = 120;
 
-/** Every tracked source file, but the build's output and vitest's snapshots. */
+/** Every tracked source file, but the build's output, the action's committed bundle and vitest's snapshots. */
 function sourceFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.js', '*.mjs'], {
     cwd: ROOT,
@@ -17,7 +17,11 @@ function sourceFiles(): string[] {
     .split('\0')
     .filter((path) => path !== '')
     .filter(
-      (path) => !path.startsWith('dist/') && !path.includes('/__snapshots__/') && !path.includes('node_modules/'),
+      (path) =>
+        !path.startsWith('dist/') &&
+        !path.startsWith('action/bundle/') &&
+        !path.includes('/__snapshots__/') &&
+        !path.includes('node_modules/'),
     );
 }
 
