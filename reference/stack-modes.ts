@@ -139,8 +139,8 @@ const SERVER_TIMES = new Set(['createdAt', 'updatedAt', 'usedAt']);
 const UTC_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?Z$/;
 
 /**
- * A UTC date-time with `extra` more fraction digits and `zone` for `Z`: digits of a finer clock for the times the target
- * sets, zeros for one a client sent (it keeps what was sent).
+ * A UTC date-time with `extra` more fraction digits and `zone` for `Z`: digits of a finer clock for the times the
+ * target sets, zeros for one a client sent (it keeps what was sent).
  */
 function finerTime(text: string, key: string, extra: number, zone: string): string {
   const match = UTC_TIME.exec(text);
