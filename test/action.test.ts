@@ -199,14 +199,16 @@ async function runAction(
   };
 }
 
-function readmeWorkflows(readme: string): string[] {
-  return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((block) => /^jobs:/m.test(block));
+/** The whole workflows (YAML blocks with `jobs:`) of the GitHub Actions guide. */
+async function guideWorkflows(): Promise<string[]> {
+  const guide = await readFile(join(ROOT, 'docs', 'github-actions.md'), 'utf8');
+  return [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((block) => /^jobs:/m.test(block));
 }
 
-describe('action.yml and the README workflows', () => {
+describe('action.yml and the workflows of docs/github-actions.md', () => {
   it('validate against the published schemas of action metadata and workflows', async () => {
     expect(validateAction(ACTION_TEXT).errors).toEqual([]);
-    const workflows = readmeWorkflows(await readFile(join(ROOT, 'README.md'), 'utf8'));
+    const workflows = await guideWorkflows();
     expect(workflows.length).toBeGreaterThanOrEqual(2);
     for (const workflow of workflows) expect(validateWorkflow(workflow).errors).toEqual([]);
     // The validator does refuse what is wrong: a composite step without a shell, a job without runs-on.
@@ -214,10 +216,8 @@ describe('action.yml and the README workflows', () => {
     expect(validateWorkflow('on: push\njobs:\n  a:\n    steps:\n      - run: "true"\n').errors).not.toEqual([]);
   });
 
-  it("the README's workflow uses the action, takes credentials only through env, uploads results.sarif", async () => {
-    const [workflow] = readmeWorkflows(await readFile(join(ROOT, 'README.md'), 'utf8')).filter((w) =>
-      w.includes('contract-conformance@'),
-    );
+  it("the guide's workflow uses the action, takes credentials only through env, uploads results.sarif", async () => {
+    const [workflow] = (await guideWorkflows()).filter((w) => w.includes('contract-conformance@'));
     const steps = (parse(workflow!) as { jobs: Record<string, { steps: Step[] }> }).jobs.conformance!.steps;
     const action = steps.find((s) => s.id === 'conformance')!;
     expect(Object.keys(action.with ?? {}).every((name) => name in ACTION.inputs)).toBe(true);

@@ -142,7 +142,7 @@ describe('the published package', () => {
   it("registers the suites in a project's own vitest run with `contract-conformance/vitest`: every rule a " +
     "passed test, and a fault's rule a failed one", async () => {
     const project = join(installed, '..', '..');
-    // The README's example, as a project would write it.
+    // The example of docs/vitest.md, as a project would write it.
     await writeFile(
       join(project, 'vitest.config.ts'),
       `import { defineConfig } from 'vitest/config';
