@@ -667,6 +667,32 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
+      'usage-calendar-month',
+      'usage allows a period of one calendar month (to the same day of the next month), not 30 days',
+      ['usage.period-limit', 'request.valid-accepted'],
+      ['getUsageCost'],
+      {
+        review: (ctx, problems) => {
+          if (ctx.operation !== 'getUsageCost') return problems;
+          const { from, to } = usagePeriod(ctx.input);
+          if (from === undefined || to === undefined) return problems;
+          const start = new Date(from.instantMs);
+          const month = Date.UTC(
+            start.getUTCFullYear(),
+            start.getUTCMonth() + 1,
+            start.getUTCDate(),
+            start.getUTCHours(),
+            start.getUTCMinutes(),
+            start.getUTCSeconds(),
+          );
+          const rest = drop(problems, 'period-too-long');
+          return to.instantMs > month
+            ? [...rest, problem('to_date', 'period-too-long', 'to_date must be within one month of from_date')]
+            : rest;
+        },
+      },
+    ),
+    fault(
       'usage-to-date-optional',
       'usage accepts a request without to_date (one day)',
       ['usage.required-params'],
