@@ -667,6 +667,58 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
+      'names-trimmed',
+      'names are stored with the whitespace at either end trimmed (pipes, keys, alerts)',
+      ['pipes.update-applies', 'keys.credentials-returned', 'alerts.update-applies'],
+      ['updatePipe', 'createKey', 'updateAlert'],
+      { parse: (text, parse) => withTexts(parse(text), ['name'], (name) => name.trim()) },
+    ),
+    fault(
+      'markup-escaped',
+      'names and messages are stored HTML-escaped: <, >, &, " and \' as entities',
+      ['pipes.update-applies', 'keys.credentials-returned', 'alerts.update-applies'],
+      ['updatePipe', 'createKey', 'updateAlert'],
+      { parse: (text, parse) => withTexts(parse(text), ['name', 'message'], htmlEscaped) },
+    ),
+    fault(
+      'lone-surrogate-500',
+      'a body holding an escaped lone surrogate (valid JSON text) is answered 500: the store cannot encode it',
+      ['errors.client-not-server'],
+      ['updatePipe', 'createKey', 'updateAlert'],
+      {
+        review: (_ctx, problems) => {
+          if (holdsLoneSurrogate(_ctx.input)) throw new Error('invalid UTF-8: a lone surrogate cannot be stored');
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'usage-calendar-month',
+      'usage allows a period of one calendar month (to the same day of the next month), not 30 days',
+      ['usage.period-limit', 'request.valid-accepted'],
+      ['getUsageCost'],
+      {
+        review: (ctx, problems) => {
+          if (ctx.operation !== 'getUsageCost') return problems;
+          const { from, to } = usagePeriod(ctx.input);
+          if (from === undefined || to === undefined) return problems;
+          const start = new Date(from.instantMs);
+          const month = Date.UTC(
+            start.getUTCFullYear(),
+            start.getUTCMonth() + 1,
+            start.getUTCDate(),
+            start.getUTCHours(),
+            start.getUTCMinutes(),
+            start.getUTCSeconds(),
+          );
+          const rest = drop(problems, 'period-too-long');
+          return to.instantMs > month
+            ? [...rest, problem('to_date', 'period-too-long', 'to_date must be within one month of from_date')]
+            : rest;
+        },
+      },
+    ),
+    fault(
       'usage-to-date-optional',
       'usage accepts a request without to_date (one day)',
       ['usage.required-params'],
@@ -1291,4 +1343,26 @@ function int32Settings(settings: Json | undefined): JsonObject {
 /** A name through a latin1 column: each character past U+00FF becomes `?`. */
 function latin1(name: Json | undefined): string {
   return [...String(name ?? '')].map((char) => ((char.codePointAt(0) ?? 0) > 0xff ? '?' : char)).join('');
+}
+
+/** A body with the top-level string `fields` rewritten. */
+function withTexts(value: Json, fields: readonly string[], rewrite: (text: string) => string): Json {
+  if (!isObject(value)) return value;
+  const copy: JsonObject = { ...value };
+  for (const field of fields) {
+    const text = copy[field];
+    if (typeof text === 'string') copy[field] = rewrite(text);
+  }
+  return copy;
+}
+
+const htmlEscaped = (text: string): string =>
+  text.replace(/[<>&"']/g, (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": '#39' }[char]};`);
+
+/** Whether any string of a value holds a surrogate code unit without its pair. */
+function holdsLoneSurrogate(value: Json | undefined): boolean {
+  if (typeof value === 'string')
+    return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  return isObject(value) && Object.values(value).some(holdsLoneSurrogate);
 }

@@ -21,6 +21,7 @@ import { needsOtherTenant, otherAuthorization } from './support/access-groups.ts
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
 import { OTHER_TENANT_PARTS } from '../rules/access.ts';
 import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
+import { TEXT_KINDS } from './support/text-kinds.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import { jsonText } from '../core/json-text.ts';
@@ -399,7 +400,7 @@ export function alertsSuite(): SuiteDefinition {
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
         after: [INVALID_ENUMS],
-        estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length,
+        estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length + 2 * TEXT_KINDS.length,
         putBacks: { most: 1, estimated: 1 },
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
@@ -468,6 +469,14 @@ export function alertsSuite(): SuiteDefinition {
             });
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
           const observed = [
+            // The alert's own values but a name or message of every kind of text: an accepted answer carries it back.
+            ...TEXT_KINDS.flatMap(({ kind, text }) =>
+              ['name', 'message'].map((field) => ({
+                label: `the alert's own values with a ${field} of ${kind}`,
+                json: { ...original, [field]: text },
+                more: {},
+              })),
+            ),
             // The alert's own values but a threshold of every kind: an accepted answer shows the number kept.
             ...EDGE_THRESHOLDS.map((threshold) => ({
               label: `the alert's own values with threshold ${threshold}`,

@@ -6,6 +6,7 @@ import {
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
 import { dateTimeAt } from '../generators/dateTime.ts';
+import { TEXT_KINDS } from './support/text-kinds.ts';
 import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
@@ -17,6 +18,7 @@ import { ONE_AT_A_TIME } from './support/at-once.ts';
 
 /** Keys created at once in a run (when its concurrency allows as many). */
 const KEYS_AT_ONCE = 3;
+const DISABLED_WITHIN_DAY = { state: 'disabled', expiry: 'withinDay' } as const;
 /** Offsets an expiry is written in, in minutes from UTC (or `Z`): east and west, on the quarter and half hour. */
 const EXPIRY_OFFSETS: readonly (number | 'Z')[] = Object.freeze([405, -570, 0, 'Z', 840]);
 
@@ -186,6 +188,22 @@ export function keysSuite(): SuiteDefinition {
                 probe: accept(`a disabled key expiring at ${expireAt}`),
               });
             }),
+          );
+        },
+      },
+      {
+        name: 'names of every kind of text',
+        operations: ['createKey'],
+        estimate: () => TEXT_KINDS.length,
+        async run(context) {
+          const [complete] = context.examples('key named with text of a kind', keyCreateBody(DISABLED_WITHIN_DAY), 1);
+          await Promise.all(
+            TEXT_KINDS.map(({ kind, text }) =>
+              context.send('createKey', {
+                json: { ...complete!.value, name: text },
+                probe: observe(`a disabled key named with ${kind}`),
+              }),
+            ),
           );
         },
       },

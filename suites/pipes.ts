@@ -11,6 +11,7 @@ import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
 import { PATH_SCOPE_PARTS } from '../rules/access.ts';
 import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
+import { TEXT_KINDS } from './support/text-kinds.ts';
 import { payload } from '../rules/body.ts';
 import { isSuccess } from '../core/exchange.ts';
 import { PIPE_SEQUENCES, pipeSequences } from './support/sequence-pipes.ts';
@@ -286,6 +287,10 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       json: { ...filled, settings: { ...settings, [key]: 'not a number' } },
       probe: reject(`a complete update whose ${key} is a string`),
     },
+    ...TEXT_KINDS.map(({ kind, text }) => ({
+      json: { name: text },
+      probe: observe(`an update of the name alone, to ${kind}`),
+    })),
     ...context
       .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
       .map((ex) => ({
@@ -497,7 +502,7 @@ export function pipesSuite(): SuiteDefinition {
         operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
         feeds: [`${REFUSED}#${REFUSED_WRITE_PARTS.pipe}`],
         after: [PATH_SCOPE_UPDATE],
-        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (1 + Math.min(runs, 2)),
+        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (1 + TEXT_KINDS.length + Math.min(runs, 2)),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
             context.send('createPipe', {

@@ -9,6 +9,8 @@ import type { Probe } from '../core/probe.ts';
 
 const DAY = 86_400_000;
 const RULE = 'usage.period-limit';
+/** How many period starts `calendarStarts` gives. */
+const CALENDAR_STARTS = 5;
 
 /** A past UTC midnight that depends only on the seed, so that a replay sends the same dates. */
 const anchorOf = (seed: number): Date => new Date(Date.UTC(2026, 0, 1) + (seed % 180) * DAY);
@@ -17,6 +19,33 @@ const period = (from: number, to: number): { from_date: string; to_date: string 
   from_date: iso(from),
   to_date: iso(to),
 });
+
+/**
+ * Starts of periods across the calendar, each a UTC midnight whose 31 days after it have passed, within the last year
+ * before the run's month: the first of a month of 28 (or 29), of 30 and of 31 days, a month's last day and a year's
+ * last day. A limit written as "one calendar month" differs from 30 days only there: from a month of 31 days it
+ * accepts 31, from February it refuses 30. The same in every run of one month, so that a replay sends the same dates.
+ */
+export function calendarStarts(now: Date): { readonly label: string; readonly from: number }[] {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  const firsts = Array.from({ length: 12 }, (_, back) => Date.UTC(year, month - 2 - back, 1));
+  const length = (first: number): number => {
+    const start = new Date(first);
+    return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1) - DAY).getUTCDate();
+  };
+  const firstOf = (days: readonly number[]): number => firsts.find((first) => days.includes(length(first)))!;
+  const lastDay = Date.UTC(year, month - 1, 0);
+  const lastYearEnd = Date.UTC(year - 1, 11, 31);
+  const yearEnd = lastYearEnd + 31 * DAY <= now.getTime() ? lastYearEnd : Date.UTC(year - 2, 11, 31);
+  return [
+    { label: 'the first of February', from: firstOf([28, 29]) },
+    { label: 'the first of a month of 30 days', from: firstOf([30]) },
+    { label: 'the first of a month of 31 days', from: firstOf([31]) },
+    { label: "a month's last day", from: lastDay },
+    { label: "a year's last day", from: yearEnd },
+  ].map(({ label, from }) => ({ label: `${label} (${iso(from).slice(0, 10)})`, from }));
+}
 
 /** The latest day strictly between `after` and `before` that a usage response shows cost entries for. */
 function lastDayWithEntries(exchange: Exchange, after: string, before: string): string | undefined {
@@ -48,10 +77,25 @@ export function usageSuite(): SuiteDefinition {
         name: 'the 30-day boundary',
         operations: ['getUsageCost'],
         feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
-        estimate: () => 6,
+        estimate: () => 6 + 3 * CALENDAR_STARTS,
         async run(context) {
           const from = anchorOf(context.config.seed).getTime();
           await Promise.all([
+            // From dates across the calendar: exactly 30 days, and 30 days and a second, and 31 days, from each.
+            ...calendarStarts(new Date()).flatMap(({ label, from: start }) => [
+              context.send('getUsageCost', {
+                query: period(start, start + 30 * DAY),
+                probe: accept(`exactly 30 days from ${label}`, { rules: [RULE] }),
+              }),
+              context.send('getUsageCost', {
+                query: period(start, start + 30 * DAY + 1000),
+                probe: reject(`30 days and 1 second from ${label}`, RULE),
+              }),
+              context.send('getUsageCost', {
+                query: period(start, start + 31 * DAY),
+                probe: reject(`31 days from ${label}`, RULE),
+              }),
+            ]),
             context.send('getUsageCost', {
               query: period(from, from + 30 * DAY),
               probe: accept('exactly 30 days', { rules: [RULE] }),
