@@ -11,7 +11,8 @@ import freshBuild from '../test/fresh-build.ts';
 /**
  * The seed sweep: every reference mode (the clean target among them) on many seeds, each a default run of the command
  * in a worker process; prints the runs that failed and the rule × operation of each failure. A correct mode must
- * pass on every seed, so the count it prints must be 0. `npm run seeds -- --seeds 100 --workers 2`. The runs are the
+ * pass on every seed, so the count it prints must be 0. `npm run seeds -- --seeds 100 --workers 2`; `--pairs` runs
+ * every pair of modes at once instead (`--pairs --seeds 1`). The runs are the
  * build's command, as the tests' are (built again first where a source is newer): run from the sources, each run's
  * worker would go through vite's transform, about three times as slow.
  */
@@ -44,7 +45,7 @@ async function runOne(job: Job): Promise<Outcome> {
   const started = performance.now();
   const lines: string[] = [];
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-  const modeArgs = job.mode === CLEAN ? [] : ['--reference-mode', job.mode];
+  const modeArgs = job.mode === CLEAN ? [] : job.mode.split('+').flatMap((mode) => ['--reference-mode', mode]);
   try {
     const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io);
     const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
@@ -72,6 +73,7 @@ async function sweep(args: readonly string[]): Promise<number> {
       seeds: { type: 'string', default: '100' },
       workers: { type: 'string', default: '2' },
       modes: { type: 'string' },
+      pairs: { type: 'boolean', default: false },
     },
   });
   const seeds = Number(values.seeds);
@@ -80,7 +82,10 @@ async function sweep(args: readonly string[]): Promise<number> {
     console.error('seed-sweep: --seeds and --workers take positive integers (e.g. --seeds 100 --workers 2)');
     return 2;
   }
-  const modes = values.modes ? values.modes.split(',') : [CLEAN, ...MODE_NAMES];
+  const named = values.modes ? values.modes.split(',') : [CLEAN, ...MODE_NAMES];
+  // With --pairs, every pair of the modes at once (`a+b`), the slow one aside.
+  const single = named.filter((mode) => mode !== CLEAN && mode !== 'slow');
+  const modes = values.pairs ? single.flatMap((a, i) => single.slice(i + 1).map((b) => `${a}+${b}`)) : named;
   const jobs = modes.flatMap((mode) => Array.from({ length: seeds }, (_, i) => ({ mode, seed: FIRST_SEED + i })));
   freshBuild();
   console.log(`seed sweep: ${modes.length} modes × ${seeds} seeds = ${jobs.length} default runs, ${workers} worker(s)`);
