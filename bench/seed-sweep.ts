@@ -12,7 +12,8 @@ import freshBuild from '../test/fresh-build.ts';
  * The seed sweep: every reference mode (the clean target among them) on many seeds, each a default run of the command
  * in a worker process; prints the runs that failed and the rule × operation of each failure. A correct mode must
  * pass on every seed, so the count it prints must be 0. `npm run seeds -- --seeds 100 --workers 2`; `--pairs` runs
- * every pair of modes at once instead (`--pairs --seeds 1`). The runs are the
+ * every pair of modes at once instead (`--pairs --seeds 1`); `--faults a,b` runs faults, each of which must fail on
+ * every seed (its count is of the seeds it passed). The runs are the
  * build's command, as the tests' are (built again first where a source is newer): run from the sources, each run's
  * worker would go through vite's transform, about three times as slow.
  */
@@ -33,6 +34,8 @@ interface Outcome extends Job {
 }
 
 const CLEAN = 'clean';
+/** How a job names a fault of the reference target, which must fail its rules on every seed. */
+const FAULT = 'fault:';
 const FIRST_SEED = 1;
 
 /** The build's command (`dist/cli/main.js`), which `sweep` made fresh before it started the workers. */
@@ -45,7 +48,12 @@ async function runOne(job: Job): Promise<Outcome> {
   const started = performance.now();
   const lines: string[] = [];
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-  const modeArgs = job.mode === CLEAN ? [] : job.mode.split('+').flatMap((mode) => ['--reference-mode', mode]);
+  const modeArgs =
+    job.mode === CLEAN
+      ? []
+      : job.mode.startsWith(FAULT)
+        ? ['--reference-fault', job.mode.slice(FAULT.length)]
+        : job.mode.split('+').flatMap((mode) => ['--reference-mode', mode]);
   try {
     const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io);
     const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
@@ -74,6 +82,7 @@ async function sweep(args: readonly string[]): Promise<number> {
       workers: { type: 'string', default: '2' },
       modes: { type: 'string' },
       pairs: { type: 'boolean', default: false },
+      faults: { type: 'string' },
     },
   });
   const seeds = Number(values.seeds);
@@ -85,7 +94,11 @@ async function sweep(args: readonly string[]): Promise<number> {
   const named = values.modes ? values.modes.split(',') : [CLEAN, ...MODE_NAMES];
   // With --pairs, every pair of the modes at once (`a+b`), the slow one aside.
   const single = named.filter((mode) => mode !== CLEAN && mode !== 'slow');
-  const modes = values.pairs ? single.flatMap((a, i) => single.slice(i + 1).map((b) => `${a}+${b}`)) : named;
+  const modes = values.faults
+    ? values.faults.split(',').map((fault) => `${FAULT}${fault}`)
+    : values.pairs
+      ? single.flatMap((a, i) => single.slice(i + 1).map((b) => `${a}+${b}`))
+      : named;
   const jobs = modes.flatMap((mode) => Array.from({ length: seeds }, (_, i) => ({ mode, seed: FIRST_SEED + i })));
   freshBuild();
   console.log(`seed sweep: ${modes.length} modes × ${seeds} seeds = ${jobs.length} default runs, ${workers} worker(s)`);
@@ -131,7 +144,8 @@ async function sweep(args: readonly string[]): Promise<number> {
     `\n${failedRuns.length} of ${outcomes.length} runs failed${lost ? `, ${lost} did not report` : ''} ` +
       `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
-  return failedRuns.length === 0 && lost === 0 ? 0 : 1;
+  const expected = values.faults ? outcomes.every((o) => o.code === 1) : failedRuns.length === 0;
+  return expected && lost === 0 ? 0 : 1;
 }
 
 if (process.argv.includes('--worker')) await worker();

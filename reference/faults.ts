@@ -891,7 +891,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           const sent = isObject(ctx.input) && isObject(ctx.input.settings) ? ctx.input.settings : undefined;
           if (ctx.operation !== 'updatePipe' || problems.length === 0 || !pipe || !sent) return problems;
           const numbers = Object.entries(sent).filter(
-            ([key, value]) => typeof value === 'number' && key in pipe.settings,
+            ([key, value]) => Number.isSafeInteger(value) && (value as number) > 0 && key in pipe.settings,
           );
           store.pipes.set(pipe.id, { ...pipe, settings: { ...pipe.settings, ...Object.fromEntries(numbers) } });
           return problems;
@@ -927,7 +927,10 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         result: (ctx, r) => {
           const alert = store.alerts.get((ctx.params.id ?? '').toLowerCase());
           if (ctx.operation !== 'updateAlert' || !isObject(r.data) || !alert) return r;
-          const threshold = Math.fround(Number(alert.threshold));
+          // Past a float32's range the column would refuse the value: only those it holds are rounded.
+          const threshold = Number.isFinite(Math.fround(Number(alert.threshold)))
+            ? Math.fround(Number(alert.threshold))
+            : alert.threshold;
           store.alerts.set(alert.id, { ...alert, threshold });
           return { ...r, data: { ...r.data, threshold } };
         },

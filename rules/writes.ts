@@ -9,6 +9,7 @@ const RULE = 'writes.refused-unchanged';
 export const REFUSED_WRITE_PARTS = Object.freeze({
   pipe: 'a pipe read after refused PATCHes',
   alert: 'an alert listed after refused updates',
+  sequences: 'refused writes in sequences',
 });
 
 /**
@@ -37,6 +38,12 @@ export const writeRules: Rule[] = [
     parts: [
       { name: REFUSED_WRITE_PARTS.pipe, operations: ['getPipeSettings'] },
       { name: REFUSED_WRITE_PARTS.alert, operations: ['listAlerts'] },
+      {
+        name: REFUSED_WRITE_PARTS.sequences,
+        notProbedYet:
+          'no sequence reads a pipe or an alert right after a refused update yet (refused updates outside ' +
+          'sequences are read after)',
+      },
     ],
     partOf: (ex) => (ex.operationId === 'getPipeSettings' ? REFUSED_WRITE_PARTS.pipe : REFUSED_WRITE_PARTS.alert),
     applies: (ex) => probes(ex, RULE) && isSuccess(ex) && asObject(ex.probe.expect?.refusedUnchanged) !== undefined,
