@@ -156,7 +156,7 @@ function finerDigits(text: string, count: number): string {
 }
 
 /** A uuid of version 7: 48 bits of the time in milliseconds, then random bits, with its version and variant. */
-export function uuidV7(): string {
+function uuidV7(): string {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(Date.now(), 0, 6);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
@@ -208,7 +208,7 @@ function pythonJson(value: Json): string {
 }
 
 /** A number as Python's `repr` of a float writes it: the shortest digits, exponent past 1e16 or below 1e-4. */
-export function pythonFloat(value: number): string {
+function pythonFloat(value: number): string {
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : value < 0 ? '-Infinity' : 'NaN';
   const [mantissa = '0', power = '0'] = Math.abs(value).toExponential().split('e');
   const digits = mantissa.replace('.', '');
