@@ -1,10 +1,11 @@
 import { fork } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RunReport } from '../core/run-report.ts';
+import { FAULT_NAMES } from '../reference/faults.ts';
 import { MODE_NAMES } from '../reference/modes.ts';
 import freshBuild from '../test/fresh-build.ts';
 
@@ -13,7 +14,9 @@ import freshBuild from '../test/fresh-build.ts';
  * in a worker process; prints the runs that failed and the rule × operation of each failure. A correct mode must
  * pass on every seed, so the count it prints must be 0. `npm run seeds -- --seeds 100 --workers 2`; `--pairs` runs
  * every pair of modes at once instead (`--pairs --seeds 1`); `--faults a,b` runs faults, each of which must fail on
- * every seed (its count is of the seeds it passed). The runs are the
+ * every seed (its count is of the seeds it passed; `--faults all` runs every fault). `--record FILE` writes every run's
+ * verdicts (rule × operation × outcome) and request count to FILE, sorted, so that two commits' files can be diffed to
+ * show a change of structure left behaviour alone. The runs are the
  * build's command, as the tests' are (built again first where a source is newer): run from the sources, each run's
  * worker would go through vite's transform, about three times as slow.
  */
@@ -28,6 +31,9 @@ interface Job {
 interface Outcome extends Job {
   readonly code: number;
   readonly failed: readonly string[];
+  /** Every verdict of the run, `rule on operation: outcome`, and its request count (for `--record`). */
+  readonly verdicts: readonly string[];
+  readonly requests: number;
   /** For a failed run, the lines of its output that name a failure. */
   readonly why: readonly string[];
   readonly ms: number;
@@ -58,8 +64,10 @@ async function runOne(job: Job): Promise<Outcome> {
     const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io);
     const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
     const failed = report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`);
+    const verdicts = report.results.map((r) => `${r.rule} on ${r.operationId}: ${r.outcome}`).sort();
+    const requests = report.stats.requests;
     const why = code === 0 ? [] : lines.flatMap((text) => text.split('\n')).filter((line) => /^\s*[✗!]/.test(line));
-    return { ...job, code, failed, why, ms: performance.now() - started };
+    return { ...job, code, failed, verdicts, requests, why, ms: performance.now() - started };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }
@@ -83,6 +91,7 @@ async function sweep(args: readonly string[]): Promise<number> {
       modes: { type: 'string' },
       pairs: { type: 'boolean', default: false },
       faults: { type: 'string' },
+      record: { type: 'string' },
     },
   });
   const seeds = Number(values.seeds);
@@ -94,11 +103,14 @@ async function sweep(args: readonly string[]): Promise<number> {
   const named = values.modes ? values.modes.split(',') : [CLEAN, ...MODE_NAMES];
   // With --pairs, every pair of the modes at once (`a+b`), the slow one aside.
   const single = named.filter((mode) => mode !== CLEAN && mode !== 'slow');
-  const modes = values.faults
-    ? values.faults.split(',').map((fault) => `${FAULT}${fault}`)
-    : values.pairs
-      ? single.flatMap((a, i) => single.slice(i + 1).map((b) => `${a}+${b}`))
-      : named;
+  const faults = values.faults
+    ? (values.faults === 'all' ? FAULT_NAMES : values.faults.split(',')).map((fault) => `${FAULT}${fault}`)
+    : [];
+  const asked = values.modes !== undefined || faults.length === 0;
+  const modes = [
+    ...(values.pairs ? single.flatMap((a, i) => single.slice(i + 1).map((b) => `${a}+${b}`)) : asked ? named : []),
+    ...faults,
+  ];
   const jobs = modes.flatMap((mode) => Array.from({ length: seeds }, (_, i) => ({ mode, seed: FIRST_SEED + i })));
   freshBuild();
   console.log(`seed sweep: ${modes.length} modes × ${seeds} seeds = ${jobs.length} default runs, ${workers} worker(s)`);
@@ -129,7 +141,7 @@ async function sweep(args: readonly string[]): Promise<number> {
       return new Promise<void>((resolve) => child.on('exit', () => resolve()));
     }),
   );
-  const failedRuns = outcomes.filter((o) => o.code !== 0);
+  const failedRuns = outcomes.filter((o) => o.code !== 0 && !o.mode.startsWith(FAULT));
   console.log('\nmode                      runs  failed  rule × operation (seeds)');
   for (const mode of modes) {
     const mine = outcomes.filter((o) => o.mode === mode);
@@ -141,10 +153,22 @@ async function sweep(args: readonly string[]): Promise<number> {
   }
   const lost = jobs.length - outcomes.length;
   console.log(
-    `\n${failedRuns.length} of ${outcomes.length} runs failed${lost ? `, ${lost} did not report` : ''} ` +
+    `\n${failedRuns.length} of ${outcomes.length} runs of modes failed${lost ? `, ${lost} did not report` : ''} ` +
       `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
-  const expected = values.faults ? outcomes.every((o) => o.code === 1) : failedRuns.length === 0;
+  if (values.record) {
+    const byJob = (a: Job, b: Job) => a.mode.localeCompare(b.mode) || a.seed - b.seed;
+    const records = [...outcomes].sort(byJob).map(({ mode, seed, code, requests, verdicts }) => ({
+      mode,
+      seed,
+      code,
+      requests,
+      verdicts,
+    }));
+    await writeFile(values.record, `${JSON.stringify(records, null, 1)}\n`);
+    console.log(`verdicts of ${records.length} runs written to ${values.record}`);
+  }
+  const expected = outcomes.every((o) => o.code === (o.mode.startsWith(FAULT) ? 1 : 0));
   return expected && lost === 0 ? 0 : 1;
 }
 
