@@ -1,5 +1,6 @@
 import type { Outcome, RuleResult } from './finding.ts';
 import type { FieldTally, OperationCoverage, SequenceTally } from './ledger.ts';
+import { TEXT_KIND_NAMES } from './text-kinds.ts';
 
 /**
  * One enum field of a request: its documented values, those sent by must-accept and by observe probes, and those never
@@ -11,6 +12,14 @@ export interface EnumCoverage {
   readonly accept: readonly string[];
   readonly observe: readonly string[];
   readonly neverTried: readonly string[];
+}
+
+/** One free-text field of a request: the kinds of text sent by must-accept and by observe probes, and those never. */
+export interface TextCoverage {
+  readonly field: string;
+  readonly accept: readonly string[];
+  readonly observe: readonly string[];
+  readonly neverSent: readonly string[];
 }
 
 /**
@@ -35,6 +44,8 @@ export interface OperationCoverageRow {
     readonly neverSent: readonly string[];
   };
   readonly enumValues: readonly EnumCoverage[];
+  /** Each free-text request field: the kinds of text must-accept and observe probes sent it, and those never sent. */
+  readonly textKinds: readonly TextCoverage[];
   readonly responseFields: {
     readonly documented: number;
     readonly seen: number;
@@ -69,11 +80,21 @@ export function mergeCoverage(
     sum(entry.statuses, coverage.statuses);
     for (const [rule, parts] of Object.entries(coverage.judged ?? {})) sum(((entry.judged ??= {})[rule] ??= {}), parts);
     if (coverage.fields) {
-      const fields = (entry.fields ??= { documented: coverage.fields.documented, sent: {}, enums: {}, seen: {} });
+      const fields = (entry.fields ??= {
+        documented: coverage.fields.documented,
+        sent: {},
+        enums: {},
+        texts: {},
+        seen: {},
+      });
       for (const [intent, counts] of Object.entries(coverage.fields.sent)) sum((fields.sent[intent] ??= {}), counts);
       for (const [intent, byField] of Object.entries(coverage.fields.enums)) {
         for (const [field, counts] of Object.entries(byField))
           sum(((fields.enums[intent] ??= {})[field] ??= {}), counts);
+      }
+      for (const [intent, byField] of Object.entries(coverage.fields.texts)) {
+        for (const [field, counts] of Object.entries(byField))
+          sum(((fields.texts[intent] ??= {})[field] ??= {}), counts);
       }
       sum(fields.seen, coverage.fields.seen);
     }
@@ -128,6 +149,18 @@ export function coverageRows(
           accept: a,
           observe: o,
           neverTried: values.filter((v) => !a.includes(v) && !o.includes(v)),
+        };
+      }),
+      textKinds: (documented?.texts ?? []).map((field) => {
+        const kinds = (intent: string): string[] =>
+          TEXT_KIND_NAMES.filter((kind) => (fields?.texts[intent]?.[field]?.[kind] ?? 0) > 0);
+        const a = kinds('accept');
+        const o = kinds('observe');
+        return {
+          field,
+          accept: a,
+          observe: o,
+          neverSent: TEXT_KIND_NAMES.filter((k) => !a.includes(k) && !o.includes(k)),
         };
       }),
       responseFields: {

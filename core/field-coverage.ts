@@ -2,6 +2,7 @@ import type { Exchange } from './exchange.ts';
 import { documentedFields, presentFields } from './field-paths.ts';
 import type { FieldTally, Ledger } from './ledger.ts';
 import type { Operation } from './spec.ts';
+import { textKindsOf } from './text-kinds.ts';
 
 /** A query parameter's name among the request fields: `?from_date`. */
 const QUERY = '?';
@@ -16,6 +17,7 @@ export function operationFields(operation: Operation): FieldTally['documented'] 
   return {
     request: [...operation.queryParams.map((p) => `${QUERY}${p.name}`), ...request.fields],
     enums: request.enums,
+    texts: request.texts,
     response: documentedFields(payload).fields,
   };
 }
@@ -30,19 +32,32 @@ function add(counts: Record<string, number>, key: string): void {
  */
 export function coverFields(ledger: Ledger, exchange: Exchange, operation: Operation): void {
   const coverage = (ledger.coverage[exchange.operation] ??= { requests: 0, statuses: {} });
-  const tally = (coverage.fields ??= { documented: operationFields(operation), sent: {}, enums: {}, seen: {} });
+  const tally = (coverage.fields ??= {
+    documented: operationFields(operation),
+    sent: {},
+    enums: {},
+    texts: {},
+    seen: {},
+  });
   const { documented } = tally;
   const enumPaths = new Set(Object.keys(documented.enums));
+  const textPaths = new Set(documented.texts);
   const requestFields = new Set(documented.request);
   const intent = exchange.probe.intent;
   const sent = (tally.sent[intent] ??= {});
-  const present = presentFields(exchange.request.json, enumPaths);
+  const present = presentFields(exchange.request.json, new Set([...enumPaths, ...textPaths]));
   for (const name of Object.keys(exchange.request.query)) present.fields.add(`${QUERY}${name}`);
   for (const field of present.fields) if (requestFields.has(field)) add(sent, field);
   const enums = (tally.enums[intent] ??= {});
   for (const [path, values] of present.values) {
+    if (!enumPaths.has(path)) continue;
     const byValue = (enums[path] ??= {});
     for (const value of values) add(byValue, value);
+  }
+  for (const [path, values] of present.values) {
+    if (!textPaths.has(path)) continue;
+    const byKind = ((tally.texts[intent] ??= {})[path] ??= {});
+    for (const kind of new Set([...values].flatMap(textKindsOf))) add(byKind, kind);
   }
   const { response } = exchange;
   if (

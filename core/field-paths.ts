@@ -5,6 +5,8 @@
 export interface DocumentedFields {
   readonly fields: readonly string[];
   readonly enums: Readonly<Record<string, readonly string[]>>;
+  /** The free-text fields: strings with no enum, format or pattern. */
+  readonly texts: readonly string[];
 }
 
 type Schema = Readonly<Record<string, unknown>>;
@@ -18,9 +20,13 @@ const BRANCHES = ['anyOf', 'oneOf', 'allOf'] as const;
 export function documentedFields(schema: object | undefined): DocumentedFields {
   const fields = new Set<string>();
   const enums = new Map<string, Set<string>>();
+  const texts = new Set<string>();
   const walk = (node: unknown, prefix: string, depth: number): void => {
     if (!node || typeof node !== 'object' || depth > 12) return;
     const s = node as Schema;
+    const string = s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'));
+    if (string && prefix !== '' && s.enum === undefined && s.format === undefined && s.pattern === undefined)
+      texts.add(prefix);
     if (Array.isArray(s.enum) && prefix !== '') {
       const values = enums.get(prefix) ?? new Set<string>();
       for (const value of s.enum) if (typeof value === 'string') values.add(value);
@@ -38,19 +44,26 @@ export function documentedFields(schema: object | undefined): DocumentedFields {
     }
   };
   walk(schema, '', 0);
-  return { fields: [...fields], enums: Object.fromEntries([...enums].map(([path, values]) => [path, [...values]])) };
+  return {
+    fields: [...fields],
+    enums: Object.fromEntries([...enums].map(([path, values]) => [path, [...values]])),
+    texts: [...texts],
+  };
 }
 
-/** The property paths present in a JSON value, in the same notation, and the strings found at each of `enumPaths`. */
+/**
+ * The property paths present in a JSON value, in the same notation, and the strings found at each of `stringPaths` (its
+ * enum or free-text fields).
+ */
 export function presentFields(
   value: unknown,
-  enumPaths: ReadonlySet<string>,
+  stringPaths: ReadonlySet<string>,
 ): { fields: Set<string>; values: Map<string, Set<string>> } {
   const fields = new Set<string>();
   const values = new Map<string, Set<string>>();
   const walk = (node: unknown, prefix: string, depth: number): void => {
     if (depth > 12) return;
-    if (typeof node === 'string' && enumPaths.has(prefix)) {
+    if (typeof node === 'string' && stringPaths.has(prefix)) {
       const set = values.get(prefix) ?? new Set<string>();
       set.add(node);
       values.set(prefix, set);

@@ -40,12 +40,16 @@ export interface FieldTally {
   readonly documented: {
     readonly request: readonly string[];
     readonly enums: Readonly<Record<string, readonly string[]>>;
+    /** The free-text request fields. */
+    readonly texts: readonly string[];
     readonly response: readonly string[];
   };
   /** By probe intent (`accept`, `observe`, `reject`): documented request field → requests that carried it. */
   readonly sent: Record<string, Record<string, number>>;
   /** By probe intent: enum field → value → requests that sent it. */
   readonly enums: Record<string, Record<string, Record<string, number>>>;
+  /** By probe intent: free-text field → kind of text (`core/text-kinds.ts`) → requests that sent one. */
+  readonly texts: Record<string, Record<string, Record<string, number>>>;
   /** Documented response field → 2xx answers that carried it. */
   readonly seen: Record<string, number>;
 }

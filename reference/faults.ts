@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HookContext, Hooks, OperationId } from './hooks.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
-import { DEFAULT_SCALING } from './pipe-spec.ts';
+import { DEFAULT_SCALING, DEFAULT_SETTINGS } from './pipe-spec.ts';
+import { KEY_ROLES } from './keys.ts';
 import { problem, type Problem, type ProblemCode } from './problem.ts';
 import type { RuleId } from './rule-id.ts';
 import { DAY_MS, formatDay } from './timestamp.ts';
@@ -502,6 +503,22 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
+      'service-command-lenient',
+      'the state operation reads a command in any case and with spaces at its ends as that command (`START`)',
+      ['service.command'],
+      ['changeServiceState'],
+      {
+        review: (ctx, problems) => {
+          const command = field(ctx.input, 'command');
+          return ctx.operation === 'changeServiceState' &&
+            typeof command === 'string' &&
+            ['start', 'stop'].includes(command.trim().toLowerCase())
+            ? drop(problems, 'enum', 'command')
+            : problems;
+        },
+      },
+    ),
+    fault(
       'service-id-wrong',
       'the state operation returns a service whose id is not the path serviceId',
       ['service.result-identity'],
@@ -531,6 +548,23 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           ctx.operation === 'createKey'
             ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles[')))
             : problems,
+      },
+    ),
+    fault(
+      'key-roles-lenient',
+      'key create reads a role in any case and with spaces at its ends as that role (`ADMIN`, ` developer`), and echoes the role it read',
+      ['keys.roles-enum', 'keys.credentials-returned'],
+      ['createKey'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createKey'
+            ? problems.filter((p) => !(p.code === 'enum' && p.path.startsWith('roles[') && lenientRole(ctx, p.path)))
+            : problems,
+        result: (ctx, r) => {
+          const key = ctx.operation === 'createKey' && isObject(r.key) ? r.key : undefined;
+          if (!key || !Array.isArray(key.roles)) return r;
+          return { ...r, key: { ...key, roles: key.roles.map((role) => folded(role) ?? role) } };
+        },
       },
     ),
     fault(
@@ -1085,6 +1119,26 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ],
     ),
     stateful(
+      'pipe-patch-resets-unsent',
+      'a pipe update that sends some but not all settings resets the settings it did not send to their defaults',
+      ['pipes.state-consistent'],
+      ['getPipeSettings'],
+      (store) => ({
+        result: (ctx, r) => {
+          const settings = field(ctx.input, 'settings');
+          if (ctx.operation !== 'updatePipe' || !isObject(settings) || Object.keys(settings).length >= 12) return r;
+          return storedAs(store, r, { settings: { ...copyJson(DEFAULT_SETTINGS), ...copyJson(settings) } });
+        },
+      }),
+      // The settings read after an observe update shows it on every seed; sequences show it only where they draw an
+      // update of some settings of a pipe whose settings are then read or updated again.
+      [
+        { rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true },
+        { rule: 'pipes.update-applies', on: ['updatePipe', 'getPipeSettings'], sometimes: true },
+        { rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true },
+      ],
+    ),
+    stateful(
       'alert-update-spills',
       'an alert update also writes its threshold into the alert stored after it',
       ['alerts.update-isolated'],
@@ -1299,6 +1353,19 @@ function uuidV1(): string {
   const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   const time = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-1${hex.slice(13, 16)}`;
   return `${time}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A role in any case and with spaces at its ends, as the role it folds to; undefined when it folds to none. */
+function folded(role: Json | undefined): string | undefined {
+  const word = typeof role === 'string' ? role.trim().toLowerCase() : undefined;
+  return word !== undefined && (KEY_ROLES as readonly string[]).includes(word) ? word : undefined;
+}
+
+/** Whether the role at `path` (`roles[2]`) of a key create folds to a role. */
+function lenientRole(ctx: HookContext, path: string): boolean {
+  const roles = field(ctx.input, 'roles');
+  const index = Number(/^roles\[(\d+)\]/.exec(path)?.[1]);
+  return Array.isArray(roles) && folded(roles[index]) !== undefined;
 }
 
 /** The stored pipe created just before pipe `id`, if any. */

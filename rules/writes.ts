@@ -38,14 +38,10 @@ export const writeRules: Rule[] = [
     parts: [
       { name: REFUSED_WRITE_PARTS.pipe, operations: ['getPipeSettings'] },
       { name: REFUSED_WRITE_PARTS.alert, operations: ['listAlerts'] },
-      {
-        name: REFUSED_WRITE_PARTS.sequences,
-        notProbedYet:
-          'no sequence reads a pipe or an alert right after a refused update yet (refused updates outside ' +
-          'sequences are read after)',
-      },
+      { name: REFUSED_WRITE_PARTS.sequences, operations: ['getPipeSettings', 'listAlerts'] },
     ],
-    partOf: (ex) => (ex.operationId === 'getPipeSettings' ? REFUSED_WRITE_PARTS.pipe : REFUSED_WRITE_PARTS.alert),
+    partOf: (ex) =>
+      ex.probe.part ?? (ex.operationId === 'getPipeSettings' ? REFUSED_WRITE_PARTS.pipe : REFUSED_WRITE_PARTS.alert),
     applies: (ex) => probes(ex, RULE) && isSuccess(ex) && asObject(ex.probe.expect?.refusedUnchanged) !== undefined,
     check: (ex) => {
       const expected = ex.probe.expect?.refusedUnchanged as RefusedUnchanged;

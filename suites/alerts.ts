@@ -507,7 +507,12 @@ export function alertsSuite(): SuiteDefinition {
       {
         name: SEQUENCES,
         operations: ['updateAlert', 'listAlerts'],
-        feeds: ['alerts.update-isolated', 'alerts.update-applies', 'alerts.concurrent-updates'],
+        feeds: [
+          'alerts.update-isolated',
+          'alerts.update-applies',
+          'alerts.concurrent-updates',
+          `writes.refused-unchanged#${REFUSED_WRITE_PARTS.sequences}`,
+        ],
         sequences: true,
         after: [UPDATES],
         estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,

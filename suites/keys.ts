@@ -92,6 +92,17 @@ const KEY_TARGET: AccessTarget = {
   }),
 };
 
+/** Roles outside the three, each sent alone: other words, other case, padded, a homoglyph, empty. */
+const BAD_ROLES: readonly string[] = Object.freeze([
+  'query-endpoints',
+  'Admin',
+  'DEVELOPER',
+  'admin ',
+  ' developer',
+  '\u0430dmin',
+  '',
+]);
+
 /**
  * The keys suite: valid creates, keys that never expire, invalid roles and bodies, credentials. Keys are created
  * disabled.
@@ -211,7 +222,7 @@ export function keysSuite(): SuiteDefinition {
         name: 'invalid roles',
         operations: ['createKey'],
         feeds: ['keys.roles-minimum#empty roles rejected', 'keys.roles-enum'],
-        estimate: (runs) => 6 + Math.min(runs - 1, 2) + runs,
+        estimate: (runs) => 6 + BAD_ROLES.length + Math.min(runs - 1, 2) + runs,
         async run(context) {
           // Complete bodies but for the fault under test, so that a target that wants every field cannot pass by its
           // 400.
@@ -234,6 +245,13 @@ export function keysSuite(): SuiteDefinition {
               json: { ...base, roles: ['admin', 'ADMIN'] },
               probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum'),
             }),
+            // Each bad role alone, so that its refusal is its own.
+            ...BAD_ROLES.map((role) =>
+              context.send('createKey', {
+                json: { ...base, roles: [role] },
+                probe: reject(`roles: [${JSON.stringify(role)}]`, 'keys.roles-enum'),
+              }),
+            ),
             ...context
               .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
               .map((ex) =>

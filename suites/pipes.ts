@@ -271,8 +271,9 @@ async function lifecycle(
 
 /**
  * Updates of a pipe, one after another, each followed by a read of its settings: one built to be refused (a complete
- * update with one setting a string), then observe ones. After each refused one the settings must read as before it
- * (writes.refused-unchanged); after an accepted one, the read is what the next is compared with.
+ * update with one setting a string), then observe ones (one setting alone, the name alone, drawn ones). After each refused one the settings must read as before it
+ * (writes.refused-unchanged); after an accepted one, the settings it did not send must read as before it
+ * (pipes.state-consistent), and the read is what the next is compared with.
  */
 async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, values: OpenValues): Promise<void> {
   const params = pipeParams(pipe.id);
@@ -286,6 +287,10 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
     {
       json: { ...filled, settings: { ...settings, [key]: 'not a number' } },
       probe: reject(`a complete update whose ${key} is a string`),
+    },
+    {
+      json: { settings: { [key]: settings[key] ?? 1 } },
+      probe: observe(`an update of ${key} alone`),
     },
     ...TEXT_KINDS.map(({ kind, text }) => ({
       json: { name: text },
@@ -304,6 +309,11 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
     const update = await context.send('updatePipe', { params, json, probe });
     const status = update.response?.status ?? 0;
     const refused = status >= 400 && status < 500;
+    const sent = (json as { settings?: unknown }).settings;
+    const kept =
+      known && isSuccess(update) && sent && typeof sent === 'object'
+        ? Object.fromEntries(Object.entries(known).filter(([key]) => !(key in sent)))
+        : undefined;
     before = await read(
       refused && known
         ? accept(`settings after ${probe.label}, refused`, {
@@ -311,7 +321,11 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
             part: REFUSED_WRITE_PARTS.pipe,
             expect: { refusedUnchanged: { settings: known } },
           })
-        : accept(`settings after ${probe.label}`),
+        : kept && Object.keys(kept).length > 0
+          ? accept(`settings after ${probe.label}: those it did not send as before`, {
+              expect: { pipeState: { id: pipe.id, settings: kept } },
+            })
+          : accept(`settings after ${probe.label}`),
     );
   }
 }

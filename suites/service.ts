@@ -60,9 +60,11 @@ export function serviceSuite(): SuiteDefinition {
         operations: ['changeServiceState'],
         after: [STOP_START],
         feeds: [`${RULE}#other commands rejected`],
-        estimate: (runs) => 5 + runs,
+        estimate: (runs) => 9 + runs,
         async run(context) {
-          const fixed: unknown[] = ['restart', 'START', '', null];
+          // Other words, other case, padded, a homoglyph, empty, not a string: each its own request. None reads as
+          // `stop` however a target folds it, so that a lenient target is left running.
+          const fixed: unknown[] = ['restart', 'START', 'Start', 'start ', ' start', '\u0455tart', '', null];
           await Promise.all([
             ...fixed.map((command) =>
               context.send('changeServiceState', {

@@ -6,6 +6,7 @@ import { coverageRows } from '../core/coverage.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { coverFields } from '../core/field-coverage.ts';
 import { documentedFields, presentFields } from '../core/field-paths.ts';
+import { TEXT_KIND_NAMES, textKindsOf } from '../core/text-kinds.ts';
 import { createLedger } from '../core/ledger.ts';
 import { loadShippedSpecs } from '../core/prepared-specs.ts';
 import type { ProbeIntent } from '../core/probe.ts';
@@ -33,7 +34,39 @@ describe('documented fields of a schema, and the fields a value has', () => {
     expect(documentedFields(schema)).toEqual({
       fields: ['name', 'roles', 'costs', 'costs.date'],
       enums: { roles: ['admin', 'developer'] },
+      texts: ['name', 'costs.date'],
     });
+  });
+
+  it('names a free-text field only where its string has no enum, format or pattern', () => {
+    const fields = documentedFields({
+      type: 'object',
+      properties: {
+        message: { type: ['string', 'null'] },
+        at: { type: 'string', format: 'date-time' },
+        id: { type: 'string', pattern: '^[0-9a-f]{24}$' },
+        kind: { type: 'string', enum: ['a'] },
+        count: { type: 'integer' },
+      },
+    });
+    expect(fields.texts).toEqual(['message']);
+  });
+
+  it('tells apart the kinds of text a string holds, a string being of several', () => {
+    expect(textKindsOf('plain')).toEqual([]);
+    expect(textKindsOf('')).toEqual(['empty']);
+    expect(textKindsOf(' a')).toEqual(['whitespace at the ends']);
+    expect(textKindsOf('a\u00a0b')).toEqual(['whitespace other than a space', 'non-ASCII characters']);
+    expect(textKindsOf('<b>')).toEqual(['markup and quote characters']);
+    expect(textKindsOf('\u{1F600}')).toEqual([
+      'non-ASCII characters',
+      'characters outside the Basic Multilingual Plane',
+    ]);
+    expect(textKindsOf('x'.repeat(1_000))).toEqual(['long text (1,000 characters or more)']);
+    // A pair of surrogates is one character; one alone is a lone surrogate.
+    expect(textKindsOf('\ud83d\ude00')).not.toContain('a lone surrogate');
+    expect(textKindsOf('a\ud800')).toEqual(['non-ASCII characters', 'a lone surrogate']);
+    expect(TEXT_KIND_NAMES).toHaveLength(8);
   });
 
   it('finds the same paths in a value, and the strings at enum paths', () => {
@@ -92,6 +125,8 @@ describe('coverage rows, credited by judgement', () => {
       neverTried: ['query_endpoints'],
     });
     expect(row?.enumValues.find((e) => e.field === 'state')?.neverTried).toEqual(['enabled']);
+    const name = row?.textKinds.find((t) => t.field === 'name');
+    expect(name).toEqual({ field: 'name', accept: [], observe: [], neverSent: TEXT_KIND_NAMES });
     expect(row?.responseFields.neverSeen).toContain('key.name');
     expect(row?.sequences).toBeNull();
   });
@@ -123,6 +158,22 @@ describe('a default run reports its coverage in findings.json, report.html and s
       expect(schemaProblem('findings', run.report)).toBeUndefined();
     },
   );
+
+  it('says which kinds of text reached which free-text fields: every kind but empty reaches every name', () => {
+    const rows = new Map((run.report.coverage ?? []).map((row) => [row.operationId, row]));
+    const kinds = (id: string, field: string) => rows.get(id)?.textKinds.find((t) => t.field === field);
+    for (const [id, field] of [
+      ['updatePipe', 'name'],
+      ['createKey', 'name'],
+      ['updateAlert', 'name'],
+      ['updateAlert', 'message'],
+    ] as const) {
+      expect(kinds(id, field)?.neverSent, `${id} ${field}`).toEqual(['empty']);
+      expect(kinds(id, field)?.observe, `${id} ${field}`).toContain('a lone surrogate');
+    }
+    // A field no probe sends special text to says so: every kind is never sent.
+    expect(kinds('createPipe', 'destination.columns.name')?.neverSent).toEqual(TEXT_KIND_NAMES);
+  });
 
   it('counts the steps the sequences sent each operation by the kind of step before them', () => {
     const rows = new Map((run.report.coverage ?? []).map((row) => [row.operationId, row]));

@@ -52,23 +52,6 @@ class UpdateAlertAtOnce implements SequenceCommand<AlertModel> {
 }
 
 /**
- * Whether commands send updates at once within `requests` (the requests they may send): the first such step must fit
- * after the steps before it, as `room` lets it run only then.
- */
-export function sendsAtOnce(commands: Iterable<SequenceCommand<AlertModel>>, requests: number): boolean {
-  let sent = 0;
-  for (const command of commands) {
-    // fc.commands wraps each command: its words tell what it is.
-    const writes = /^updateAlertAtOnce\((\d+) /.exec(String(command))?.[1];
-    const size = writes === undefined ? 1 : Number(writes) + 1;
-    if (sent + size > requests) continue;
-    if (writes !== undefined) return true;
-    sent += size;
-  }
-  return false;
-}
-
-/**
  * Commands that send 2 or 3 complete updates (from `bodies`, names differing, and thresholds or messages) of the alert
  * under test at once; shrinking tries fewer updates first.
  */

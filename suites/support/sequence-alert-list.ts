@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
 import { accept } from '../../engine/probe.ts';
 import type { AlertModel } from './sequence-alert-model.ts';
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
@@ -6,9 +7,9 @@ import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts
 /**
  * Lists the alerts: every other alert as listed before the sequence, the alert under test as its last update left it.
  */
-export async function listAlerts(model: AlertModel, real: SequenceReal): Promise<void> {
+export async function listAlerts(model: AlertModel, real: SequenceReal): Promise<Exchange> {
   const expect = { others: model.others, ...(model.expected ? { alert: model.expected } : {}) };
-  await real.step({ command: 'list the alerts', kind: 'list' }, 'listAlerts', {
+  return real.step({ command: 'list the alerts', kind: 'list' }, 'listAlerts', {
     probe: accept('list alerts in a sequence', { expect }),
   });
 }

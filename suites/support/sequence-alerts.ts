@@ -4,13 +4,15 @@ import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
-import { sendsAtOnce, updateAlertAtOnceCommand } from './sequence-alert-at-once.ts';
+import { updateAlertAtOnceCommand } from './sequence-alert-at-once.ts';
+import { refusedAlertUpdateCommand } from './sequence-alert-refused.ts';
+import type { SequenceCommand } from '../../engine/sequence-run.ts';
 import { runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
 import { accept } from '../../engine/probe.ts';
 import type { SuiteContext } from '../../engine/suite-types.ts';
 
 /** Commands of one alerts sequence at most, between the list that starts it and the list that ends it. */
-export const ALERT_SEQUENCE_STEPS = 5;
+export const ALERT_SEQUENCE_STEPS = 8;
 
 /** Alerts sequences of a run: one alert, so one at a time, and few. */
 const MAX_ALERT_SEQUENCES = 2;
@@ -23,7 +25,36 @@ export const alertSequences = (runs: number): number =>
   Math.min(Math.max(runs, MAX_ALERT_SEQUENCES), MAX_ALERT_SEQUENCES);
 
 /** The rules an alerts sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
-const JUDGED = Object.freeze(['alerts.update-isolated', 'alerts.update-applies', 'alerts.concurrent-updates']);
+const JUDGED = Object.freeze([
+  'alerts.update-isolated',
+  'alerts.update-applies',
+  'alerts.concurrent-updates',
+  'writes.refused-unchanged',
+]);
+
+/** The requests a command sends (fc.commands wraps each command: its words tell what it is). */
+function requestsOf(command: SequenceCommand<AlertModel>): number {
+  const words = String(command);
+  const writes = /^updateAlertAtOnce\((\d+) /.exec(words)?.[1];
+  if (writes !== undefined) return Number(writes) + 1;
+  return words.startsWith('refusedUpdateAlert(') ? 3 : 1;
+}
+
+/**
+ * Whether the commands that fit within `requests` (a command runs only where the ones before it leave it room) send an
+ * update alone, updates at once and an update built to be refused: each kind judges a rule the others do not.
+ */
+export function sendsEveryUpdate(commands: Iterable<SequenceCommand<AlertModel>>, requests: number): boolean {
+  let sent = 0;
+  const kinds = new Set<string>();
+  for (const command of commands) {
+    const size = requestsOf(command);
+    if (sent + size > requests) continue;
+    sent += size;
+    kinds.add(/^(updateAlert|updateAlertAtOnce|refusedUpdateAlert)\(/.exec(String(command))?.[1] ?? 'list');
+  }
+  return kinds.has('updateAlert') && kinds.has('updateAlertAtOnce') && kinds.has('refusedUpdateAlert');
+}
 
 /**
  * Sends model-based sequences of updates of alert `id` (complete bodies from `bodies`) and list reads, one sequence at
@@ -37,17 +68,18 @@ export function runAlertSequences(
 ): Promise<void> {
   return runSequences<AlertModel>(context, {
     property: 'alerts/sequences',
-    // Eight updates to a list: with the lists before and after, a sequence sends at least as many updates as lists. A
-    // sequence without an update judges nothing the model knows more of than the list before it; each sends updates
-    // at once (two sequences a run: one that drew none would leave alerts.concurrent-updates unjudged).
+    // Eight updates to a list: with the lists before and after, a sequence sends at least as many updates as lists.
+    // Each sends an update alone, updates at once and one built to be refused (two sequences a run: one that drew none
+    // of a kind would leave alerts.update-isolated, alerts.concurrent-updates or writes.refused-unchanged unjudged).
     commands: sequenceCommands(
       ALERT_SEQUENCE_STEPS,
       [
         { weight: 8, arbitrary: updateAlertCommand(bodies) },
         { weight: 1, arbitrary: listAlertsCommand() },
         { weight: 3, arbitrary: updateAlertAtOnceCommand(bodies) },
+        { weight: 2, arbitrary: refusedAlertUpdateCommand(bodies) },
       ],
-      (first) => sendsAtOnce(first, ALERT_SEQUENCE_STEPS),
+      (first) => sendsEveryUpdate(first, ALERT_SEQUENCE_STEPS),
     ),
     setup: async (real) =>
       alertModel(

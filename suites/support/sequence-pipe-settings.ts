@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
 import { accept } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, type ModelPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
@@ -21,7 +22,7 @@ class ReadPipeSettings implements SequenceCommand<PipeModel> {
 }
 
 /** Reads the settings of a pipe of the model: they must be the latest value of each setting it was sent. */
-export async function readPipeSettings(model: PipeModel, pipe: ModelPipe, real: SequenceReal): Promise<void> {
+export async function readPipeSettings(model: PipeModel, pipe: ModelPipe, real: SequenceReal): Promise<Exchange> {
   const { id, settings } = pipe;
   // After an accepted update, the read is also the update's own check that it persisted.
   const applied = pipe.updated && Object.keys(settings).length > 0 ? { settings } : {};
@@ -30,7 +31,7 @@ export async function readPipeSettings(model: PipeModel, pipe: ModelPipe, real: 
     command: `read the settings of pipe #${model.pipes.indexOf(pipe) + 1} (${pipe.kind})`,
     kind: 'read settings',
   };
-  await real.step(name, 'getPipeSettings', {
+  return real.step(name, 'getPipeSettings', {
     params: { pipeId: id },
     probe,
   });

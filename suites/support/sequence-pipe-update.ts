@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess } from '../../core/exchange.ts';
+import { isSuccess, type Exchange } from '../../core/exchange.ts';
 import {
   PIPE_KINDS,
   pipeUpdatePatch,
@@ -11,10 +11,16 @@ import { accept, observe } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-run.ts';
 import { choiceOf, type OpenFieldValues } from './open-values.ts';
+import { readPipeSettings } from './sequence-pipe-settings.ts';
+
+/** Whether an update was refused (a 4xx; a 5xx or no answer ends the sequence before this is asked). */
+const refused = (exchange: Exchange): boolean =>
+  (exchange.response?.status ?? 0) >= 400 && (exchange.response?.status ?? 0) < 500;
 
 /**
- * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it. The patch was
- * drawn for a source kind: sent to a pipe of another kind, it goes without its source, as a part of a body.
+ * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it; a refusal is followed
+ * by a read of its settings, which must show them as the model holds them. The patch was drawn for a source kind: sent to a pipe of another kind,
+ * it goes without its source, as a part of a body.
  */
 class UpdatePipe implements SequenceCommand<PipeModel> {
   constructor(
@@ -50,6 +56,7 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
       probe,
     });
     if (isSuccess(exchange)) model.pipes[model.pipes.indexOf(pipe)] = after;
+    else if (refused(exchange) && model.room(1)) await readPipeSettings(model, pipe, real);
   }
 
   toString(): string {

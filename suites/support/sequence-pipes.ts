@@ -5,9 +5,11 @@ import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
 import { updatePipeCommand } from './sequence-pipe-update.ts';
+import { holdsRefusedUpdate, refusedPipeUpdateCommand } from './sequence-pipe-refused.ts';
 import { type ReadBack, runSequences, type SequenceCommand, sequenceCommands } from '../../engine/sequence-run.ts';
 import { leftOutWhenShrunk, shrinkChoice } from '../../engine/sequence-shrink-choice.ts';
 import type { ProbeGroup } from '../../engine/suite-types.ts';
+import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
 import { noOpenValues, type OpenFieldValues, type OpenValues } from './open-values.ts';
 import { PIPE_KINDS, pipeCreateBody, type PipeKind } from '../../generators/index.ts';
 
@@ -30,19 +32,29 @@ const MAX_PIPE_SEQUENCES = 8;
 const sequences = (runs: number): number => Math.min(Math.max(2 * runs, 4), MAX_PIPE_SEQUENCES);
 
 /** The rules a pipes sequence judges against its model: a step that breaks one ends the sequence, which is shrunk. */
-const JUDGED = Object.freeze(['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates']);
+const JUDGED = Object.freeze([
+  'pipes.state-consistent',
+  'pipes.update-applies',
+  'pipes.concurrent-updates',
+  'writes.refused-unchanged',
+]);
 
 /**
  * The commands a pipes sequence draws from, by weight: four updates to a settings read (the read-back reads every pipe
- * too, so that a sequence sends at least as many updates as reads). Shrinking may leave out any of them, the last one
- * too.
+ * too, so that a sequence sends at least as many updates as reads), and in every sequence an update built to be
+ * refused. Shrinking may leave out any of them, the last one too.
  */
 const COMMANDS = (open: OpenFieldValues): fc.Arbitrary<Iterable<SequenceCommand<PipeModel>>> =>
-  sequenceCommands(PIPE_SEQUENCE_STEPS, [
-    { weight: 4, arbitrary: leftOutWhenShrunk(updatePipeCommand(open)) },
-    { weight: 1, arbitrary: leftOutWhenShrunk(readPipeSettingsCommand()) },
-    { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand(open)) },
-  ]);
+  sequenceCommands(
+    PIPE_SEQUENCE_STEPS,
+    [
+      { weight: 4, arbitrary: leftOutWhenShrunk(updatePipeCommand(open)) },
+      { weight: 1, arbitrary: leftOutWhenShrunk(readPipeSettingsCommand()) },
+      { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand(open)) },
+      { weight: 1, arbitrary: leftOutWhenShrunk(refusedPipeUpdateCommand()) },
+    ],
+    holdsRefusedUpdate,
+  );
 
 /** The places of a sequence's pipes, in the order of their creates. */
 const PLACES = Array.from({ length: MAX_SEQUENCE_PIPES }, (_, index) => index);
@@ -76,7 +88,12 @@ export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
   return {
     name: PIPE_SEQUENCES,
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
-    feeds: ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
+    feeds: [
+      'pipes.state-consistent',
+      'pipes.update-applies',
+      'pipes.concurrent-updates',
+      `writes.refused-unchanged#${REFUSED_WRITE_PARTS.sequences}`,
+    ],
     sequences: true,
     after: [learn],
     estimate: (runs) => sequences(runs) * PIPE_SEQUENCE_LENGTH,
@@ -121,7 +138,10 @@ export function pipeSequences(values: OpenValues, learn: string): ProbeGroup {
             step += 1;
           }
           if (model.pipes.length === 0) return;
-          if (readBack !== 'every') return readPipeSettings(model, model.pipes[readBack % model.pipes.length]!, real);
+          if (readBack !== 'every') {
+            await readPipeSettings(model, model.pipes[readBack % model.pipes.length]!, real);
+            return;
+          }
           // Every pipe once, then round again: a sequence sends as many steps as the plan counts.
           for (let at = 0; at < model.pipes.length || step < PIPE_SEQUENCE_LENGTH; step++, at++) {
             await readPipeSettings(model, model.pipes[at % model.pipes.length]!, real);
