@@ -28,6 +28,10 @@ const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
 /** Instants this near the run's start are read off the clock (a key "expiring within a day"), not drawn by the seed. */
 const CLOCK_WINDOW_MS = 3 * 24 * 3_600_000;
 
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Replaces each distinct match of `pattern` by `<name-N>`, N counting from 1 in order of first appearance. */
 function numbered(text: string, pattern: RegExp, name: string, named: ReadonlyMap<string, string>): string {
   const seen = new Map<string, string>(named);
@@ -72,8 +76,11 @@ export function maskVolatile(text: string, facts: RunFacts): string {
       // The run's wall time: junit.xml's `time` attributes, the summaries' "N requests in 1.9 s".
       .replace(/\btime="\d+(?:\.\d+)?"/g, 'time="<seconds>"')
       .replace(/\b(requests? in )\d+(?:\.\d+)? (m?s)\b/g, '$1<duration>')
-      // The SARIF driver's version.
-      .replaceAll(`"version": "${facts.toolVersion}"`, '"version": "<tool-version>"')
+      // The SARIF driver's version (not the SARIF format's own `"version": "2.1.0"`).
+      .replace(
+        new RegExp(`("name": "contract-conformance",\\s*"version": )"${escaped(facts.toolVersion)}"`),
+        '$1"<tool-version>"',
+      )
       .replaceAll(`"semanticVersion": "${facts.toolVersion}"`, '"semanticVersion": "<tool-version>"')
   );
 }
