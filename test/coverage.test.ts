@@ -212,7 +212,6 @@ describe('a default run reports its coverage in findings.json, report.html and s
           `<span class="muted">${row.operation.split(' ')[0]}</span></td><td>${row.requests}</td>`,
       );
     const summary = await readFile(join(run.reportDir, 'summary.md'), 'utf8');
-    expect(summary).toContain('### Coverage');
     for (const row of run.report.coverage ?? [])
       expect(summary).toContain(`| \`${row.operationId} (${row.operation})\` | ${row.requests} |`);
     const pipes = run.report.coverage?.find((row) => row.operationId === 'createPipe')?.sequences;

@@ -126,14 +126,11 @@ describe('a run against a faulty target', () => {
     }
   });
 
-  it('summary.md (and $GITHUB_STEP_SUMMARY): a table row and a curl block per failure', async () => {
+  // What summary.md, the terminal summary and junit.xml of a faulty run hold is pinned whole by
+  // test/rendered-output.test.ts; what follows checks what those snapshots do not: how they relate to this run.
+  it('$GITHUB_STEP_SUMMARY: summary.md, appended as it is', async () => {
     const md = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(await readFile(stepSummary, 'utf8')).toBe(`${md}\n`);
-    expect(md).toMatch(/^## Conformance: ❌ FAILED/);
-    for (const failure of failures) {
-      expect(md).toContain(`| \`${failure.rule}\` | \`${failure.operationId} (${failure.operation})\` |`);
-      expect(md).toContain(`${failure.reproduction.curl}\n# seed ${failure.reproduction.seed}; replay: `);
-    }
   });
 
   it(
@@ -157,9 +154,7 @@ describe('a run against a faulty target', () => {
     },
   );
 
-  it('terminal: one cause per failing rule, the leaked secret first, and how to replay them', () => {
-    const causes = run.stdout.split('\n').filter((line) => line.startsWith('  ✗ '));
-    expect(causes.map((line) => line.split(':')[0])).toEqual(['  ✗ secrets.absent', '  ✗ auth.required']);
+  it("terminal: the replay names the failing rules in place of the run's own --rules, in no colour", () => {
     expect(run.stdout).toMatch(
       new RegExp(
         String.raw`^ {2}npx conformance --seed \d+ --runs \d+ --reference-fault auth-missing-accepted ` +
@@ -167,43 +162,15 @@ describe('a run against a faulty target', () => {
         'm',
       ),
     );
-    expect(run.stdout).toMatch(/^FAILED: \d+ failed/m);
     expect(run.stdout.includes('\u001b[')).toBe(false);
   });
 
-  it('junit.xml: a test case per rule and operation, failures named, skips with their reason', async () => {
+  it('junit.xml: a test case per rule and operation, as many failed and skipped as findings.json counts', async () => {
     const xml = await readFile(join(dir, 'out', 'junit.xml'), 'utf8');
-    const cases = [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)];
+    const cases = [...xml.matchAll(/<testcase [^>]*>([\s\S]*?)<\/testcase>/g)];
     const doc = JSON.parse(await readFile(join(dir, 'out', 'findings.json'), 'utf8'));
     expect(cases).toHaveLength(doc.results.length);
-    const failed = cases.filter(([, , body]) => body!.includes('<failure'));
-    expect(failed).toHaveLength(failures.length);
-    for (const failure of failures)
-      expect(xml).toContain(`message="${failure.rule} on ${failure.operation.replace(/&/g, '&amp;')}: `);
-    for (const failure of failures)
-      expect(
-        failed.some(
-          ([, name]) =>
-            name === `${failure.operationId} (${failure.operation.replace(/&/g, '&amp;')}) &gt; ${failure.rule}`,
-        ),
-      ).toBe(true);
-    const skipped = cases.filter(([, , body]) => body!.includes('<skipped'));
-    expect(skipped.length).toBe(doc.stats.skipped);
-    const reasons = new Map<string, string>(
-      doc.results
-        .filter((r: { outcome: string }) => r.outcome === 'skipped')
-        .map((r: Failure) => [`${r.operationId} (${r.operation}) &gt; ${r.rule}`, r.message]),
-    );
-    for (const [, name, body] of skipped) {
-      const reason = [...reasons].find(([suffix]) => name!.endsWith(suffix))?.[1];
-      expect(reason, `skipped test case ${name} is named with its operation`).toBeDefined();
-      const escaped = reason!
-        .replace(/&/g, '&amp;')
-        .replace(/"/g, '&quot;')
-        .replace(/'/g, '&apos;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;');
-      expect(body, `skipped test case ${name} carries its reason`).toContain(`<skipped message="${escaped}"/>`);
-    }
+    expect(cases.filter(([, body]) => body!.includes('<failure'))).toHaveLength(failures.length);
+    expect(cases.filter(([, body]) => body!.includes('<skipped'))).toHaveLength(doc.stats.skipped);
   });
 });
