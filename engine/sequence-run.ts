@@ -42,10 +42,10 @@ export interface SequenceReal {
    */
   atOnce(step: AtOnceStep): Promise<{ readonly writes: readonly Exchange[]; readonly read: Exchange }>;
   /**
-   * Whether the sequence may send this many requests more, and as many at once: the run's concurrency allows them, and
-   * they keep its commands within `commandRequests`.
+   * Whether the sequence may send this many requests more, `atOnce` of them at once (all, unless said): the run's
+   * concurrency allows that many, and they keep its commands within `commandRequests`.
    */
-  room(requests: number): boolean;
+  room(requests: number, atOnce?: number): boolean;
 }
 
 /**
@@ -299,8 +299,8 @@ export async function runSequences<M extends object, S = undefined>(
         if (![...recorded, readExchange].every(isSuccess)) throw new Unsettled();
         return { writes: recorded, read: readExchange };
       },
-      room: (count) =>
-        count <= context.config.concurrency &&
+      room: (count, atOnce = count) =>
+        atOnce <= context.config.concurrency &&
         (spec.commandRequests === undefined || requests + count <= spec.commandRequests),
     };
     try {

@@ -271,9 +271,9 @@ async function lifecycle(
 
 /**
  * Updates of a pipe, one after another, each followed by a read of its settings: one built to be refused (a complete
- * update with one setting a string), then observe ones (one setting alone, the name alone, drawn ones). After each refused one the settings must read as before it
- * (writes.refused-unchanged); after an accepted one, the settings it did not send must read as before it
- * (pipes.state-consistent), and the read is what the next is compared with.
+ * update with one setting a string), then observe ones (one setting alone, the name alone, drawn ones). After each
+ * refused one the settings must read as before it (writes.refused-unchanged); after an accepted one, the settings it
+ * did not send must read as before it (pipes.state-consistent), and the read is what the next is compared with.
  */
 async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, values: OpenValues): Promise<void> {
   const params = pipeParams(pipe.id);
@@ -516,7 +516,7 @@ export function pipesSuite(): SuiteDefinition {
         operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
         feeds: [`${REFUSED}#${REFUSED_WRITE_PARTS.pipe}`],
         after: [PATH_SCOPE_UPDATE],
-        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (1 + TEXT_KINDS.length + Math.min(runs, 2)),
+        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (2 + TEXT_KINDS.length + Math.min(runs, 2)),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
             context.send('createPipe', {

@@ -81,22 +81,33 @@ describe(`shrinking a failing sequence (${FAULT})`, () => {
 
   it('shrinks each cause to the steps it needs: the read-back narrowed to one pipe, the last command left out', () => {
     const found = sequences(full.report);
-    const shape = (cause: string): string[] | undefined =>
-      found.get(cause)?.steps.map((step) => step.command.replace(/ \(.*$/, ''));
+    // The steps, each pipe after the creates named by the order it first appears in (A, B): which of the two a
+    // shrunk sequence updates first is the draw's.
+    const shape = (cause: string): string[] | undefined => {
+      const names = new Map<string, string>();
+      return found.get(cause)?.steps.map((step) => {
+        const command = step.command.replace(/ \(.*$/, '');
+        if (command.startsWith('create ')) return command;
+        return command.replace(/#(\d)/, (_, n: string) => {
+          if (!names.has(n)) names.set(n, 'AB'[names.size]!);
+          return names.get(n)!;
+        });
+      });
+    };
     // A partial settings update of one pipe spills into the other: the other's read shows it.
     expect(shape('pipes.state-consistent on getPipeSettings')).toEqual([
       'create pipe #1',
       'create pipe #2',
-      'update pipe #1',
-      'read the settings of pipe #2',
+      'update pipe A',
+      'read the settings of pipe B',
     ]);
     // update-applies judges the read of a pipe that an update of its own set: two updates, the second spilling.
     expect(shape('pipes.update-applies on getPipeSettings')).toEqual([
       'create pipe #1',
       'create pipe #2',
-      'update pipe #2',
-      'update pipe #1',
-      'read the settings of pipe #2',
+      'update pipe A',
+      'update pipe B',
+      'read the settings of pipe A',
     ]);
     for (const [cause, sequence] of found) {
       expect(sequence, cause).toMatchObject({ outcome: 'shrunk', complete: true, failingStep: sequence.steps.length });

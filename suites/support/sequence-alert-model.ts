@@ -10,8 +10,8 @@ export interface AlertModel {
   /** The alert under test as a list must show it: set by the first accepted update of the sequence. */
   expected?: Alert;
   readonly others: readonly Alert[];
-  /** Whether the sequence may send this many requests more, as many at once (`SequenceReal.room`). */
-  readonly room: (requests: number) => boolean;
+  /** Whether the sequence may send this many requests more, `atOnce` of them at once (`SequenceReal.room`). */
+  readonly room: (requests: number, atOnce?: number) => boolean;
 }
 
 /** The entries of a list answer (`{ data: [...] }`), or none. */

@@ -10,7 +10,7 @@ import { listAlerts } from './sequence-alert-list.ts';
 type Alert = Record<string, unknown>;
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
 
-/** The fields of the alert under test that `body` names, as `list` shows them; undefined where it shows no such alert. */
+/** The fields of the alert under test that `body` names, as `list` shows them; undefined where it shows none. */
 function named(model: Readonly<AlertModel>, list: Exchange, body: Record<string, unknown>): Alert | undefined {
   const listed = listedAlerts(list).find((alert) => String(alert.id).toLowerCase() === model.id.toLowerCase());
   if (!listed) return undefined;
@@ -28,7 +28,7 @@ class RefusedAlertUpdate implements SequenceCommand<AlertModel> {
   constructor(readonly body: CompleteAlertUpdateBody) {}
 
   check(model: Readonly<AlertModel>): boolean {
-    return model.room(3);
+    return model.room(3, 1);
   }
 
   async run(model: AlertModel, real: SequenceReal): Promise<void> {

@@ -22,8 +22,8 @@ export interface ModelPipe {
 /** The model of a pipes sequence: the pipes it created, in order. */
 export interface PipeModel {
   readonly pipes: ModelPipe[];
-  /** Whether the sequence may send this many requests more, as many at once (`SequenceReal.room`). */
-  readonly room: (requests: number) => boolean;
+  /** Whether the sequence may send this many requests more, `atOnce` of them at once (`SequenceReal.room`). */
+  readonly room: (requests: number, atOnce?: number) => boolean;
 }
 
 /** Pipes a sequence creates at most: enough to interleave, few enough that updates find them. */

@@ -17,7 +17,7 @@ class RefusedPipeUpdate implements SequenceCommand<PipeModel> {
   constructor(readonly target: number) {}
 
   check(model: Readonly<PipeModel>): boolean {
-    return model.pipes.length > 0 && model.room(3);
+    return model.pipes.length > 0 && model.room(3, 1);
   }
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {

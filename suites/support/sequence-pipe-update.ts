@@ -18,9 +18,9 @@ const refused = (exchange: Exchange): boolean =>
   (exchange.response?.status ?? 0) >= 400 && (exchange.response?.status ?? 0) < 500;
 
 /**
- * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it; a refusal is followed
- * by a read of its settings, which must show them as the model holds them. The patch was drawn for a source kind: sent to a pipe of another kind,
- * it goes without its source, as a part of a body.
+ * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it; a refusal is
+ * followed by a read of its settings, which must show them as the model holds them. The patch was drawn for a source
+ * kind: sent to a pipe of another kind, it goes without its source, as a part of a body.
  */
 class UpdatePipe implements SequenceCommand<PipeModel> {
   constructor(
