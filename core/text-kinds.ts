@@ -7,7 +7,7 @@ const KINDS = Object.freeze({
   'whitespace at the ends': (text: string) => /^\s|\s$/u.test(text),
   'whitespace other than a space': (text: string) => /[^\S ]/u.test(text),
   'markup and quote characters': (text: string) => /[<>&"']/.test(text),
-  'non-ASCII characters': (text: string) => /[^\x00-\x7f]/.test(text),
+  'non-ASCII characters': (text: string) => [...text].some((char) => char.codePointAt(0)! > 0x7f),
   'characters outside the Basic Multilingual Plane': (text: string) => /[\u{10000}-\u{10ffff}]/u.test(text),
   'long text (1,000 characters or more)': (text: string) => text.length >= 1_000,
   // With the u flag a surrogate matches only when it is alone.
