@@ -15,11 +15,17 @@ export interface EnumCoverage {
 }
 
 /** One free-text field of a request: the kinds of text sent by must-accept and by observe probes, and those never. */
-export interface TextCoverage {
+export interface TextFieldCoverage {
   readonly field: string;
   readonly accept: readonly string[];
   readonly observe: readonly string[];
   readonly neverSent: readonly string[];
+}
+
+/** The free-text fields of a request: those some kind of text reached, and those none did (plain text only). */
+export interface TextCoverage {
+  readonly reached: readonly TextFieldCoverage[];
+  readonly untouched: readonly string[];
 }
 
 /**
@@ -44,8 +50,8 @@ export interface OperationCoverageRow {
     readonly neverSent: readonly string[];
   };
   readonly enumValues: readonly EnumCoverage[];
-  /** Each free-text request field: the kinds of text must-accept and observe probes sent it, and those never sent. */
-  readonly textKinds: readonly TextCoverage[];
+  /** The free-text request fields: the kinds of text must-accept and observe probes sent each, and those never sent. */
+  readonly textKinds: TextCoverage;
   readonly responseFields: {
     readonly documented: number;
     readonly seen: number;
@@ -151,18 +157,7 @@ export function coverageRows(
           neverTried: values.filter((v) => !a.includes(v) && !o.includes(v)),
         };
       }),
-      textKinds: (documented?.texts ?? []).map((field) => {
-        const kinds = (intent: string): string[] =>
-          TEXT_KIND_NAMES.filter((kind) => (fields?.texts[intent]?.[field]?.[kind] ?? 0) > 0);
-        const a = kinds('accept');
-        const o = kinds('observe');
-        return {
-          field,
-          accept: a,
-          observe: o,
-          neverSent: TEXT_KIND_NAMES.filter((k) => !a.includes(k) && !o.includes(k)),
-        };
-      }),
+      textKinds: textCoverage(documented?.texts ?? [], fields),
       responseFields: {
         documented: documented?.response.length ?? 0,
         seen: (documented?.response ?? []).filter((f) => seen.has(f)).length,
@@ -171,6 +166,21 @@ export function coverageRows(
       sequences: entry?.sequences ? sequenceCoverage(entry.sequences) : null,
     };
   });
+}
+
+function textCoverage(texts: readonly string[], fields: FieldTally | undefined): TextCoverage {
+  const rows = texts.map((field): TextFieldCoverage => {
+    const kinds = (intent: string): string[] =>
+      TEXT_KIND_NAMES.filter((kind) => (fields?.texts[intent]?.[field]?.[kind] ?? 0) > 0);
+    const accept = kinds('accept');
+    const observe = kinds('observe');
+    const neverSent = TEXT_KIND_NAMES.filter((kind) => !accept.includes(kind) && !observe.includes(kind));
+    return { field, accept, observe, neverSent };
+  });
+  return {
+    reached: rows.filter((row) => row.accept.length + row.observe.length > 0),
+    untouched: rows.filter((row) => row.accept.length + row.observe.length === 0).map((row) => row.field),
+  };
 }
 
 function sequenceCoverage(tally: SequenceTally): SequenceCoverage {

@@ -1095,7 +1095,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'pipe-update-settings-spill',
       'a pipe update that sends some but not all settings also writes them into every other pipe of the service',
-      ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates'],
+      ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates', 'writes.refused-unchanged'],
       [],
       (store) => ({
         result: (ctx, r) => {
@@ -1117,6 +1117,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.update-applies', on: ['getPipeSettings'], sometimes: true },
         { rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true },
         { rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true },
+        // A spill from a sequence run at the same time may land between the reads around a refused update.
+        { rule: 'writes.refused-unchanged', on: ['getPipeSettings'], sometimes: true },
       ],
     ),
     stateful(

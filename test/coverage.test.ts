@@ -125,8 +125,8 @@ describe('coverage rows, credited by judgement', () => {
       neverTried: ['query_endpoints'],
     });
     expect(row?.enumValues.find((e) => e.field === 'state')?.neverTried).toEqual(['enabled']);
-    const name = row?.textKinds.find((t) => t.field === 'name');
-    expect(name).toEqual({ field: 'name', accept: [], observe: [], neverSent: TEXT_KIND_NAMES });
+    expect(row?.textKinds.reached).toEqual([]);
+    expect(row?.textKinds.untouched).toContain('name');
     expect(row?.responseFields.neverSeen).toContain('key.name');
     expect(row?.sequences).toBeNull();
   });
@@ -161,7 +161,7 @@ describe('a default run reports its coverage in findings.json, report.html and s
 
   it('says which kinds of text reached which free-text fields: every kind but empty reaches every name', () => {
     const rows = new Map((run.report.coverage ?? []).map((row) => [row.operationId, row]));
-    const kinds = (id: string, field: string) => rows.get(id)?.textKinds.find((t) => t.field === field);
+    const kinds = (id: string, field: string) => rows.get(id)?.textKinds.reached.find((t) => t.field === field);
     for (const [id, field] of [
       ['updatePipe', 'name'],
       ['createKey', 'name'],
@@ -171,8 +171,9 @@ describe('a default run reports its coverage in findings.json, report.html and s
       expect(kinds(id, field)?.neverSent, `${id} ${field}`).toEqual(['empty']);
       expect(kinds(id, field)?.observe, `${id} ${field}`).toContain('a lone surrogate');
     }
-    // A field no probe sends special text to says so: every kind is never sent.
-    expect(kinds('createPipe', 'destination.columns.name')?.neverSent).toEqual(TEXT_KIND_NAMES);
+    // A field no probe sends special text to says so.
+    expect(rows.get('createPipe')?.textKinds.untouched).toContain('destination.columns.name');
+    expect(kinds('updatePipe', 'name')?.observe).toEqual(TEXT_KIND_NAMES.filter((kind) => kind !== 'empty'));
   });
 
   it('counts the steps the sequences sent each operation by the kind of step before them', () => {
@@ -183,7 +184,10 @@ describe('a default run reports its coverage in findings.json, report.html and s
       (rows.get(id)?.sequences?.transitions ?? []).map((t) => `${t.from} -> ${t.to}`);
     // Every sequence of pipes starts with a create; of alerts, with the list before it.
     expect(transitions('createPipe')).toContain('start -> create');
-    expect(transitions('updatePipe')).toContain('create -> update');
+    // Every pipes sequence reads a pipe, updates it with a body built to be refused, and reads it again.
+    expect(transitions('updatePipe')).toContain('read settings -> refused update');
+    expect(transitions('getPipeSettings')).toContain('refused update -> read settings after a refusal');
+    expect(transitions('listAlerts')).toContain('refused update -> list after a refusal');
     expect(transitions('getPipeSettings')).toContain('read settings -> read settings');
     expect(transitions('listAlerts')).toContain('start -> list');
     expect(transitions('updateAlert')).toContain('list -> update');

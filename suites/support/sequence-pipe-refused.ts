@@ -59,9 +59,29 @@ class RefusedPipeUpdate implements SequenceCommand<PipeModel> {
   }
 }
 
-/** Whether commands hold a refused update (fc.commands wraps each command: its words tell what it is). */
-export const holdsRefusedUpdate = (commands: Iterable<SequenceCommand<PipeModel>>): boolean =>
-  [...commands].some((command) => String(command).startsWith('refusedUpdatePipe('));
+/** The requests a command sends (fc.commands wraps each command: its words tell what it is). */
+function requestsOf(command: SequenceCommand<PipeModel>): number {
+  const words = String(command);
+  const writes = /^patchPipeAtOnce\(\d+: (\d+) PATCHes/.exec(words)?.[1];
+  if (writes !== undefined) return Number(writes) + 1;
+  return words.startsWith('refusedUpdatePipe(') ? 3 : 1;
+}
+
+/**
+ * Whether the commands that fit within `requests` (a command runs only where the ones before it leave it room) send
+ * PATCHes at once and an update built to be refused: each judges a rule the other commands do not.
+ */
+export function sendsAtOnceAndRefused(commands: Iterable<SequenceCommand<PipeModel>>, requests: number): boolean {
+  let sent = 0;
+  const kinds = new Set<string>();
+  for (const command of commands) {
+    const size = requestsOf(command);
+    if (sent + size > requests) continue;
+    sent += size;
+    kinds.add(/^(patchPipeAtOnce|refusedUpdatePipe)\(/.exec(String(command))?.[1] ?? 'other');
+  }
+  return kinds.has('patchPipeAtOnce') && kinds.has('refusedUpdatePipe');
+}
 
 /** Commands that send a pipe of the sequence an update built to be refused. */
 export function refusedPipeUpdateCommand(): fc.Arbitrary<SequenceCommand<PipeModel>> {

@@ -5,7 +5,7 @@ import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings, readPipeSettingsCommand } from './sequence-pipe-settings.ts';
 import { updatePipeCommand } from './sequence-pipe-update.ts';
-import { holdsRefusedUpdate, refusedPipeUpdateCommand } from './sequence-pipe-refused.ts';
+import { refusedPipeUpdateCommand, sendsAtOnceAndRefused } from './sequence-pipe-refused.ts';
 import { type ReadBack, runSequences, type SequenceCommand, sequenceCommands } from '../../engine/sequence-run.ts';
 import { leftOutWhenShrunk, shrinkChoice } from '../../engine/sequence-shrink-choice.ts';
 import type { ProbeGroup } from '../../engine/suite-types.ts';
@@ -41,8 +41,8 @@ const JUDGED = Object.freeze([
 
 /**
  * The commands a pipes sequence draws from, by weight: four updates to a settings read (the read-back reads every pipe
- * too, so that a sequence sends at least as many updates as reads), and in every sequence an update built to be
- * refused. Shrinking may leave out any of them, the last one too.
+ * too, so that a sequence sends at least as many updates as reads), and in every sequence PATCHes at once and an update
+ * built to be refused. Shrinking may leave out any of them, the last one too.
  */
 const COMMANDS = (open: OpenFieldValues): fc.Arbitrary<Iterable<SequenceCommand<PipeModel>>> =>
   sequenceCommands(
@@ -53,7 +53,7 @@ const COMMANDS = (open: OpenFieldValues): fc.Arbitrary<Iterable<SequenceCommand<
       { weight: 1, arbitrary: leftOutWhenShrunk(patchPipeAtOnceCommand(open)) },
       { weight: 1, arbitrary: leftOutWhenShrunk(refusedPipeUpdateCommand()) },
     ],
-    holdsRefusedUpdate,
+    (first) => sendsAtOnceAndRefused(first, PIPE_SEQUENCE_STEPS),
   );
 
 /** The places of a sequence's pipes, in the order of their creates. */
