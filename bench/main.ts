@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULTS } from '../core/defaults.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { createLimiter, type LimiterSignals } from './limiter.ts';
 import { runBare, runCommandOnly, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';

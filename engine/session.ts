@@ -1,23 +1,23 @@
-import type { RunConfig } from '../core/config.ts';
-import { DEFAULTS } from '../core/defaults.ts';
-import { createPacers } from '../core/credential-pacer.ts';
-import { createDispatchers } from '../core/dispatcher.ts';
-import { createHttpClient, type HttpClient } from '../core/http-client.ts';
-import { openHarSpool, type HarSpool } from '../core/har-spool.ts';
-import { createRedactor, type Redactor } from '../core/redaction.ts';
-import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
-import { createRequestGate, type RequestGate } from '../core/request-gate.ts';
-import { openRunChannel, type RunLink, type RunReporter } from '../core/run-channel.ts';
-import type { Operation, Specs } from '../core/spec.ts';
-import { createValidators, type Validators } from '../core/validators.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { CreatedResource } from '../core/run-report.ts';
+import type { RunConfig } from '../settings/config.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
+import { createPacers } from '../transport/credential-pacer.ts';
+import { createDispatchers } from '../transport/dispatcher.ts';
+import { createHttpClient, type HttpClient } from '../transport/http-client.ts';
+import { openHarSpool, type HarSpool } from '../evidence/har-spool.ts';
+import { createRedactor, type Redactor } from '../secrets/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../secrets/secret-registry.ts';
+import { createRequestGate, type RequestGate } from '../transport/request-gate.ts';
+import { openRunChannel, type RunLink, type RunReporter } from '../run/run-channel.ts';
+import type { Operation, Specs } from '../spec/spec.ts';
+import { createValidators, type Validators } from '../spec/validators.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { CreatedResource } from '../run/run-report-types.ts';
 import { API_LIST, type ApiName } from '../apis/index.ts';
 import { runAuthorization } from '../apis/descriptor.ts';
 import { RULES } from '../rules/index.ts';
-import { createMemories, type RuleMemories } from '../core/rule.ts';
+import { createMemories, type RuleMemories } from '../rule-model/rule.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
-import { type PutBacks, putBacksBeyond } from '../core/probe.ts';
+import { type PutBacks, putBacksBeyond } from '../core/probe-types.ts';
 
 /**
  * State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to

@@ -1,5 +1,5 @@
-import type { Basis, Rule } from '../core/rule.ts';
-import { statementsJudgedBy } from '../core/traceability.ts';
+import type { Basis, Rule } from '../rule-model/rule.ts';
+import { statementsJudgedBy } from '../spec/traceability.ts';
 import { RULES } from '../rules/index.ts';
 import { TRACE_TABLES } from '../rules/traceability.ts';
 

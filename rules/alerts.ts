@@ -1,7 +1,7 @@
 import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
 import { asObject, documentedFields, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 import { sameInstant } from './instant.ts';

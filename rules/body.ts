@@ -1,6 +1,6 @@
 import { APIS } from '../apis/index.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { Operation } from '../core/spec.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { Operation } from '../spec/spec.ts';
 
 /** A JSON object, or undefined for anything else. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {

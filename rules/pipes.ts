@@ -1,7 +1,7 @@
 import { jsonText } from '../core/json-text.ts';
-import { isSuccess } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
-import type { Operation } from '../core/spec.ts';
+import { isSuccess } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
+import type { Operation } from '../spec/spec.ts';
 import { asObject, documentedFields, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { pipeStateViolations, SEQUENCE_PART } from './sequence.ts';

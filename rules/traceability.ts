@@ -1,4 +1,4 @@
-import type { TraceTable } from '../core/traceability.ts';
+import type { TraceTable } from '../spec/traceability.ts';
 import { ALERTS_TRACE } from './traceability-alerts.ts';
 import { MANAGEMENT_TRACE } from './traceability-management.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestGate } from '../core/request-gate.ts';
+import { createRequestGate } from '../transport/request-gate.ts';
 
 const send = (value: string) => () => Promise.resolve(value);
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess } from '../../core/exchange.ts';
+import { isSuccess } from '../../transport/exchange.ts';
 import {
   PIPE_KINDS,
   pipeUpdatePatch,
