@@ -1,4 +1,4 @@
-import type { PreflightRead } from './preflight.ts';
+import type { PreflightRead } from './preflight-reads.ts';
 
 /**
  * A run's config as the descriptors read it (settings/config.ts `RunConfig`): each API's target under the API's name,

@@ -3,7 +3,7 @@ import { HarnessError } from '../core/errors.ts';
 import { isOperationList, operationsOf, type Rule } from '../rule-model/rule.ts';
 import type { Operation } from '../spec/spec.ts';
 import { statementsJudgedBy } from '../spec/traceability.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { FaultSummary } from './rules-doc.ts';
 

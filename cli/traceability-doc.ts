@@ -8,7 +8,7 @@ import { parseStatements, type Statement } from '../spec/traceability-statements
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import { RULES } from '../rules/index.ts';
 import { TOLERANCES } from '../rules/tolerances.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 
 /** Where the contract documents are: `../shared/seeds/` beside the checkout. */
 export const CONTRACT_DIR = join(PACKAGE_ROOT, '..', 'shared', 'seeds');

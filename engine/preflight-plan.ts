@@ -8,7 +8,7 @@ import {
   type TargetFields,
   targetOf,
 } from '../apis/descriptor.ts';
-import type { PreflightRead } from '../apis/preflight.ts';
+import type { PreflightRead } from '../apis/preflight-reads.ts';
 import type { RunConfig } from '../settings/config.ts';
 
 /** Whether the preflight sends a read: every id it checks is set. */

@@ -11,7 +11,7 @@ import {
   type TargetFields,
   targetOf,
 } from '../apis/descriptor.ts';
-import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight.ts';
+import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight-reads.ts';
 import type { RunConfig } from '../settings/config.ts';
 import { DEFAULTS } from '../settings/defaults.ts';
 import { createDispatchers } from '../transport/dispatcher.ts';

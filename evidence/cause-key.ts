@@ -23,7 +23,7 @@ export interface KindEvidence {
  * The kind of wrong value a violation saw: the transport failure, the status class, a uuid's version, a secret, a JSON
  * type, or `absent`.
  */
-export function kindOf(evidence: KindEvidence): string {
+export function kindOfEvidence(evidence: KindEvidence): string {
   const { failure, actual, status, path } = evidence;
   if (failure) return failure;
   if (actual === undefined) return 'absent';
@@ -43,5 +43,5 @@ export function kindOf(evidence: KindEvidence): string {
 
 /** The key that groups violations into one cause: the rule, the normalised path and the kind of wrong value. */
 export function causeKey(rule: string, evidence: KindEvidence): string {
-  return `${rule}\u0000${normalisedPath(evidence.path)}\u0000${kindOf(evidence)}`;
+  return `${rule}\u0000${normalisedPath(evidence.path)}\u0000${kindOfEvidence(evidence)}`;
 }

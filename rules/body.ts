@@ -37,7 +37,7 @@ export function probes(exchange: Exchange, ruleId: string): boolean {
  * The top-level fields of a request body that its operation's request schema documents: what an answer may be expected
  * to carry back (a field only the server writes, sent anyway, is `access.read-only-fields`' to judge).
  */
-export function documentedFields(body: Record<string, unknown>, operation: Operation): Record<string, unknown> {
+export function documentedProperties(body: Record<string, unknown>, operation: Operation): Record<string, unknown> {
   const properties = asObject(asObject(operation.requestSchema)?.properties);
   return properties ? Object.fromEntries(Object.entries(body).filter(([key]) => key in properties)) : body;
 }

@@ -8,7 +8,7 @@ import { parseStatements } from '../spec/traceability-statements.ts';
 import { schemaProblem } from '../reports/file-schemas.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
 import { TOLERANCES } from '../rules/tolerances.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
