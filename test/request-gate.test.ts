@@ -174,3 +174,22 @@ describe('request gate put-backs', () => {
     expect(gate.sent()).toBe(5);
   });
 });
+
+describe('request gate rate across gates', () => {
+  it('starts where the gate before it left --max-rps off (the preflight, then the run)', async () => {
+    const first = createRequestGate({ concurrency: 2, maxRps: 5, deadline: Date.now() + 60_000 });
+    expect(first.nextStart()).toBe(0);
+    await first.admit(send('last GET'));
+    const lastStart = Date.now();
+    expect(first.nextStart()).toBeGreaterThanOrEqual(lastStart + 150);
+    const next = createRequestGate({
+      concurrency: 2,
+      maxRps: 5,
+      deadline: Date.now() + 60_000,
+      notBefore: first.nextStart(),
+    });
+    await next.admit(send('first probe'));
+    expect(Date.now() - lastStart).toBeGreaterThanOrEqual(150);
+    expect(createRequestGate({ concurrency: 1, maxRps: 0, deadline: Date.now() + 60_000 }).nextStart()).toBe(0);
+  });
+});

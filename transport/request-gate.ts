@@ -14,6 +14,8 @@ export interface GateLimits {
   readonly putBacks?: number;
   /** Epoch milliseconds after which no request starts. */
   readonly deadline: number;
+  /** Epoch milliseconds before which no request starts: where an earlier gate's rate left off (its `nextStart`). */
+  readonly notBefore?: number;
 }
 
 /**
@@ -67,6 +69,8 @@ export interface RequestGate {
   readonly interrupted: AbortSignal;
   /** Requests admitted so far. */
   sent(): number;
+  /** Epoch milliseconds before which the rate limit lets no further request start; 0 with no rate limit. */
+  nextStart(): number;
   /** Requests other than put-backs still allowed, or Infinity. */
   remaining(): number;
   /**
@@ -76,15 +80,19 @@ export interface RequestGate {
   waiting(): { readonly now: number; readonly peak: number };
 }
 
-/** Creates a request gate: a counting semaphore with a minimum interval between request starts. */
-export function createRequestGate(limits: GateLimits): RequestGate {
-  const interval = limits.maxRps > 0 ? 1000 / limits.maxRps : 0;
-  const stop = new AbortController();
+/** The gate's slots: a counting semaphore of `concurrency`, whose open lanes keep a slot for a chain's next step. */
+interface Slots {
+  /** Resolves once the request (of `lane`, or of a group that holds slots already: `gathering`) has its slot. */
+  acquire(lane: string | undefined, gathering?: boolean): Promise<void>;
+  release(lane: string | undefined): void;
+  openLane(lane: string): void;
+  closeLane(lane: string): void;
+  waiting(): { readonly now: number; readonly peak: number };
+}
+
+/** Creates the slots of a gate of `concurrency`. */
+function createSlots(concurrency: number): Slots {
   let active = 0;
-  let count = 0;
-  /** Put-backs admitted so far. */
-  let restored = 0;
-  let nextStart = 0;
   let peakWaiting = 0;
   /** Open lanes, each with its requests in flight (or gathering their slots). */
   const lanes = new Map<string, number>();
@@ -95,11 +103,11 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   const kept = (lane: string | undefined): number => {
     let idle = 0;
     for (const [name, inFlight] of lanes) if (name !== lane && inFlight === 0) idle += 1;
-    return Math.min(idle, limits.concurrency - 1);
+    return Math.min(idle, concurrency - 1);
   };
   const mayStart = (lane: string | undefined, gathering: boolean): boolean =>
-    active < limits.concurrency &&
-    (gathering || (lane !== undefined && lanes.get(lane) === 0) || active + 1 + kept(lane) <= limits.concurrency);
+    active < concurrency &&
+    (gathering || (lane !== undefined && lanes.get(lane) === 0) || active + 1 + kept(lane) <= concurrency);
   const take = (lane: string | undefined): void => {
     active += 1;
     if (lane !== undefined && lanes.has(lane)) lanes.set(lane, lanes.get(lane)! + 1);
@@ -107,7 +115,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   /** Starts every waiting request that may start now: steps of a chain first, each kind in arrival order. */
   const pump = (): void => {
     for (const chained of [true, false]) {
-      for (let i = 0; i < waiting.length && active < limits.concurrency; ) {
+      for (let i = 0; i < waiting.length && active < concurrency; ) {
         const next = waiting[i]!;
         if ((next.lane !== undefined || next.gathering) === chained && mayStart(next.lane, next.gathering)) {
           waiting.splice(i, 1);
@@ -117,49 +125,106 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       }
     }
   };
-  const acquire = async (lane: string | undefined, gathering = false): Promise<void> => {
-    if (waiting.length === 0 && mayStart(lane, gathering)) return take(lane);
-    await new Promise<void>((start) => {
-      waiting.push({ ...(lane === undefined ? {} : { lane }), gathering, start });
-      peakWaiting = Math.max(peakWaiting, waiting.length);
+  return {
+    async acquire(lane, gathering = false) {
+      if (waiting.length === 0 && mayStart(lane, gathering)) return take(lane);
+      await new Promise<void>((start) => {
+        waiting.push({ ...(lane === undefined ? {} : { lane }), gathering, start });
+        peakWaiting = Math.max(peakWaiting, waiting.length);
+        pump();
+      });
+    },
+    release(lane) {
+      active -= 1;
+      const inFlight = lane === undefined ? undefined : lanes.get(lane);
+      if (inFlight !== undefined) lanes.set(lane!, inFlight - 1);
       pump();
-    });
+    },
+    openLane(lane) {
+      if (!lanes.has(lane)) lanes.set(lane, 0);
+    },
+    closeLane(lane) {
+      lanes.delete(lane);
+      pump();
+    },
+    waiting: () => ({ now: waiting.length, peak: peakWaiting }),
   };
-  const release = (lane: string | undefined): void => {
-    active -= 1;
-    const inFlight = lane === undefined ? undefined : lanes.get(lane);
-    if (inFlight !== undefined) lanes.set(lane!, inFlight - 1);
-    pump();
-  };
-  /** Waits until `start`; false when an interrupt ended the wait of a request that does not restore. */
-  const waitUntil = async (start: number, restores: boolean): Promise<boolean> => {
-    const ms = start - Date.now();
-    if (ms <= 0) return true;
-    if (restores) {
-      await sleep(ms);
-      return true;
-    }
-    return sleep(ms, true, { signal: stop.signal }).catch((error: unknown) => {
-      if (stop.signal.aborted) return false;
-      throw error;
-    });
-  };
+}
 
-  /**
-   * Requests other than put-backs still allowed: within `maxRequests` less what is kept for put-backs, and within
-   * `maxRequests` itself (a run that sends more put-backs than it kept takes the rest).
-   */
-  const left = (): number =>
-    limits.maxRequests === undefined
-      ? Infinity
-      : Math.max(
-          0,
-          Math.min(limits.maxRequests - (limits.putBacks ?? 0) - (count - restored), limits.maxRequests - count),
-        );
+/** The gate's count of requests against `maxRequests`, put-backs apart. */
+interface Budget {
+  /** Requests other than put-backs still allowed, or Infinity. */
+  left(): number;
   /** True when `n` more requests would overrun the budget: a put-back's is the whole `maxRequests`. */
-  const overBudget = (n: number, restores: boolean): boolean =>
-    limits.maxRequests !== undefined && (restores ? count + n > limits.maxRequests : n > left());
+  over(n: number, restores: boolean): boolean;
+  /** Counts `n` requests admitted. */
+  spend(n: number, restores: boolean): void;
+  sent(): number;
+}
 
+/** Creates the budget of a gate's limits. */
+function createBudget({ maxRequests, putBacks = 0 }: Pick<GateLimits, 'maxRequests' | 'putBacks'>): Budget {
+  let count = 0;
+  /** Put-backs admitted so far. */
+  let restored = 0;
+  // Within `maxRequests` less what is kept for put-backs, and within `maxRequests` itself (a run that sends more
+  // put-backs than it kept takes the rest).
+  const left = (): number =>
+    maxRequests === undefined
+      ? Infinity
+      : Math.max(0, Math.min(maxRequests - putBacks - (count - restored), maxRequests - count));
+  return {
+    left,
+    over: (n, restores) => maxRequests !== undefined && (restores ? count + n > maxRequests : n > left()),
+    spend(n, restores) {
+      count += n;
+      if (restores) restored += n;
+    },
+    sent: () => count,
+  };
+}
+
+/** The gate's spacing of request starts at `maxRps`. */
+interface Spacing {
+  /**
+   * Takes the next `n` starts and waits for the first; false when an interrupt (`stop`) ended the wait of requests
+   * that do not restore.
+   */
+  wait(n: number, restores: boolean): Promise<boolean>;
+  nextStart(): number;
+}
+
+/** Creates the spacing of `maxRps` (none for 0), its first start not before `notBefore`. */
+function createSpacing(maxRps: number, notBefore: number, stop: AbortSignal): Spacing {
+  const interval = maxRps > 0 ? 1000 / maxRps : 0;
+  let next = notBefore;
+  return {
+    async wait(n, restores) {
+      if (interval === 0) return true;
+      const start = Math.max(Date.now(), next);
+      next = start + n * interval;
+      const ms = start - Date.now();
+      if (ms <= 0) return true;
+      if (restores) {
+        await sleep(ms);
+        return true;
+      }
+      return sleep(ms, true, { signal: stop }).catch((error: unknown) => {
+        if (stop.aborted) return false;
+        throw error;
+      });
+    },
+    nextStart: () => (interval === 0 ? 0 : next),
+  };
+}
+
+/** Creates a request gate: a counting semaphore with a minimum interval between request starts. */
+export function createRequestGate(limits: GateLimits): RequestGate {
+  const stop = new AbortController();
+  const slots = createSlots(limits.concurrency);
+  const budget = createBudget(limits);
+  const spacing = createSpacing(limits.maxRps, limits.notBefore ?? 0, stop.signal);
+  /** Groups gather their slots one at a time: each waits for the one before. */
   let gathering: Promise<void> = Promise.resolve();
 
   return {
@@ -169,7 +234,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       if (n > limits.concurrency)
         throw new RangeError(`${n} requests cannot be sent at once with a concurrency of ${limits.concurrency}`);
       const refused = (): GateRefusal | undefined =>
-        stop.signal.aborted ? 'interrupted' : overBudget(n, false) ? 'budget' : undefined;
+        stop.signal.aborted ? 'interrupted' : budget.over(n, false) ? 'budget' : undefined;
       const before = refused();
       if (before) return { ok: false, refusal: before };
       const previous = gathering;
@@ -181,7 +246,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       let held = 0;
       try {
         // After its first slot a group gathers the rest as they free, kept slots included: it holds what it has.
-        for (; held < n; held++) await acquire(lane, held > 0 || lane === undefined);
+        for (; held < n; held++) await slots.acquire(lane, held > 0 || lane === undefined);
       } finally {
         gathered();
       }
@@ -189,55 +254,42 @@ export function createRequestGate(limits: GateLimits): RequestGate {
       try {
         const queued = refused();
         if (queued) return { ok: false, refusal: queued };
-        if (interval > 0) {
-          const start = Math.max(Date.now(), nextStart);
-          nextStart = start + n * interval;
-          if (!(await waitUntil(start, false))) return { ok: false, refusal: 'interrupted' };
-        }
+        if (!(await spacing.wait(n, false))) return { ok: false, refusal: 'interrupted' };
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
-        count += n;
+        budget.spend(n, false);
         started = n;
-        return { ok: true, values: await Promise.all(sends.map((send) => send().finally(() => release(lane)))) };
+        return { ok: true, values: await Promise.all(sends.map((send) => send().finally(() => slots.release(lane)))) };
       } finally {
-        for (; held > started; held--) release(lane);
+        for (; held > started; held--) slots.release(lane);
       }
     },
     async admit(send, options = {}) {
       const restores = options.restores === true;
       const refused = (): GateRefusal | undefined =>
-        stop.signal.aborted && !restores ? 'interrupted' : overBudget(1, restores) ? 'budget' : undefined;
+        stop.signal.aborted && !restores ? 'interrupted' : budget.over(1, restores) ? 'budget' : undefined;
       const before = refused();
       if (before) return { ok: false, refusal: before };
       const { lane } = options;
-      await acquire(lane);
+      await slots.acquire(lane);
       try {
         const queued = refused();
         if (queued) return { ok: false, refusal: queued };
-        if (interval > 0) {
-          const start = Math.max(Date.now(), nextStart);
-          nextStart = start + interval;
-          if (!(await waitUntil(start, restores))) return { ok: false, refusal: 'interrupted' };
-        }
+        if (!(await spacing.wait(1, restores))) return { ok: false, refusal: 'interrupted' };
         if (Date.now() >= limits.deadline) return { ok: false, refusal: 'deadline' };
         if (options.ready && !options.ready()) return { ok: false, refusal: 'held' };
-        count += 1;
-        if (restores) restored += 1;
+        budget.spend(1, restores);
         return { ok: true, value: await send() };
       } finally {
-        release(lane);
+        slots.release(lane);
       }
     },
-    openLane(lane) {
-      if (!lanes.has(lane)) lanes.set(lane, 0);
-    },
-    closeLane(lane) {
-      lanes.delete(lane);
-      pump();
-    },
+    openLane: (lane) => slots.openLane(lane),
+    closeLane: (lane) => slots.closeLane(lane),
     interrupt: () => stop.abort(),
     interrupted: stop.signal,
-    sent: () => count,
-    remaining: left,
-    waiting: () => ({ now: waiting.length, peak: peakWaiting }),
+    sent: budget.sent,
+    remaining: budget.left,
+    nextStart: spacing.nextStart,
+    waiting: slots.waiting,
   };
 }
