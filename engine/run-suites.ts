@@ -106,6 +106,8 @@ export async function startGroups(
     spent,
     planned: run.plan.total + spent,
     putBacks: run.plan.putBacks,
+    // The preflight's rate carries over: with --max-rps, the run's first request keeps its distance from the last GET.
+    ...(run.preflight?.nextStart === undefined ? {} : { notBefore: run.preflight.nextStart }),
   });
   return { finished: runSuites(session, states).finally(() => session.close()) };
 }

@@ -25,5 +25,10 @@ export interface PreparedRun extends RunSettings {
     readonly warning?: string;
   };
   /** For a configured target: the preflight's line and its GETs, which count against `--max-requests` too. */
-  readonly preflight?: { readonly line: string; readonly requests: number };
+  readonly preflight?: {
+    readonly line: string;
+    readonly requests: number;
+    /** With `--max-rps`: when the preflight's rate lets the run's first request start (epoch ms). */
+    readonly nextStart?: number;
+  };
 }
