@@ -28,7 +28,7 @@ import { openRunTransport } from './run-transport.ts';
 export interface PreflightReport {
   readonly line: string;
   readonly requests: number;
-  /** With `--max-rps`: when its rate lets the run's first request start (epoch ms), so that it holds across the seam. */
+  /** With `--max-rps`: when its rate lets the run's first request start (epoch ms), so that the rate holds across. */
   readonly nextStart?: number;
 }
 
