@@ -18,17 +18,17 @@ export { RULES } from './rules/index.ts';
  * Which operations of the loaded specs a rule concerns (its `operations` may be a selector, such as every operation),
  * and the specs' loader.
  */
-export { concerns, operationsOf } from './core/rule.ts';
-export { loadSpecs } from './core/spec.ts';
+export { concerns, operationsOf } from './rule-model/rule.ts';
+export { loadSpecs } from './spec/spec.ts';
 /** The harness's own errors (exit code 2 on the command line), each with a stable code. */
 export { HarnessError, isHarnessError, type HarnessErrorCode } from './core/errors.ts';
 /** The version of this package. */
 export { TOOL_VERSION } from './core/package-root.ts';
 /** The types of a run's settings, of the rule table and of the run report (findings.json holds the report). */
-export type { Shard } from './core/config.ts';
-export type { ProbeClass } from './core/probe.ts';
-export type { Basis, OperationSelector, Rule, Violation } from './core/rule.ts';
-export type { Operation, Specs } from './core/spec.ts';
-export type { Finding, Outcome, Reproduction, RuleResult } from './core/finding.ts';
-export type { CreatedResource, RunOutcome, RunReport } from './core/run-report.ts';
+export type { Shard } from './settings/config.ts';
+export type { ProbeClass } from './core/probe-types.ts';
+export type { Basis, OperationSelector, Rule, Violation } from './rule-model/rule.ts';
+export type { Operation, Specs } from './spec/spec.ts';
+export type { Finding, Outcome, Reproduction, RuleResult } from './evidence/finding.ts';
+export type { CreatedResource, RunOutcome, RunReport } from './run/run-report-types.ts';
 export type { BaselineSummary, BaselinedRunReport } from './reports/baseline-comparison.ts';

@@ -1,8 +1,8 @@
-import type { PreflightRead } from './preflight.ts';
+import type { PreflightRead } from './preflight-reads.ts';
 
 /**
- * A run's config as the descriptors read it (core/config.ts `RunConfig`): each API's target under the API's name, with
- * the fields its description names (`TargetOf`); typed loosely here so that apis/ imports nothing of core/.
+ * A run's config as the descriptors read it (settings/config.ts `RunConfig`): each API's target under the API's name,
+ * with the fields its description names (`TargetOf`); typed loosely here so that apis/ imports nothing of settings/.
  */
 export type TargetsOf = object;
 

@@ -20,7 +20,7 @@ export interface LimiterDecision {
 }
 
 /** What a limiter saw of one credential. */
-export interface CredentialCount {
+export interface LimiterCount {
   readonly accepted: number;
   readonly limited: number;
   /** When its first request came (epoch ms). */
@@ -37,7 +37,7 @@ export interface Limiter {
   /** Requests let through and answered 429, over every credential. */
   totals(): { readonly accepted: number; readonly limited: number };
   /** What it saw per credential. */
-  credentials(): ReadonlyMap<string, CredentialCount>;
+  credentials(): ReadonlyMap<string, LimiterCount>;
   /**
    * The least time, from the first request of any credential, in which the accepted requests could have been sent
    * under this limit: every credential's windows filled from that first request on.
@@ -52,7 +52,7 @@ export interface Limiter {
 export function createLimiter(options: LimiterOptions): Limiter {
   const { limit, windowMs, signals } = options;
   const counters = new Map<string, { window: number; used: number }>();
-  const seen = new Map<string, CredentialCount>();
+  const seen = new Map<string, LimiterCount>();
 
   return {
     options,

@@ -3,11 +3,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULTS } from '../core/defaults.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { createLimiter, type LimiterSignals } from './limiter.ts';
 import { runBare, runCommandOnly, runHarness, type HarnessRun, type ProcessRun } from './process-run.ts';
-import { startProxy, type Proxy as RecordingProxy, type RecordedRequest } from './proxy.ts';
+import { startProxy, type Proxy as RecordingProxy, type ProxiedRequest } from './proxy.ts';
 
 /** The parts of the bench, in the order they run; `--part` picks some. */
 const PARTS = ['start', 'latency', 'limiters', 'runs'] as const;
@@ -401,7 +401,7 @@ function preflightRequests(run: ProcessRun): number {
   return Number(/^preflight: .*\((\d+) GET requests?\)$/m.exec(run.output)?.[1] ?? 0);
 }
 
-function arrivals(proxies: readonly RecordingProxy[]): RecordedRequest[] {
+function arrivals(proxies: readonly RecordingProxy[]): ProxiedRequest[] {
   return proxies.flatMap((proxy) => proxy.recorded).sort((a, b) => a.at - b.at);
 }
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 
 const MAX_RSS_PRELOAD = fileURLToPath(new URL('./max-rss.mjs', import.meta.url));
 const BARE_SENDER = fileURLToPath(new URL('./bare-sender.mjs', import.meta.url));

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Limiter } from './limiter.ts';
 
 /** One request as it went through the proxy: enough to send it again. */
-export interface RecordedRequest {
+export interface ProxiedRequest {
   /** The origin the proxy forwarded to, and when the request arrived (ms, performance clock). */
   readonly origin: string;
   readonly at: number;
@@ -17,7 +17,7 @@ export interface RecordedRequest {
 export interface Proxy {
   readonly url: string;
   /** What went through, in arrival order, when recording. */
-  readonly recorded: readonly RecordedRequest[];
+  readonly recorded: readonly ProxiedRequest[];
   readonly close: () => Promise<void>;
 }
 
@@ -35,7 +35,7 @@ export interface ProxyOptions {
  */
 export async function startProxy(upstream: string, options: ProxyOptions = {}): Promise<Proxy> {
   const origin = new URL(upstream);
-  const recorded: RecordedRequest[] = [];
+  const recorded: ProxiedRequest[] = [];
   const delayMs = options.delayMs ?? 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

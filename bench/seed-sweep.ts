@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { FAULT_NAMES } from '../reference/faults.ts';
 import { MODE_NAMES } from '../reference/modes.ts';
 import freshBuild from '../test/fresh-build.ts';

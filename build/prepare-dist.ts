@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PREPARED_SPECS_FILE, prepareSpecs } from '../core/prepared-specs.ts';
-import { specsOf } from '../core/spec.ts';
-import { PREPARED_VALIDATORS_FILE, preparedValidatorsCode } from '../core/validators.ts';
+import { PREPARED_SPECS_FILE, prepareSpecs } from '../spec/prepared-specs.ts';
+import { specsOf } from '../spec/spec.ts';
+import { PREPARED_VALIDATORS_FILE, preparedValidatorsCode } from '../spec/validators.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
 import { bundleSuites } from './suite-bundle.ts';
 

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { RUN_FLAGS } from '../core/config.ts';
-import { DEFAULTS } from '../core/defaults.ts';
+import { RUN_FLAGS } from '../settings/config.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
-import { copyLocations, SPEC_COPIES_VARIABLE } from '../core/operation-locations.ts';
+import { copyLocations, SPEC_COPIES_VARIABLE } from '../spec/operation-locations.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

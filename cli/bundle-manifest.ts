@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { sourceFingerprints } from '../core/prepared-specs.ts';
-import type { RunReport } from '../core/run-report.ts';
+import { sourceFingerprints } from '../spec/prepared-specs.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { TOOL } from '../reports/tool-version.ts';
 import { RULES } from '../rules/index.ts';
 

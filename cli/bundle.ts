@@ -1,9 +1,9 @@
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULTS } from '../core/defaults.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { buildManifest, type BundleFile, currentProvenance, fileSha256, MANIFEST_FILE } from './bundle-manifest.ts';
 import type { Io } from './io.ts';
 

@@ -1,15 +1,15 @@
-import { resolveSettings, type RunConfig } from '../core/config.ts';
+import { resolveSettings, type RunConfig } from '../settings/config.ts';
 import { HarnessError } from '../core/errors.ts';
-import type { PreparedRun } from '../core/run.ts';
-import { loadSpecs, type Specs } from '../core/spec.ts';
+import type { PreparedRun } from '../run/run-settings.ts';
+import { loadSpecs, type Specs } from '../spec/spec.ts';
 import { acceptedFailures, loadBaseline } from '../reports/baseline-run.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import type { SuitesSource } from '../engine/run-suites.ts';
-import { startEmbedded } from '../engine/embedded-target.ts';
+import { startEmbedded } from './embedded-target.ts';
 import { prepareRun } from '../engine/prepare-run.ts';
 import { SUITES } from '../suites/index.ts';
-import { createRedactor, type Redactor } from '../core/redaction.ts';
-import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
+import { createRedactor, type Redactor } from '../secrets/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../secrets/secret-registry.ts';
 import type { ConformanceSettings } from './run-conformance.ts';
 
 /** Settings of the command that a run inside a team's vitest has no use for, and why. */

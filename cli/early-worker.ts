@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RunLink } from '../core/run-channel.ts';
+import type { RunLink } from '../run/run-channel.ts';
 
 /** How long a run thread that ended is given for its last events to be heard before the run counts as failed. */
 const LAST_EVENTS_MS = 1_000;

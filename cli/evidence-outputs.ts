@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HarnessError } from '../core/errors.ts';
-import type { RunConfig } from '../core/config.ts';
-import { harSpoolPath } from '../core/har-spool.ts';
+import type { RunConfig } from '../settings/config.ts';
+import { harSpoolPath } from '../evidence/har-spool.ts';
 import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
 import type { ReportIo } from '../reports/write-reports.ts';
 

@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { DEFAULTS } from '../core/defaults.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 
 /**
  * V8's heap settings for the command's process. The worker that sends and judges allocates about 100 kB per request,

@@ -7,7 +7,7 @@ export const COMMANDS = ['run', 'reference', 'rules', 'diff', 'merge', 'bundle',
 /** A subcommand's name. */
 export type Command = (typeof COMMANDS)[number];
 
-/** The flags each subcommand takes besides `--help` (those of `run` are RUN_FLAGS in core/config.ts). */
+/** The flags each subcommand takes besides `--help` (those of `run` are RUN_FLAGS in settings/config.ts). */
 export const COMMAND_FLAGS: Readonly<Record<Exclude<Command, 'run'>, readonly string[]>> = Object.freeze({
   reference: ['fault', 'mode', 'management-port', 'alerts-port', 'host', 'list'],
   rules: ['json'],

@@ -1,6 +1,6 @@
 import { API_LIST } from '../apis/index.ts';
 import { type LeftChanged, targetOf } from '../apis/descriptor.ts';
-import type { RunConfig } from '../core/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 
 /**
  * Loud warnings for the incidents of a run: what it changed on the target and could not put back (a service left

@@ -2,7 +2,7 @@ import { isHarnessError } from '../core/errors.ts';
 import { COMMAND_FLAGS, COMMAND_HELP, COMMANDS, HELP, type Command } from './help.ts';
 import type { EarlyWorker } from './early-worker.ts';
 import type { Io } from './io.ts';
-import { parseRunArgs, resolveConfig, RUN_FLAGS, type RunConfig } from '../core/config.ts';
+import { parseRunArgs, resolveConfig, RUN_FLAGS, type RunConfig } from '../settings/config.ts';
 import { assertKnownFlags } from './known-flags.ts';
 import { PLAIN_STYLE, terminalStyle } from '../reports/terminal-style.ts';
 import { TOOL_VERSION } from '../core/package-root.ts';
@@ -72,7 +72,7 @@ async function rules(argv: readonly string[], io: Io): Promise<number> {
   }
   const [{ explainRule, ruleById, ruleText }, { loadShippedSpecs }, { FAULTS }] = await Promise.all([
     import('./rule-help.ts'),
-    import('../core/prepared-specs.ts'),
+    import('../spec/prepared-specs.ts'),
     import('../reference/faults.ts'),
   ]);
   const chosen = ids.map((id) => ruleById(RULES, id));

@@ -2,13 +2,13 @@ import { API_LIST } from '../apis/index.ts';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Shard } from '../core/config.ts';
-import { DEFAULTS } from '../core/defaults.ts';
+import type { Shard } from '../settings/config.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../core/package-root.ts';
-import { createRedactor } from '../core/redaction.ts';
-import { createSecretRegistry } from '../core/secret-registry.ts';
-import { loadSpecs } from '../core/spec.ts';
+import { createRedactor } from '../secrets/redaction.ts';
+import { createSecretRegistry } from '../secrets/secret-registry.ts';
+import { loadSpecs } from '../spec/spec.ts';
 import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { type FileValidator, fileValidator } from '../reports/file-schemas.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
@@ -18,7 +18,7 @@ import { terminalSummary } from '../reports/terminal-summary.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import type { Io } from './io.ts';
-import type { Collected } from '../core/run-report.ts';
+import type { Collected } from '../run/run-report-types.ts';
 import { shardFile } from './suites-run.ts';
 
 /** What one shard left in its report directory that a merge needs: its header, and what its suites produced. */

@@ -1,6 +1,6 @@
-import type { RunConfig } from '../core/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import type { Plan } from '../engine/plan.ts';
-import { putBacksBeyond } from '../core/probe.ts';
+import { putBacksBeyond } from '../core/probe-types.ts';
 import { preflightPlan } from '../engine/preflight-plan.ts';
 
 /** Renders a run's plan for `--dry-run`: every group, its class and request count, and the totals per class. */

@@ -1,9 +1,9 @@
 import { didYouMean } from '../core/did-you-mean.ts';
 import { HarnessError } from '../core/errors.ts';
-import { isOperationList, operationsOf, type Rule } from '../core/rule.ts';
-import type { Operation } from '../core/spec.ts';
-import { statementsJudgedBy } from '../core/traceability.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { isOperationList, operationsOf, type Rule } from '../rule-model/rule.ts';
+import type { Operation } from '../spec/spec.ts';
+import { statementsJudgedBy } from '../spec/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import type { FaultSummary } from './rules-doc.ts';
 

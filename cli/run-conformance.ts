@@ -1,4 +1,4 @@
-import { type GivenSettings, resolveSettings } from '../core/config.ts';
+import { type GivenSettings, resolveSettings } from '../settings/config.ts';
 import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
 import { RULE_IDS } from '../rules/index.ts';
 

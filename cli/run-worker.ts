@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RunLink } from '../core/run-channel.ts';
+import type { RunLink } from '../run/run-channel.ts';
 
 // The command's run thread, from the build (cli/early-worker.ts): spawned as the command starts, before it has resolved
 // its settings, it loads the harness's bundle (`preload`: dist/suites/bundle.js, suites/bundle-entry.ts) at once; the

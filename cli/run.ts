@@ -1,10 +1,10 @@
 import { basename, resolve } from 'node:path';
-import type { RunConfig } from '../core/config.ts';
-import { createRedactor } from '../core/redaction.ts';
-import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
-import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { listenToRun, runLink, type RunListener } from '../core/run-channel.ts';
-import { startEmbedded, type EmbeddedTarget } from '../engine/embedded-target.ts';
+import type { RunConfig } from '../settings/config.ts';
+import { createRedactor } from '../secrets/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../secrets/secret-registry.ts';
+import { loadShippedSpecs } from '../spec/prepared-specs.ts';
+import { listenToRun, runLink, type RunListener } from '../run/run-channel.ts';
+import { startEmbedded, type EmbeddedTarget } from './embedded-target.ts';
 import { planText } from './plan-text.ts';
 import { ensureReportDir } from './report-dir.ts';
 import { checkEvidenceOutputs, writeEvidence } from './evidence-outputs.ts';
@@ -26,7 +26,7 @@ import {
 import { endProcess } from './end-process.ts';
 import { EarlyWorker } from './early-worker.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
-import type { Collected } from '../core/run-report.ts';
+import type { Collected } from '../run/run-report-types.ts';
 import type { ReportIo } from '../reports/write-reports.ts';
 
 /** How a run reports progress, beside its settings and `onReport` (tests shorten the heartbeat). */

@@ -1,10 +1,10 @@
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULTS } from '../core/defaults.ts';
-import type { RunLink, RunListener, RunProgress } from '../core/run-channel.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
+import type { RunLink, RunListener, RunProgress } from '../run/run-channel.ts';
 import { heartbeat, progressLine } from '../reports/progress-line.ts';
-import type { RunConfig, Shard } from '../core/config.ts';
-import type { Collected, CreatedResource, JudgedSuite } from '../core/run-report.ts';
+import type { RunConfig, Shard } from '../settings/config.ts';
+import type { Collected, CreatedResource, JudgedSuite } from '../run/run-report-types.ts';
 import type { EarlyWorker } from './early-worker.ts';
 import { STOPPED_BEFORE_ANY_VERDICT } from './interrupts.ts';
 

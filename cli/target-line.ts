@@ -1,5 +1,5 @@
 import { API_LIST } from '../apis/index.ts';
-import type { RunConfig } from '../core/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 
 /** The first line a run prints: which target it tests, plainly, and what it leaves out. */
 export function targetLine(config: RunConfig): string {

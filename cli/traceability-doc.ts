@@ -3,12 +3,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../core/errors.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
-import { type Tolerance, type TracedStatement, type TraceTable, traceStatements } from '../core/traceability.ts';
-import { parseStatements, type Statement } from '../core/traceability-statements.ts';
+import { type Tolerance, type TracedStatement, type TraceTable, traceStatements } from '../spec/traceability.ts';
+import { parseStatements, type Statement } from '../spec/traceability-statements.ts';
 import { ruleAnchor } from '../reports/rule-catalogue.ts';
 import { RULES } from '../rules/index.ts';
 import { TOLERANCES } from '../rules/tolerances.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 
 /** Where the contract documents are: `../shared/seeds/` beside the checkout. */
 export const CONTRACT_DIR = join(PACKAGE_ROOT, '..', 'shared', 'seeds');

@@ -1,5 +1,5 @@
-import type { Finding } from '../core/finding.ts';
-import { firstKept, type Ledger } from '../core/ledger.ts';
+import type { Finding } from '../evidence/finding.ts';
+import { firstKept, type Ledger } from '../evidence/ledger.ts';
 import type { JudgedExchange } from './suite-types.ts';
 
 /**

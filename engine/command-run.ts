@@ -1,11 +1,11 @@
-import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { openRunChannel, type RunLink } from '../core/run-channel.ts';
+import { loadShippedSpecs } from '../spec/prepared-specs.ts';
+import { openRunChannel, type RunLink } from '../run/run-channel.ts';
 import { startRun, type SuitesSource } from './run-suites.ts';
-import type { PreparedRun } from '../core/run.ts';
-import type { Specs } from '../core/spec.ts';
+import type { PreparedRun } from '../run/run-settings.ts';
+import type { Specs } from '../spec/spec.ts';
 import { prepareRun, type SuiteFactories } from './prepare-run.ts';
-import { createRedactor, type Redactor } from '../core/redaction.ts';
-import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
+import { createRedactor, type Redactor } from '../secrets/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../secrets/secret-registry.ts';
 import { judgeSuite, verdictCount } from './suite-verdicts.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { ConnectionWatch } from '../core/connection-watch.ts';
+import type { ConnectionWatch } from '../transport/connection-watch.ts';
 import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
-import type { TransportFailure } from '../core/exchange.ts';
-import { type NetworkSettings, PASSPHRASE_VARIABLE, shownProxy } from '../core/network-settings.ts';
-import { proxyFor } from '../core/proxy-route.ts';
+import type { TransportFailure } from '../transport/exchange.ts';
+import { type NetworkSettings, PASSPHRASE_VARIABLE, shownProxy } from '../settings/network-settings.ts';
+import { proxyFor } from '../settings/proxy-route.ts';
 
 /** A request of the preflight that got no answer, and where it was going. */
 export interface UnansweredRequest {

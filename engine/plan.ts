@@ -1,9 +1,9 @@
-import type { RunConfig, Shard } from '../core/config.ts';
-import { DEFAULTS } from '../core/defaults.ts';
+import type { RunConfig, Shard } from '../settings/config.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { HarnessError } from '../core/errors.ts';
-import { PROBE_CLASSES, type ProbeClass, type PutBacks, putBacksBeyond } from '../core/probe.ts';
-import { concerns, type Rule } from '../core/rule.ts';
-import type { Operation } from '../core/spec.ts';
+import { PROBE_CLASSES, type ProbeClass, type PutBacks, putBacksBeyond } from '../core/probe-types.ts';
+import { concerns, type Rule } from '../rule-model/rule.ts';
+import type { Operation } from '../spec/spec.ts';
 import { RULES } from '../rules/index.ts';
 import type { ProbeGroup, SuiteDefinition } from './suite-types.ts';
 

@@ -8,8 +8,8 @@ import {
   type TargetFields,
   targetOf,
 } from '../apis/descriptor.ts';
-import type { PreflightRead } from '../apis/preflight.ts';
-import type { RunConfig } from '../core/config.ts';
+import type { PreflightRead } from '../apis/preflight-reads.ts';
+import type { RunConfig } from '../settings/config.ts';
 
 /** Whether the preflight sends a read: every id it checks is set. */
 const sent = (read: PreflightRead, target: TargetFields): boolean => read.ids.every((field) => target[field]);

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { API_LIST } from '../apis/index.ts';
 import {
   type ApiDescriptor,
@@ -7,31 +6,30 @@ import {
   idVariable,
   otherCredentialsIn,
   otherTenantSettings,
-  runAuthorization,
   type TargetFields,
   targetOf,
 } from '../apis/descriptor.ts';
-import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight.ts';
-import type { RunConfig } from '../core/config.ts';
-import { DEFAULTS } from '../core/defaults.ts';
-import { createDispatchers } from '../core/dispatcher.ts';
+import type { ListedId, PreflightCode, PreflightWords } from '../apis/preflight-reads.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { HarnessError, type HarnessErrorCode } from '../core/errors.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { createHttpClient, type HttpClient, type HttpClientOptions } from '../core/http-client.ts';
-import type { Probe } from '../core/probe.ts';
-import { createSecretRegistry } from '../core/secret-registry.ts';
-import { createRedactor, type Redactor } from '../core/redaction.ts';
-import { createRequestGate } from '../core/request-gate.ts';
-import { type ConnectionWatch, watchConnections } from '../core/connection-watch.ts';
-import { operationById, type Specs } from '../core/spec.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { HttpClient } from '../transport/http-client.ts';
+import type { Probe } from '../core/probe-types.ts';
+import { createSecretRegistry } from '../secrets/secret-registry.ts';
+import { createRedactor, type Redactor } from '../secrets/redaction.ts';
+import { type ConnectionWatch, watchConnections } from '../transport/connection-watch.ts';
+import { operationById, type Specs } from '../spec/spec.ts';
 import { isUuid } from '../core/uuid.ts';
 import { clientCertAnswer, networkFailure } from './network-failure.ts';
 import { otherTenantRead } from './preflight-plan.ts';
+import { openRunTransport } from './run-transport.ts';
 
 /** What the preflight checked, as the one line the terminal shows, and the GET requests it sent. */
 export interface PreflightReport {
   readonly line: string;
   readonly requests: number;
+  /** With `--max-rps`: when its rate lets the run's first request start (epoch ms), so that the rate holds across. */
+  readonly nextStart?: number;
 }
 
 /**
@@ -84,17 +82,10 @@ export async function preflight(
   redactor: Redactor = createRedactor([], createSecretRegistry(config)),
 ): Promise<PreflightReport> {
   const connections = watchConnections();
-  const dispatchers = createDispatchers(config.network, { connections: 2, connectTimeoutMs: config.timeoutMs });
-  const deadline = Date.now() + config.budgetMs;
+  const transport = openRunTransport(config, { connections: 2 });
   const redact = redactor.text;
   let requests = 0;
-  const common: Omit<HttpClientOptions, 'api' | 'baseUrl' | 'authorization' | 'dispatcher'> = {
-    timeoutMs: config.timeoutMs,
-    maxResponseBytes: config.maxResponseBytes,
-    gate: createRequestGate({ concurrency: config.concurrency, maxRps: config.maxRps, deadline }),
-    deadline,
-    backoffMs: DEFAULTS.rateLimitBackoffMs,
-    maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
+  const clients = transport.clients({
     onExchange: (exchange: Exchange) => {
       requests += 1;
       return exchange;
@@ -102,28 +93,19 @@ export async function preflight(
     onRateLimited: () => {
       requests += 1;
     },
-  };
+  });
   const seen = (exchange: Exchange): string => redact(describe(exchange));
   try {
     const parts = await Promise.all(
       API_LIST.map((api) => {
         const target = targetOf(api, config);
-        if (!target) return undefined;
-        const baseUrl = target.baseUrl ?? '';
-        const client = createHttpClient({
-          ...common,
-          api: api.name,
-          baseUrl,
-          dispatcher: dispatchers.of(baseUrl),
-          authorization: runAuthorization(api, config) ?? '',
-          ...(config.headers[api.name] ? { headers: config.headers[api.name] } : {}),
-        });
-        const baseUrlVariable = api.settings.baseUrl.variable;
+        const client = clients[api.name];
+        if (!target || !client) return undefined;
         return checkApi(api, target, {
           client,
           specs,
-          baseUrlVariable,
-          baseUrl,
+          baseUrlVariable: api.settings.baseUrl.variable,
+          baseUrl: target.baseUrl ?? '',
           seen,
           redact,
           network: config.network,
@@ -132,15 +114,15 @@ export async function preflight(
         });
       }),
     );
-    // The run's own gate starts afresh: keep --max-rps across the seam.
-    if (config.maxRps > 0) await sleep(1000 / config.maxRps);
+    const nextStart = transport.gate.nextStart();
     return {
       line: `preflight: ${parts.filter(Boolean).join('; ')} (${requests} GET request${requests === 1 ? '' : 's'})`,
       requests,
+      ...(nextStart > 0 ? { nextStart } : {}),
     };
   } finally {
     connections.stop();
-    await dispatchers.destroy();
+    await transport.destroy();
   }
 }
 

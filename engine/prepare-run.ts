@@ -1,10 +1,10 @@
-import { type RunConfig, withRuns } from '../core/config.ts';
-import { operationById, type Specs } from '../core/spec.ts';
+import { type RunConfig, withRuns } from '../settings/config.ts';
+import { operationById, type Specs } from '../spec/spec.ts';
 import { planRun, type Plan } from './plan.ts';
 import { preflightRequestCount } from './preflight-plan.ts';
 import type { SuiteDefinition } from './suite-types.ts';
-import type { PreparedRun, RunSettings } from '../core/run.ts';
-import type { Redactor } from '../core/redaction.ts';
+import type { PreparedRun, RunSettings } from '../run/run-settings.ts';
+import type { Redactor } from '../secrets/redaction.ts';
 
 /** The suites a run is made of, as factories of fresh definitions (`suites/index.ts` `SUITES`, passed in). */
 export type SuiteFactories = readonly (() => SuiteDefinition)[];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Probe } from '../core/probe.ts';
+import type { Probe } from '../core/probe-types.ts';
 import type { Example } from './suite-types.ts';
 
 /** A must-accept probe: the request is complete and valid by every reading of the documents. */

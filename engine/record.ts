@@ -1,13 +1,13 @@
-import { curlCommand } from '../core/curl.ts';
-import { replayCommand } from '../core/replay.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { Finding } from '../core/finding.ts';
-import { judge, type Judgement } from '../core/judge.ts';
-import { coverFields } from '../core/field-coverage.ts';
-import { cover, coverTransition, tally, type KeptFinding, type Ledger } from '../core/ledger.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { curlCommand } from '../evidence/curl.ts';
+import { replayCommand } from '../evidence/replay.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { Finding } from '../evidence/finding.ts';
+import { judge, type Judgement } from '../rule-model/judge.ts';
+import { coverFields } from '../evidence/field-coverage.ts';
+import { cover, coverTransition, tally, type KeptFinding, type Ledger } from '../evidence/ledger.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
 import { runCredentials, runOtherCredentials } from '../apis/index.ts';
-import { valuesUnder } from '../core/secret-registry.ts';
+import { valuesUnder } from '../secrets/secret-registry.ts';
 import type { Session } from './session.ts';
 import { withoutBigInts } from '../core/json-text.ts';
 

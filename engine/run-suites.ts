@@ -1,16 +1,16 @@
-import type { RunConfig } from '../core/config.ts';
-import type { RuleResult } from '../core/finding.ts';
-import type { Rule, SelectedOperation } from '../core/rule.ts';
-import type { Specs } from '../core/spec.ts';
-import { createLedger, expectSequences, type Ledger } from '../core/ledger.ts';
-import { countCredentialUse, createCredentialTally, type CredentialTally } from '../core/credential-tally.ts';
+import type { RunConfig } from '../settings/config.ts';
+import type { RuleResult } from '../evidence/finding.ts';
+import type { Rule, SelectedOperation } from '../rule-model/rule.ts';
+import type { Specs } from '../spec/spec.ts';
+import { createLedger, expectSequences, type Ledger } from '../evidence/ledger.ts';
+import { countCredentialUse, createCredentialTally, type CredentialTally } from '../evidence/credential-tally.ts';
 import { runPathParameters } from '../apis/index.ts';
 import { RULES } from '../rules/index.ts';
-import type { CreatedResource, SuiteReport } from '../core/run-report.ts';
+import type { CreatedResource, SuiteReport } from '../run/run-report-types.ts';
 import { groupClass, groupSkip, selectedGroups, shardSuites, type GroupSkip } from './plan.ts';
 import { writeRecord } from './write-record.ts';
 import type { JudgedExchange, ProbeGroup, ProbeRequest, SuiteContext, SuiteDefinition } from './suite-types.ts';
-import type { SendOptions } from '../core/http-client.ts';
+import type { SendOptions } from '../transport/http-client.ts';
 import { recordExchange, reproduction } from './record.ts';
 import { amendFinding } from './amend-finding.ts';
 import { createShrinker } from './shrink.ts';
@@ -18,11 +18,11 @@ import { propertySeed } from './seeds.ts';
 import { forEachExample, propertyExamples } from './property-examples.ts';
 import { createSession, type Session } from './session.ts';
 import { verdict } from './verdict.ts';
-import { knownFailureReason } from '../core/known-failures.ts';
+import { knownFailureReason } from '../run/known-failures.ts';
 import { runSchedule, type ScheduledSuite } from './group-schedule.ts';
-import type { PreparedRun } from '../core/run.ts';
-import type { RunLink } from '../core/run-channel.ts';
-import type { Redactor } from '../core/redaction.ts';
+import type { PreparedRun } from '../run/run-settings.ts';
+import type { RunLink } from '../run/run-channel.ts';
+import type { Redactor } from '../secrets/redaction.ts';
 
 /** What the suites are registered with: the settings their tests are declared from, and how the run is prepared. */
 export interface SuitesSource {
@@ -106,6 +106,8 @@ export async function startGroups(
     spent,
     planned: run.plan.total + spent,
     putBacks: run.plan.putBacks,
+    // The preflight's rate carries over: with --max-rps, the run's first request keeps its distance from the last GET.
+    ...(run.preflight?.nextStart === undefined ? {} : { notBefore: run.preflight.nextStart }),
   });
   return { finished: runSuites(session, states).finally(() => session.close()) };
 }

@@ -1,10 +1,10 @@
 import { withoutBigInts } from '../core/json-text.ts';
 import fc from 'fast-check';
-import { DEFAULTS } from '../core/defaults.ts';
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import type { Probe } from '../core/probe.ts';
-import type { Violation } from '../core/rule.ts';
-import type { SequenceExample, SequenceStep } from '../core/sequence-example.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import type { Probe } from '../core/probe-types.ts';
+import type { Violation } from '../rule-model/rule.ts';
+import type { SequenceExample, SequenceStep } from '../evidence/sequence-example.ts';
 import { propertySeed } from './seeds.ts';
 import type { JudgedExchange, ProbeRequest, SuiteContext } from './suite-types.ts';
 

@@ -1,23 +1,20 @@
-import type { RunConfig } from '../core/config.ts';
-import { DEFAULTS } from '../core/defaults.ts';
-import { createPacers } from '../core/credential-pacer.ts';
-import { createDispatchers } from '../core/dispatcher.ts';
-import { createHttpClient, type HttpClient } from '../core/http-client.ts';
-import { openHarSpool, type HarSpool } from '../core/har-spool.ts';
-import { createRedactor, type Redactor } from '../core/redaction.ts';
-import { createSecretRegistry, redactedNames } from '../core/secret-registry.ts';
-import { createRequestGate, type RequestGate } from '../core/request-gate.ts';
-import { openRunChannel, type RunLink, type RunReporter } from '../core/run-channel.ts';
-import type { Operation, Specs } from '../core/spec.ts';
-import { createValidators, type Validators } from '../core/validators.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { CreatedResource } from '../core/run-report.ts';
-import { API_LIST, type ApiName } from '../apis/index.ts';
-import { runAuthorization } from '../apis/descriptor.ts';
+import type { RunConfig } from '../settings/config.ts';
+import type { HttpClient } from '../transport/http-client.ts';
+import { openHarSpool, type HarSpool } from '../evidence/har-spool.ts';
+import { createRedactor, type Redactor } from '../secrets/redaction.ts';
+import { createSecretRegistry, redactedNames } from '../secrets/secret-registry.ts';
+import type { RequestGate } from '../transport/request-gate.ts';
+import { openRunChannel, type RunLink, type RunReporter } from '../run/run-channel.ts';
+import type { Operation, Specs } from '../spec/spec.ts';
+import { createValidators, type Validators } from '../spec/validators.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { CreatedResource } from '../run/run-report-types.ts';
+import type { ApiName } from '../apis/index.ts';
 import { RULES } from '../rules/index.ts';
-import { createMemories, type RuleMemories } from '../core/rule.ts';
+import { createMemories, type RuleMemories } from '../rule-model/rule.ts';
+import { openRunTransport } from './run-transport.ts';
 import { createShrinkBudget, type ShrinkBudget } from './shrink-budget.ts';
-import { type PutBacks, putBacksBeyond } from '../core/probe.ts';
+import { type PutBacks, putBacksBeyond } from '../core/probe-types.ts';
 
 /**
  * State shared by every suite of a run: the limits, the secrets, the requestIds seen. Built once per run and handed to
@@ -68,32 +65,28 @@ export interface SessionOptions {
   readonly planned?: number;
   /** The put-backs the plan may send (`Plan.putBacks`): with `--max-requests`, the gate keeps `most` for them. */
   readonly putBacks?: PutBacks;
+  /** With `--max-rps`: when the preflight's rate lets the next request start (epoch ms), so that it holds across. */
+  readonly notBefore?: number;
 }
 
 /**
  * Creates the session of a run, on the specs the command loaded: sets up the shared gate, pacers and connection pool.
  */
 export async function createSession(config: RunConfig, specs: Specs, options: SessionOptions = {}): Promise<Session> {
-  const deadline = Date.now() + config.budgetMs;
   const putBacks = options.putBacks ?? { most: 0, estimated: 0 };
-  const gate = createRequestGate({
-    concurrency: config.concurrency,
-    maxRps: config.maxRps,
-    deadline,
+  const transport = openRunTransport(config, {
+    connections: config.concurrency,
+    keepAliveTimeoutMs: 4_000,
     ...(config.maxRequests
       ? { maxRequests: Math.max(0, config.maxRequests - (options.spent ?? 0)), putBacks: putBacks.most }
       : {}),
+    ...(options.notBefore === undefined ? {} : { notBefore: options.notBefore }),
   });
+  const { gate } = transport;
   const channel: RunReporter | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
   const counts = { rateLimited: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
-  const pacers = createPacers({ maxHoldMs: DEFAULTS.rateLimitMaxWaitMs, deadline });
-  const dispatchers = createDispatchers(config.network, {
-    connections: config.concurrency,
-    keepAliveTimeoutMs: 4_000,
-    connectTimeoutMs: config.timeoutMs,
-  });
   const redactor = options.redactor ?? createRedactor(redactedNames(specs), createSecretRegistry(config));
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
   const har = config.har === undefined ? undefined : openHarSpool(config.har);
@@ -122,15 +115,8 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
       return op;
     },
     clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void) {
-      const common = {
-        timeoutMs: config.timeoutMs,
-        maxResponseBytes: config.maxResponseBytes,
-        gate,
-        pacers,
-        deadline,
-        backoffMs: DEFAULTS.rateLimitBackoffMs,
-        maxRateLimitWaitMs: DEFAULTS.rateLimitMaxWaitMs,
-        onExchange: (exchange: Exchange) => {
+      return transport.clients({
+        onExchange: (exchange) => {
           const recorded = onExchange(exchange);
           report();
           return recorded;
@@ -140,25 +126,11 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
           onRateLimited();
           report();
         },
-      };
-      const clients: Partial<Record<ApiName, HttpClient<R>>> = {};
-      for (const api of API_LIST) {
-        const target = config[api.name];
-        if (!target) continue;
-        clients[api.name] = createHttpClient({
-          ...common,
-          api: api.name,
-          baseUrl: target.baseUrl,
-          dispatcher: dispatchers.of(target.baseUrl),
-          authorization: runAuthorization(api, config) ?? '',
-          ...(config.headers[api.name] ? { headers: config.headers[api.name] } : {}),
-        });
-      }
-      return clients;
+      });
     },
     async close() {
       channel?.end();
-      await Promise.all([dispatchers.close(), har?.close()]);
+      await Promise.all([transport.close(), har?.close()]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { RequestGate } from '../core/request-gate.ts';
+import type { RequestGate } from '../transport/request-gate.ts';
 
 /** What the run may spend on shrinking, shared by every shrinker of every suite. */
 export interface ShrinkBudget {

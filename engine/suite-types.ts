@@ -1,10 +1,10 @@
 import type fc from 'fast-check';
-import type { RunConfig } from '../core/config.ts';
-import type { Exchange } from '../core/exchange.ts';
+import type { RunConfig } from '../settings/config.ts';
+import type { Exchange } from '../transport/exchange.ts';
 import type { Judged } from './record.ts';
-import type { SendOptions } from '../core/http-client.ts';
-import type { Probe, PutBacks } from '../core/probe.ts';
-import type { Finding } from '../core/finding.ts';
+import type { SendOptions } from '../transport/http-client.ts';
+import type { Probe, PutBacks } from '../core/probe-types.ts';
+import type { Finding } from '../evidence/finding.ts';
 import type { ShrinkBudget } from './shrink-budget.ts';
 
 /** What `send` returns: the exchange, what recording judged of it, and the findings it made that the ledger kept. */

@@ -1,8 +1,8 @@
-import type { RuleResult } from '../core/finding.ts';
-import { concerns, type Rule, type SelectedOperation } from '../core/rule.ts';
-import { operationById, type Specs } from '../core/spec.ts';
-import type { JudgedSuite } from '../core/run-report.ts';
-import type { PreparedRun } from '../core/run.ts';
+import type { RuleResult } from '../evidence/finding.ts';
+import { concerns, type Rule, type SelectedOperation } from '../rule-model/rule.ts';
+import { operationById, type Specs } from '../spec/spec.ts';
+import type { JudgedSuite } from '../run/run-report-types.ts';
+import type { PreparedRun } from '../run/run-settings.ts';
 import { RULES } from '../rules/index.ts';
 import { ruleVerdict, suiteReport, type SuiteState } from './run-suites.ts';
 import type { SuiteDefinition } from './suite-types.ts';

@@ -1,8 +1,8 @@
-import type { RunConfig } from '../core/config.ts';
-import { renderFinding, type RuleResult } from '../core/finding.ts';
-import type { Ledger } from '../core/ledger.ts';
-import { partsOn, type Rule, type SelectedOperation } from '../core/rule.ts';
-import type { Operation } from '../core/spec.ts';
+import type { RunConfig } from '../settings/config.ts';
+import { renderFinding, type RuleResult } from '../evidence/finding.ts';
+import type { Ledger } from '../evidence/ledger.ts';
+import { partsOn, type Rule, type SelectedOperation } from '../rule-model/rule.ts';
+import type { Operation } from '../spec/spec.ts';
 import type { GroupSkip } from './plan.ts';
 
 /**

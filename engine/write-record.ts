@@ -1,5 +1,5 @@
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import type { CreatedResource } from '../core/run-report.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import type { CreatedResource } from '../run/run-report-types.ts';
 
 /** What a 2xx answer to a write did, for the report's list of changes; undefined for a GET or a refused request. */
 export function writeRecord(exchange: Exchange): CreatedResource | undefined {

@@ -2,7 +2,7 @@ import type { HookContext, Hooks, OperationId, Outgoing } from './hooks.ts';
 import type { RuleId } from './rule-id.ts';
 import { jsonOutgoing } from './http.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
-import { isUuid } from './scope.ts';
+import { isAnyUuid } from './scope.ts';
 import { selectNamed } from './named.ts';
 import { problem } from './problem.ts';
 import type { Store } from './store.ts';
@@ -321,7 +321,7 @@ function upperIds(value: Json): Json {
   const copy: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
     copy[key] =
-      ID_KEYS.includes(key) && typeof item === 'string' && isUuid(item)
+      ID_KEYS.includes(key) && typeof item === 'string' && isAnyUuid(item)
         ? item.toUpperCase()
         : item === undefined
           ? item

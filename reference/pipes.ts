@@ -14,7 +14,7 @@ import {
   UPDATE_SOURCE_SPECS,
 } from './pipe-spec.ts';
 import { problem, type Problem } from './problem.ts';
-import type { Call, Outcome, Route } from './route.ts';
+import type { Call, RouteOutcome, Route } from './route.ts';
 import { checkPipe, checkService, findPipe, organizationOf } from './scope.ts';
 import { SOURCE_KINDS, type PipeRecord, type SourceKind } from './store.ts';
 import { check, project } from './validate.ts';
@@ -198,7 +198,7 @@ function kindCountProblem(kinds: readonly SourceKind[]): Problem {
     : problem('source', 'source-kind', `source must contain exactly one of ${names}, not ${kinds.join(' and ')}`);
 }
 
-function notFound(call: Call): Outcome {
+function notFound(call: Call): RouteOutcome {
   return {
     kind: 'rejected',
     problems: [problem('pipeId', 'not-found', `pipe ${call.params.pipeId} was not found`, 404)],

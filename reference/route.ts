@@ -19,7 +19,7 @@ export interface Call {
 }
 
 /** The outcome of applying an accepted request: a result, or problems found only while applying it. */
-export type Outcome =
+export type RouteOutcome =
   | { readonly kind: 'ok'; readonly result: JsonObject; readonly previous?: JsonObject }
   | { readonly kind: 'rejected'; readonly problems: readonly Problem[] };
 
@@ -34,7 +34,7 @@ export interface Route {
   /** Every problem of the request, path parameters included. */
   readonly check: (call: Call) => Problem[];
   /** Applies a request whose problems were all waived or absent. */
-  readonly apply: (call: Call) => Outcome;
+  readonly apply: (call: Call) => RouteOutcome;
 }
 
 /** The result of matching a path against routes: a route, a path with other methods only, or nothing. */

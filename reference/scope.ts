@@ -5,13 +5,13 @@ import { organizationsOf, type AlertRecord, type Organization, type PipeRecord }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Tells whether a string is a uuid of any version, in either case. */
-export function isUuid(value: string): boolean {
+export function isAnyUuid(value: string): boolean {
   return UUID.test(value);
 }
 
 /** Checks that a path parameter is a uuid equal (case-insensitively) to the expected id. */
 export function checkPathId(name: string, value: string | undefined, expected: string): Problem[] {
-  if (value === undefined || !isUuid(value)) return [problem(name, 'format', `${name} must be a uuid`)];
+  if (value === undefined || !isAnyUuid(value)) return [problem(name, 'format', `${name} must be a uuid`)];
   if (value.toLowerCase() !== expected.toLowerCase()) {
     return [problem(name, 'not-found', `${name} ${value} was not found`, 404)];
   }
@@ -30,7 +30,7 @@ export function organizationOf(call: Call): Organization | undefined {
 /** Checks the organization of a management path: a uuid that names the key's own organization. */
 export function checkOrganization(call: Call): Problem[] {
   const id = call.params.organizationId;
-  if (id === undefined || !isUuid(id)) return [problem('organizationId', 'format', 'organizationId must be a uuid')];
+  if (id === undefined || !isAnyUuid(id)) return [problem('organizationId', 'format', 'organizationId must be a uuid')];
   return organizationOf(call) === undefined
     ? [problem('organizationId', 'not-found', `organizationId ${id} was not found`, 404)]
     : [];
@@ -44,7 +44,7 @@ export function checkService(call: Call, unless?: 'pipeService' | 'backupService
   const found = checkOrganization(call);
   if (found.length > 0) return found;
   const id = call.params.serviceId;
-  if (id === undefined || !isUuid(id)) return [problem('serviceId', 'format', 'serviceId must be a uuid')];
+  if (id === undefined || !isAnyUuid(id)) return [problem('serviceId', 'format', 'serviceId must be a uuid')];
   if (unless !== undefined && !call.scope[unless]) return [];
   return sameId(organizationOf(call)?.serviceId, id)
     ? []
@@ -64,7 +64,7 @@ export function checkPipe(call: Call): Problem[] {
   const found = checkService(call, 'pipeService');
   if (found.length > 0) return found;
   const pipeId = call.params.pipeId ?? '';
-  if (!isUuid(pipeId)) return [problem('pipeId', 'format', 'pipeId must be a uuid')];
+  if (!isAnyUuid(pipeId)) return [problem('pipeId', 'format', 'pipeId must be a uuid')];
   return findPipe(call) === undefined ? [problem('pipeId', 'not-found', `pipe ${pipeId} was not found`, 404)] : [];
 }
 

@@ -1,5 +1,5 @@
-import type { Outcome, RuleResult } from '../core/finding.ts';
-import type { RunOutcome, RunReport } from '../core/run-report.ts';
+import type { Outcome, RuleResult } from '../evidence/finding.ts';
+import type { RunOutcome, RunReport } from '../run/run-report-types.ts';
 import type { Baseline, BaselineEntry } from './baseline-file.ts';
 
 /** Reason given to entries that `--update-baseline` adds. */

@@ -1,5 +1,5 @@
 import { isHarnessError } from '../core/errors.ts';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { readBaseline, writeBaseline, type Baseline } from './baseline-file.ts';
 import {
   applyBaseline,
@@ -8,7 +8,7 @@ import {
   updatedBaseline,
   type BaselinedRunReport,
 } from './baseline-comparison.ts';
-import type { KnownFailures } from '../core/known-failures.ts';
+import type { KnownFailures } from '../run/known-failures.ts';
 
 /**
  * The baseline settings of a run, and the baseline read before it (absent when `--update-baseline` creates the file).

@@ -1,11 +1,11 @@
 import { jsonText } from '../core/json-text.ts';
-import type { Finding, Reproduction, RuleResult } from '../core/finding.ts';
-import type { RunReport } from '../core/run-report.ts';
+import type { Finding, Reproduction, RuleResult } from '../evidence/finding.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import type { RuleCatalogue, RuleInfo } from './rule-catalogue.ts';
-import { kindOf as kindOfEvidence, normalisedPath } from '../core/cause-key.ts';
-import { SEVERITY_ORDER, type Severity } from '../core/rule.ts';
-import type { MinimalExample } from '../core/minimal-example.ts';
-import type { SequenceExample } from '../core/sequence-example.ts';
+import { kindOfEvidence, normalisedPath } from '../evidence/cause-key.ts';
+import { SEVERITY_ORDER, type Severity } from '../rule-model/rule.ts';
+import type { MinimalExample } from '../evidence/minimal-example.ts';
+import type { SequenceExample } from '../evidence/sequence-example.ts';
 
 export { normalisedPath };
 

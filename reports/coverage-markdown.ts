@@ -1,4 +1,4 @@
-import type { OperationCoverageRow, SequenceCoverage } from '../core/coverage.ts';
+import type { OperationCoverageRow, SequenceCoverage } from '../evidence/coverage.ts';
 import { operationName } from './operation-name.ts';
 
 /** Names listed in a cell before the rest is counted, so that the summary stays a summary. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Outcome } from '../core/finding.ts';
+import type { Outcome } from '../evidence/finding.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { type FileValidator, fileValidator } from './file-schemas.ts';

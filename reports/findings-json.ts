@@ -1,5 +1,5 @@
-import type { RecordedRequest, RecordedResponse } from '../core/exchange.ts';
-import type { Finding, RuleResult } from '../core/finding.ts';
+import type { RecordedRequest, RecordedResponse } from '../transport/exchange.ts';
+import type { Finding, RuleResult } from '../evidence/finding.ts';
 import { TOOL_VERSION } from '../core/package-root.ts';
 import { FINDINGS_SCHEMA_VERSION } from './file-schemas.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';

@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
-import type { RuleResult } from '../core/finding.ts';
-import type { SourceLocation } from '../core/operation-locations.ts';
+import type { RuleResult } from '../evidence/finding.ts';
+import type { SourceLocation } from '../spec/operation-locations.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';

@@ -3,10 +3,10 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import type { Outcome } from '../core/finding.ts';
-import type { HarEntry } from '../core/har-entry.ts';
-import { harSpoolPath } from '../core/har-spool.ts';
-import type { RunReport } from '../core/run-report.ts';
+import type { Outcome } from '../evidence/finding.ts';
+import type { HarEntry } from '../evidence/har-entry.ts';
+import { harSpoolPath } from '../evidence/har-spool.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { TOOL } from './tool-version.ts';
 
 /** What writing a HAR file came to: its path, entries and size. */

@@ -1,19 +1,19 @@
 import { jsonText } from '../core/json-text.ts';
 import { API_LIST } from '../apis/index.ts';
 import type { ApiDescriptor, TargetFields } from '../apis/descriptor.ts';
-import type { Finding, Outcome, RuleResult } from '../core/finding.ts';
-import { renderFinding } from '../core/finding.ts';
+import type { Finding, Outcome, RuleResult } from '../evidence/finding.ts';
+import { renderFinding } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
-import type { Severity } from '../core/rule.ts';
+import type { Severity } from '../rule-model/rule.ts';
 import { causesOf, type Cause } from './causes.ts';
-import { renderMinimalExample, type MinimalExample } from '../core/minimal-example.ts';
+import { renderMinimalExample, type MinimalExample } from '../evidence/minimal-example.ts';
 import {
   atOnceLetter,
   renderSequenceExample,
   sequenceOutcome,
   type SequenceExample,
-} from '../core/sequence-example.ts';
-import type { SequenceCoverage } from '../core/coverage.ts';
+} from '../evidence/sequence-example.ts';
+import type { SequenceCoverage } from '../evidence/coverage.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';

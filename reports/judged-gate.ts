@@ -1,4 +1,4 @@
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 
 /**
  * With `--require-judged`, fails a run in which a selected rule could not be judged on an operation; skips by choice

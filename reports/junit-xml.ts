@@ -1,6 +1,6 @@
-import { renderFinding, type Finding, type RuleResult } from '../core/finding.ts';
-import { renderMinimalExample } from '../core/minimal-example.ts';
-import { renderSequenceExample } from '../core/sequence-example.ts';
+import { renderFinding, type Finding, type RuleResult } from '../evidence/finding.ts';
+import { renderMinimalExample } from '../evidence/minimal-example.ts';
+import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { operationName } from './operation-name.ts';
 

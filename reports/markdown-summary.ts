@@ -1,10 +1,10 @@
 import { API_LIST } from '../apis/index.ts';
 import { coverageMarkdown } from './coverage-markdown.ts';
-import type { RuleResult } from '../core/finding.ts';
+import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
-import { renderMinimalExample } from '../core/minimal-example.ts';
-import { renderSequenceExample } from '../core/sequence-example.ts';
+import { renderMinimalExample } from '../evidence/minimal-example.ts';
+import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import { verdictWords } from './verdict-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';

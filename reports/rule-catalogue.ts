@@ -1,7 +1,7 @@
-import type { Basis, Rule } from '../core/rule.ts';
-import { statementsJudgedBy } from '../core/traceability.ts';
+import type { Basis, Rule } from '../rule-model/rule.ts';
+import { statementsJudgedBy } from '../spec/traceability.ts';
 import { RULES } from '../rules/index.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 
 /** What a report says about a rule: its title, basis, contract sentence, probe and its section of docs/rules.md. */
 export interface RuleInfo {

@@ -1,9 +1,9 @@
 import { reportedTargets } from '../apis/index.ts';
-import { coverageRows, mergeCoverage } from '../core/coverage.ts';
-import type { OperationCoverage } from '../core/ledger.ts';
-import type { RunConfig } from '../core/config.ts';
-import { replayCommand } from '../core/replay.ts';
-import type { Collected, RunReport } from '../core/run-report.ts';
+import { coverageRows, mergeCoverage } from '../evidence/coverage.ts';
+import type { OperationCoverage } from '../evidence/ledger.ts';
+import type { RunConfig } from '../settings/config.ts';
+import { replayCommand } from '../evidence/replay.ts';
+import type { Collected, RunReport } from '../run/run-report-types.ts';
 import { settingErrors } from './setting-errors.ts';
 
 /** What a report says about its run beside the verdicts: when, against what, with which settings, how to replay it. */

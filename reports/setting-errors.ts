@@ -1,7 +1,7 @@
 import { API_LIST, APIS } from '../apis/index.ts';
 import { credentialVariables, type IdSetting } from '../apis/descriptor.ts';
-import { mergeCredentialTallies } from '../core/credential-tally.ts';
-import type { SuiteReport } from '../core/run-report.ts';
+import { mergeCredentialTallies } from '../evidence/credential-tally.ts';
+import type { SuiteReport } from '../run/run-report-types.ts';
 
 /** The variables of the credentials every request of a run to an API carries (its descriptor names them). */
 const credentialsOf = (api: string): string =>

@@ -1,11 +1,11 @@
-import type { RuleResult } from '../core/finding.ts';
+import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { verdictWords } from './verdict-words.ts';
-import { renderMinimalExample } from '../core/minimal-example.ts';
-import { renderSequenceExample } from '../core/sequence-example.ts';
+import { renderMinimalExample } from '../evidence/minimal-example.ts';
+import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './terminal-style.ts';
 
 const MAX_OPERATIONS_NAMED = 3;

@@ -1,4 +1,4 @@
-import type { RuleResult } from '../core/finding.ts';
+import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf } from './causes.ts';
 import type { RuleCatalogue } from './rule-catalogue.ts';

@@ -1,5 +1,5 @@
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import { withPathParameter, type Rule, type Violation } from '../core/rule.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import { withPathParameter, type Rule, type Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes, sameId } from './body.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { jsonText } from '../core/json-text.ts';

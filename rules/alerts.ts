@@ -1,8 +1,8 @@
 import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
-import { asObject, documentedFields, payloadPath, probes, requestBody, sameId } from './body.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
+import { asObject, documentedProperties, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 import { sameInstant } from './instant.ts';
 import { alertIsolationViolations, SEQUENCE_PART } from './sequence.ts';
@@ -137,7 +137,7 @@ export const alertRules: Rule[] = [
       if (ex.operationId === 'updateAlert')
         return [
           ...subsetViolations(
-            alertFromUpdate(documentedFields(requestBody(ex)!, ctx.operation)),
+            alertFromUpdate(documentedProperties(requestBody(ex)!, ctx.operation)),
             data(ex.response?.json),
             payloadPath(ex),
           ),

@@ -1,6 +1,6 @@
 import { APIS } from '../apis/index.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { Operation } from '../core/spec.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { Operation } from '../spec/spec.ts';
 
 /** A JSON object, or undefined for anything else. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -37,7 +37,7 @@ export function probes(exchange: Exchange, ruleId: string): boolean {
  * The top-level fields of a request body that its operation's request schema documents: what an answer may be expected
  * to carry back (a field only the server writes, sent anyway, is `access.read-only-fields`' to judge).
  */
-export function documentedFields(body: Record<string, unknown>, operation: Operation): Record<string, unknown> {
+export function documentedProperties(body: Record<string, unknown>, operation: Operation): Record<string, unknown> {
   const properties = asObject(asObject(operation.requestSchema)?.properties);
   return properties ? Object.fromEntries(Object.entries(body).filter(([key]) => key in properties)) : body;
 }

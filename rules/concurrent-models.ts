@@ -1,6 +1,6 @@
 import { APIS } from '../apis/index.ts';
-import type { LinearModel } from '../core/linearizability.ts';
-import type { Violation } from '../core/rule.ts';
+import type { LinearModel } from './linearizability.ts';
+import type { Violation } from '../rule-model/rule.ts';
 import { alertFromUpdate, LIST_OMITTED } from './alerts.ts';
 import { asObject, sameId } from './body.ts';
 import { omitKeys, subsetViolations } from './subset.ts';

@@ -1,8 +1,8 @@
 import { APIS } from '../apis/index.ts';
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import { linearize, renderLinearization, type LinearModel, type TimedWrite } from '../core/linearizability.ts';
-import type { Rule, Violation } from '../core/rule.ts';
-import { atOnceLetter } from '../core/sequence-example.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import { linearize, renderLinearization, type LinearModel, type TimedWrite } from './linearizability.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
+import { atOnceLetter } from '../evidence/sequence-example.ts';
 import { asObject } from './body.ts';
 import { alertOutcome, alertUpdatesModel, pipeUpdatesModel, settingsAfter } from './concurrent-models.ts';
 

@@ -1,13 +1,13 @@
 import { APIS } from '../apis/index.ts';
 import type { Envelope } from '../apis/descriptor.ts';
-import { type Exchange, isSuccess } from '../core/exchange.ts';
+import { type Exchange, isSuccess } from '../transport/exchange.ts';
 import {
   EVERY_ENVELOPED_OPERATION,
   rememberingRule,
   type Rule,
   type RuleMemory,
   type Violation,
-} from '../core/rule.ts';
+} from '../rule-model/rule.ts';
 import { asObject } from './body.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -1,4 +1,4 @@
-import { defineRules } from '../core/rule.ts';
+import { defineRules } from '../rule-model/rule.ts';
 import { accessRules } from './access.ts';
 import { alertRules } from './alerts.ts';
 import { backupRules } from './backups.ts';

@@ -1,5 +1,5 @@
-import { isRejection, isSuccess, type Exchange } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { isRejection, isSuccess, type Exchange } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
 
 /** Checks that a probe got what it expected: a 2xx for `accept`, any 4xx or 5xx for `reject`. */
 export function intentViolations(exchange: Exchange): Violation[] {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Exchange, isSuccess } from '../core/exchange.ts';
-import { rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
+import { type Exchange, isSuccess } from '../transport/exchange.ts';
+import { rememberingRule, type Rule, type RuleMemory, type Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
 import { CREATES_AT_ONCE } from './concurrent.ts';
 import { requestIdOf } from './envelope.ts';

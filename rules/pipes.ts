@@ -1,15 +1,15 @@
 import { jsonText } from '../core/json-text.ts';
-import { isSuccess } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
-import type { Operation } from '../core/spec.ts';
-import { asObject, documentedFields, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
+import { isSuccess } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
+import type { Operation } from '../spec/spec.ts';
+import { asObject, documentedProperties, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { pipeStateViolations, SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
 
 /** What a pipe response must carry of a create or update body: all but the fields the spec marks `writeOnly`. */
 function expectedPipe(body: Record<string, unknown>, operation: Operation): unknown {
-  return omitKeys(documentedFields(body, operation), new Set(operation.writeOnlyFields));
+  return omitKeys(documentedProperties(body, operation), new Set(operation.writeOnlyFields));
 }
 
 /** The `typeof` of a JSON value of each primitive JSON Schema type. */

@@ -1,4 +1,4 @@
-import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
+import { EVERY_OPERATION, type Rule } from '../rule-model/rule.ts';
 import { intentViolations } from './intent.ts';
 
 /** The ways a request can lack its API's credentials: each is a part of `auth.required` on every operation. */

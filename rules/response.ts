@@ -1,7 +1,7 @@
-import { isSuccess } from '../core/exchange.ts';
-import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
-import { echoOfUnsent } from '../core/echo.ts';
-import { missingPointer, violationsFromAjv } from '../core/violations-from-ajv.ts';
+import { isSuccess } from '../transport/exchange.ts';
+import { EVERY_OPERATION, type Rule } from '../rule-model/rule.ts';
+import { echoOfUnsent } from '../spec/echo.ts';
+import { missingPointer, violationsFromAjv } from '../rule-model/violations-from-ajv.ts';
 import { asObject, payloadPath } from './body.ts';
 import { withoutBigInts } from '../core/json-text.ts';
 

@@ -1,6 +1,6 @@
-import { EVERY_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../core/rule.ts';
-import { SECRET_FORM_WORDS, type SecretFound, type SecretLookup } from '../core/secret-index.ts';
-import { createSecretRegistry, isContainer } from '../core/secret-registry.ts';
+import { EVERY_OPERATION, rememberingRule, type Rule, type RuleMemory, type Violation } from '../rule-model/rule.ts';
+import { SECRET_FORM_WORDS, type SecretFound, type SecretLookup } from '../secrets/secret-index.ts';
+import { createSecretRegistry, isContainer } from '../secrets/secret-registry.ts';
 
 const where = (json: unknown, secret: string, path: string): string | undefined => {
   if (typeof json === 'string') return json.includes(secret) ? path : undefined;

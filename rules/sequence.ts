@@ -1,6 +1,6 @@
 import { jsonText } from '../core/json-text.ts';
-import type { Exchange } from '../core/exchange.ts';
-import type { Violation } from '../core/rule.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, sameId } from './body.ts';
 import { sameInstant } from './instant.ts';
 import { subsetViolations } from './subset.ts';

@@ -1,5 +1,5 @@
-import { isSuccess } from '../core/exchange.ts';
-import type { Rule } from '../core/rule.ts';
+import { isSuccess } from '../transport/exchange.ts';
+import type { Rule } from '../rule-model/rule.ts';
 import { payload, payloadPath, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
 

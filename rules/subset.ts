@@ -1,4 +1,4 @@
-import type { Violation } from '../core/rule.ts';
+import type { Violation } from '../rule-model/rule.ts';
 import { asObject } from './body.ts';
 import { isUuid } from '../core/uuid.ts';
 import { jsonText, sameJsonNumber } from '../core/json-text.ts';

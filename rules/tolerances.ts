@@ -1,4 +1,4 @@
-import type { Tolerance } from '../core/traceability.ts';
+import type { Tolerance } from '../spec/traceability.ts';
 
 /**
  * The tolerances of RULES.md ("The harness judges only what the documents say"), each by the words that open it there.

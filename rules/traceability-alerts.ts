@@ -1,4 +1,4 @@
-import type { TraceTable } from '../core/traceability.ts';
+import type { TraceTable } from '../spec/traceability.ts';
 import {
   ALERT_UPDATE_FIELD,
   ALERT_UPDATE_ONLY_FIELD,
@@ -13,7 +13,7 @@ import {
 
 /**
  * Every statement of the alerts document (../shared/seeds/001_212df2af56184e86.txt), by the id its place in the
- * document gives it (core/traceability-statements.ts), with the rules that judge it, the tolerance of RULES.md that
+ * document gives it (spec/traceability-statements.ts), with the rules that judge it, the tolerance of RULES.md that
  * says why nothing is judged, or why it cannot be tested. `test/traceability.test.ts` fails on a statement with no
  * entry here.
  */

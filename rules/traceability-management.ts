@@ -1,4 +1,4 @@
-import type { TraceTable } from '../core/traceability.ts';
+import type { TraceTable } from '../spec/traceability.ts';
 import {
   CONDITIONAL_FIELD,
   DOCUMENT_SCOPE,
@@ -18,7 +18,7 @@ import {
 
 /**
  * Every statement of the management document (../shared/seeds/000_ab28dd4dbab6f1bb.txt), by the id its place in the
- * document gives it (core/traceability-statements.ts), with the rules that judge it, the tolerance of RULES.md that
+ * document gives it (spec/traceability-statements.ts), with the rules that judge it, the tolerance of RULES.md that
  * says why nothing is judged, or why it cannot be tested. `test/traceability.test.ts` fails on a statement with no
  * entry here.
  */

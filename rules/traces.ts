@@ -1,4 +1,4 @@
-import type { Trace } from '../core/traceability.ts';
+import type { Trace } from '../spec/traceability.ts';
 
 // The traces that many statements share, by what they say, so that each table reads as what it maps.
 

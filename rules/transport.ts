@@ -1,4 +1,4 @@
-import { EVERY_OPERATION, type Rule } from '../core/rule.ts';
+import { EVERY_OPERATION, type Rule } from '../rule-model/rule.ts';
 
 const NOT_THE_TARGETS_FAULT = new Set(['rate-limited', 'budget', 'interrupted']);
 

@@ -1,5 +1,5 @@
-import { isSuccess, type Exchange } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 

@@ -1,5 +1,5 @@
-import { isSuccess } from '../core/exchange.ts';
-import type { Rule, Violation } from '../core/rule.ts';
+import { isSuccess } from '../transport/exchange.ts';
+import type { Rule, Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes, sameId } from './body.ts';
 import { subsetViolations } from './subset.ts';
 

@@ -9,7 +9,7 @@ import {
   type CompleteAlertUpdateBody,
 } from '../generators/index.ts';
 import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
-import { isSuccess, type Exchange } from '../core/exchange.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
 import { otherAlertChanges } from '../rules/sequence.ts';
 import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunConfig } from '../core/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups } from './support/auth-group.ts';
 import { accept, reject } from '../engine/probe.ts';

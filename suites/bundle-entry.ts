@@ -1,5 +1,5 @@
 import { commandRun as runSuites } from '../engine/command-run.ts';
-import type { RunLink } from '../core/run-channel.ts';
+import type { RunLink } from '../run/run-channel.ts';
 import { SUITES } from './index.ts';
 
 // What the command's run thread loads of the harness (cli/run-worker.ts): the build bundles it, with all it imports

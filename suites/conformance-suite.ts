@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { RuleResult } from '../core/finding.ts';
-import type { Specs } from '../core/spec.ts';
-import type { SuiteReport } from '../core/run-report.ts';
-import type { PreparedRun } from '../core/run.ts';
+import type { RuleResult } from '../evidence/finding.ts';
+import type { Specs } from '../spec/spec.ts';
+import type { SuiteReport } from '../run/run-report-types.ts';
+import type { PreparedRun } from '../run/run-settings.ts';
 import {
   ruleVerdict,
   startGroups,

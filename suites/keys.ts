@@ -11,7 +11,7 @@ import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
-import type { Probe } from '../core/probe.ts';
+import type { Probe } from '../core/probe-types.ts';
 import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
 import { sharedCredential } from '../rules/keys.ts';
 import { ONE_AT_A_TIME } from './support/at-once.ts';

@@ -13,11 +13,11 @@ import { PATH_SCOPE_PARTS } from '../rules/access.ts';
 import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
 import { TEXT_KINDS } from './support/text-kinds.ts';
 import { payload } from '../rules/body.ts';
-import { isSuccess } from '../core/exchange.ts';
+import { isSuccess } from '../transport/exchange.ts';
 import { PIPE_SEQUENCES, pipeSequences } from './support/sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
-import type { Probe } from '../core/probe.ts';
+import type { Probe } from '../core/probe-types.ts';
 import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './support/open-values.ts';
 import { namesAny, refusalHints } from './support/refusal-hints.ts';
 

@@ -1,11 +1,11 @@
 import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../generators/index.ts';
-import { isSuccess, type Exchange } from '../core/exchange.ts';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
 import { accessGroups, type AccessTarget } from './support/access-groups.ts';
 import { authGroups } from './support/auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
-import type { Probe } from '../core/probe.ts';
+import type { Probe } from '../core/probe-types.ts';
 
 const DAY = 86_400_000;
 const RULE = 'usage.period-limit';

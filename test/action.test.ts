@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_BUNDLE_DIR, bundleAction } from '../build/action-bundle.ts';
 import { actionArgs, runActionStep } from '../cli/action-step.ts';
-import { RUN_FLAGS } from '../core/config.ts';
+import { RUN_FLAGS } from '../settings/config.ts';
 import { ANNOTATIONS_PER_KIND } from '../reports/github-annotations.ts';
 import { ROOT } from './support/cli.ts';
 

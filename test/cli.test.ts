@@ -3,8 +3,8 @@ import { runCli } from './support/cli.ts';
 import { main } from '../cli/main.ts';
 import { COMMAND_HELP, COMMANDS, HELP } from '../cli/help.ts';
 import { RULES } from '../rules/index.ts';
-import { operationsOf } from '../core/rule.ts';
-import { loadSpecs } from '../core/spec.ts';
+import { operationsOf } from '../rule-model/rule.ts';
+import { loadSpecs } from '../spec/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 
 /** Runs `conformance` in this process, collecting what it prints. */

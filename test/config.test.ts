@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, resolveSettings } from '../core/config.ts';
+import { resolveConfig, resolveSettings } from '../settings/config.ts';
 import { isHarnessError } from '../core/errors.ts';
 import { RULE_IDS } from '../rules/index.ts';
 

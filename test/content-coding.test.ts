@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeBody } from '../core/content-coding.ts';
-import { createPacers } from '../core/credential-pacer.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { createHttpClient } from '../core/http-client.ts';
-import { createRequestGate } from '../core/request-gate.ts';
-import type { Operation } from '../core/spec.ts';
+import { decodeBody } from '../transport/content-coding.ts';
+import { createPacers } from '../transport/credential-pacer.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import { createHttpClient } from '../transport/http-client.ts';
+import { createRequestGate } from '../transport/request-gate.ts';
+import type { Operation } from '../spec/spec.ts';
 
 const JSON_TEXT = JSON.stringify({ status: 200, requestId: 'r', result: { name: 'pipe', note: 'x'.repeat(300) } });
 const PLAIN = Buffer.from(JSON_TEXT);

@@ -13,10 +13,10 @@ const built = async <T>(path: string): Promise<T> =>
 const { EarlyWorker, asksForRun } = await built<typeof import('../cli/early-worker.ts')>('cli/early-worker.js');
 const { prepareRun } = await built<typeof import('../engine/prepare-run.ts')>('engine/prepare-run.js');
 const { SUITES } = await built<typeof import('../suites/index.ts')>('suites/index.js');
-const { listenToRun, runLink } = await built<typeof import('../core/run-channel.ts')>('core/run-channel.js');
-const { resolveConfig } = await built<typeof import('../core/config.ts')>('core/config.js');
+const { listenToRun, runLink } = await built<typeof import('../run/run-channel.ts')>('run/run-channel.js');
+const { resolveConfig } = await built<typeof import('../settings/config.ts')>('settings/config.js');
 const { startReference } = await built<typeof import('../reference/server.ts')>('reference/server.js');
-const { loadShippedSpecs } = await built<typeof import('../core/prepared-specs.ts')>('core/prepared-specs.js');
+const { loadShippedSpecs } = await built<typeof import('../spec/prepared-specs.ts')>('spec/prepared-specs.js');
 const { RULE_IDS } = await built<typeof import('../rules/index.ts')>('rules/index.js');
 const BIN = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
 const { verdictCount } = await built<typeof import('../engine/suite-verdicts.ts')>('engine/suite-verdicts.js');

@@ -2,8 +2,8 @@ import { jsonText, parseJsonText, withoutBigInts } from '../core/json-text.ts';
 import * as fc from 'fast-check';
 import type { ErrorObject } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpecs, operationById, type Specs } from '../core/spec.ts';
-import { createValidators, type Validators } from '../core/validators.ts';
+import { loadSpecs, operationById, type Specs } from '../spec/spec.ts';
+import { createValidators, type Validators } from '../spec/validators.ts';
 import * as generators from '../generators/index.ts';
 import {
   INVALID_GENERATORS,

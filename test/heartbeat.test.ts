@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../cli/run.ts';
-import { resolveConfig } from '../core/config.ts';
+import { resolveConfig } from '../settings/config.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import { RULE_IDS } from '../rules/index.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { runCli } from './support/cli.ts';
 import { startHostile, type HostileKind, type HostileServer } from './support/hostile-servers.ts';
 import { failedRules, runInProcess } from './support/in-process.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RuleResult } from '../core/finding.ts';
+import type { RuleResult } from '../evidence/finding.ts';
 import { ANNOTATIONS_PER_KIND, githubAnnotations } from '../reports/github-annotations.ts';
 import { JOB_SUMMARY_BUDGET, jobSummary, STEP_SUMMARY_LIMIT } from '../reports/job-summary.ts';
 import { RULES } from '../rules/index.ts';

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange } from '../core/exchange.ts';
-import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { createMemories, type RuleMemories } from '../core/rule.ts';
-import { operationById, type Specs } from '../core/spec.ts';
-import { createValidators } from '../core/validators.ts';
-import { resolveConfig } from '../core/config.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import { loadShippedSpecs } from '../spec/prepared-specs.ts';
+import { createMemories, type RuleMemories } from '../rule-model/rule.ts';
+import { operationById, type Specs } from '../spec/spec.ts';
+import { createValidators } from '../spec/validators.ts';
+import { resolveConfig } from '../settings/config.ts';
 import { RULES } from '../rules/index.ts';
 import { runInProcess } from './support/in-process.ts';
 

@@ -2,7 +2,7 @@ import { access, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, resolveSettings } from '../core/config.ts';
+import { resolveConfig, resolveSettings } from '../settings/config.ts';
 import { HarnessError, RULES, runConformance, startReference } from '../index.ts';
 import { RULE_IDS } from '../rules/index.ts';
 

@@ -5,7 +5,7 @@ import {
   renderLinearization,
   type LinearModel,
   type TimedWrite,
-} from '../core/linearizability.ts';
+} from '../rules/linearizability.ts';
 import { alertOutcome, alertUpdatesModel, pipeUpdatesModel, settingsAfter } from '../rules/concurrent-models.ts';
 import { completeAlertUpdate } from './support/alert-update-body.ts';
 

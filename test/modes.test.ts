@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { MODES } from '../reference/modes.ts';
 import { failedRules, runInProcess } from './support/in-process.ts';

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLimiter, type Limiter, type LimiterSignals } from '../bench/limiter.ts';
-import { createPacers } from '../core/credential-pacer.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { createHttpClient } from '../core/http-client.ts';
-import { createRequestGate } from '../core/request-gate.ts';
-import type { ApiName, Operation } from '../core/spec.ts';
+import { createPacers } from '../transport/credential-pacer.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import { createHttpClient } from '../transport/http-client.ts';
+import { createRequestGate } from '../transport/request-gate.ts';
+import type { ApiName, Operation } from '../spec/spec.ts';
 
 const servers: Server[] = [];
 afterAll(async () => {

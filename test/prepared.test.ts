@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { operationLocations, specLines } from '../core/operation-locations.ts';
-import { loadShippedSpecs, prepareSpecs, shippedSpecLines } from '../core/prepared-specs.ts';
-import { loadSpecs, type Operation } from '../core/spec.ts';
+import { operationLocations, specLines } from '../spec/operation-locations.ts';
+import { loadShippedSpecs, prepareSpecs, shippedSpecLines } from '../spec/prepared-specs.ts';
+import { loadSpecs, type Operation } from '../spec/spec.ts';
 import {
   createValidators,
   preparedValidatorsCode,
   type PreparedValidators,
   type Validator,
-} from '../core/validators.ts';
+} from '../spec/validators.ts';
 
 type Json = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequestGate } from '../core/request-gate.ts';
+import { createRequestGate } from '../transport/request-gate.ts';
 import { pipeCreateBody } from '../generators/index.ts';
 import { forEachExample, propertyExamples } from '../engine/property-examples.ts';
 import type { Example } from '../engine/suite-types.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readRateLimit, RESET_HORIZON_MS, RESET_PAST_TOLERANCE_MS } from '../core/rate-limit-headers.ts';
-import { retryDelayMs } from '../core/retry-after.ts';
+import { readRateLimit, RESET_HORIZON_MS, RESET_PAST_TOLERANCE_MS } from '../transport/rate-limit-headers.ts';
+import { retryDelayMs } from '../transport/retry-after.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 9, 30, 0, 250);
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { main as Main } from '../cli/main.ts';
-import { DEFAULTS } from '../core/defaults.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
 import { ANNOTATIONS_PER_KIND } from '../reports/github-annotations.ts';
 import { ROOT } from './support/cli.ts';
 import { runInProcess } from './support/in-process.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, type RunConfig } from '../core/config.ts';
-import { replayCommand } from '../core/replay.ts';
+import { resolveConfig, type RunConfig } from '../settings/config.ts';
+import { replayCommand } from '../evidence/replay.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { runInProcess } from './support/in-process.ts';
 

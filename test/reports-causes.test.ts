@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding, RuleResult } from '../core/finding.ts';
+import type { Finding, RuleResult } from '../evidence/finding.ts';
 import { causesOf, EVIDENCE_PER_CAUSE, kindOf, normalisedPath } from '../reports/causes.ts';
 import { ruleCatalogue } from '../reports/rule-catalogue.ts';
 import { fixtureFinding, fixtureReport } from './support/run-report-fixture.ts';

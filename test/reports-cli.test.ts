@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../core/finding.ts';
+import type { Finding } from '../evidence/finding.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 
 interface Failure {

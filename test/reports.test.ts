@@ -13,7 +13,7 @@ import { markdownSummary } from '../reports/markdown-summary.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { PLAIN_COLUMNS, terminalStyle } from '../reports/terminal-style.ts';
 import { writeReports } from '../reports/write-reports.ts';
-import { reportLocations } from '../core/operation-locations.ts';
+import { reportLocations } from '../spec/operation-locations.ts';
 import { sarifLog } from '../reports/sarif.ts';
 import { ROOT } from './support/cli.ts';
 import { fixtureFinding, fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestGate } from '../core/request-gate.ts';
+import { createRequestGate } from '../transport/request-gate.ts';
 
 const send = (value: string) => () => Promise.resolve(value);
 
@@ -172,5 +172,24 @@ describe('request gate put-backs', () => {
     // A put-back more than were kept takes what is left of --max-requests, and no more.
     expect(await gate.admit(send('restore'), { restores: true })).toEqual({ ok: false, refusal: 'budget' });
     expect(gate.sent()).toBe(5);
+  });
+});
+
+describe('request gate rate across gates', () => {
+  it('starts where the gate before it left --max-rps off (the preflight, then the run)', async () => {
+    const first = createRequestGate({ concurrency: 2, maxRps: 5, deadline: Date.now() + 60_000 });
+    expect(first.nextStart()).toBe(0);
+    await first.admit(send('last GET'));
+    const lastStart = Date.now();
+    expect(first.nextStart()).toBeGreaterThanOrEqual(lastStart + 150);
+    const next = createRequestGate({
+      concurrency: 2,
+      maxRps: 5,
+      deadline: Date.now() + 60_000,
+      notBefore: first.nextStart(),
+    });
+    await next.admit(send('first probe'));
+    expect(Date.now() - lastStart).toBeGreaterThanOrEqual(150);
+    expect(createRequestGate({ concurrency: 1, maxRps: 0, deadline: Date.now() + 60_000 }).nextStart()).toBe(0);
   });
 });

@@ -3,8 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { concerns, defineRules, namedOperations, operationsOf, partsOn, type Rule } from '../core/rule.ts';
-import { type ApiName, loadSpecs, SPEC_FILES } from '../core/spec.ts';
+import { concerns, defineRules, namedOperations, operationsOf, partsOn, type Rule } from '../rule-model/rule.ts';
+import { type ApiName, loadSpecs, SPEC_FILES } from '../spec/spec.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { RULE_IDS as REFERENCE_RULE_IDS } from '../reference/rule-id.ts';
 import { RULES, RULE_IDS } from '../rules/index.ts';
@@ -145,7 +145,7 @@ describe('the fault table covers the rule table', () => {
 
   it('a rule no probe judges yet is reported not judged, with its reason, on every operation', async () => {
     const { verdict } = await import('../engine/verdict.ts');
-    const { resolveConfig } = await import('../core/config.ts');
+    const { resolveConfig } = await import('../settings/config.ts');
     const createPipe = (await loadSpecs()).operations.find((op) => op.operationId === 'createPipe')!;
     for (const rule of RULES.filter((r) => r.notProbedYet !== undefined)) {
       const config = resolveConfig([], {}, RULE_IDS);
@@ -159,7 +159,7 @@ describe('the fault table covers the rule table', () => {
 
   it('a rule with a part no probe judges yet is never passed, and names that part', async () => {
     const { verdict } = await import('../engine/verdict.ts');
-    const { resolveConfig } = await import('../core/config.ts');
+    const { resolveConfig } = await import('../settings/config.ts');
     const { operations } = await loadSpecs();
     for (const rule of RULES.filter((r) => r.parts?.some((part) => part.notProbedYet !== undefined))) {
       const config = resolveConfig([], {}, RULE_IDS);

@@ -1,9 +1,9 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../core/config.ts';
-import { listenToRun, openRunChannel, runLink } from '../core/run-channel.ts';
-import type { CreatedResource } from '../core/run-report.ts';
+import { resolveConfig } from '../settings/config.ts';
+import { listenToRun, openRunChannel, runLink } from '../run/run-channel.ts';
+import type { CreatedResource } from '../run/run-report-types.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
 const resource = (id: string): CreatedResource => ({ kind: 'created', id, operation: 'createPipe', note: 'a pipe' });

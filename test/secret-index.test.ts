@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { createSecretIndex, MIN_SECRET_LENGTH, type SecretIndex, secretForms } from '../core/secret-index.ts';
+import { createSecretIndex, MIN_SECRET_LENGTH, type SecretIndex, secretForms } from '../secrets/secret-index.ts';
 import { secretValue } from '../generators/secretValue.ts';
 
 /** The secrets found in a text, in whatever form, each once, sorted. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../core/exchange.ts';
-import { createRedactor, REDACTED } from '../core/redaction.ts';
-import { createSecretIndex } from '../core/secret-index.ts';
-import { createSecretRegistry, redactedNames, secretsIn } from '../core/secret-registry.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import { createRedactor, REDACTED } from '../secrets/redaction.ts';
+import { createSecretIndex } from '../secrets/secret-index.ts';
+import { createSecretRegistry, redactedNames, secretsIn } from '../secrets/secret-registry.ts';
 
 /** The specs' secret fields as the registry reads them. */
 const SPECS = Object.freeze({ secretFields: ['credentials', 'keySecret'], requestOnlySecretFields: ['credentials'] });

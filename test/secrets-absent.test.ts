@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange } from '../core/exchange.ts';
-import type { Violation } from '../core/rule.ts';
-import { loadShippedSpecs } from '../core/prepared-specs.ts';
-import { createSecretIndex } from '../core/secret-index.ts';
-import { operationById, type Specs } from '../core/spec.ts';
-import { createValidators } from '../core/validators.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { Violation } from '../rule-model/rule.ts';
+import { loadShippedSpecs } from '../spec/prepared-specs.ts';
+import { createSecretIndex } from '../secrets/secret-index.ts';
+import { operationById, type Specs } from '../spec/spec.ts';
+import { createValidators } from '../spec/validators.ts';
 import { RULES } from '../rules/index.ts';
 
 const RULE = RULES.find((rule) => rule.id === 'secrets.absent')!;

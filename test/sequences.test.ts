@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
-import { DEFAULTS } from '../core/defaults.ts';
-import type { RunReport } from '../core/run-report.ts';
-import type { SequenceExample } from '../core/sequence-example.ts';
+import { DEFAULTS } from '../settings/defaults.ts';
+import type { RunReport } from '../run/run-report-types.ts';
+import type { SequenceExample } from '../evidence/sequence-example.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
 
 /** A fault whose shortest failing sequences need two pipes, and whose failing step is a read-back. */

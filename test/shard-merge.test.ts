@@ -3,7 +3,7 @@ import type { Log, Result } from 'sarif';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { TOOL_VERSION } from '../core/package-root.ts';
 import { FAULTS } from '../reference/faults.ts';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHarnessError } from '../core/errors.ts';
-import { namedOperations } from '../core/rule.ts';
-import { loadSpecs, SPEC_FILES } from '../core/spec.ts';
+import { namedOperations } from '../rule-model/rule.ts';
+import { loadSpecs, SPEC_FILES } from '../spec/spec.ts';
 import { RULES } from '../rules/index.ts';
 import { SUITES } from '../suites/index.ts';
 

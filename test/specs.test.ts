@@ -7,8 +7,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_LIST } from '../apis/index.ts';
-import { loadSpecs, operationById, SPEC_FILES } from '../core/spec.ts';
-import { createAjv } from '../core/validators.ts';
+import { loadSpecs, operationById, SPEC_FILES } from '../spec/spec.ts';
+import { createAjv } from '../spec/validators.ts';
 import { requiredPayloadKeys } from '../rules/pipes.ts';
 
 const specPath = (name: string): string => fileURLToPath(new URL(`../openapi/${name}.yaml`, import.meta.url));

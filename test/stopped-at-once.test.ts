@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RuleResult } from '../core/finding.ts';
-import type { CreatedResource, JudgedSuite } from '../core/run-report.ts';
+import type { RuleResult } from '../evidence/finding.ts';
+import type { CreatedResource, JudgedSuite } from '../run/run-report-types.ts';
 import { STOPPED_BEFORE_ANY_VERDICT } from '../cli/interrupts.ts';
 import { collectedSoFar } from '../cli/suites-run.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../core/config.ts';
-import { loadShippedSpecs } from '../core/prepared-specs.ts';
+import { resolveConfig } from '../settings/config.ts';
+import { loadShippedSpecs } from '../spec/prepared-specs.ts';
 import { prepareRun } from '../engine/prepare-run.ts';
 import { suiteStates } from '../engine/run-suites.ts';
 import { judgeSuite, suiteOperations, verdictCount } from '../engine/suite-verdicts.ts';

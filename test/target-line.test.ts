@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { preflightPlan } from '../engine/preflight-plan.ts';
 import { targetLine } from '../cli/target-line.ts';
-import { resolveConfig } from '../core/config.ts';
+import { resolveConfig } from '../settings/config.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
 const line = (argv: string[], env: Record<string, string>): string => targetLine(resolveConfig(argv, env, RULE_IDS));

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_DIR, readContract, traceabilityData } from '../cli/traceability-doc.ts';
 import { main } from '../cli/main.ts';
-import { rulesOf, traceabilityGaps } from '../core/traceability.ts';
-import { parseStatements } from '../core/traceability-statements.ts';
+import { rulesOf, traceabilityGaps } from '../spec/traceability.ts';
+import { parseStatements } from '../spec/traceability-statements.ts';
 import { schemaProblem } from '../reports/file-schemas.ts';
 import { RULE_IDS, RULES } from '../rules/index.ts';
 import { TOLERANCES } from '../rules/tolerances.ts';
-import { TRACE_TABLES } from '../rules/traceability.ts';
+import { TRACE_TABLES } from '../rules/trace-tables.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 

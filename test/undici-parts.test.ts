@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { LEAN_FILES, loadUndici, undici } from '../core/undici.ts';
-import { wholeAnswer } from '../core/whole-answer.ts';
+import { LEAN_FILES, loadUndici, undici } from '../transport/undici.ts';
+import { wholeAnswer } from '../transport/whole-answer.ts';
 
 const servers: Server[] = [];
 afterAll(async () => {
@@ -35,7 +35,7 @@ describe("undici's parts, loaded without its index", () => {
     // When a release of undici moves these files, the run falls back to the index (slower start): this says so.
     const { version } = createRequire(import.meta.url)('undici/package.json') as { version: string };
     const moved =
-      `undici ${version} no longer has ${LEAN_FILES.join(' and ')}, which core/undici.ts loads instead of ` +
+      `undici ${version} no longer has ${LEAN_FILES.join(' and ')}, which transport/undici.ts loads instead of ` +
       `its index (about 40 ms of every thread's start): point LEAN_FILES at where this release has the Agent, ` +
       'or drop the lean path';
     expect(undici.lean, moved).toBe(true);

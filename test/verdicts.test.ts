@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../core/run-report.ts';
+import type { RunReport } from '../run/run-report-types.ts';
 import { runInProcess } from './support/in-process.ts';
 import { judgedRules, SKIP_UNPROBED } from './support/unprobed.ts';
 

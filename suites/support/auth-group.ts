@@ -1,6 +1,6 @@
 import { API_LIST, APIS } from '../../apis/index.ts';
 import { type AuthScheme, authorizationHeader } from '../../apis/descriptor.ts';
-import type { ApiName } from '../../core/spec.ts';
+import type { ApiName } from '../../spec/spec.ts';
 import { CREDENTIAL_WAYS } from '../../rules/request.ts';
 import type { ProbeGroup, ProbeRequest, SuiteContext } from '../../engine/suite-types.ts';
 import { randomToken, reject } from '../../engine/probe.ts';

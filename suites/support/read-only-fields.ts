@@ -1,4 +1,4 @@
-import type { Probe } from '../../core/probe.ts';
+import type { Probe } from '../../core/probe-types.ts';
 import { observe } from '../../engine/probe.ts';
 import type { ReadOnlyExpectation } from '../../rules/access.ts';
 

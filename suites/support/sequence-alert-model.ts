@@ -1,4 +1,4 @@
-import { isSuccess, type Exchange } from '../../core/exchange.ts';
+import { isSuccess, type Exchange } from '../../transport/exchange.ts';
 
 type Alert = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess, type Exchange } from '../../core/exchange.ts';
+import { isSuccess, type Exchange } from '../../transport/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertFromUpdate } from '../../rules/alerts.ts';
 import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';

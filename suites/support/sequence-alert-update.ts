@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess } from '../../core/exchange.ts';
+import { isSuccess } from '../../transport/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertFromUpdate } from '../../rules/alerts.ts';
 import { accept } from '../../engine/probe.ts';

@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange } from '../../transport/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertModel, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';

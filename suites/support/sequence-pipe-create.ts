@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess } from '../../core/exchange.ts';
+import { isSuccess } from '../../transport/exchange.ts';
 import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '../../generators/index.ts';
 import { accept, observe } from '../../engine/probe.ts';
 import { createdPipe, MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';

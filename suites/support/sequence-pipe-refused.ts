@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess } from '../../core/exchange.ts';
+import { isSuccess } from '../../transport/exchange.ts';
 import { payload } from '../../rules/body.ts';
 import { accept, reject } from '../../engine/probe.ts';
 import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';

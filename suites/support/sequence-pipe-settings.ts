@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange } from '../../transport/exchange.ts';
 import { accept } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, type ModelPipe, type PipeModel } from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess, type Exchange } from '../../core/exchange.ts';
+import { isSuccess, type Exchange } from '../../transport/exchange.ts';
 import {
   PIPE_KINDS,
   pipeUpdatePatch,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../core/run-report.ts';
-import { concerns } from '../../core/rule.ts';
-import { loadSpecs } from '../../core/spec.ts';
+import type { RunReport } from '../../run/run-report-types.ts';
+import { concerns } from '../../rule-model/rule.ts';
+import { loadSpecs } from '../../spec/spec.ts';
 import { RULES } from '../../rules/index.ts';
 import { FAULTS, type Fault } from '../../reference/faults.ts';
 import { runInProcess } from './in-process.ts';

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunReport } from '../../core/run-report.ts';
+import type { RunReport } from '../../run/run-report-types.ts';
 
 /** A run of the `conformance` command inside the test process: its exit code, output and findings. */
 export interface InProcessRun {

@@ -1,5 +1,5 @@
-import type { Finding, RuleResult } from '../../core/finding.ts';
-import type { RunReport } from '../../core/run-report.ts';
+import type { Finding, RuleResult } from '../../evidence/finding.ts';
+import type { RunReport } from '../../run/run-report-types.ts';
 
 const CREATE_KEY = 'POST /v1/organizations/{organizationId}/keys';
 const GET_BACKUP = 'GET /v1/organizations/{organizationId}/services/{serviceId}/backups/{backupId}';

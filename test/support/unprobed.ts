@@ -1,4 +1,4 @@
-import type { RuleResult } from '../../core/finding.ts';
+import type { RuleResult } from '../../evidence/finding.ts';
 import { RULES } from '../../rules/index.ts';
 
 /**

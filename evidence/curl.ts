@@ -1,0 +1,125 @@
+import { API_LIST, APIS } from '../apis/index.ts';
+import type { ApiDescriptor, CredentialSettings, Credentials } from '../apis/descriptor.ts';
+import type { RecordedRequest } from '../transport/exchange.ts';
+import { type NetworkSettings, PASSPHRASE_VARIABLE } from '../settings/network-settings.ts';
+import { REDACTED } from '../secrets/redaction.ts';
+import type { ApiName } from '../spec/spec.ts';
+
+/**
+ * The run's real credentials of each API it targets, which a reproduction names by their environment variables only.
+ */
+export type CurlCredentials = Readonly<Partial<Record<ApiName, Credentials>>>;
+
+/** How a reproduction treats what the request carried: the run's credentials, and other secrets to mask. */
+export interface CurlOptions {
+  readonly credentials: CurlCredentials;
+  /** The other tenants' credentials (`OTHER_*`), which a reproduction names by their variables too. */
+  readonly others?: CurlCredentials;
+  /**
+   * Masks every real secret in a text (a returned `keySecret`, say) and leaves values the harness generated as they
+   * are.
+   */
+  readonly redact: (text: string) => string;
+  /** The run's certificate files, which an https reproduction passes to curl as the run used them. */
+  readonly network?: NetworkSettings;
+  /**
+   * The answer came in a content coding (a target may compress unasked): curl is told `--compressed`, so that it
+   * shows the body decoded, as the run judged it, rather than its compressed bytes, and `-H 'Accept-Encoding:'`, so
+   * that it still sends what the run sent (no Accept-Encoding, which `--compressed` alone adds).
+   */
+  readonly compressed?: boolean;
+}
+
+/** The variables of an API's own credentials, or of its other tenant's (`OTHER_*`). */
+const variablesOf = ({ settings }: ApiDescriptor, other: boolean): CredentialSettings | undefined =>
+  other ? settings.other?.credentials : settings.credentials;
+
+/** The curl arguments that send credentials as references to their environment variables. */
+function credentialArguments(variables: CredentialSettings): string {
+  return 'token' in variables
+    ? `-H "Authorization: Bearer $${variables.token.variable}"`
+    : `-u "$${variables.user.variable}:$${variables.password.variable}"`;
+}
+
+/** The run's credentials of every API, its own then its other tenant's, each with the variables that name them. */
+function namedCredentials({
+  credentials,
+  others,
+}: CurlOptions): { real: Credentials; variables: CredentialSettings }[] {
+  return [false, true].flatMap((other) =>
+    API_LIST.flatMap((api) => {
+      const real = (other ? others : credentials)?.[api.name];
+      const variables = variablesOf(api, other);
+      return real && variables ? [{ real, variables }] : [];
+    }),
+  );
+}
+
+/** Headers curl sets on its own, or that do not change what the target sees. */
+const LEFT_OUT = new Set(['user-agent', 'authorization']);
+
+/**
+ * Builds a curl command that sends the request as it was sent (unredacted `request`): the run's credentials
+ * become environment variable references, a probe's own wrong credentials and the values the harness generated
+ * are shown as sent, and any other secret is masked by `options.redact`.
+ */
+export function curlCommand(api: ApiName, request: RecordedRequest, options: CurlOptions): string {
+  const { redact } = options;
+  const parts = ['curl', '-sS', '-i', '-X', request.method, quote(redact(request.url))];
+  if (options.network && request.url.startsWith('https:')) parts.push(...tlsArguments(options.network));
+  if (request.auth === 'default') parts.push(credentialArguments(APIS[api].settings.credentials));
+  else if (request.auth === 'custom' && request.headers.authorization !== undefined)
+    parts.push(authorization(request.headers.authorization, options));
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (LEFT_OUT.has(name.toLowerCase()) && !request.gateway?.includes(name)) continue;
+    // A header the run's settings added is a secret, short or not: the reader gives it as they gave it to the run.
+    parts.push('-H', quote(`${name}: ${request.gateway?.includes(name) ? REDACTED : redact(value)}`));
+  }
+  if (request.body !== undefined) parts.push('--data-raw', quote(redact(request.body)));
+  if (options.compressed) parts.push('--compressed', '-H', quote('Accept-Encoding:'));
+  return parts.join(' ');
+}
+
+/**
+ * `--ca` as `--cacert` (curl then trusts that file alone; proxies need nothing, curl reads the same variables), the
+ * client certificate and key as given, and the key's passphrase as a reference to its variable.
+ */
+function tlsArguments({ ca, client }: NetworkSettings): string[] {
+  return [
+    ...(ca ? ['--cacert', quote(ca.file)] : []),
+    ...(client ? ['--cert', quote(client.certFile), '--key', quote(client.keyFile)] : []),
+    ...(client?.passphrase ? ['--pass', `"$${PASSPHRASE_VARIABLE}"`] : []),
+  ];
+}
+
+/** A probe's own `Authorization` header, with the run's credentials in it named by their variables. */
+function authorization(header: string, options: CurlOptions): string {
+  const { redact } = options;
+  const named = namedCredentials(options);
+  const basic = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header);
+  const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : undefined;
+  if (decoded?.includes(':') && Buffer.from(decoded, 'utf8').toString('base64') === basic![1]) {
+    const colon = decoded.indexOf(':');
+    const user = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    const name = (value: string, role: 'user' | 'password'): string => {
+      for (const { real, variables } of named)
+        if ('user' in real && 'user' in variables && value === real[role]) return `$${variables[role].variable}`;
+      return doubleQuoted(redact(value));
+    };
+    return `-u "${name(user, 'user')}:${name(password, 'password')}"`;
+  }
+  const bearer = /^Bearer (.+)$/.exec(header);
+  const owner = bearer && named.find(({ real }) => 'token' in real && real.token === bearer[1]);
+  if (owner) return credentialArguments(owner.variables);
+  return ['-H', quote(`authorization: ${redact(header)}`)].join(' ');
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Escapes a literal for the inside of a double-quoted shell word. */
+function doubleQuoted(value: string): string {
+  return value.replace(/[\\"$`]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,31 @@
+import type { Exchange } from '../transport/exchange.ts';
+import { concerns, evidencePart, type CheckContext, type Rule, type RuleMemories, type Violation } from './rule.ts';
+
+/** The violations one rule found in one exchange, and the part of the rule the exchange is evidence for. */
+export interface Judgement {
+  readonly rule: string;
+  readonly part?: string;
+  readonly violations: readonly Violation[];
+}
+
+/**
+ * Runs every rule that concerns the exchange's operation and applies to it, each with its memory of the run; a
+ * throwing check is a harness bug and propagates.
+ */
+export function judge(
+  exchange: Exchange,
+  rules: readonly Rule[],
+  context: CheckContext,
+  memories?: RuleMemories,
+): Judgement[] {
+  return rules
+    .filter((rule) => concerns(rule, context.operation) && rule.applies(exchange))
+    .map((rule) => {
+      const part = evidencePart(rule, exchange);
+      return {
+        rule: rule.id,
+        ...(part === undefined ? {} : { part }),
+        violations: rule.check(exchange, context, memories?.get(rule.id)),
+      };
+    });
+}
