@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../settings/config.ts';
-import { accessGroups, type AccessTarget } from './support/access-groups.ts';
-import { authGroups } from './support/auth-group.ts';
+import { accessGroups, type AccessTarget } from './access-groups.ts';
+import { authGroups } from './auth-group.ts';
 import { accept, reject } from '../engine/probe.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';
 

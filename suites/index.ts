@@ -1,7 +1,7 @@
-import { alertsSuite } from './alerts.ts';
+import { alertsSuite } from './alerts/alerts.ts';
 import { backupsSuite } from './backups.ts';
 import { keysSuite } from './keys.ts';
-import { pipesSuite } from './pipes.ts';
+import { pipesSuite } from './pipes/pipes.ts';
 import { serviceSuite } from './service.ts';
 import { usageSuite } from './usage.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';

@@ -6,15 +6,15 @@ import {
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
 import { dateTimeAt } from '../generators/dateTime.ts';
-import { TEXT_KINDS } from './support/text-kinds.ts';
-import { accessGroups, type AccessTarget } from './support/access-groups.ts';
-import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
+import { TEXT_SAMPLES } from './text-samples.ts';
+import { accessGroups, type AccessTarget } from './access-groups.ts';
+import { authGroups, malformedJsonGroups } from './auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
 import { sharedCredential } from '../rules/keys.ts';
-import { ONE_AT_A_TIME } from './support/at-once.ts';
+import { ONE_AT_A_TIME } from '../engine/suite-types.ts';
 
 /** Keys created at once in a run (when its concurrency allows as many). */
 const KEYS_AT_ONCE = 3;
@@ -205,11 +205,11 @@ export function keysSuite(): SuiteDefinition {
       {
         name: 'names of every kind of text',
         operations: ['createKey'],
-        estimate: () => TEXT_KINDS.length,
+        estimate: () => TEXT_SAMPLES.length,
         async run(context) {
           const [complete] = context.examples('key named with text of a kind', keyCreateBody(DISABLED_WITHIN_DAY), 1);
           await Promise.all(
-            TEXT_KINDS.map(({ kind, text }) =>
+            TEXT_SAMPLES.map(({ kind, text }) =>
               context.send('createKey', {
                 json: { ...complete!.value, name: text },
                 probe: observe(`a disabled key named with ${kind}`),

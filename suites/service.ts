@@ -1,6 +1,6 @@
 import { serviceCommandInvalid } from '../generators/index.ts';
-import { accessGroups, type AccessTarget } from './support/access-groups.ts';
-import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
+import { accessGroups, type AccessTarget } from './access-groups.ts';
+import { authGroups, malformedJsonGroups } from './auth-group.ts';
 import { accept, fromExample, reject } from '../engine/probe.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';
 

@@ -1,8 +1,8 @@
 import { usagePeriod, usagePeriodTooLong, usageQueryMissingParam } from '../generators/index.ts';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
-import { accessGroups, type AccessTarget } from './support/access-groups.ts';
-import { authGroups } from './support/auth-group.ts';
+import { accessGroups, type AccessTarget } from './access-groups.ts';
+import { authGroups } from './auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';

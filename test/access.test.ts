@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceTarget } from '../reference/server.ts';
-import { NO_SECOND_IDENTITY } from '../suites/support/access-groups.ts';
+import { NO_SECOND_IDENTITY } from '../suites/access-groups.ts';
 import { runInProcess } from './support/in-process.ts';
 import { otherTenantEnv, targetEnv } from './support/target-env.ts';
 

@@ -1,4 +1,4 @@
-import { OpenValues } from '../suites/support/open-values.ts';
+import { OpenValues } from '../suites/pipes/open-values.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import { createLedger } from '../evidence/ledger.ts';
 import { loadShippedSpecs } from '../spec/prepared-specs.ts';
 import type { ProbeIntent } from '../core/probe-types.ts';
 import { schemaProblem } from '../reports/file-schemas.ts';
-import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/support/sequence-alerts.ts';
-import { pipeSequences } from '../suites/support/sequence-pipes.ts';
+import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/alerts/sequence-alerts.ts';
+import { pipeSequences } from '../suites/pipes/sequence-pipes.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
 
 describe('documented fields of a schema, and the fields a value has', () => {

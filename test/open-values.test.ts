@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noOpenValues, OpenValues, withoutPaths } from '../suites/support/open-values.ts';
+import { noOpenValues, OpenValues, withoutPaths } from '../suites/pipes/open-values.ts';
 
 const OPEN = ['settings.engine_max_threads', 'source.relational.port', 'source.stream.timestamp'];
 

@@ -1,11 +1,11 @@
-import { OpenValues } from '../suites/support/open-values.ts';
+import { OpenValues } from '../suites/pipes/open-values.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { RULE_IDS } from '../rules/index.ts';
-import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/support/sequence-alerts.ts';
-import { pipeSequences } from '../suites/support/sequence-pipes.ts';
+import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/alerts/sequence-alerts.ts';
+import { pipeSequences } from '../suites/pipes/sequence-pipes.ts';
 import { failedRules, runInProcess } from './support/in-process.ts';
 import { judgedRules, UNPROBED } from './support/unprobed.ts';
 

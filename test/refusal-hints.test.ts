@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalHints } from '../suites/support/refusal-hints.ts';
+import { refusalHints } from '../suites/pipes/refusal-hints.ts';
 
 const PATHS = [
   'settings.streaming_max_insert_wait_ms',

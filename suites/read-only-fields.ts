@@ -1,6 +1,6 @@
-import type { Probe } from '../../core/probe-types.ts';
-import { observe } from '../../engine/probe.ts';
-import type { ReadOnlyExpectation } from '../../rules/access.ts';
+import type { Probe } from '../core/probe-types.ts';
+import { observe } from '../engine/probe.ts';
+import type { ReadOnlyExpectation } from '../rules/access.ts';
 
 /** A time no target sets as `createdAt` or `updatedAt` of what a run creates or updates. */
 const LONG_AGO = '2001-02-03T04:05:06.000Z';

@@ -7,24 +7,24 @@ import {
   type AlertReference,
   type AlertUpdateConstraints,
   type CompleteAlertUpdateBody,
-} from '../generators/index.ts';
-import { choiceOf, noOpenValues, OpenValues } from './support/open-values.ts';
-import { isSuccess, type Exchange } from '../transport/exchange.ts';
-import { alertFromUpdate, ANOTHER_DASHBOARD } from '../rules/alerts.ts';
-import { otherAlertChanges } from '../rules/sequence.ts';
-import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
-import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './support/sequence-alerts.ts';
-import { listedAlerts } from './support/sequence-alert-model.ts';
-import { ONE_AT_A_TIME } from './support/at-once.ts';
-import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { needsOtherTenant, otherAuthorization } from './support/access-groups.ts';
-import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
-import { OTHER_TENANT_PARTS } from '../rules/access.ts';
-import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
-import { TEXT_KINDS } from './support/text-kinds.ts';
-import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
-import { jsonText } from '../core/json-text.ts';
+} from '../../generators/index.ts';
+import { choiceOf, noOpenValues, OpenValues } from '../pipes/open-values.ts';
+import { isSuccess, type Exchange } from '../../transport/exchange.ts';
+import { alertFromUpdate, ANOTHER_DASHBOARD } from '../../rules/alerts.ts';
+import { otherAlertChanges } from '../../rules/sequence.ts';
+import { alertNotUpdatable, putBackBody } from '../../apis/alert-restore.ts';
+import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './sequence-alerts.ts';
+import { listedAlerts } from './sequence-alert-model.ts';
+import { ONE_AT_A_TIME } from '../../engine/suite-types.ts';
+import { authGroups, malformedJsonGroups } from '../auth-group.ts';
+import { needsOtherTenant, otherAuthorization } from '../access-groups.ts';
+import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from '../read-only-fields.ts';
+import { OTHER_TENANT_PARTS } from '../../rules/access.ts';
+import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
+import { TEXT_SAMPLES } from '../text-samples.ts';
+import { accept, fromExample, observe, reject } from '../../engine/probe.ts';
+import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../../engine/suite-types.ts';
+import { jsonText } from '../../core/json-text.ts';
 
 const LIST = 'list alerts';
 
@@ -400,7 +400,7 @@ export function alertsSuite(): SuiteDefinition {
         operations: ['updateAlert', 'listAlerts'],
         feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
         after: [INVALID_ENUMS],
-        estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length + 2 * TEXT_KINDS.length,
+        estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length + 2 * TEXT_SAMPLES.length,
         putBacks: { most: 1, estimated: 1 },
         async run(context) {
           if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
@@ -470,7 +470,7 @@ export function alertsSuite(): SuiteDefinition {
           // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
           const observed = [
             // The alert's own values but a name or message of every kind of text: an accepted answer carries it back.
-            ...TEXT_KINDS.flatMap(({ kind, text }) =>
+            ...TEXT_SAMPLES.flatMap(({ kind, text }) =>
               ['name', 'message'].map((field) => ({
                 label: `the alert's own values with a ${field} of ${kind}`,
                 json: { ...original, [field]: text },

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { API_LIST, APIS } from '../../apis/index.ts';
-import { authorizationHeader, otherCredentialsIn, otherTenantSettings, targetOf } from '../../apis/descriptor.ts';
-import type { RunConfig } from '../../settings/config.ts';
-import type { ApiName } from '../../spec/spec.ts';
-import { OTHER_TENANT_PARTS, PATH_SCOPE_PARTS } from '../../rules/access.ts';
-import type { ProbeGroup } from '../../engine/suite-types.ts';
-import { reject } from '../../engine/probe.ts';
+import { API_LIST, APIS } from '../apis/index.ts';
+import { authorizationHeader, otherCredentialsIn, otherTenantSettings, targetOf } from '../apis/descriptor.ts';
+import type { RunConfig } from '../settings/config.ts';
+import type { ApiName } from '../spec/spec.ts';
+import { OTHER_TENANT_PARTS, PATH_SCOPE_PARTS } from '../rules/access.ts';
+import type { ProbeGroup } from '../engine/suite-types.ts';
+import { reject } from '../engine/probe.ts';
 import type { AuthTarget } from './auth-group.ts';
 
 const PATH_SCOPED = 'access.path-scoped';

@@ -3,7 +3,7 @@
  * at either end and inside, markup and quote characters, characters outside the Basic Multilingual Plane, long text,
  * and an escaped lone surrogate (observed only: its echo is never judged). Each goes in an observe probe.
  */
-export const TEXT_KINDS: readonly { readonly kind: string; readonly text: string }[] = Object.freeze([
+export const TEXT_SAMPLES: readonly { readonly kind: string; readonly text: string }[] = Object.freeze([
   { kind: 'spaces at both ends', text: '  ct-padded  ' },
   { kind: 'other whitespace at the ends and inside', text: '\tct\u00a0name\u2003of\u3000kinds\n' },
   { kind: 'markup and quote characters', text: 'ct-<b>a & b</b> "quoted" \'single\' <>' },

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ONE_AT_A_TIME } from './at-once.ts';
+import { ONE_AT_A_TIME } from '../../engine/suite-types.ts';
 import { patchPipeAtOnceCommand } from './sequence-pipe-at-once.ts';
 import { createPipeCommand } from './sequence-pipe-create.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';

@@ -5,21 +5,21 @@ import {
   pipeCreateBodyUnmappedColumn,
   pipeUpdateBody,
   pipeUpdateBodyObserve,
-} from '../generators/index.ts';
-import { authGroups, malformedJsonGroups } from './support/auth-group.ts';
-import { accessGroups, type AccessTarget } from './support/access-groups.ts';
-import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from './support/read-only-fields.ts';
-import { PATH_SCOPE_PARTS } from '../rules/access.ts';
-import { REFUSED_WRITE_PARTS } from '../rules/writes.ts';
-import { TEXT_KINDS } from './support/text-kinds.ts';
-import { payload } from '../rules/body.ts';
-import { isSuccess } from '../transport/exchange.ts';
-import { PIPE_SEQUENCES, pipeSequences } from './support/sequence-pipes.ts';
-import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
-import type { Probe } from '../core/probe-types.ts';
-import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './support/open-values.ts';
-import { namesAny, refusalHints } from './support/refusal-hints.ts';
+} from '../../generators/index.ts';
+import { authGroups, malformedJsonGroups } from '../auth-group.ts';
+import { accessGroups, type AccessTarget } from '../access-groups.ts';
+import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from '../read-only-fields.ts';
+import { PATH_SCOPE_PARTS } from '../../rules/access.ts';
+import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
+import { TEXT_SAMPLES } from '../text-samples.ts';
+import { payload } from '../../rules/body.ts';
+import { isSuccess } from '../../transport/exchange.ts';
+import { PIPE_SEQUENCES, pipeSequences } from './sequence-pipes.ts';
+import { accept, fromExample, observe, reject } from '../../engine/probe.ts';
+import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../../engine/suite-types.ts';
+import type { Probe } from '../../core/probe-types.ts';
+import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './open-values.ts';
+import { namesAny, refusalHints } from './refusal-hints.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
@@ -292,7 +292,7 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       json: { settings: { [key]: settings[key] ?? 1 } },
       probe: observe(`an update of ${key} alone`),
     },
-    ...TEXT_KINDS.map(({ kind, text }) => ({
+    ...TEXT_SAMPLES.map(({ kind, text }) => ({
       json: { name: text },
       probe: observe(`an update of the name alone, to ${kind}`),
     })),
@@ -516,7 +516,7 @@ export function pipesSuite(): SuiteDefinition {
         operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
         feeds: [`${REFUSED}#${REFUSED_WRITE_PARTS.pipe}`],
         after: [PATH_SCOPE_UPDATE],
-        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (2 + TEXT_KINDS.length + Math.min(runs, 2)),
+        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (2 + TEXT_SAMPLES.length + Math.min(runs, 2)),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
             context.send('createPipe', {

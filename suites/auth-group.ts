@@ -1,9 +1,9 @@
-import { API_LIST, APIS } from '../../apis/index.ts';
-import { type AuthScheme, authorizationHeader } from '../../apis/descriptor.ts';
-import type { ApiName } from '../../spec/spec.ts';
-import { CREDENTIAL_WAYS } from '../../rules/request.ts';
-import type { ProbeGroup, ProbeRequest, SuiteContext } from '../../engine/suite-types.ts';
-import { randomToken, reject } from '../../engine/probe.ts';
+import { API_LIST, APIS } from '../apis/index.ts';
+import { type AuthScheme, authorizationHeader } from '../apis/descriptor.ts';
+import type { ApiName } from '../spec/spec.ts';
+import { CREDENTIAL_WAYS } from '../rules/request.ts';
+import type { ProbeGroup, ProbeRequest, SuiteContext } from '../engine/suite-types.ts';
+import { randomToken, reject } from '../engine/probe.ts';
 
 /** A request that would be accepted with the right credentials, or why there is none (no resource known to exist). */
 export type AuthRequest = Omit<ProbeRequest, 'probe' | 'authorization'> | { readonly unable: string };
