@@ -14,7 +14,7 @@ import { judgeSuite, verdictCount } from './suite-verdicts.ts';
  * through; everything goes back to the command on the run's channel (prepared or why not, each suite judged, finished).
  * `suites`: the suite definitions, which the suites' side passes in. Settles once the run is finished.
  */
-export async function commandRun(link: RunLink, suites: SuiteFactories): Promise<void> {
+export async function runCommandSuites(link: RunLink, suites: SuiteFactories): Promise<void> {
   const channel = openRunChannel(link);
   let prepared: PreparedRun;
   let specs: Specs;

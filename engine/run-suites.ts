@@ -109,7 +109,7 @@ export async function startGroups(
     // The preflight's rate carries over: with --max-rps, the run's first request keeps its distance from the last GET.
     ...(run.preflight?.nextStart === undefined ? {} : { notBefore: run.preflight.nextStart }),
   });
-  return { finished: runSuites(session, states).finally(() => session.close()) };
+  return { finished: runEverySuite(session, states).finally(() => session.close()) };
 }
 
 /** What a suite reports of its run: coverage, what it created, incidents, requests, groups skipped, credentials. */
@@ -171,7 +171,7 @@ function isLane(definition: SuiteDefinition): boolean {
  * Runs the selected groups of every suite, concurrently under the session's gate; settles each suite's state as soon as
  * it is through, with its failure if any.
  */
-async function runSuites(session: Session, states: readonly SuiteState[]): Promise<void> {
+async function runEverySuite(session: Session, states: readonly SuiteState[]): Promise<void> {
   const interrupted = (state: SuiteState): void => {
     if (session.gate.interrupted.aborted) {
       state.skips.push({

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { lazy } from './lazy.ts';
 import { caCertificate } from './caCertificate.ts';
-import { credentials, type Credentials } from './credentials.ts';
+import { credentials, type SourceCredentials } from './credentials.ts';
 import { identifier } from './identifier.ts';
 import { iamRole } from './iamRole.ts';
 
@@ -12,10 +12,10 @@ export type BrokerSourceCreate = {
   consumerGroup: string;
   iamRole: string;
   offset: { timestamp: string };
-  schemaRegistry: { url: string; caCertificate: string; credentials: Credentials };
+  schemaRegistry: { url: string; caCertificate: string; credentials: SourceCredentials };
   caCertificate: string;
   reversePrivateEndpointIds: string[];
-  credentials: Credentials;
+  credentials: SourceCredentials;
 };
 
 const MINUTE_MIN = Date.UTC(2020, 0, 1) / 60_000;

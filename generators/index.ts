@@ -19,7 +19,7 @@ export { alertUpdateBodyObserve } from './alertUpdateBodyObserve.ts';
 export { alertUpdateBodyBadEnum } from './alertUpdateBodyBadEnum.ts';
 export { brokerSourceCreate, type BrokerSourceCreate } from './brokerSourceCreate.ts';
 export { caCertificate } from './caCertificate.ts';
-export { credentials, type Credentials } from './credentials.ts';
+export { credentials, type SourceCredentials } from './credentials.ts';
 export { dateTime } from './dateTime.ts';
 export { destinationColumns, type DestinationColumn } from './destinationColumns.ts';
 export { fieldMappings, type FieldMapping } from './fieldMappings.ts';

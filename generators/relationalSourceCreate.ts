@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { credentials, type Credentials } from './credentials.ts';
+import { credentials, type SourceCredentials } from './credentials.ts';
 import { identifier } from './identifier.ts';
 import { relationalSettings, type RelationalSettings } from './relationalSettings.ts';
 import { tableMappings, type TableMapping } from './tableMappings.ts';
@@ -9,7 +9,7 @@ export type RelationalSourceCreate = {
   host: string;
   port: number;
   database: string;
-  credentials: Credentials;
+  credentials: SourceCredentials;
   settings: RelationalSettings;
   tableMappings: TableMapping[];
 };

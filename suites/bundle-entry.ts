@@ -1,4 +1,4 @@
-import { commandRun as runSuites } from '../engine/command-run.ts';
+import { runCommandSuites } from '../engine/command-run.ts';
 import type { RunLink } from '../run/run-channel.ts';
 import { SUITES } from './index.ts';
 
@@ -8,5 +8,5 @@ import { SUITES } from './index.ts';
 
 /** The command's run of these suites, prepared, sent and judged in the calling thread (`engine/command-run.ts`). */
 export function commandRun(link: RunLink): Promise<void> {
-  return runSuites(link, SUITES);
+  return runCommandSuites(link, SUITES);
 }
