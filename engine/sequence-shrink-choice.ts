@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { SequenceCommand } from './sequence-run.ts';
+import type { SequenceCommand } from './sequence-types.ts';
 
 /**
  * A choice every sequence makes one way when drawn (`drawn`, always: the plan counts on it), which shrinking may make

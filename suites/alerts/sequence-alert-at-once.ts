@@ -5,7 +5,7 @@ import { alertOutcome } from '../../rules/concurrent-models.ts';
 import { writesAtOnce } from '../../rules/concurrent.ts';
 import { accept } from '../../engine/probe.ts';
 import { listedAlerts, type AlertModel } from './sequence-alert-model.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 /** Complete updates of the alert under test sent at once at most. */
 export const MAX_ALERT_WRITES_AT_ONCE = 3;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Exchange } from '../../transport/exchange.ts';
 import { accept } from '../../engine/probe.ts';
 import type { AlertModel } from './sequence-alert-model.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 /**
  * Lists the alerts: every other alert as listed before the sequence, the alert under test as its last update left it.

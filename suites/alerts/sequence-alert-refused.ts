@@ -8,7 +8,7 @@ import { listedAlerts, type AlertModel } from './sequence-alert-model.ts';
 import { listAlerts } from './sequence-alert-list.ts';
 
 type Alert = Record<string, unknown>;
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 /** The fields of the alert under test that `body` names, as `list` shows them; undefined where it shows none. */
 function named(model: Readonly<AlertModel>, list: Exchange, body: Record<string, unknown>): Alert | undefined {

@@ -4,7 +4,7 @@ import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertFromUpdate } from '../../rules/alerts.ts';
 import { accept } from '../../engine/probe.ts';
 import type { AlertModel } from './sequence-alert-model.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 /** Updates the alert under test with a complete body: the answer must be that alert, with the values sent. */
 class UpdateAlert implements SequenceCommand<AlertModel> {

@@ -6,7 +6,7 @@ import { listAlerts, listAlertsCommand } from './sequence-alert-list.ts';
 import { updateAlertCommand } from './sequence-alert-update.ts';
 import { updateAlertAtOnceCommand } from './sequence-alert-at-once.ts';
 import { refusedAlertUpdateCommand } from './sequence-alert-refused.ts';
-import type { SequenceCommand } from '../../engine/sequence-run.ts';
+import type { SequenceCommand } from '../../engine/sequence-types.ts';
 import { runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
 import { accept } from '../../engine/probe.ts';
 import type { SuiteContext } from '../../engine/suite-types.ts';

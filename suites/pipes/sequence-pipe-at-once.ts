@@ -5,7 +5,7 @@ import { accept, observe } from '../../engine/probe.ts';
 import { jsonText } from '../../core/json-text.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import type { OpenFieldValues, OpenValues } from './open-values.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 type Settings = Readonly<Record<string, unknown>>;
 

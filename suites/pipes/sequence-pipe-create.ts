@@ -3,7 +3,7 @@ import { isSuccess } from '../../transport/exchange.ts';
 import { PIPE_KINDS, pipeCreateBody, type PipeCreateBody, type PipeKind } from '../../generators/index.ts';
 import { accept, observe } from '../../engine/probe.ts';
 import { createdPipe, MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 import { choiceOf, type OpenFieldValues } from './open-values.ts';
 
 /** Creates a pipe of one kind: its answer must be a pipe of its own. */

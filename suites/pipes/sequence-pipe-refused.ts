@@ -5,7 +5,7 @@ import { accept, reject } from '../../engine/probe.ts';
 import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings } from './sequence-pipe-settings.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 /**
  * Reads the settings of one of the sequence's pipes (as the model holds them), then updates it with a body built to be

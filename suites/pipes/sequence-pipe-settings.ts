@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Exchange } from '../../transport/exchange.ts';
 import { accept } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, type ModelPipe, type PipeModel } from './sequence-pipe-model.ts';
-import type { SequenceCommand, SequenceReal } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
 
 /** Reads the settings of one of the sequence's pipes: they must be the latest value of each setting it was sent. */
 class ReadPipeSettings implements SequenceCommand<PipeModel> {

@@ -9,7 +9,7 @@ import {
 } from '../../generators/index.ts';
 import { accept, observe } from '../../engine/probe.ts';
 import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
-import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-run.ts';
+import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-types.ts';
 import { choiceOf, type OpenFieldValues } from './open-values.ts';
 import { readPipeSettings } from './sequence-pipe-settings.ts';
 
