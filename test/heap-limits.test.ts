@@ -11,7 +11,7 @@ function youngGenerationMiB(runs: number | undefined): Promise<number> {
   const limit =
     runs === undefined
       ? ''
-      : `const { limitHeapGrowth } = await import('../cli/heap-limits.ts'); limitHeapGrowth(${runs});`;
+      : `const { limitHeapGrowth } = await import('./cli/heap-limits.ts'); limitHeapGrowth(${runs});`;
   const script = `
     import { Worker } from 'node:worker_threads';
     ${limit}

@@ -271,9 +271,10 @@ async function lifecycle(
 
 /**
  * Updates of a pipe, one after another, each followed by a read of its settings: one built to be refused (a complete
- * update with one setting a string), then observe ones (one setting alone, the name alone, drawn ones). After each
- * refused one the settings must read as before it (writes.refused-unchanged); after an accepted one, the settings it
- * did not send must read as before it (pipes.state-consistent), and the read is what the next is compared with.
+ * update with one setting a string), then observe ones (engine_max_threads alone, the name alone, drawn ones). After
+ * each refused one the settings must read as before it (writes.refused-unchanged); after an accepted one, the settings
+ * it did not send must read as before it (pipes.state-consistent) and engine_max_threads as sent
+ * (pipes.update-applies), and the read is what the next is compared with.
  */
 async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, values: OpenValues): Promise<void> {
   const params = pipeParams(pipe.id);
@@ -283,14 +284,17 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
   const filled = values.fill(context.openFields('updatePipe'), drawn, choiceOf(drawn), pipe.body) ?? drawn;
   const settings = (filled.settings ?? {}) as Record<string, unknown>;
   const [key = 'engine_max_threads'] = Object.keys(settings);
-  const updates = [
+  type Json = Record<string, unknown>;
+  const updates: { json: Json | ((known: Json | undefined) => Json); probe: Probe; applies?: true }[] = [
     {
       json: { ...filled, settings: { ...settings, [key]: 'not a number' } },
       probe: reject(`a complete update whose ${key} is a string`),
     },
     {
-      json: { settings: { [key]: settings[key] ?? 1 } },
-      probe: observe(`an update of ${key} alone`),
+      // A value other than the one read, so that its read shows whether it was stored (not only answered).
+      json: (known) => ({ settings: { engine_max_threads: otherThreads(known?.engine_max_threads) } }),
+      probe: observe('an update of engine_max_threads alone'),
+      applies: true,
     },
     ...TEXT_SAMPLES.map(({ kind, text }) => ({
       json: { name: text },
@@ -304,8 +308,9 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       })),
   ];
   let before = await read(accept('settings before updates that may be refused'));
-  for (const { json, probe } of updates) {
+  for (const { json: body, probe, applies } of updates) {
     const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
+    const json = typeof body === 'function' ? body(known) : body;
     const update = await context.send('updatePipe', { params, json, probe });
     const status = update.response?.status ?? 0;
     const refused = status >= 400 && status < 500;
@@ -321,11 +326,15 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
             part: REFUSED_WRITE_PARTS.pipe,
             expect: { refusedUnchanged: { settings: known } },
           })
-        : kept && Object.keys(kept).length > 0
-          ? accept(`settings after ${probe.label}: those it did not send as before`, {
-              expect: { pipeState: { id: pipe.id, settings: kept } },
+        : kept && applies
+          ? accept(`settings after ${probe.label}: the one it sent, the others as before`, {
+              expect: { pipeState: { id: pipe.id, settings: { ...kept, ...(sent as Json) } }, settings: sent },
             })
-          : accept(`settings after ${probe.label}`),
+          : kept && Object.keys(kept).length > 0
+            ? accept(`settings after ${probe.label}: those it did not send as before`, {
+                expect: { pipeState: { id: pipe.id, settings: kept } },
+              })
+            : accept(`settings after ${probe.label}`),
     );
   }
 }
