@@ -451,8 +451,12 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         persists: (ctx, p) => (ctx.operation === 'updatePipe' ? false : p),
         result: (ctx, r, previous) => (ctx.operation === 'updatePipe' && previous !== undefined ? previous : r),
       }),
-      // A sequence stops at the update's answer, so only the fixed chain's settings read shows the update missing.
-      [{ rule: 'pipes.update-applies', on: ['getPipeSettings'] }],
+      // A sequence stops at the update's answer, so only the settings reads outside sequences show the update
+      // missing: the one after the lifecycle's update, and the one after engine_max_threads alone.
+      [
+        { rule: 'pipes.update-applies', on: ['getPipeSettings'] },
+        { rule: 'pipes.state-consistent', on: ['getPipeSettings'] },
+      ],
     ),
     stateful(
       'pipe-update-not-persisted',
