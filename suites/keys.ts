@@ -10,7 +10,7 @@ import { TEXT_SAMPLES } from './text-samples.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups, malformedJsonGroups } from './auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { Example, JudgedExchange, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
+import type { Example, JudgedExchange, SuiteContext, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
 import { sharedCredential } from '../rules/keys.ts';
@@ -150,35 +150,7 @@ export function keysSuite(): SuiteDefinition {
           await narrowToPair(context, bodies!, first);
         },
       },
-      {
-        name: 'keys that never expire',
-        operations: ['createKey'],
-        feeds: ['keys.never-expires'],
-        estimate: () => 3,
-        async run(context) {
-          const forms: Array<[string, Record<string, unknown>]> = [
-            ['expireAt absent', {}],
-            ['expireAt null', { expireAt: null }],
-            ['expireAt empty', { expireAt: '' }],
-          ];
-          const [complete] = context.examples(
-            'never-expiring key',
-            keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
-            1,
-          );
-          const { expireAt: _withinDay, ...base } = complete!.value;
-          await Promise.all(
-            forms.map(([label, expiry]) =>
-              context.send('createKey', {
-                json: { ...base, name: `conformance never-expires (${label})`, ...expiry },
-                probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, {
-                  rules: ['keys.never-expires'],
-                }),
-              }),
-            ),
-          );
-        },
-      },
+      neverExpiringGroup(),
       {
         name: 'expiry in several offsets',
         operations: ['createKey'],
@@ -218,66 +190,7 @@ export function keysSuite(): SuiteDefinition {
           );
         },
       },
-      {
-        name: 'invalid roles',
-        operations: ['createKey'],
-        feeds: ['keys.roles-minimum#empty roles rejected', 'keys.roles-enum'],
-        estimate: (runs) => 6 + BAD_ROLES.length + Math.min(runs - 1, 2) + runs,
-        async run(context) {
-          // Complete bodies but for the fault under test, so that a target that wants every field cannot pass by its
-          // 400.
-          const [complete] = context.examples(
-            'base for invalid roles',
-            keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
-            1,
-          );
-          const base = { ...complete!.value, name: 'conformance invalid roles' };
-          await Promise.all([
-            context.send('createKey', {
-              json: { ...base, roles: [] },
-              probe: reject('roles: []', 'keys.roles-minimum'),
-            }),
-            context.send('createKey', {
-              json: { ...base, roles: ['owner'] },
-              probe: reject('roles: ["owner"]', 'keys.roles-enum'),
-            }),
-            context.send('createKey', {
-              json: { ...base, roles: ['admin', 'ADMIN'] },
-              probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum'),
-            }),
-            // Each bad role alone, so that its refusal is its own.
-            ...BAD_ROLES.map((role) =>
-              context.send('createKey', {
-                json: { ...base, roles: [role] },
-                probe: reject(`roles: [${JSON.stringify(role)}]`, 'keys.roles-enum'),
-              }),
-            ),
-            ...context
-              .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
-              .map((ex) =>
-                context.send('createKey', {
-                  json: ex.value,
-                  probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)),
-                }),
-              ),
-            context.eachExample('unknown role', keyCreateBodyUnknownRole.arbitrary(), (ex) =>
-              context.send('createKey', {
-                json: ex.value,
-                probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)),
-              }),
-            ),
-            context.send('createKey', { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
-            context.send('createKey', {
-              json: { ...base, roles: ['admin'], name: 42 },
-              probe: reject('name as a number'),
-            }),
-            context.send('createKey', {
-              json: { ...base, roles: ['admin'], expireAt: 'tomorrow' },
-              probe: reject('expireAt that is not a date-time'),
-            }),
-          ]);
-        },
-      },
+      invalidRolesGroup(),
       {
         name: 'observed key creates',
         operations: ['createKey'],
@@ -297,5 +210,102 @@ export function keysSuite(): SuiteDefinition {
       ...authGroups([KEY_TARGET]),
       ...accessGroups([KEY_TARGET]),
     ],
+  };
+}
+
+/** Creates with roles the documents refuse (empty, unknown, each bad role alone) and bodies of the wrong types. */
+function invalidRolesGroup(): ProbeGroup {
+  return {
+    name: 'invalid roles',
+    operations: ['createKey'],
+    feeds: ['keys.roles-minimum#empty roles rejected', 'keys.roles-enum'],
+    estimate: (runs) => 6 + BAD_ROLES.length + Math.min(runs - 1, 2) + runs,
+    async run(context) {
+      // Complete bodies but for the fault under test, so that a target that wants every field cannot pass by its
+      // 400.
+      const [complete] = context.examples(
+        'base for invalid roles',
+        keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+        1,
+      );
+      const base = { ...complete!.value, name: 'conformance invalid roles' };
+      await Promise.all([
+        context.send('createKey', {
+          json: { ...base, roles: [] },
+          probe: reject('roles: []', 'keys.roles-minimum'),
+        }),
+        context.send('createKey', {
+          json: { ...base, roles: ['owner'] },
+          probe: reject('roles: ["owner"]', 'keys.roles-enum'),
+        }),
+        context.send('createKey', {
+          json: { ...base, roles: ['admin', 'ADMIN'] },
+          probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum'),
+        }),
+        // Each bad role alone, so that its refusal is its own.
+        ...BAD_ROLES.map((role) =>
+          context.send('createKey', {
+            json: { ...base, roles: [role] },
+            probe: reject(`roles: [${JSON.stringify(role)}]`, 'keys.roles-enum'),
+          }),
+        ),
+        ...context
+          .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
+          .map((ex) =>
+            context.send('createKey', {
+              json: ex.value,
+              probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)),
+            }),
+          ),
+        context.eachExample('unknown role', keyCreateBodyUnknownRole.arbitrary(), (ex) =>
+          context.send('createKey', {
+            json: ex.value,
+            probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)),
+          }),
+        ),
+        context.send('createKey', { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
+        context.send('createKey', {
+          json: { ...base, roles: ['admin'], name: 42 },
+          probe: reject('name as a number'),
+        }),
+        context.send('createKey', {
+          json: { ...base, roles: ['admin'], expireAt: 'tomorrow' },
+          probe: reject('expireAt that is not a date-time'),
+        }),
+      ]);
+    },
+  };
+}
+
+/** Keys created without an expiry, or with one far off. */
+function neverExpiringGroup(): ProbeGroup {
+  return {
+    name: 'keys that never expire',
+    operations: ['createKey'],
+    feeds: ['keys.never-expires'],
+    estimate: () => 3,
+    async run(context) {
+      const forms: Array<[string, Record<string, unknown>]> = [
+        ['expireAt absent', {}],
+        ['expireAt null', { expireAt: null }],
+        ['expireAt empty', { expireAt: '' }],
+      ];
+      const [complete] = context.examples(
+        'never-expiring key',
+        keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+        1,
+      );
+      const { expireAt: _withinDay, ...base } = complete!.value;
+      await Promise.all(
+        forms.map(([label, expiry]) =>
+          context.send('createKey', {
+            json: { ...base, name: `conformance never-expires (${label})`, ...expiry },
+            probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, {
+              rules: ['keys.never-expires'],
+            }),
+          }),
+        ),
+      );
+    },
   };
 }

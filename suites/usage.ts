@@ -4,7 +4,7 @@ import { costEntries } from '../rules/usage.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups } from './auth-group.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { JudgedExchange, SuiteDefinition } from '../engine/suite-types.ts';
+import type { JudgedExchange, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 
 const DAY = 86_400_000;
@@ -73,53 +73,7 @@ export function usageSuite(): SuiteDefinition {
     name: 'usage',
     operations: ['getUsageCost'],
     groups: [
-      {
-        name: 'the 30-day boundary',
-        operations: ['getUsageCost'],
-        feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
-        estimate: () => 6 + 3 * CALENDAR_STARTS,
-        async run(context) {
-          const from = anchorOf(context.config.seed).getTime();
-          await Promise.all([
-            // From dates across the calendar: exactly 30 days, and 30 days and a second, and 31 days, from each.
-            ...calendarStarts(new Date()).flatMap(({ label, from: start }) => [
-              context.send('getUsageCost', {
-                query: period(start, start + 30 * DAY),
-                probe: accept(`exactly 30 days from ${label}`, { rules: [RULE] }),
-              }),
-              context.send('getUsageCost', {
-                query: period(start, start + 30 * DAY + 1000),
-                probe: reject(`30 days and 1 second from ${label}`, RULE),
-              }),
-              context.send('getUsageCost', {
-                query: period(start, start + 31 * DAY),
-                probe: reject(`31 days from ${label}`, RULE),
-              }),
-            ]),
-            context.send('getUsageCost', {
-              query: period(from, from + 30 * DAY),
-              probe: accept('exactly 30 days', { rules: [RULE] }),
-            }),
-            context.send('getUsageCost', {
-              query: period(from, from + 30 * DAY + 1000),
-              probe: reject('30 days and 1 second', RULE),
-            }),
-            context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
-            context.send('getUsageCost', {
-              query: period(from, from),
-              probe: accept('a zero-length period', { rules: [RULE] }),
-            }),
-            context.send('getUsageCost', {
-              query: period(from, from + DAY - 1000),
-              probe: accept('one day less a second', { rules: [RULE] }),
-            }),
-            context.send('getUsageCost', {
-              query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) },
-              probe: observe('a date-only period of 30 days'),
-            }),
-          ]);
-        },
-      },
+      thirtyDayBoundaryGroup(),
       {
         name: 'random periods',
         operations: ['getUsageCost'],
@@ -209,5 +163,56 @@ export function usageSuite(): SuiteDefinition {
       ...authGroups([USAGE_TARGET]),
       ...accessGroups([USAGE_TARGET]),
     ],
+  };
+}
+
+/** Usage periods of exactly 30 days and of one second and one day more, from starts across the calendar. */
+function thirtyDayBoundaryGroup(): ProbeGroup {
+  return {
+    name: 'the 30-day boundary',
+    operations: ['getUsageCost'],
+    feeds: [RULE, 'usage.to-date-inclusive#entries within the period'],
+    estimate: () => 6 + 3 * CALENDAR_STARTS,
+    async run(context) {
+      const from = anchorOf(context.config.seed).getTime();
+      await Promise.all([
+        // From dates across the calendar: exactly 30 days, and 30 days and a second, and 31 days, from each.
+        ...calendarStarts(new Date()).flatMap(({ label, from: start }) => [
+          context.send('getUsageCost', {
+            query: period(start, start + 30 * DAY),
+            probe: accept(`exactly 30 days from ${label}`, { rules: [RULE] }),
+          }),
+          context.send('getUsageCost', {
+            query: period(start, start + 30 * DAY + 1000),
+            probe: reject(`30 days and 1 second from ${label}`, RULE),
+          }),
+          context.send('getUsageCost', {
+            query: period(start, start + 31 * DAY),
+            probe: reject(`31 days from ${label}`, RULE),
+          }),
+        ]),
+        context.send('getUsageCost', {
+          query: period(from, from + 30 * DAY),
+          probe: accept('exactly 30 days', { rules: [RULE] }),
+        }),
+        context.send('getUsageCost', {
+          query: period(from, from + 30 * DAY + 1000),
+          probe: reject('30 days and 1 second', RULE),
+        }),
+        context.send('getUsageCost', { query: period(from, from + 31 * DAY), probe: reject('31 days', RULE) }),
+        context.send('getUsageCost', {
+          query: period(from, from),
+          probe: accept('a zero-length period', { rules: [RULE] }),
+        }),
+        context.send('getUsageCost', {
+          query: period(from, from + DAY - 1000),
+          probe: accept('one day less a second', { rules: [RULE] }),
+        }),
+        context.send('getUsageCost', {
+          query: { from_date: iso(from).slice(0, 10), to_date: iso(from + 30 * DAY).slice(0, 10) },
+          probe: observe('a date-only period of 30 days'),
+        }),
+      ]);
+    },
   };
 }

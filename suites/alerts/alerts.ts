@@ -336,220 +336,9 @@ export function alertsSuite(): SuiteDefinition {
     chained: true,
     groups: [
       { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
-      {
-        name: INVALID_ENUMS,
-        operations: ['updateAlert', 'listAlerts'],
-        feeds: ['alerts.enums', `writes.refused-unchanged#${REFUSED_WRITE_PARTS.alert}`],
-        after: [LIST],
-        estimate: (runs) => 3 + BAD_ENUMS.length + runs,
-        // The alert put back when a rejection probe was taken.
-        putBacks: { most: 1, estimated: 0 },
-        async run(context) {
-          // Without a real alert a 404 would pass for an enum rejection; without its complete body a strict target's
-          // 400 would.
-          if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
-          const params = { id: found.id };
-          const body = (change: Record<string, unknown>): Record<string, unknown> => ({ ...found.original, ...change });
-          let changed = false;
-          const send = async (request: Parameters<SuiteContext['send']>[1]): Promise<JudgedExchange> => {
-            const exchange = await context.send('updateAlert', request);
-            changed ||= isSuccess(exchange) && exchange.request.params.id === found.id;
-            return exchange;
-          };
-          // Each bad value alone in the alert's own complete body, so that its refusal is its own.
-          await Promise.all([
-            ...BAD_ENUMS.map(([field, value]) =>
-              send({
-                params,
-                json: body({ [field]: value }),
-                probe: reject(`${field} ${JSON.stringify(value)}`, 'alerts.enums'),
-              }),
-            ),
-            context.eachExample('bad enum', alertUpdateBodyBadEnum.arbitrary(), (ex) => {
-              const drawn = ex.value as Record<string, unknown>;
-              const alone = ENUM_VALUES.thresholdType.includes(drawn.thresholdType as string)
-                ? { source: drawn.source }
-                : { thresholdType: drawn.thresholdType };
-              return send({
-                params,
-                json: body(alone),
-                probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)),
-              });
-            }),
-            send({ params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
-            send({
-              params: { id: `conformance-unknown-${Date.now()}` },
-              json: found.original,
-              probe: reject('an unknown alert id'),
-            }),
-          ]);
-          // Every update above refused: the alert must list as it was (writes.refused-unchanged).
-          if (!changed)
-            await context.send('listAlerts', {
-              probe: accept('the list after refused updates of the alert', {
-                rules: ['writes.refused-unchanged'],
-                part: REFUSED_WRITE_PARTS.alert,
-                expect: { refusedUnchanged: { alert: { id: found.id, ...alertFromUpdate(found.original) } } },
-              }),
-            });
-          await putBack(context, found, changed);
-        },
-      },
-      {
-        name: UPDATES,
-        operations: ['updateAlert', 'listAlerts'],
-        feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
-        after: [INVALID_ENUMS],
-        estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length + 2 * TEXT_SAMPLES.length,
-        putBacks: { most: 1, estimated: 1 },
-        async run(context) {
-          if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
-          const original = found.original;
-          const params = { id: found.id };
-          // What no update changes: the alert's id and createdAt, as listed before the updates.
-          const createdAt = found.listed?.createdAt;
-          const kept = { id: found.id, ...(createdAt === undefined ? {} : { createdAt }) };
-          let changed = false;
-          const update = async (
-            sent: Record<string, unknown>,
-            label: string,
-            more: Parameters<typeof accept>[1] = {},
-          ): Promise<JudgedExchange> => {
-            const probe = accept(label, { ...more, expect: { ...more.expect, kept } });
-            const updated = await context.send('updateAlert', { params, json: sent, probe });
-            if (!isSuccess(updated)) return updated;
-            changed = true;
-            await context.send('listAlerts', {
-              probe: accept(`list after ${label}`, {
-                expect: { alert: { id: found.id, ...alertFromUpdate(sent) }, kept },
-              }),
-            });
-            return updated;
-          };
-          // Must-accept: complete bodies, the alert's own interval, references the target lists.
-          const own = {
-            dashboardId: original.dashboardId as string,
-            tileId: original.tileId as string,
-            webhookId: (original.channel as { webhookId: string }).webhookId,
-          };
-          const references = found.references.length > 0 ? found.references : [own];
-          const values = listedValues(context, found);
-          if (!values) return;
-          const arbitrary = mustAcceptBodies(context, values, {
-            interval: original.interval as string,
-            references,
-            texts: texts(found),
-          });
-          await context.eachExample(
-            'alert update',
-            arbitrary,
-            (ex) => update(ex.value, 'a complete alert update', fromExample(ex)),
-            {
-              inOrder: true,
-              async shrink(value, more) {
-                const exchange = await context.send('updateAlert', {
-                  params,
-                  json: value,
-                  probe: accept('a complete alert update', more),
-                });
-                changed ||= isSuccess(exchange);
-                return exchange;
-              },
-            },
-          );
-          if (found.otherDashboard)
-            await update(
-              { ...original, ...found.otherDashboard },
-              'an update to the dashboard and tile of another listed alert',
-              { part: ANOTHER_DASHBOARD },
-            );
-          else
-            context.unable('no other listed alert has a dashboard and a tile to move the alert to', {
-              feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`],
-            });
-          // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
-          const observed = [
-            // The alert's own values but a name or message of every kind of text: an accepted answer carries it back.
-            ...TEXT_SAMPLES.flatMap(({ kind, text }) =>
-              ['name', 'message'].map((field) => ({
-                label: `the alert's own values with a ${field} of ${kind}`,
-                json: { ...original, [field]: text },
-                more: {},
-              })),
-            ),
-            // The alert's own values but a threshold of every kind: an accepted answer shows the number kept.
-            ...EDGE_THRESHOLDS.map((threshold) => ({
-              label: `the alert's own values with threshold ${threshold}`,
-              json: { ...original, threshold },
-              more: {},
-            })),
-            {
-              label: 'a dashboardId that is not a 24-hex id',
-              json: { ...original, dashboardId: 'conformance-dashboard' },
-              more: {},
-            },
-            ...context
-              .examples('observed alert update', alertUpdateBodyObserve({ references }), OBSERVED - 1)
-              .map((ex) => ({
-                label: 'an update the documents neither require nor forbid',
-                json: ex.value as Record<string, unknown>,
-                more: fromExample(ex),
-              })),
-          ];
-          for (const { label, json, more } of observed) {
-            const probe = observe(label, { ...more, expect: { kept } });
-            const exchange = await context.send('updateAlert', { params, json, probe });
-            changed ||= isSuccess(exchange);
-          }
-          await putBack(context, found, changed);
-        },
-      },
-      {
-        name: SEQUENCES,
-        operations: ['updateAlert', 'listAlerts'],
-        feeds: [
-          'alerts.update-isolated',
-          'alerts.update-applies',
-          'alerts.concurrent-updates',
-          `writes.refused-unchanged#${REFUSED_WRITE_PARTS.sequences}`,
-        ],
-        sequences: true,
-        after: [UPDATES],
-        estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
-        putBacks: { most: 1, estimated: 1 },
-        async run(context) {
-          if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
-          const original = found.original;
-          const own = {
-            dashboardId: original.dashboardId as string,
-            tileId: original.tileId as string,
-            webhookId: (original.channel as { webhookId: string }).webhookId,
-          };
-          const values = listedValues(context, found);
-          if (!values) return;
-          const bodies = mustAcceptBodies(context, values, {
-            interval: original.interval as string,
-            references: found.references.length > 0 ? found.references : [own],
-            texts: texts(found),
-          });
-          if (context.config.concurrency < 2)
-            context.unable(ONE_AT_A_TIME, { operations: ['updateAlert'], feeds: ['alerts.concurrent-updates'] });
-          let changed = false;
-          const reported = new Set<string>();
-          await runAlertSequences(context, found.id, bodies, (exchange) => {
-            changed ||= exchange.operationId === 'updateAlert' && isSuccess(exchange);
-            for (const change of changedOthers(found.others, listedAlerts(exchange))) {
-              if (reported.has(change.id)) continue;
-              reported.add(change.id);
-              context.incident(
-                `Alert ${change.id} changed while the run updated alert ${found.id} (the run never wrote ` +
-                  `to it): it was ${jsonText(change.before)}, it is ${jsonText(change.after)}`,
-              );
-            }
-          });
-          await putBack(context, found, changed);
-        },
-      },
+      invalidEnumsGroup(found),
+      updatesGroup(found),
+      sequencesGroup(found),
       ...alertAccessGroups(found),
       ...malformedJsonGroups([{ operationId: 'updateAlert', params: alertParams, after: [READ_ONLY] }]),
       ...authGroups([
@@ -565,5 +354,231 @@ export function alertsSuite(): SuiteDefinition {
         { operationId: 'listAlerts', api: 'alerts', after: [LIST], request: () => ({}) },
       ]),
     ],
+  };
+}
+
+/** The model-based sequences of updates and lists of the alert under test, the alert put back after. */
+function sequencesGroup(found: Found): ProbeGroup {
+  return {
+    name: SEQUENCES,
+    operations: ['updateAlert', 'listAlerts'],
+    feeds: [
+      'alerts.update-isolated',
+      'alerts.update-applies',
+      'alerts.concurrent-updates',
+      `writes.refused-unchanged#${REFUSED_WRITE_PARTS.sequences}`,
+    ],
+    sequences: true,
+    after: [UPDATES],
+    estimate: (runs) => alertSequences(runs) * (2 + ALERT_SEQUENCE_STEPS) + 1,
+    putBacks: { most: 1, estimated: 1 },
+    async run(context) {
+      if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
+      const original = found.original;
+      const own = {
+        dashboardId: original.dashboardId as string,
+        tileId: original.tileId as string,
+        webhookId: (original.channel as { webhookId: string }).webhookId,
+      };
+      const values = listedValues(context, found);
+      if (!values) return;
+      const bodies = mustAcceptBodies(context, values, {
+        interval: original.interval as string,
+        references: found.references.length > 0 ? found.references : [own],
+        texts: texts(found),
+      });
+      if (context.config.concurrency < 2)
+        context.unable(ONE_AT_A_TIME, { operations: ['updateAlert'], feeds: ['alerts.concurrent-updates'] });
+      let changed = false;
+      const reported = new Set<string>();
+      await runAlertSequences(context, found.id, bodies, (exchange) => {
+        changed ||= exchange.operationId === 'updateAlert' && isSuccess(exchange);
+        for (const change of changedOthers(found.others, listedAlerts(exchange))) {
+          if (reported.has(change.id)) continue;
+          reported.add(change.id);
+          context.incident(
+            `Alert ${change.id} changed while the run updated alert ${found.id} (the run never wrote ` +
+              `to it): it was ${jsonText(change.before)}, it is ${jsonText(change.after)}`,
+          );
+        }
+      });
+      await putBack(context, found, changed);
+    },
+  };
+}
+
+/** Updates of the alert under test: each field, edge thresholds, text of every kind; the alert put back after. */
+function updatesGroup(found: Found): ProbeGroup {
+  return {
+    name: UPDATES,
+    operations: ['updateAlert', 'listAlerts'],
+    feeds: ['alerts.dashboard-mapping', 'alerts.update-applies'],
+    after: [INVALID_ENUMS],
+    estimate: (runs) => 2 * runs + 3 + observedCount(runs) + EDGE_THRESHOLDS.length + 2 * TEXT_SAMPLES.length,
+    putBacks: { most: 1, estimated: 1 },
+    async run(context) {
+      if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
+      const original = found.original;
+      const params = { id: found.id };
+      // What no update changes: the alert's id and createdAt, as listed before the updates.
+      const createdAt = found.listed?.createdAt;
+      const kept = { id: found.id, ...(createdAt === undefined ? {} : { createdAt }) };
+      let changed = false;
+      const update = async (
+        sent: Record<string, unknown>,
+        label: string,
+        more: Parameters<typeof accept>[1] = {},
+      ): Promise<JudgedExchange> => {
+        const probe = accept(label, { ...more, expect: { ...more.expect, kept } });
+        const updated = await context.send('updateAlert', { params, json: sent, probe });
+        if (!isSuccess(updated)) return updated;
+        changed = true;
+        await context.send('listAlerts', {
+          probe: accept(`list after ${label}`, {
+            expect: { alert: { id: found.id, ...alertFromUpdate(sent) }, kept },
+          }),
+        });
+        return updated;
+      };
+      // Must-accept: complete bodies, the alert's own interval, references the target lists.
+      const own = {
+        dashboardId: original.dashboardId as string,
+        tileId: original.tileId as string,
+        webhookId: (original.channel as { webhookId: string }).webhookId,
+      };
+      const references = found.references.length > 0 ? found.references : [own];
+      const values = listedValues(context, found);
+      if (!values) return;
+      const arbitrary = mustAcceptBodies(context, values, {
+        interval: original.interval as string,
+        references,
+        texts: texts(found),
+      });
+      await context.eachExample(
+        'alert update',
+        arbitrary,
+        (ex) => update(ex.value, 'a complete alert update', fromExample(ex)),
+        {
+          inOrder: true,
+          async shrink(value, more) {
+            const exchange = await context.send('updateAlert', {
+              params,
+              json: value,
+              probe: accept('a complete alert update', more),
+            });
+            changed ||= isSuccess(exchange);
+            return exchange;
+          },
+        },
+      );
+      if (found.otherDashboard)
+        await update(
+          { ...original, ...found.otherDashboard },
+          'an update to the dashboard and tile of another listed alert',
+          { part: ANOTHER_DASHBOARD },
+        );
+      else
+        context.unable('no other listed alert has a dashboard and a tile to move the alert to', {
+          feeds: [`alerts.dashboard-mapping#${ANOTHER_DASHBOARD}`],
+        });
+      // Observe: what the documents leave open; a rejection is no finding, a 2xx is judged, a 5xx is a finding.
+      const observed = [
+        // The alert's own values but a name or message of every kind of text: an accepted answer carries it back.
+        ...TEXT_SAMPLES.flatMap(({ kind, text }) =>
+          ['name', 'message'].map((field) => ({
+            label: `the alert's own values with a ${field} of ${kind}`,
+            json: { ...original, [field]: text },
+            more: {},
+          })),
+        ),
+        // The alert's own values but a threshold of every kind: an accepted answer shows the number kept.
+        ...EDGE_THRESHOLDS.map((threshold) => ({
+          label: `the alert's own values with threshold ${threshold}`,
+          json: { ...original, threshold },
+          more: {},
+        })),
+        {
+          label: 'a dashboardId that is not a 24-hex id',
+          json: { ...original, dashboardId: 'conformance-dashboard' },
+          more: {},
+        },
+        ...context
+          .examples('observed alert update', alertUpdateBodyObserve({ references }), OBSERVED - 1)
+          .map((ex) => ({
+            label: 'an update the documents neither require nor forbid',
+            json: ex.value as Record<string, unknown>,
+            more: fromExample(ex),
+          })),
+      ];
+      for (const { label, json, more } of observed) {
+        const probe = observe(label, { ...more, expect: { kept } });
+        const exchange = await context.send('updateAlert', { params, json, probe });
+        changed ||= isSuccess(exchange);
+      }
+      await putBack(context, found, changed);
+    },
+  };
+}
+
+/** Updates of the alert under test with each bad enum value alone, then a list that must show it unchanged. */
+function invalidEnumsGroup(found: Found): ProbeGroup {
+  return {
+    name: INVALID_ENUMS,
+    operations: ['updateAlert', 'listAlerts'],
+    feeds: ['alerts.enums', `writes.refused-unchanged#${REFUSED_WRITE_PARTS.alert}`],
+    after: [LIST],
+    estimate: (runs) => 3 + BAD_ENUMS.length + runs,
+    // The alert put back when a rejection probe was taken.
+    putBacks: { most: 1, estimated: 0 },
+    async run(context) {
+      // Without a real alert a 404 would pass for an enum rejection; without its complete body a strict target's
+      // 400 would.
+      if (!found.id || !found.original) return context.unable(found.reason ?? 'no alert is known to update');
+      const params = { id: found.id };
+      const body = (change: Record<string, unknown>): Record<string, unknown> => ({ ...found.original, ...change });
+      let changed = false;
+      const send = async (request: Parameters<SuiteContext['send']>[1]): Promise<JudgedExchange> => {
+        const exchange = await context.send('updateAlert', request);
+        changed ||= isSuccess(exchange) && exchange.request.params.id === found.id;
+        return exchange;
+      };
+      // Each bad value alone in the alert's own complete body, so that its refusal is its own.
+      await Promise.all([
+        ...BAD_ENUMS.map(([field, value]) =>
+          send({
+            params,
+            json: body({ [field]: value }),
+            probe: reject(`${field} ${JSON.stringify(value)}`, 'alerts.enums'),
+          }),
+        ),
+        context.eachExample('bad enum', alertUpdateBodyBadEnum.arbitrary(), (ex) => {
+          const drawn = ex.value as Record<string, unknown>;
+          const alone = ENUM_VALUES.thresholdType.includes(drawn.thresholdType as string)
+            ? { source: drawn.source }
+            : { thresholdType: drawn.thresholdType };
+          return send({
+            params,
+            json: body(alone),
+            probe: reject('an enum field outside its values', 'alerts.enums', fromExample(ex)),
+          });
+        }),
+        send({ params, json: body({ threshold: 'high' }), probe: reject('threshold as a string') }),
+        send({
+          params: { id: `conformance-unknown-${Date.now()}` },
+          json: found.original,
+          probe: reject('an unknown alert id'),
+        }),
+      ]);
+      // Every update above refused: the alert must list as it was (writes.refused-unchanged).
+      if (!changed)
+        await context.send('listAlerts', {
+          probe: accept('the list after refused updates of the alert', {
+            rules: ['writes.refused-unchanged'],
+            part: REFUSED_WRITE_PARTS.alert,
+            expect: { refusedUnchanged: { alert: { id: found.id, ...alertFromUpdate(found.original) } } },
+          }),
+        });
+      await putBack(context, found, changed);
+    },
   };
 }

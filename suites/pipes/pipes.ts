@@ -475,34 +475,7 @@ export function pipesSuite(): SuiteDefinition {
           );
         },
       },
-      {
-        name: 'invalid pipe requests',
-        operations: ['createPipe', 'updatePipe'],
-        estimate: () => 4,
-        async run(context) {
-          const [valid] = context.examples('create for invalid requests', pipeCreateBody({ kind: 'broker' }), 1);
-          await Promise.all([
-            context.send('createPipe', {
-              json: { ...(valid!.value as object), name: 42 },
-              probe: reject('name as a number'),
-            }),
-            context.send('createPipe', {
-              json: { ...(valid!.value as object), source: { unknownKind: {} } },
-              probe: reject('an unknown source kind'),
-            }),
-            context.send('createPipe', {
-              params: { serviceId: randomUUID() },
-              json: valid!.value,
-              probe: reject('an unknown serviceId'),
-            }),
-            context.send('updatePipe', {
-              params: pipeParams(randomUUID()),
-              json: { name: 'conformance' },
-              probe: reject('an unknown pipeId'),
-            }),
-          ]);
-        },
-      },
+      invalidPipeRequestsGroup(),
       {
         name: 'settings of unknown pipes',
         operations: ['getPipeSettings'],
@@ -552,46 +525,7 @@ export function pipesSuite(): SuiteDefinition {
           else context.unable(NO_PIPE);
         },
       },
-      {
-        name: READ_ONLY,
-        operations: ['createPipe', 'updatePipe'],
-        after: [OBSERVED],
-        estimate: () => 2 * READ_ONLY_FIELDS,
-        async run(context) {
-          const serviceId = context.config.management?.serviceId ?? '';
-          const sentOf = (anotherPipe: string | undefined): { field: string; value: unknown }[] => [
-            { field: 'id', value: anotherPipe ?? randomUUID() },
-            { field: 'serviceId', value: randomUUID() },
-            ...SHARED_READ_ONLY,
-          ];
-          const [valid] = context.examples('create with server-written fields', pipeCreateBody({ kind: 'stream' }), 1);
-          const creates = sentOf(createdPipes[0]?.id).map(({ field, value }) =>
-            context.send('createPipe', {
-              json: { ...(valid!.value as object), [field]: value },
-              probe: readOnlyProbe(`a pipe create that also sends ${field}`, {
-                sent: { [field]: value },
-                kept: { serviceId },
-              }),
-            }),
-          );
-          const pipe = createdPipes[0];
-          if (!pipe) context.unable(NO_PIPE, { operations: ['updatePipe'] });
-          const updates = pipe
-            ? sentOf(createdPipes[1]?.id).map(({ field, value }) => {
-                const [update] = context.examples(`update with ${field}`, updateBodyFor(pipe.kind, pipe.body), 1);
-                return context.send('updatePipe', {
-                  params: pipeParams(pipe.id),
-                  json: { ...(update!.value as object), [field]: value },
-                  probe: readOnlyProbe(`a pipe update that also sends ${field}`, {
-                    sent: { [field]: value },
-                    kept: { id: pipe.id, serviceId },
-                  }),
-                });
-              })
-            : [];
-          await Promise.all([...creates, ...updates]);
-        },
-      },
+      readOnlyGroup(createdPipes, NO_PIPE),
       ...accessGroups(accessTargets),
       ...malformedJsonGroups([
         { operationId: 'createPipe' },
@@ -599,5 +533,81 @@ export function pipesSuite(): SuiteDefinition {
       ]),
       ...authGroups(accessTargets),
     ],
+  };
+}
+
+/** Creates and updates that send the fields only the server writes, each judged by what the answer shows of them. */
+function readOnlyGroup(createdPipes: readonly CreatedPipe[], noPipe: string): ProbeGroup {
+  return {
+    name: READ_ONLY,
+    operations: ['createPipe', 'updatePipe'],
+    after: [OBSERVED],
+    estimate: () => 2 * READ_ONLY_FIELDS,
+    async run(context) {
+      const serviceId = context.config.management?.serviceId ?? '';
+      const sentOf = (anotherPipe: string | undefined): { field: string; value: unknown }[] => [
+        { field: 'id', value: anotherPipe ?? randomUUID() },
+        { field: 'serviceId', value: randomUUID() },
+        ...SHARED_READ_ONLY,
+      ];
+      const [valid] = context.examples('create with server-written fields', pipeCreateBody({ kind: 'stream' }), 1);
+      const creates = sentOf(createdPipes[0]?.id).map(({ field, value }) =>
+        context.send('createPipe', {
+          json: { ...(valid!.value as object), [field]: value },
+          probe: readOnlyProbe(`a pipe create that also sends ${field}`, {
+            sent: { [field]: value },
+            kept: { serviceId },
+          }),
+        }),
+      );
+      const pipe = createdPipes[0];
+      if (!pipe) context.unable(noPipe, { operations: ['updatePipe'] });
+      const updates = pipe
+        ? sentOf(createdPipes[1]?.id).map(({ field, value }) => {
+            const [update] = context.examples(`update with ${field}`, updateBodyFor(pipe.kind, pipe.body), 1);
+            return context.send('updatePipe', {
+              params: pipeParams(pipe.id),
+              json: { ...(update!.value as object), [field]: value },
+              probe: readOnlyProbe(`a pipe update that also sends ${field}`, {
+                sent: { [field]: value },
+                kept: { id: pipe.id, serviceId },
+              }),
+            });
+          })
+        : [];
+      await Promise.all([...creates, ...updates]);
+    },
+  };
+}
+
+/** Creates and updates the documents refuse: bodies of the wrong types and invalid values, each its own request. */
+function invalidPipeRequestsGroup(): ProbeGroup {
+  return {
+    name: 'invalid pipe requests',
+    operations: ['createPipe', 'updatePipe'],
+    estimate: () => 4,
+    async run(context) {
+      const [valid] = context.examples('create for invalid requests', pipeCreateBody({ kind: 'broker' }), 1);
+      await Promise.all([
+        context.send('createPipe', {
+          json: { ...(valid!.value as object), name: 42 },
+          probe: reject('name as a number'),
+        }),
+        context.send('createPipe', {
+          json: { ...(valid!.value as object), source: { unknownKind: {} } },
+          probe: reject('an unknown source kind'),
+        }),
+        context.send('createPipe', {
+          params: { serviceId: randomUUID() },
+          json: valid!.value,
+          probe: reject('an unknown serviceId'),
+        }),
+        context.send('updatePipe', {
+          params: pipeParams(randomUUID()),
+          json: { name: 'conformance' },
+          probe: reject('an unknown pipeId'),
+        }),
+      ]);
+    },
   };
 }
