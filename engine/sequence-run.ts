@@ -6,6 +6,22 @@ import type { ReadBack, SequenceCommand, SequenceProperty, SequenceReal } from '
 import type { SuiteContext } from './suite-types.ts';
 
 /**
+ * The commands of a draw that run within `requests`, each sending `requestsOf(command)`: a command runs only where the
+ * ones before it leave it room (`SequenceReal.room`).
+ */
+export function commandsWithin<C>(commands: Iterable<C>, requests: number, requestsOf: (command: C) => number): C[] {
+  let sent = 0;
+  const within: C[] = [];
+  for (const command of commands) {
+    const size = requestsOf(command);
+    if (sent + size > requests) continue;
+    sent += size;
+    within.push(command);
+  }
+  return within;
+}
+
+/**
  * The commands of a sequence: `fc.commands` of `commands` (each drawn as often as its weight), of which exactly `room`
  * run when every command may. `fc.commands` draws its length evenly between none and its most (twice the room): a draw
  * shorter than the room, or one whose first `room` commands `wanted` refuses, is drawn again, so that a sequence sends

@@ -7,7 +7,7 @@ import { updateAlertCommand } from './sequence-alert-update.ts';
 import { updateAlertAtOnceCommand } from './sequence-alert-at-once.ts';
 import { refusedAlertUpdateCommand } from './sequence-alert-refused.ts';
 import type { SequenceCommand } from '../../engine/sequence-types.ts';
-import { runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
+import { commandsWithin, runSequences, sequenceCommands } from '../../engine/sequence-run.ts';
 import { accept } from '../../engine/probe.ts';
 import type { SuiteContext } from '../../engine/suite-types.ts';
 
@@ -45,15 +45,10 @@ function requestsOf(command: SequenceCommand<AlertModel>): number {
  * update alone, updates at once and an update built to be refused: each kind judges a rule the others do not.
  */
 export function sendsEveryUpdate(commands: Iterable<SequenceCommand<AlertModel>>, requests: number): boolean {
-  let sent = 0;
-  const kinds = new Set<string>();
-  for (const command of commands) {
-    const size = requestsOf(command);
-    if (sent + size > requests) continue;
-    sent += size;
-    kinds.add(/^(updateAlert|updateAlertAtOnce|refusedUpdateAlert)\(/.exec(String(command))?.[1] ?? 'list');
-  }
-  return kinds.has('updateAlert') && kinds.has('updateAlertAtOnce') && kinds.has('refusedUpdateAlert');
+  const within = commandsWithin(commands, requests, requestsOf).map(String);
+  return ['updateAlert(', 'updateAlertAtOnce(', 'refusedUpdateAlert('].every((kind) =>
+    within.some((words) => words.startsWith(kind)),
+  );
 }
 
 /**

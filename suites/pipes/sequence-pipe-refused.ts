@@ -6,6 +6,7 @@ import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
 import { MAX_SEQUENCE_PIPES, type PipeModel } from './sequence-pipe-model.ts';
 import { readPipeSettings } from './sequence-pipe-settings.ts';
 import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.ts';
+import { commandsWithin } from '../../engine/sequence-run.ts';
 
 /**
  * Reads the settings of one of the sequence's pipes (as the model holds them), then updates it with a body built to be
@@ -72,15 +73,8 @@ function requestsOf(command: SequenceCommand<PipeModel>): number {
  * PATCHes at once and an update built to be refused: each judges a rule the other commands do not.
  */
 export function sendsAtOnceAndRefused(commands: Iterable<SequenceCommand<PipeModel>>, requests: number): boolean {
-  let sent = 0;
-  const kinds = new Set<string>();
-  for (const command of commands) {
-    const size = requestsOf(command);
-    if (sent + size > requests) continue;
-    sent += size;
-    kinds.add(/^(patchPipeAtOnce|refusedUpdatePipe)\(/.exec(String(command))?.[1] ?? 'other');
-  }
-  return kinds.has('patchPipeAtOnce') && kinds.has('refusedUpdatePipe');
+  const within = commandsWithin(commands, requests, requestsOf).map(String);
+  return ['patchPipeAtOnce(', 'refusedUpdatePipe('].every((kind) => within.some((words) => words.startsWith(kind)));
 }
 
 /** Commands that send a pipe of the sequence an update built to be refused. */
