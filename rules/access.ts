@@ -1,4 +1,4 @@
-import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import { isRefusal, isSuccess, type Exchange } from '../transport/exchange.ts';
 import { withPathParameter, type Rule, type Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes, sameId } from './body.ts';
 import { isDeepStrictEqual } from 'node:util';
@@ -37,10 +37,9 @@ export interface ReadOnlyExpectation {
 
 /** A refused request's violation: anything but a 4xx (a 2xx took it; a 5xx is a fault, not a refusal). */
 function refusal(exchange: Exchange): Violation[] {
-  const status = exchange.response?.status ?? 0;
-  return status >= 400 && status < 500
+  return isRefusal(exchange)
     ? []
-    : [{ path: '', expected: `a rejection (4xx) of ${exchange.probe.label}`, actual: status }];
+    : [{ path: '', expected: `a rejection (4xx) of ${exchange.probe.label}`, actual: exchange.response?.status ?? 0 }];
 }
 
 /** The entries of a list answer (`{ data: [...] }`). */

@@ -68,6 +68,11 @@ export function isSuccess(exchange: Exchange): exchange is Exchange & { response
   return exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status < 300;
 }
 
+/** True for a 4xx response: the target refused the request (a 5xx is a fault, not a refusal). */
+export function isRefusal(exchange: Exchange): exchange is Exchange & { response: RecordedResponse } {
+  return exchange.response !== undefined && exchange.response.status >= 400 && exchange.response.status < 500;
+}
+
 /** True for any 4xx or 5xx response: a rejection, in the contract's words. */
 export function isRejection(exchange: Exchange): exchange is Exchange & { response: RecordedResponse } {
   return exchange.response !== undefined && exchange.response.status >= 400;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess, type Exchange } from '../../transport/exchange.ts';
+import { isRefusal, isSuccess, type Exchange } from '../../transport/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertFromUpdate } from '../../rules/alerts.ts';
 import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
@@ -40,9 +40,8 @@ class RefusedAlertUpdate implements SequenceCommand<AlertModel> {
       json,
       probe: reject('an alert update of a sequence whose threshold is a string'),
     });
-    const status = exchange.response?.status ?? 0;
     const alert = named(model, before, json);
-    if (status >= 400 && status < 500 && alert)
+    if (isRefusal(exchange) && alert)
       await real.step({ command: 'list the alerts after the refusal', kind: 'list after a refusal' }, 'listAlerts', {
         probe: accept('list alerts after a refused update in a sequence', {
           rules: ['writes.refused-unchanged'],

@@ -13,7 +13,7 @@ import { PATH_SCOPE_PARTS } from '../../rules/access.ts';
 import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
 import { TEXT_SAMPLES } from '../text-samples.ts';
 import { payload } from '../../rules/body.ts';
-import { isSuccess } from '../../transport/exchange.ts';
+import { isRefusal, isSuccess } from '../../transport/exchange.ts';
 import { PIPE_SEQUENCES, pipeSequences } from './sequence-pipes.ts';
 import { accept, fromExample, observe, reject } from '../../engine/probe.ts';
 import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../../engine/suite-types.ts';
@@ -312,8 +312,7 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
     const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
     const json = typeof body === 'function' ? body(known) : body;
     const update = await context.send('updatePipe', { params, json, probe });
-    const status = update.response?.status ?? 0;
-    const refused = status >= 400 && status < 500;
+    const refused = isRefusal(update);
     const sent = (json as { settings?: unknown }).settings;
     const kept =
       known && isSuccess(update) && sent && typeof sent === 'object'

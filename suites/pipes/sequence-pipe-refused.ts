@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess } from '../../transport/exchange.ts';
+import { isRefusal, isSuccess } from '../../transport/exchange.ts';
 import { payload } from '../../rules/body.ts';
 import { accept, reject } from '../../engine/probe.ts';
 import { REFUSED_WRITE_PARTS } from '../../rules/writes.ts';
@@ -40,8 +40,7 @@ class RefusedPipeUpdate implements SequenceCommand<PipeModel> {
       json,
       probe: reject(`an update of a pipe of a sequence whose ${key} is a string`),
     });
-    const status = exchange.response?.status ?? 0;
-    if (status >= 400 && status < 500 && known && typeof known === 'object') {
+    if (isRefusal(exchange) && known && typeof known === 'object') {
       const probe = accept('settings of a pipe of a sequence after a refused update', {
         rules: ['writes.refused-unchanged'],
         part: REFUSED_WRITE_PARTS.sequences,

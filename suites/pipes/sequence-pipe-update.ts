@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSuccess, type Exchange } from '../../transport/exchange.ts';
+import { isRefusal, isSuccess } from '../../transport/exchange.ts';
 import {
   PIPE_KINDS,
   pipeUpdatePatch,
@@ -12,10 +12,6 @@ import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel }
 import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-types.ts';
 import { choiceOf, type OpenFieldValues } from './open-values.ts';
 import { readPipeSettings } from './sequence-pipe-settings.ts';
-
-/** Whether an update was refused (a 4xx; a 5xx or no answer ends the sequence before this is asked). */
-const refused = (exchange: Exchange): boolean =>
-  (exchange.response?.status ?? 0) >= 400 && (exchange.response?.status ?? 0) < 500;
 
 /**
  * Updates one of the sequence's pipes: its answer must show the pipe as every write so far left it; a refusal is
@@ -56,7 +52,7 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
       probe,
     });
     if (isSuccess(exchange)) model.pipes[model.pipes.indexOf(pipe)] = after;
-    else if (refused(exchange) && model.room(1)) await readPipeSettings(model, pipe, real);
+    else if (isRefusal(exchange) && model.room(1)) await readPipeSettings(model, pipe, real);
   }
 
   toString(): string {
