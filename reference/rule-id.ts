@@ -39,6 +39,8 @@ export const RULE_IDS = Object.freeze([
   'access.path-scoped',
   'access.other-tenant',
   'access.read-only-fields',
+  'keys.state-honoured',
+  'timestamps.consistent',
   'writes.refused-unchanged',
   'alerts.enums',
   'transport.answers',

@@ -139,7 +139,9 @@ export const accessRules: Rule[] = [
       'changes none of them: the answer and every later read show the values the target set.',
     probedBy:
       "observe creates and updates with such fields added (another pipe's id, another service's id, another " +
-      'team); if accepted, the answer and the next read',
+      'team); if accepted, the answer and the next read. A key create likewise: `keyId`, `keySecret` and the ' +
+      "`key`'s `id`, `keySuffix`, `createdAt` and `usedAt` sent in the body never become the key's (a client that " +
+      "chooses its own key's credentials or id is OWASP API3's mass assignment)",
     operations: ['createPipe', 'updatePipe', 'updateAlert', 'listAlerts'],
     applies: (ex) => probes(ex, 'access.read-only-fields') && ex.response !== undefined,
     check: (ex) => {

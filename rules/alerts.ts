@@ -51,7 +51,9 @@ export const alertRules: Rule[] = [
     title: 'dashboardId comes back as dashboard',
     basis: 'stated',
     sentence:
-      "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come back.",
+      "An update's `dashboardId` comes back as `dashboard` with the same value, and `dashboardId` does not come " +
+      'back; list entries, alert records too, name it `dashboard` ("the alert record names it `dashboard`"): a list ' +
+      'that names it otherwise fails this rule (it is a finding about the target, never a settings error).',
     probedBy:
       'every update that sends one, including one that sends a dashboard other than the stored one (taken ' +
       'from another listed alert)',

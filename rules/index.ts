@@ -5,11 +5,13 @@ import { backupRules } from './backups.ts';
 import { concurrentRules } from './concurrent.ts';
 import { envelopeRules } from './envelope.ts';
 import { keyRules } from './keys.ts';
+import { keyStateRules } from './key-state.ts';
 import { pipeRules } from './pipes.ts';
 import { requestRules } from './request.ts';
 import { responseRules } from './response.ts';
 import { secretRules } from './secrets.ts';
 import { serviceRules } from './service.ts';
+import { timestampRules } from './timestamps.ts';
 import { transportRules } from './transport.ts';
 import { usageRules } from './usage.ts';
 import { writeRules } from './writes.ts';
@@ -29,6 +31,8 @@ export const RULES = defineRules([
   ...alertRules.filter((r) => r.id !== 'alerts.enums'),
   ...concurrentRules,
   ...accessRules,
+  ...keyStateRules,
+  ...timestampRules,
   ...writeRules,
   ...alertRules.filter((r) => r.id === 'alerts.enums'),
   ...transportRules,

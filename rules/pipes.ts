@@ -73,8 +73,13 @@ export const pipeRules: Rule[] = [
     title: 'fieldMappings must cover every destination column',
     basis: 'stated',
     sentence:
-      'A create whose `fieldMappings` miss a destination column is rejected; one that covers them all is accepted.',
-    probedBy: 'paired valid / invalid creates',
+      'A create whose `fieldMappings` miss a destination column is rejected; one that covers them all is accepted. ' +
+      'The Pipe\'s own table says "all destination columns must be included in the mappings", so an update that ' +
+      'would leave a column unmapped (new `destination.columns` without their mappings, or `fieldMappings` that ' +
+      'drop one) is rejected too.',
+    probedBy:
+      'paired valid / invalid creates; updates of columns and of mappings that leave one column out (observe-safe: ' +
+      "the pipe is the run's own)",
     ...pairedParts('covering mappings accepted', 'a missed column rejected'),
     operations: ['createPipe'],
     applies: (ex) => probes(ex, 'pipes.field-mappings-cover-columns') && ex.response !== undefined,

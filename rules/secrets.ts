@@ -58,8 +58,9 @@ export const secretRules: Rule[] = [
     sentence:
       'No secret sent in a request (`credentials`, `accessKey`, `schemaRegistry.credentials`) appears in ' +
       'any response: neither its field nor its value, under any name, anywhere in the body or headers, plain or in a ' +
-      'common encoding (base64 of the value, or of `username:password` as HTTP Basic carries it; percent-encoding, ' +
-      'as in a connection string; JSON escapes; hex).',
+      'common encoding (base64 and base64url of the value, or of `username:password` as HTTP Basic carries it; ' +
+      'percent-encoding, as in a connection string; JSON escapes; hex), whole or in part (any run of 12 characters ' +
+      "of a secret: the harness's secrets are long and random, so such a run never appears by chance).",
     probedBy:
       'generate unique secret values that these encodings change (with characters such as `@`, `:`, `/`, `+`); ' +
       'scan each response for each form',

@@ -94,7 +94,11 @@ export const usageRules: Rule[] = [
     id: 'usage.period-limit',
     title: 'Usage periods are at most 30 days',
     basis: 'stated',
-    sentence: 'A period with `to_date` exactly 30 days after `from_date` is accepted; anything longer is rejected.',
+    sentence:
+      'A period with `to_date` exactly 30 days after `from_date` (or less) is accepted; one with `to_date` 31 days ' +
+      'or more after `from_date` is rejected. Between the two (30 days and a part of a day: the same last date, a ' +
+      'later time) is observed only: the documents give both "at most 30 days after" and "a maximum queried period ' +
+      'of 31 days", and a target that counts UTC days (as the vendor\'s published API does) accepts it.',
     probedBy:
       'the boundary, both sides, from `from_date`s in months of 28, 30 and 31 days within the last year (a limit ' +
       'written as "one calendar month" differs only there), and random periods',
