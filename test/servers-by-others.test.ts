@@ -89,7 +89,9 @@ const SERVERS: readonly Server[] = [
         GOTOOLCHAIN: 'local',
         GOFLAGS: '-mod=mod',
         GOPROXY: 'off',
-        CGO_ENABLED: '0',
+        // Without a C compiler, Go 1.19 cannot link the net package's cgo resolver; with one, its prebuilt
+        // standard library saves rebuilding it (about 6 s of CPU).
+        ...(installed('cc') ? {} : { CGO_ENABLED: '0' }),
       });
       return { command: [bin], cwd: copy };
     },
