@@ -691,21 +691,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
-      'usage-calendar-day-limit',
-      'usage compares UTC calendar days, not instants, so 30 days and some hours pass',
-      ['usage.period-limit'],
-      ['getUsageCost'],
-      {
-        review: (ctx, problems) => {
-          if (ctx.operation !== 'getUsageCost') return problems;
-          const { from, to } = usagePeriod(ctx.input);
-          return from !== undefined && to !== undefined && to.utcDay - from.utcDay <= 30
-            ? drop(problems, 'period-too-long')
-            : problems;
-        },
-      },
-    ),
-    fault(
       'names-trimmed',
       'names are stored with the whitespace at either end trimmed (pipes, keys, alerts)',
       ['pipes.update-applies', 'keys.credentials-returned', 'alerts.update-applies'],

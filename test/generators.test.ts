@@ -90,6 +90,8 @@ function completeAlertProblems(
   return [
     ...ALERT_FIELDS.filter((field) => !(field in body)).map((field) => `${field} missing`),
     ...(body.interval === interval ? [] : [`interval ${body.interval}`]),
+    // A tile alert stays a tile alert: the body names a dashboard and tile, and no saved search.
+    ...(body.source === 'tile' ? [] : [`source ${body.source}`]),
     ...(references.some(
       (r) => r.dashboardId === body.dashboardId && r.tileId === body.tileId && r.webhookId === body.channel?.webhookId,
     )
@@ -645,7 +647,7 @@ const INVALID: readonly InvalidRow[] = [
       const span = instant(v.to_date) - instant(v.from_date);
       return [
         ...usageParams(ctx, v),
-        ...(span >= 30 * DAY + 1000 && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`]),
+        ...(span >= 31 * DAY && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`]),
       ];
     },
   },
@@ -834,6 +836,14 @@ describe('usagePeriod', () => {
     expect(dates.filter((d) => d.endsWith('Z')).length).toBeGreaterThan(dates.length / 2);
     expect(dates.some((d) => /[+-]\d\d:\d\d$/.test(d))).toBe(true);
     expect(dates.some((d) => /\.\d+/.test(d))).toBe(true);
+  });
+
+  it('writes both dates of a period at one offset, so that the written dates are as far apart as the UTC ones', () => {
+    const zone = (d: string): string => /(Z|[+-]\d\d:\d\d)$/.exec(d)?.[1] ?? d;
+    const periods = sample(generators.usagePeriod({ anchor: ANCHOR }), 200);
+    expect(periods.filter((p) => zone(p.from_date) !== zone(p.to_date))).toEqual([]);
+    const written = (d: string): number => Date.parse(`${d.slice(0, 10)}T00:00:00Z`);
+    expect(periods.filter((p) => written(p.to_date) - written(p.from_date) > 30 * DAY)).toEqual([]);
   });
 });
 

@@ -610,11 +610,6 @@ describe('fault and mode tables', () => {
         200,
       );
     });
-    await check('usage-calendar-day-limit', async (t) => {
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-31T00:00:01Z'))).status).toBe(
-        200,
-      );
-    });
     await check('usage-extra-day', async (t) => {
       const reply = await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z'));
       expect(reply.json.result.costs.at(-1).date).toBe('2026-01-03');

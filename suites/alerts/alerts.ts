@@ -384,6 +384,7 @@ function sequencesGroup(found: Found): ProbeGroup {
       if (!values) return;
       const bodies = mustAcceptBodies(context, values, {
         interval: original.interval as string,
+        source: original.source as 'tile' | 'search',
         references: found.references.length > 0 ? found.references : [own],
         texts: texts(found),
       });
@@ -451,6 +452,7 @@ function updatesGroup(found: Found): ProbeGroup {
       if (!values) return;
       const arbitrary = mustAcceptBodies(context, values, {
         interval: original.interval as string,
+        source: original.source as 'tile' | 'search',
         references,
         texts: texts(found),
       });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  columnsNamedBy,
   pipeCreateBody,
   pipeCreateBodyObserve,
   pipeCreateBodyUnmappedColumn,
@@ -185,7 +186,7 @@ const OBSERVED = 'observed pipe creates and updates';
 const READ_ONLY = 'fields only the server writes: createPipe, updatePipe';
 
 type Body = Record<string, unknown> & {
-  destination: { columns: Array<{ name: string }> };
+  destination: { columns: Array<{ name: string; type: string }>; tableDefinition?: unknown };
   settings?: Record<string, unknown>;
 };
 
@@ -199,13 +200,14 @@ interface CreatedPipe {
 }
 
 /**
- * What an update of a pipe created from `body` must keep to: its kind, its columns, and its table mappings for a
- * relational source.
+ * What an update of a pipe created from `body` must keep to: its kind, its columns as created (every one its
+ * `tableDefinition` names kept, none changing type), and its table mappings for a relational source.
  */
 function updateConstraints(kind: (typeof KINDS)[number], body: Body): Parameters<typeof pipeUpdateBody>[0] {
-  const columns = body.destination.columns.map((c) => c.name);
+  const columns = body.destination.columns;
+  const keep = columnsNamedBy(body.destination.tableDefinition, columns).map((column) => column.name);
   const tableMappings = (body.source as { relational?: { tableMappings?: unknown[] } }).relational?.tableMappings;
-  return { kind, columns, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0];
+  return { kind, columns, keep, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0];
 }
 
 /** Complete, valid update bodies for a pipe created from `body`. */
