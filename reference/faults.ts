@@ -1239,6 +1239,41 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
       ],
     ),
+    fault(
+      'alerts-list-dashboard-id',
+      'alert list entries name the dashboard `dashboardId` instead of `dashboard`',
+      ['alerts.dashboard-mapping'],
+      ['listAlerts'],
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'listAlerts' && Array.isArray(r.data)
+            ? {
+                ...r,
+                data: r.data.map((entry) => {
+                  if (!isObject(entry)) return entry;
+                  const { dashboard, ...rest } = entry;
+                  return { ...rest, dashboardId: dashboard ?? null };
+                }),
+              }
+            : r,
+      },
+    ),
+    fault(
+      'pipe-validate-samples-refused',
+      'a pipe create that carries the documented `source.validateSamples` is refused with 400 "unknown field ' +
+        'source.validateSamples"',
+      ['request.valid-accepted', 'pipes.field-mappings-cover-columns'],
+      ['createPipe'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createPipe' &&
+          isObject(ctx.input) &&
+          isObject(ctx.input.source) &&
+          ctx.input.source.validateSamples !== undefined
+            ? [...problems, problem('source.validateSamples', 'unknown-field', 'unknown field source.validateSamples')]
+            : problems,
+      },
+    ),
   ]
     .map(throughWritesAtOnce)
     .map((entry): Fault => Object.freeze(entry)),

@@ -147,8 +147,10 @@ async function learnOpenValues(context: SuiteContext, values: OpenValues): Promi
 
 /**
  * What a refusal of a body sent without the open fields says, where its words name a documented field of the body
- * that is none of them nor a step of their paths (`validateSamples is not supported`): no value whose bounds are not
- * shown explains it. Undefined when it is no 4xx or its words name an open field, or none of the body's.
+ * that is none of them nor a step of their paths (`validateSamples is not supported`, `unknown field
+ * source.validateSamples`): no value whose bounds are not shown explains it. Undefined when it is no 4xx or its words
+ * name an open field (by its own name, the last step of its path: `source`, a step of `source.relational.port`, names
+ * no open field), or none of the body's.
  */
 function unexplainedRefusal(
   refused: JudgedExchange,
@@ -158,9 +160,10 @@ function unexplainedRefusal(
   const status = refused.response?.status ?? 0;
   if (status < 400 || status >= 500) return undefined;
   const text = refused.response?.text ?? '';
-  const openNames = new Set(open.flatMap((path) => path.split('.')));
-  const documented = fieldNames(body).filter((name) => !openNames.has(name));
-  return namesAny(text, documented) && !namesAny(text, [...openNames])
+  const steps = new Set(open.flatMap((path) => path.split('.')));
+  const documented = fieldNames(body).filter((name) => !steps.has(name));
+  const openFields = open.map((path) => path.slice(path.lastIndexOf('.') + 1));
+  return namesAny(text, documented) && !namesAny(text, openFields)
     ? `the same create without the open fields was refused too (HTTP ${status}), naming no open field`
     : undefined;
 }
