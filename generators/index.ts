@@ -29,7 +29,7 @@ export type { InvalidGenerator } from './invalidGenerator.ts';
 export { ipAccessList, type IpAccessEntry } from './ipAccessList.ts';
 export { KEY_ROLES, keyCreateBody, type KeyCreateBody, type KeyExpiry, type KeyHashData } from './keyCreateBody.ts';
 export { keyCreateBodyObserve } from './keyCreateBodyObserve.ts';
-export { hashDataOf, keyHashData } from './keyHashData.ts';
+export { keyHashData } from './keyHashData.ts';
 export { keyCreateBodyEmptyRoles } from './keyCreateBodyEmptyRoles.ts';
 export { keyCreateBodyUnknownRole } from './keyCreateBodyUnknownRole.ts';
 export { oddNumber } from './oddNumber.ts';
@@ -39,7 +39,7 @@ export { objectStorageSourceCreate, type ObjectStorageSourceCreate } from './obj
 export { pipeCreateBody, type PipeCreateBody } from './pipeCreateBody.ts';
 export { pipeCreateBodyObserve } from './pipeCreateBodyObserve.ts';
 export { pipeCreateBodyUnmappedColumn } from './pipeCreateBodyUnmappedColumn.ts';
-export { columnsNamedBy, pipeDestination, type PipeDestination, type TableDefinition } from './pipeDestination.ts';
+export { pipeDestination, type PipeDestination, type TableDefinition } from './pipeDestination.ts';
 export { PIPE_KINDS, pipeKind, type PipeKind } from './pipeKind.ts';
 export { pipeScaling, type PipeScaling } from './pipeScaling.ts';
 export { pipeSettings, type PipeSettings } from './pipeSettings.ts';

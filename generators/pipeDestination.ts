@@ -89,7 +89,7 @@ export function columnsNamedBy<C extends { name: string }>(definition: unknown, 
       ...parts(at(definition, 'sortingKey')),
       at(definition, 'primaryKey'),
       at(definition, 'partitionBy'),
-    ].flatMap((text) => (typeof text === 'string' ? [text, ...(text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])] : [])),
+    ].flatMap((text) => (typeof text === 'string' ? [text, ...(text.match(/\b[A-Za-z_]\w*\b(?!\s*\()/g) ?? [])] : [])),
   );
   return columns.filter((column) => words.has(column.name));
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import {
-  hashDataOf,
   keyCreateBody,
   keyCreateBodyEmptyRoles,
   keyCreateBodyObserve,
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
 import { dateTimeAt } from '../generators/dateTime.ts';
+import { hashDataOf } from '../generators/keyHashData.ts';
 import { TEXT_SAMPLES } from './text-samples.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups, malformedJsonGroups } from './auth-group.ts';

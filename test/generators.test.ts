@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecs, operationById, type Specs } from '../spec/spec.ts';
 import { createValidators, type Validators } from '../spec/validators.ts';
 import * as generators from '../generators/index.ts';
+import { columnsNamedBy } from '../generators/pipeDestination.ts';
 import {
   INVALID_GENERATORS,
   KEY_ROLES,
@@ -23,6 +24,13 @@ const SAMPLES = 100;
 const NOW = new Date(Date.UTC(2026, 10, 21, 14, 7, 31, 250));
 const ANCHOR = new Date(Date.UTC(2026, 0, 1));
 const COLUMNS = Object.freeze(['id', 'user_id', 'created_at']);
+/** A pipe's columns as it holds them, for updates that keep them whole. */
+const HELD_COLUMNS = Object.freeze([
+  { name: 'id', type: 'UInt64' },
+  { name: 'user_id', type: 'String' },
+  { name: 'created_at', type: 'DateTime' },
+]);
+const heldType = (name: string): string | undefined => HELD_COLUMNS.find((c) => c.name === name)?.type;
 
 type Json = Record<string, any>;
 
@@ -424,6 +432,33 @@ const VALID: readonly ValidRow[] = [
   ),
   ...PIPE_KINDS.map(
     (kind): ValidRow => ({
+      name: `pipeUpdateBody (${kind}, the pipe's columns held and kept)`,
+      arbitrary: () => generators.pipeUpdateBody({ kind, columns: HELD_COLUMNS, keep: ['id', 'created_at'] }),
+      check: (v, ctx) => [
+        ...pipeUpdateProblems(ctx, v, kind),
+        // The columns the tableDefinition names, as held; any other held name keeps its type.
+        ...['id', 'created_at'].flatMap((name) =>
+          v.destination.columns.some((c: Json) => c.name === name && c.type === heldType(name))
+            ? []
+            : [`${name} not kept as held`],
+        ),
+        ...v.destination.columns
+          .filter((c: Json) => heldType(c.name) !== undefined && c.type !== heldType(c.name))
+          .map((c: Json) => `${c.name} changed type to ${c.type}`),
+      ],
+    }),
+  ),
+  {
+    name: 'keyHashData',
+    arbitrary: () => generators.keyHashData(),
+    check: (v, ctx) => [
+      ...errorsText(ctx.body('createKey')({ name: 'conformance', roles: ['admin'], hashData: v })),
+      ...(/^[0-9a-f]{64}$/.test(v.keyIdHash) && /^[0-9a-f]{64}$/.test(v.keySecretHash) ? [] : ['not SHA-256 hex']),
+      ...(/^[A-Za-z0-9]{4}$/.test(v.keyIdSuffix) ? [] : [`suffix ${v.keyIdSuffix}`]),
+    ],
+  },
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
       name: `pipeUpdatePatch (${kind})`,
       arbitrary: () => generators.pipeUpdatePatch({ kind }),
       check: (v, ctx) => [
@@ -819,6 +854,30 @@ describe('keyCreateBody defaults', () => {
         ...(at >= before + HOUR && at <= after + 23 * HOUR ? [] : [`expireAt ${body.expireAt}`]),
       ];
     });
+  });
+});
+
+describe('columnsNamedBy', () => {
+  it("names the columns a table definition's parts name, expressions included, and no function", () => {
+    const columns = ['id', 'ver', 'day', 'user', 'note', 'toYYYYMM'].map((name) => ({ name, type: 'String' }));
+    const definition = {
+      engine: { versionColumnId: 'ver', columnIds: ['id'] },
+      sortingKey: ['user'],
+      partitionBy: 'toYYYYMM(day)',
+      primaryKey: 'user',
+    };
+    expect(columnsNamedBy(definition, columns).map((c) => c.name)).toEqual(['id', 'ver', 'day', 'user']);
+    expect(columnsNamedBy(undefined, columns)).toEqual([]);
+  });
+
+  it('names every column a drawn create names in its tableDefinition, and they are among its columns', () => {
+    for (const body of sample(generators.pipeCreateBody(), 100)) {
+      const named = columnsNamedBy(body.destination.tableDefinition, body.destination.columns);
+      const definition = body.destination.tableDefinition;
+      expect(named.map((c) => c.name)).toContain(definition.engine.versionColumnId);
+      for (const name of [...definition.engine.columnIds, ...definition.sortingKey])
+        expect(named.map((c) => c.name)).toContain(name);
+    }
   });
 });
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
-  columnsNamedBy,
   pipeCreateBody,
   pipeCreateBodyObserve,
   pipeCreateBodyUnmappedColumn,
   pipeUpdateBody,
   pipeUpdateBodyObserve,
 } from '../../generators/index.ts';
+import { columnsNamedBy } from '../../generators/pipeDestination.ts';
 import { authGroups, malformedJsonGroups } from '../auth-group.ts';
 import { accessGroups, type AccessTarget } from '../access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from '../read-only-fields.ts';

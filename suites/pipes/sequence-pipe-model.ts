@@ -1,12 +1,12 @@
-import {
-  columnsNamedBy,
-  type DestinationColumn,
-  type FieldMapping,
-  type PipeCreateBody,
-  type PipeKind,
-  type PipeUpdatePatch,
-  type PipeUpdateBody,
+import type {
+  DestinationColumn,
+  FieldMapping,
+  PipeCreateBody,
+  PipeKind,
+  PipeUpdatePatch,
+  PipeUpdateBody,
 } from '../../generators/index.ts';
+import { columnsNamedBy } from '../../generators/pipeDestination.ts';
 import { sameTable, tableKey, type PipeState, type TableKey } from '../../rules/sequence.ts';
 
 type Mapping = Record<string, unknown>;
