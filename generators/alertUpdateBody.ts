@@ -30,6 +30,8 @@ export type AlertUpdateConstraints = {
    * observed only (RULES.md).
    */
   source?: 'tile' | 'search';
+  /** The channel type every body sends: the listed alert's own (default `webhook`, the one type the documents show). */
+  channelType?: string;
   /** Dashboard, tile and webhook ids taken from listed alerts; each body uses one entry, whole. */
   references: readonly AlertReference[];
   /**
@@ -72,6 +74,7 @@ function complete(
   reference: fc.Arbitrary<AlertReference>,
   text: fc.Arbitrary<string> = ALERT_TEXT,
   kind: 'tile' | 'search' = 'tile',
+  channelType = 'webhook',
 ): fc.Arbitrary<CompleteAlertUpdateBody> {
   return fc
     .record(
@@ -102,7 +105,7 @@ function complete(
         source,
         dashboardId,
         tileId,
-        channel: { type: 'webhook', webhookId },
+        channel: { type: channelType, webhookId },
         name,
         message,
       }),
@@ -110,8 +113,8 @@ function complete(
 }
 
 /**
- * Complete alert update bodies (all nine fields): the given `interval` and `source` (the alert's own), one whole entry
- * of `references` (from listed alerts), any finite threshold, thresholdType from its enum, a webhook channel, and names
+ * Complete alert update bodies (all nine fields): the given `interval`, `source` and channel type (the alert's own),
+ * one whole entry of `references` (from listed alerts), any finite threshold, thresholdType from its enum, and names
  * and messages from `texts` (else non-empty ones, non-ASCII included).
  */
 export function alertUpdateBody(constraints: AlertUpdateConstraints): fc.Arbitrary<CompleteAlertUpdateBody>;
@@ -132,6 +135,7 @@ export function alertUpdateBody(
       fc.constantFrom(...constraints.references),
       texts.length > 0 ? fc.constantFrom(...texts) : ALERT_TEXT,
       constraints.source,
+      constraints.channelType,
     );
   }
   const ids = 'ids' in constraints ? (constraints.ids ?? {}) : {};

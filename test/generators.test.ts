@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { jsonText, parseJsonText, withoutBigInts } from '../core/json-text.ts';
 import * as fc from 'fast-check';
 import type { ErrorObject } from 'ajv';
@@ -270,7 +271,10 @@ const VALID: readonly ValidRow[] = [
   {
     name: 'caCertificate',
     arbitrary: () => generators.caCertificate(),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }).concat(
+        new X509Certificate(v).ca ? [] : ['not a CA certificate'],
+      ),
   },
   {
     name: 'dateTime',

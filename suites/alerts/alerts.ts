@@ -395,6 +395,7 @@ function sequencesGroup(found: Found): ProbeGroup {
       const bodies = mustAcceptBodies(context, values, {
         interval: original.interval as string,
         source: original.source as 'tile' | 'search',
+        channelType: (original.channel as { type: string }).type,
         references: found.references.length > 0 ? found.references : [own],
         texts: texts(found),
       });
@@ -463,6 +464,7 @@ function updatesGroup(found: Found): ProbeGroup {
       const arbitrary = mustAcceptBodies(context, values, {
         interval: original.interval as string,
         source: original.source as 'tile' | 'search',
+        channelType: (original.channel as { type: string }).type,
         references,
         texts: texts(found),
       });
