@@ -41,6 +41,14 @@ export function destinationColumns(
   } = {},
 ): fc.Arbitrary<DestinationColumn[]> {
   const { minLength = 1, maxLength = 5, names = [], held = [], keep = [] } = constraints;
+  if (held.length === 0 && keep.length === 0) {
+    const name = names.length > 0 ? fc.oneof(fc.constantFrom(...names), identifier()) : identifier();
+    return fc.uniqueArray(fc.record({ name, type: fc.constantFrom(...COLUMN_TYPES) }, { noNullPrototype: true }), {
+      minLength,
+      maxLength,
+      selector: (column) => column.name,
+    });
+  }
   const kept = new Set(keep.map((column) => column.name));
   const reserved = new Set([...kept, ...held.map((column) => column.name)]);
   const type = fc.constantFrom(...COLUMN_TYPES);
