@@ -42,6 +42,19 @@ export function putBackBody(alert: Record<string, unknown>): Record<string, unkn
 }
 
 /**
+ * Why the run does not know a listed alert's dashboard when its listing names it otherwise (`dashboardId` where the
+ * alert record names it `dashboard`): a finding of `alerts.dashboard-mapping` about the target, never a settings
+ * error; undefined when the listing names it `dashboard`, or names none.
+ */
+export function dashboardNamedOtherwise(alert: Record<string, unknown>): string | undefined {
+  const named = (value: unknown): boolean => value !== undefined && value !== null;
+  return !named(alert.dashboard) && named(alert.dashboardId)
+    ? 'the alert list names the dashboard `dashboardId`, not `dashboard` as the alert record does (a finding of ' +
+        'alerts.dashboard-mapping on listAlerts), so no update knows which dashboard to send back'
+    : undefined;
+}
+
+/**
  * Why the run may not update an alert as listed, or undefined when it may: the run sends complete update bodies
  * and puts the alert back from its listing, so every update field must be listed with its documented type, and
  * the alert must watch a tile (a saved-search alert has a `savedSearch` that lists omit and no update can set).

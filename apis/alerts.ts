@@ -1,4 +1,4 @@
-import { alertNotUpdatable } from './alert-restore.ts';
+import { alertNotUpdatable, dashboardNamedOtherwise } from './alert-restore.ts';
 import { describeApi, type TargetOf } from './descriptor.ts';
 
 /** The alerts API: a Bearer token, and no envelope beyond `{ data }`. */
@@ -55,7 +55,8 @@ export const ALERTS_API = describeApi({
           `ALERT_ID (--alert) ${w.target.alertId} is not among the ${w.listed} alerts the alerts API lists ` +
           `(GET ${w.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
         unusable: {
-          reason: alertNotUpdatable,
+          // A list that names the dashboard otherwise is the target's finding (alerts.dashboard-mapping), not ALERT_ID's.
+          reason: (alert) => (dashboardNamedOtherwise(alert) === undefined ? alertNotUpdatable(alert) : undefined),
           code: 'ALERT_NOT_UPDATABLE',
           message: (w, reason) =>
             `ALERT_ID (--alert) ${w.target.alertId} names an alert the run may not update: ${reason}. Name a tile ` +

@@ -24,6 +24,14 @@ export type CompleteAlertUpdateBody = Required<Omit<AlertUpdateBody, 'channel'>>
 export type AlertUpdateConstraints = {
   /** The interval every body sends: the listed alert's own. */
   interval: string;
+  /**
+   * The source kind every body sends: the listed alert's own (default `tile`, the kind whose alerts the body's
+   * `dashboardId` and `tileId` apply to). The body has no field that names a saved search, so switching kind is
+   * observed only (RULES.md).
+   */
+  source?: 'tile' | 'search';
+  /** The channel type every body sends: the listed alert's own (default `webhook`, the one type the documents show). */
+  channelType?: string;
   /** Dashboard, tile and webhook ids taken from listed alerts; each body uses one entry, whole. */
   references: readonly AlertReference[];
   /**
@@ -65,6 +73,8 @@ function complete(
   interval: fc.Arbitrary<string>,
   reference: fc.Arbitrary<AlertReference>,
   text: fc.Arbitrary<string> = ALERT_TEXT,
+  kind: 'tile' | 'search' = 'tile',
+  channelType = 'webhook',
 ): fc.Arbitrary<CompleteAlertUpdateBody> {
   return fc
     .record(
@@ -72,7 +82,7 @@ function complete(
         threshold: ALERT_THRESHOLD,
         interval,
         thresholdType: fc.constantFrom('above', 'below'),
-        source: fc.constantFrom('tile', 'search'),
+        source: fc.constant(kind),
         reference,
         name: text,
         message: text,
@@ -95,7 +105,7 @@ function complete(
         source,
         dashboardId,
         tileId,
-        channel: { type: 'webhook', webhookId },
+        channel: { type: channelType, webhookId },
         name,
         message,
       }),
@@ -103,14 +113,14 @@ function complete(
 }
 
 /**
- * Complete alert update bodies (all nine fields): the given `interval`, one whole entry of `references` (from listed
- * alerts), any finite threshold, thresholdType and source from their enums, a webhook channel, and names and messages
- * from `texts` (else non-empty ones, non-ASCII included).
+ * Complete alert update bodies (all nine fields): the given `interval`, `source` and channel type (the alert's own),
+ * one whole entry of `references` (from listed alerts), any finite threshold, thresholdType from its enum, and names
+ * and messages from `texts` (else non-empty ones, non-ASCII included).
  */
 export function alertUpdateBody(constraints: AlertUpdateConstraints): fc.Arbitrary<CompleteAlertUpdateBody>;
 /**
- * @deprecated The suite's former call: `interval` 5m or 1h, ids from `ids` or invented 24-hex ones; pass `{ interval,
- *   references }` instead.
+ * @deprecated The suite's former call: `interval` 5m or 1h, a tile alert's body, ids from `ids` or invented 24-hex
+ *   ones; pass `{ interval, references }` instead.
  */
 export function alertUpdateBody(constraints?: { ids?: Partial<AlertReference> }): fc.Arbitrary<CompleteAlertUpdateBody>;
 export function alertUpdateBody(
@@ -124,6 +134,8 @@ export function alertUpdateBody(
       fc.constant(constraints.interval),
       fc.constantFrom(...constraints.references),
       texts.length > 0 ? fc.constantFrom(...texts) : ALERT_TEXT,
+      constraints.source,
+      constraints.channelType,
     );
   }
   const ids = 'ids' in constraints ? (constraints.ids ?? {}) : {};

@@ -20,17 +20,20 @@ function utcOffset(minutes: number): string {
   return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(size / 60))}:${pad(size % 60)}`;
 }
 
+/** Where a date-time is written: mostly in `Z`, sometimes at a `±hh:mm` offset (minutes from UTC, on the quarter). */
+export const UTC_OFFSET: fc.Arbitrary<number | 'Z'> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<'Z'>('Z') },
+  { weight: 1, arbitrary: fc.integer({ min: -48, max: 56 }).map((quarters) => quarters * 15) },
+);
+
 /**
- * RFC 3339 date-times naming exactly the instant `at`: mostly in `Z`, sometimes with a `±hh:mm` offset, with fractional
- * seconds when the instant needs them or by chance.
+ * RFC 3339 date-times naming exactly the instant `at`: at `offset` when given, else mostly in `Z` and sometimes with a
+ * `±hh:mm` offset, with fractional seconds when the instant needs them or by chance.
  */
-export function dateTime(constraints: { at: Date | number }): fc.Arbitrary<string> {
+export function dateTime(constraints: { at: Date | number; offset?: number | 'Z' }): fc.Arbitrary<string> {
   const epochMs = typeof constraints.at === 'number' ? constraints.at : constraints.at.getTime();
   if (!Number.isFinite(epochMs)) throw new RangeError('dateTime: `at` must be a valid instant');
-  const zone = fc.oneof(
-    { weight: 4, arbitrary: fc.constant<'Z'>('Z') },
-    { weight: 1, arbitrary: fc.integer({ min: -48, max: 56 }).map((quarters) => quarters * 15) },
-  );
+  const zone = constraints.offset === undefined ? UTC_OFFSET : fc.constant(constraints.offset);
   const fraction =
     epochMs % 1000 === 0
       ? fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })

@@ -29,6 +29,7 @@ export type { InvalidGenerator } from './invalidGenerator.ts';
 export { ipAccessList, type IpAccessEntry } from './ipAccessList.ts';
 export { KEY_ROLES, keyCreateBody, type KeyCreateBody, type KeyExpiry, type KeyHashData } from './keyCreateBody.ts';
 export { keyCreateBodyObserve } from './keyCreateBodyObserve.ts';
+export { keyHashData } from './keyHashData.ts';
 export { keyCreateBodyEmptyRoles } from './keyCreateBodyEmptyRoles.ts';
 export { keyCreateBodyUnknownRole } from './keyCreateBodyUnknownRole.ts';
 export { oddNumber } from './oddNumber.ts';

@@ -2,6 +2,7 @@ import * as fc from 'fast-check';
 import { lazy } from './lazy.ts';
 import { dateTime } from './dateTime.ts';
 import { ipAccessList, type IpAccessEntry } from './ipAccessList.ts';
+import { keyHashData } from './keyHashData.ts';
 
 /** The three documented key roles. */
 export const KEY_ROLES = Object.freeze(['admin', 'developer', 'query_endpoints'] as const);
@@ -25,17 +26,8 @@ export type KeyExpiry = 'never' | 'withinDay' | 'any';
 const HOUR = 3_600_000;
 const NEVER = Symbol('never');
 // Built once: fast-check works out the interesting slices of each string arbitrary, which costs milliseconds.
-const HEX_DIGIT = fc.constantFrom(...'0123456789abcdef');
 const NAME_SUFFIX = lazy(() => fc.stringMatching(/^[a-z0-9]{4,12}$/));
-
-const hex = (length: number): fc.Arbitrary<string> =>
-  fc.string({ unit: HEX_DIGIT, minLength: length, maxLength: length });
-
-/** Hash data of the documented shape: 64-hex hashes and a 4-hex suffix. */
-export const KEY_HASH_DATA: fc.Arbitrary<KeyHashData> = fc.record(
-  { keyIdHash: hex(64), keyIdSuffix: hex(4), keySecretHash: hex(64) },
-  { noNullPrototype: true },
-);
+const HASH_DATA = keyHashData();
 
 function expiry(kind: KeyExpiry, now: number): fc.Arbitrary<string | null | undefined> {
   const base = Math.ceil(now / 1000) * 1000;
@@ -68,7 +60,7 @@ export function keyCreateBody(
       name: NAME_SUFFIX.map((suffix) => `conformance-${suffix}`),
       roles: fc.shuffledSubarray([...KEY_ROLES], { minLength: 1 }),
       expireAt: expiry(kind, now.getTime()).map((value) => (value === undefined ? NEVER : value)),
-      hashData: hashData ? KEY_HASH_DATA : fc.constant(undefined),
+      hashData: hashData ? HASH_DATA : fc.constant(undefined),
       ipAccessList: ipAccessList(),
     })
     .map(

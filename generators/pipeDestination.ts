@@ -71,3 +71,25 @@ export function pipeDestination(
         .map((extra): PipeDestination => ({ ...base, ...extra })),
     );
 }
+
+/**
+ * The columns of `columns` that a table definition names: `engine.versionColumnId`, `engine.columnIds`, `sortingKey`,
+ * `primaryKey` and those `partitionBy` uses (each a name or an expression over names, as `toYYYYMM(created_at)`). A
+ * pipe update's columns keep them all (RULES.md: a must-accept body is consistent with what the target holds).
+ */
+export function columnsNamedBy<C extends { name: string }>(definition: unknown, columns: readonly C[]): C[] {
+  const parts = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+  const at = (value: unknown, key: string): unknown =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  const engine = at(definition, 'engine');
+  const words = new Set(
+    [
+      at(engine, 'versionColumnId'),
+      ...parts(at(engine, 'columnIds')),
+      ...parts(at(definition, 'sortingKey')),
+      at(definition, 'primaryKey'),
+      at(definition, 'partitionBy'),
+    ].flatMap((text) => (typeof text === 'string' ? [text, ...(text.match(/\b[A-Za-z_]\w*\b(?!\s*\()/g) ?? [])] : [])),
+  );
+  return columns.filter((column) => words.has(column.name));
+}

@@ -18,16 +18,21 @@ export type PipeUpdateBody = {
 
 /**
  * Complete pipe update bodies for a pipe of `kind`: a name, every update-time source field of the kind with
- * `validateSamples`, destination columns (drawn from the pipe's `columns` when given, and fresh ones) with field
- * mappings covering exactly them, and all twelve settings; relational removals come from the pipe's `tableMappings`
- * when given.
+ * `validateSamples`, destination columns with field mappings covering exactly them, and all twelve settings;
+ * relational removals come from the pipe's `tableMappings` when given. The columns are drawn from the pipe's `columns`
+ * when given (a name with a drawn type; a column object whole, as the pipe holds it) and fresh ones, and hold every
+ * column `keep` names (those the pipe's `tableDefinition` names, as the pipe holds them) in every body.
  */
 export function pipeUpdateBody(constraints: {
   kind: PipeKind;
-  columns?: readonly string[];
+  columns?: readonly (string | DestinationColumn)[];
+  keep?: readonly string[];
   tableMappings?: readonly Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>[];
 }): fc.Arbitrary<PipeUpdateBody> {
-  const { kind, columns = [] } = constraints;
+  const { kind, columns = [], keep = [] } = constraints;
+  const held = columns.filter((column): column is DestinationColumn => typeof column !== 'string');
+  const names = columns.filter((column): column is string => typeof column === 'string');
+  const kept = held.filter((column) => keep.includes(column.name));
   return fc
     .record(
       {
@@ -36,7 +41,7 @@ export function pipeUpdateBody(constraints: {
           kind,
           ...(constraints.tableMappings ? { tableMappings: constraints.tableMappings } : {}),
         }),
-        columns: destinationColumns({ names: columns }),
+        columns: destinationColumns({ names, held: held.filter((column) => !kept.includes(column)), keep: kept }),
         settings: pipeSettings({ minKeys: 12 }),
       },
       { noNullPrototype: true },

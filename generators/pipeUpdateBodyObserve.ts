@@ -4,6 +4,7 @@ import { SECRET_VALUE_PATTERN } from './secretValue.ts';
 import type { PipeKind } from './pipeKind.ts';
 import { pipeUpdateBody, type PipeUpdateBody } from './pipeUpdateBody.ts';
 import type { TableMapping } from './tableMappings.ts';
+import type { DestinationColumn } from './destinationColumns.ts';
 
 /**
  * True for a secret the body carries (made by `secretValue`, under whichever field the spec marks secret): it keeps its
@@ -26,7 +27,8 @@ const tied = (path: JsonPath): boolean =>
  */
 export function pipeUpdateBodyObserve(constraints: {
   kind: PipeKind;
-  columns?: readonly string[];
+  columns?: readonly (string | DestinationColumn)[];
+  keep?: readonly string[];
   tableMappings?: readonly Pick<TableMapping, 'sourceSchemaName' | 'sourceTable' | 'targetTable'>[];
 }): fc.Arbitrary<PipeUpdateBody> {
   return pipeUpdateBody(constraints).chain((body) =>

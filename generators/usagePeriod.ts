@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { dateTime } from './dateTime.ts';
+import { dateTime, UTC_OFFSET } from './dateTime.ts';
 
 /** The query of a usage cost request. */
 export type UsagePeriod = {
@@ -11,7 +11,9 @@ const DAY = 86_400_000;
 
 /**
  * Valid usage periods: `from_date` between `anchor` and `anchor + spreadDays` (default 30), `to_date` 0 to exactly
- * `maxDays` (default and at most 30) days later as instants, both RFC 3339 date-times, the bounds drawn often.
+ * `maxDays` (default and at most 30) days later as instants, both RFC 3339 date-times written at one offset (so that
+ * the dates as written are as far apart as the UTC dates: a target that reads the written dates accepts them too), the
+ * bounds drawn often.
  */
 export function usagePeriod(constraints: {
   anchor: Date;
@@ -31,10 +33,10 @@ export function usagePeriod(constraints: {
     { weight: 4, arbitrary: fc.integer({ min: 0, max: max / 1000 }).map((s) => s * 1000) },
     { weight: 1, arbitrary: fc.integer({ min: 0, max }) },
   );
-  return fc.tuple(start, length).chain(([offset, span]) => {
+  return fc.tuple(start, length, UTC_OFFSET).chain(([offset, span, zone]) => {
     const from = anchor.getTime() + offset;
     return fc.record(
-      { from_date: dateTime({ at: from }), to_date: dateTime({ at: from + span }) },
+      { from_date: dateTime({ at: from, offset: zone }), to_date: dateTime({ at: from + span, offset: zone }) },
       { noNullPrototype: true },
     );
   });

@@ -691,21 +691,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
-      'usage-calendar-day-limit',
-      'usage compares UTC calendar days, not instants, so 30 days and some hours pass',
-      ['usage.period-limit'],
-      ['getUsageCost'],
-      {
-        review: (ctx, problems) => {
-          if (ctx.operation !== 'getUsageCost') return problems;
-          const { from, to } = usagePeriod(ctx.input);
-          return from !== undefined && to !== undefined && to.utcDay - from.utcDay <= 30
-            ? drop(problems, 'period-too-long')
-            : problems;
-        },
-      },
-    ),
-    fault(
       'names-trimmed',
       'names are stored with the whitespace at either end trimmed (pipes, keys, alerts)',
       ['pipes.update-applies', 'keys.credentials-returned', 'alerts.update-applies'],
@@ -1253,6 +1238,41 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.update-applies', on: ['updatePipe'], sometimes: true },
         { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
       ],
+    ),
+    fault(
+      'alerts-list-dashboard-id',
+      'alert list entries name the dashboard `dashboardId` instead of `dashboard`',
+      ['alerts.dashboard-mapping'],
+      ['listAlerts'],
+      {
+        result: (ctx, r) =>
+          ctx.operation === 'listAlerts' && Array.isArray(r.data)
+            ? {
+                ...r,
+                data: r.data.map((entry) => {
+                  if (!isObject(entry)) return entry;
+                  const { dashboard, ...rest } = entry;
+                  return { ...rest, dashboardId: dashboard ?? null };
+                }),
+              }
+            : r,
+      },
+    ),
+    fault(
+      'pipe-validate-samples-refused',
+      'a pipe create that carries the documented `source.validateSamples` is refused with 400 "unknown field ' +
+        'source.validateSamples"',
+      ['request.valid-accepted', 'pipes.field-mappings-cover-columns'],
+      ['createPipe'],
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'createPipe' &&
+          isObject(ctx.input) &&
+          isObject(ctx.input.source) &&
+          ctx.input.source.validateSamples !== undefined
+            ? [...problems, problem('source.validateSamples', 'unknown-field', 'unknown field source.validateSamples')]
+            : problems,
+      },
     ),
   ]
     .map(throughWritesAtOnce)

@@ -11,6 +11,7 @@ import { echoOnly } from './echo-only.ts';
 import { strictBounds } from './strict-bounds.ts';
 import { STACK_MODES } from './stack-modes.ts';
 import { sourceOwnValues } from './source-own-values.ts';
+import { usagePeriod } from './usage.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { lastWritePerKey, pipeWritesLocked } from './writes-at-once.ts';
 
@@ -262,6 +263,54 @@ export const MODES: readonly Mode[] = Object.freeze(
       },
     }),
     ...STACK_MODES,
+    mode(
+      'usage-utc-days',
+      'usage counts the period in UTC days, as the vendor\'s published API does ("all days evaluated in UTC"): ' +
+        '`to_date` at most 30 UTC days after `from_date`, whatever the time of day (30 days and some hours pass, 31 ' +
+        'days do not)',
+      {
+        review: (ctx, problems) => {
+          if (ctx.operation !== 'getUsageCost') return problems;
+          const { from, to } = usagePeriod(ctx.input);
+          if (from === undefined || to === undefined || to.instantMs < from.instantMs) return problems;
+          const rest = problems.filter((p) => p.code !== 'period-too-long');
+          return to.utcDay - from.utcDay > 30
+            ? [...rest, problem('to_date', 'period-too-long', 'to_date must be at most 30 UTC days after from_date')]
+            : rest;
+        },
+      },
+    ),
+    {
+      name: 'key-hash-unique',
+      description:
+        'a key create whose `hashData.keyIdHash` an earlier key of the target was created with is refused with 409 ' +
+        '"A key with this keyIdHash already exists", as a unique key in storage refuses it',
+      install: keyHashUnique,
+    },
+    {
+      name: 'table-definition-columns',
+      description:
+        "a pipe update whose `destination.columns` lack a column the pipe's `tableDefinition` names (its " +
+        'versionColumnId, columnIds, sortingKey, primaryKey, or a column partitionBy uses) is refused with 400',
+      install: tableDefinitionColumns,
+    },
+    mode(
+      'alert-source-kind',
+      'an alert update that sends `source: "search"` with `dashboardId` or `tileId` is refused with 400 ' +
+        '("dashboardId and tileId apply only to alerts with source tile")',
+      {
+        review: (ctx, problems) =>
+          ctx.operation === 'updateAlert' &&
+          isObject(ctx.input) &&
+          ctx.input.source === 'search' &&
+          (ctx.input.dashboardId !== undefined || ctx.input.tileId !== undefined)
+            ? [
+                ...problems,
+                problem('source', 'invalid', 'dashboardId and tileId apply only to alerts with source tile'),
+              ]
+            : problems,
+      },
+    ),
   ].map((entry) => Object.freeze(entry)),
 );
 
@@ -387,6 +436,74 @@ function tableMappingCopies(store: Pick<Store, 'pipes'>): Hooks {
         (m) => added.some((a) => sameTableKey(a, m)) && !removed.some((key) => sameTableKey(key, m)),
       );
       return copies.length === 0 ? r : withTableMappings(store, ctx.params.pipeId, r, (list) => [...copies, ...list]);
+    },
+  };
+}
+
+/** Hooks that refuse a key create with a `keyIdHash` a key was created with before (409). */
+function keyHashUnique(): Hooks {
+  const seen = new Set<string>();
+  const keyIdHash = (input: Json | undefined): string | undefined => {
+    const hashData = isObject(input) ? input.hashData : undefined;
+    return isObject(hashData) && typeof hashData.keyIdHash === 'string' ? hashData.keyIdHash.toLowerCase() : undefined;
+  };
+  return {
+    review: (ctx, problems) => {
+      const hash = ctx.operation === 'createKey' ? keyIdHash(ctx.input) : undefined;
+      return hash !== undefined && seen.has(hash)
+        ? [...problems, problem('hashData.keyIdHash', 'duplicate', 'A key with this keyIdHash already exists', 409)]
+        : problems;
+    },
+    result: (ctx, r) => {
+      const hash = ctx.operation === 'createKey' ? keyIdHash(ctx.input) : undefined;
+      if (hash !== undefined) seen.add(hash);
+      return r;
+    },
+  };
+}
+
+/** The names a table definition's part uses: a name, or the names of an expression (not the functions it calls). */
+function namesIn(value: Json | undefined): string[] {
+  const texts = Array.isArray(value) ? value : [value];
+  return texts.flatMap((text) => (typeof text === 'string' ? (text.match(/\b[A-Za-z_]\w*\b(?!\s*\()/g) ?? []) : []));
+}
+
+/** Hooks that refuse a pipe update whose columns lack one its stored table definition names. */
+function tableDefinitionColumns(store: Pick<Store, 'pipes'>): Hooks {
+  return {
+    review: (ctx, problems) => {
+      const destination = isObject(ctx.input) ? ctx.input.destination : undefined;
+      const pipe = store.pipes.get(ctx.params.pipeId?.toLowerCase() ?? '');
+      if (ctx.operation !== 'updatePipe' || !pipe || !isObject(destination) || !Array.isArray(destination.columns))
+        return problems;
+      const names = new Set(
+        destination.columns.flatMap((c) => (isObject(c) && typeof c.name === 'string' ? [c.name] : [])),
+      );
+      const definition = isObject(pipe.destination.tableDefinition) ? pipe.destination.tableDefinition : {};
+      const engine = isObject(definition.engine) ? definition.engine : {};
+      const parts: [string, Json | undefined][] = [
+        ['engine.versionColumnId', engine.versionColumnId],
+        ['engine.columnIds', engine.columnIds],
+        ['sortingKey', definition.sortingKey],
+        ['primaryKey', definition.primaryKey],
+        ['partitionBy', definition.partitionBy],
+      ];
+      const missing = parts.flatMap(([part, value]) =>
+        namesIn(value)
+          .filter((name) => !names.has(name))
+          .map((name) => ({ part, name })),
+      )[0];
+      return missing
+        ? [
+            ...problems,
+            problem(
+              'destination.columns',
+              'invalid',
+              `destination tableDefinition.${missing.part} refers to '${missing.name}', which is not among the ` +
+                'destination columns',
+            ),
+          ]
+        : problems;
     },
   };
 }

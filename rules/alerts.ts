@@ -11,6 +11,25 @@ import { omitKeys, subsetViolations } from './subset.ts';
 /** The probe part of an update that moves the alert to another listed alert's dashboard. */
 export const ANOTHER_DASHBOARD = 'a dashboard other than the stored one';
 
+/** The part of `alerts.dashboard-mapping` that list entries give: they name the dashboard `dashboard`. */
+export const LIST_ENTRIES = 'list entries name it dashboard';
+
+/** The list entries that name the dashboard `dashboardId` (the alert record names it `dashboard`). */
+function listedDashboardIds(ex: Exchange): Violation[] {
+  return (data(ex.response?.json) as unknown[]).flatMap((item, i) => {
+    const entry = asObject(item);
+    return entry && 'dashboardId' in entry
+      ? [
+          {
+            path: `${payloadPath(ex)}/${i}/dashboardId`,
+            expected: `absent: the alert record names the dashboard \`dashboard\`${'dashboard' in entry ? '' : ' (this entry has none)'}`,
+            actual: entry.dashboardId,
+          },
+        ]
+      : [];
+  });
+}
+
 /** Fields of the update response that list entries omit. */
 export const LIST_OMITTED = Object.freeze(['savedSearch', 'groupBy', 'silenced']);
 
@@ -57,12 +76,25 @@ export const alertRules: Rule[] = [
     probedBy:
       'every update that sends one, including one that sends a dashboard other than the stored one (taken ' +
       'from another listed alert)',
-    operations: ['updateAlert'],
-    parts: [{ name: 'an update that sends one' }, { name: 'a dashboard other than the stored one' }],
-    partOf: (ex) => (ex.probe.part === ANOTHER_DASHBOARD ? ANOTHER_DASHBOARD : 'an update that sends one'),
+    operations: ['updateAlert', 'listAlerts'],
+    parts: [
+      { name: 'an update that sends one', operations: ['updateAlert'] },
+      { name: ANOTHER_DASHBOARD, operations: ['updateAlert'] },
+      { name: LIST_ENTRIES, operations: ['listAlerts'] },
+    ],
+    partOf: (ex) =>
+      ex.operationId === 'listAlerts'
+        ? LIST_ENTRIES
+        : ex.probe.part === ANOTHER_DASHBOARD
+          ? ANOTHER_DASHBOARD
+          : 'an update that sends one',
     applies: (ex) =>
-      isSuccess(ex) && requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined,
+      isSuccess(ex) &&
+      (ex.operationId === 'listAlerts'
+        ? Array.isArray(data(ex.response?.json))
+        : requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined),
     check: (ex) => {
+      if (ex.operationId === 'listAlerts') return listedDashboardIds(ex);
       const alert = asObject(data(ex.response?.json))!;
       const violations: Violation[] = [];
       const sent = requestBody(ex)!.dashboardId;

@@ -103,7 +103,7 @@ export const usageRules: Rule[] = [
       'the boundary, both sides, from `from_date`s in months of 28, 30 and 31 days within the last year (a limit ' +
       'written as "one calendar month" differs only there), and random periods',
     operations: ['getUsageCost'],
-    ...pairedParts('30 days or less accepted', 'more than 30 days rejected'),
+    ...pairedParts('30 days or less accepted', '31 days or more rejected'),
     applies: (ex) => probes(ex, 'usage.period-limit') && ex.response !== undefined,
     check: intentViolations,
   },

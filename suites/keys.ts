@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import {
   keyCreateBody,
@@ -6,6 +7,7 @@ import {
   keyCreateBodyUnknownRole,
 } from '../generators/index.ts';
 import { dateTimeAt } from '../generators/dateTime.ts';
+import { hashDataOf } from '../generators/keyHashData.ts';
 import { TEXT_SAMPLES } from './text-samples.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups, malformedJsonGroups } from './auth-group.ts';
@@ -25,6 +27,33 @@ const EXPIRY_OFFSETS: readonly (number | 'Z')[] = Object.freeze([405, -570, 0, '
 const UNIQUE = 'keys.credentials-unique';
 
 /**
+ * `body` with its `hashData` (when it sends a whole one) made of a fresh key id and secret, drawn when it is sent:
+ * each key create carries its own (two keys never share an id, `keys.credentials-unique`; a target refuses a second
+ * key with the same `keyIdHash`), in this run and in any replay of it against the same target.
+ */
+function withFreshHashData<T>(body: T): T {
+  const sent = (body as { hashData?: Record<string, unknown> } | undefined)?.hashData;
+  const drawn =
+    typeof sent === 'object' &&
+    sent !== null &&
+    HASH.test(String(sent.keyIdHash)) &&
+    HASH.test(String(sent.keySecretHash)) &&
+    SUFFIX.test(String(sent.keyIdSuffix));
+  return drawn
+    ? { ...body, hashData: hashDataOf(randomBytes(10).toString('hex'), randomBytes(20).toString('hex')) }
+    : body;
+}
+
+/** A hash and a suffix as drawn (an observe body's unusual ones are sent as they are). */
+const HASH = /^[0-9a-f]{64}$/;
+const SUFFIX = /^[A-Za-z0-9]{4}$/;
+
+/** Sends a key create, its `hashData` made fresh. */
+function sendKey(context: SuiteContext, request: { json: unknown; probe: Probe }): Promise<JudgedExchange> {
+  return context.send('createKey', { ...request, json: withFreshHashData(request.json) });
+}
+
+/**
  * Creates keys at once, each body in its own request released together, and records them: as evidence of creates sent
  * at once only when two were in flight together.
  */
@@ -35,7 +64,10 @@ async function createAtOnce(
   more: Partial<Probe>,
 ): Promise<JudgedExchange[]> {
   const sent = await context.sendTogether(
-    bodies.map((json) => ({ operationId: 'createKey', request: { json, probe: accept(label, more) } })),
+    bodies.map((json) => ({
+      operationId: 'createKey',
+      request: { json: withFreshHashData(json), probe: accept(label, more) },
+    })),
   );
   const together = overlapped(sent.flatMap((exchange) => exchange.interval ?? []));
   return sent.map((exchange) =>
@@ -87,8 +119,9 @@ const KEY_TARGET: AccessTarget = {
   api: 'management',
   scope: 'organization',
   request: (context) => ({
-    json: context.examples('key for credentials', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1)[0]!
-      .value,
+    json: withFreshHashData(
+      context.examples('key for credentials', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 1)[0]!.value,
+    ),
   }),
 };
 
@@ -120,8 +153,8 @@ export function keysSuite(): SuiteDefinition {
         async run(context) {
           const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
           const send = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
-            context.send('createKey', {
-              json,
+            sendKey(context, {
+              json: json,
               probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }),
             });
           await context.eachExample('valid key', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send });
@@ -166,7 +199,7 @@ export function keysSuite(): SuiteDefinition {
           await Promise.all(
             EXPIRY_OFFSETS.map((offset) => {
               const expireAt = dateTimeAt(at, offset);
-              return context.send('createKey', {
+              return sendKey(context, {
                 json: { ...complete!.value, name: `conformance expiry ${expireAt}`, expireAt },
                 probe: accept(`a disabled key expiring at ${expireAt}`),
               });
@@ -182,7 +215,7 @@ export function keysSuite(): SuiteDefinition {
           const [complete] = context.examples('key named with text of a kind', keyCreateBody(DISABLED_WITHIN_DAY), 1);
           await Promise.all(
             TEXT_SAMPLES.map(({ kind, text }) =>
-              context.send('createKey', {
+              sendKey(context, {
                 json: { ...complete!.value, name: text },
                 probe: observe(`a disabled key named with ${kind}`),
               }),
@@ -198,7 +231,7 @@ export function keysSuite(): SuiteDefinition {
         async run(context) {
           await Promise.all(
             context.examples('observed key', keyCreateBodyObserve(), 4).map((ex) =>
-              context.send('createKey', {
+              sendKey(context, {
                 json: ex.value,
                 probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)),
               }),
@@ -230,21 +263,21 @@ function invalidRolesGroup(): ProbeGroup {
       );
       const base = { ...complete!.value, name: 'conformance invalid roles' };
       await Promise.all([
-        context.send('createKey', {
+        sendKey(context, {
           json: { ...base, roles: [] },
           probe: reject('roles: []', 'keys.roles-minimum'),
         }),
-        context.send('createKey', {
+        sendKey(context, {
           json: { ...base, roles: ['owner'] },
           probe: reject('roles: ["owner"]', 'keys.roles-enum'),
         }),
-        context.send('createKey', {
+        sendKey(context, {
           json: { ...base, roles: ['admin', 'ADMIN'] },
           probe: reject('roles: ["admin", "ADMIN"]', 'keys.roles-enum'),
         }),
         // Each bad role alone, so that its refusal is its own.
         ...BAD_ROLES.map((role) =>
-          context.send('createKey', {
+          sendKey(context, {
             json: { ...base, roles: [role] },
             probe: reject(`roles: [${JSON.stringify(role)}]`, 'keys.roles-enum'),
           }),
@@ -252,23 +285,23 @@ function invalidRolesGroup(): ProbeGroup {
         ...context
           .examples('empty roles', keyCreateBodyEmptyRoles.arbitrary(), Math.min(2, context.config.runs - 1))
           .map((ex) =>
-            context.send('createKey', {
+            sendKey(context, {
               json: ex.value,
               probe: reject('a body with roles: []', 'keys.roles-minimum', fromExample(ex)),
             }),
           ),
         context.eachExample('unknown role', keyCreateBodyUnknownRole.arbitrary(), (ex) =>
-          context.send('createKey', {
+          sendKey(context, {
             json: ex.value,
             probe: reject('a body with an unknown role', 'keys.roles-enum', fromExample(ex)),
           }),
         ),
-        context.send('createKey', { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
-        context.send('createKey', {
+        sendKey(context, { json: { ...base, roles: 'admin' }, probe: reject('roles as a string') }),
+        sendKey(context, {
           json: { ...base, roles: ['admin'], name: 42 },
           probe: reject('name as a number'),
         }),
-        context.send('createKey', {
+        sendKey(context, {
           json: { ...base, roles: ['admin'], expireAt: 'tomorrow' },
           probe: reject('expireAt that is not a date-time'),
         }),
@@ -298,7 +331,7 @@ function neverExpiringGroup(): ProbeGroup {
       const { expireAt: _withinDay, ...base } = complete!.value;
       await Promise.all(
         forms.map(([label, expiry]) =>
-          context.send('createKey', {
+          sendKey(context, {
             json: { ...base, name: `conformance never-expires (${label})`, ...expiry },
             probe: accept(`a disabled key that never expires (${label}), as keys.never-expires needs`, {
               rules: ['keys.never-expires'],

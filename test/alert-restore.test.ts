@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertNotUpdatable, putBackBody } from '../apis/alert-restore.ts';
+import { alertNotUpdatable, dashboardNamedOtherwise, putBackBody } from '../apis/alert-restore.ts';
 import { builtMain, failedRules, runInProcess } from './support/in-process.ts';
 
 const tileAlert = {
@@ -43,6 +43,17 @@ describe('alertNotUpdatable', () => {
     const alert: Record<string, unknown> = { ...tileAlert, ...change };
     for (const [key, value] of Object.entries(change)) if (value === undefined) delete alert[key];
     expect(alertNotUpdatable(alert)).toMatch(reason);
+  });
+});
+
+describe('dashboardNamedOtherwise', () => {
+  it('names a listing that calls the dashboard dashboardId a finding of alerts.dashboard-mapping, not a setting', () => {
+    const { dashboard: _named, ...rest } = tileAlert;
+    expect(dashboardNamedOtherwise({ ...rest, dashboardId: 'd1' })).toMatch(
+      /names the dashboard `dashboardId`, not `dashboard`.*alerts\.dashboard-mapping on listAlerts/,
+    );
+    expect(dashboardNamedOtherwise(tileAlert)).toBeUndefined();
+    expect(dashboardNamedOtherwise(rest)).toBeUndefined();
   });
 });
 

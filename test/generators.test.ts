@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { jsonText, parseJsonText, withoutBigInts } from '../core/json-text.ts';
 import * as fc from 'fast-check';
 import type { ErrorObject } from 'ajv';
@@ -5,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecs, operationById, type Specs } from '../spec/spec.ts';
 import { createValidators, type Validators } from '../spec/validators.ts';
 import * as generators from '../generators/index.ts';
+import { columnsNamedBy } from '../generators/pipeDestination.ts';
 import {
   INVALID_GENERATORS,
   KEY_ROLES,
@@ -23,6 +25,13 @@ const SAMPLES = 100;
 const NOW = new Date(Date.UTC(2026, 10, 21, 14, 7, 31, 250));
 const ANCHOR = new Date(Date.UTC(2026, 0, 1));
 const COLUMNS = Object.freeze(['id', 'user_id', 'created_at']);
+/** A pipe's columns as it holds them, for updates that keep them whole. */
+const HELD_COLUMNS = Object.freeze([
+  { name: 'id', type: 'UInt64' },
+  { name: 'user_id', type: 'String' },
+  { name: 'created_at', type: 'DateTime' },
+]);
+const heldType = (name: string): string | undefined => HELD_COLUMNS.find((c) => c.name === name)?.type;
 
 type Json = Record<string, any>;
 
@@ -90,6 +99,8 @@ function completeAlertProblems(
   return [
     ...ALERT_FIELDS.filter((field) => !(field in body)).map((field) => `${field} missing`),
     ...(body.interval === interval ? [] : [`interval ${body.interval}`]),
+    // A tile alert stays a tile alert: the body names a dashboard and tile, and no saved search.
+    ...(body.source === 'tile' ? [] : [`source ${body.source}`]),
     ...(references.some(
       (r) => r.dashboardId === body.dashboardId && r.tileId === body.tileId && r.webhookId === body.channel?.webhookId,
     )
@@ -260,7 +271,10 @@ const VALID: readonly ValidRow[] = [
   {
     name: 'caCertificate',
     arbitrary: () => generators.caCertificate(),
-    check: (v, ctx) => createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }),
+    check: (v, ctx) =>
+      createBody(ctx, { ...baseCreate(), source: { broker: { caCertificate: v } } }).concat(
+        new X509Certificate(v).ca ? [] : ['not a CA certificate'],
+      ),
   },
   {
     name: 'dateTime',
@@ -420,6 +434,33 @@ const VALID: readonly ValidRow[] = [
       check: (v, ctx) => pipeUpdateProblems(ctx, v, kind, COLUMNS),
     }),
   ),
+  ...PIPE_KINDS.map(
+    (kind): ValidRow => ({
+      name: `pipeUpdateBody (${kind}, the pipe's columns held and kept)`,
+      arbitrary: () => generators.pipeUpdateBody({ kind, columns: HELD_COLUMNS, keep: ['id', 'created_at'] }),
+      check: (v, ctx) => [
+        ...pipeUpdateProblems(ctx, v, kind),
+        // The columns the tableDefinition names, as held; any other held name keeps its type.
+        ...['id', 'created_at'].flatMap((name) =>
+          v.destination.columns.some((c: Json) => c.name === name && c.type === heldType(name))
+            ? []
+            : [`${name} not kept as held`],
+        ),
+        ...v.destination.columns
+          .filter((c: Json) => heldType(c.name) !== undefined && c.type !== heldType(c.name))
+          .map((c: Json) => `${c.name} changed type to ${c.type}`),
+      ],
+    }),
+  ),
+  {
+    name: 'keyHashData',
+    arbitrary: () => generators.keyHashData(),
+    check: (v, ctx) => [
+      ...errorsText(ctx.body('createKey')({ name: 'conformance', roles: ['admin'], hashData: v })),
+      ...(/^[0-9a-f]{64}$/.test(v.keyIdHash) && /^[0-9a-f]{64}$/.test(v.keySecretHash) ? [] : ['not SHA-256 hex']),
+      ...(/^[A-Za-z0-9]{4}$/.test(v.keyIdSuffix) ? [] : [`suffix ${v.keyIdSuffix}`]),
+    ],
+  },
   ...PIPE_KINDS.map(
     (kind): ValidRow => ({
       name: `pipeUpdatePatch (${kind})`,
@@ -645,7 +686,7 @@ const INVALID: readonly InvalidRow[] = [
       const span = instant(v.to_date) - instant(v.from_date);
       return [
         ...usageParams(ctx, v),
-        ...(span >= 30 * DAY + 1000 && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`]),
+        ...(span >= 31 * DAY && span <= 90 * DAY ? [] : [`period of ${span / DAY} days`]),
       ];
     },
   },
@@ -820,6 +861,30 @@ describe('keyCreateBody defaults', () => {
   });
 });
 
+describe('columnsNamedBy', () => {
+  it("names the columns a table definition's parts name, expressions included, and no function", () => {
+    const columns = ['id', 'ver', 'day', 'user', 'note', 'toYYYYMM'].map((name) => ({ name, type: 'String' }));
+    const definition = {
+      engine: { versionColumnId: 'ver', columnIds: ['id'] },
+      sortingKey: ['user'],
+      partitionBy: 'toYYYYMM(day)',
+      primaryKey: 'user',
+    };
+    expect(columnsNamedBy(definition, columns).map((c) => c.name)).toEqual(['id', 'ver', 'day', 'user']);
+    expect(columnsNamedBy(undefined, columns)).toEqual([]);
+  });
+
+  it('names every column a drawn create names in its tableDefinition, and they are among its columns', () => {
+    for (const body of sample(generators.pipeCreateBody(), 100)) {
+      const named = columnsNamedBy(body.destination.tableDefinition, body.destination.columns);
+      const definition = body.destination.tableDefinition;
+      expect(named.map((c) => c.name)).toContain(definition.engine.versionColumnId);
+      for (const name of [...definition.engine.columnIds, ...definition.sortingKey])
+        expect(named.map((c) => c.name)).toContain(name);
+    }
+  });
+});
+
 describe('usagePeriod', () => {
   it('reaches both bounds: zero length and exactly 30 days', () => {
     const spans = sample(generators.usagePeriod({ anchor: ANCHOR }), 200).map(
@@ -834,6 +899,14 @@ describe('usagePeriod', () => {
     expect(dates.filter((d) => d.endsWith('Z')).length).toBeGreaterThan(dates.length / 2);
     expect(dates.some((d) => /[+-]\d\d:\d\d$/.test(d))).toBe(true);
     expect(dates.some((d) => /\.\d+/.test(d))).toBe(true);
+  });
+
+  it('writes both dates of a period at one offset, so that the written dates are as far apart as the UTC ones', () => {
+    const zone = (d: string): string => /(Z|[+-]\d\d:\d\d)$/.exec(d)?.[1] ?? d;
+    const periods = sample(generators.usagePeriod({ anchor: ANCHOR }), 200);
+    expect(periods.filter((p) => zone(p.from_date) !== zone(p.to_date))).toEqual([]);
+    const written = (d: string): number => Date.parse(`${d.slice(0, 10)}T00:00:00Z`);
+    expect(periods.filter((p) => written(p.to_date) - written(p.from_date) > 30 * DAY)).toEqual([]);
   });
 });
 

@@ -610,11 +610,6 @@ describe('fault and mode tables', () => {
         200,
       );
     });
-    await check('usage-calendar-day-limit', async (t) => {
-      expect((await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-31T00:00:01Z'))).status).toBe(
-        200,
-      );
-    });
     await check('usage-extra-day', async (t) => {
       const reply = await send(t, 'management', paths(t).usage('2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z'));
       expect(reply.json.result.costs.at(-1).date).toBe('2026-01-03');
@@ -754,6 +749,69 @@ const without = (body: Record<string, any>, path: readonly string[]): Record<str
   delete parent[path[path.length - 1]!];
   return copy;
 };
+
+describe('modes that refuse what a must-accept body must not send', () => {
+  it('key-hash-unique refuses a second key with the same keyIdHash (409), and takes a fresh one', async () => {
+    await withTarget({ modes: ['key-hash-unique'] }, async (t) => {
+      const [body] = fc.sample(keyCreateBody(), { seed: 3, numRuns: 1 });
+      const statuses = [];
+      for (const name of ['first', 'again']) {
+        statuses.push((await send(t, 'management', paths(t).keys, { method: 'POST', body: { ...body, name } })).status);
+      }
+      const [other] = fc.sample(keyCreateBody(), { seed: 4, numRuns: 1 });
+      statuses.push((await send(t, 'management', paths(t).keys, { method: 'POST', body: other })).status);
+      expect(statuses).toEqual([200, 409, 200]);
+    });
+  });
+
+  it("table-definition-columns refuses columns that drop one the pipe's tableDefinition names", async () => {
+    await withTarget({ modes: ['table-definition-columns'] }, async (t) => {
+      const [body] = fc.sample(pipeCreateBody({ kind: 'broker' }), { seed: 5, numRuns: 1 });
+      const created = await send(t, 'management', paths(t).pipes, { method: 'POST', body });
+      const pipe = paths(t).pipe(created.json.result.id);
+      const columns = [{ name: 'fresh_column', type: 'String' }];
+      const mappings = [{ sourceField: 'x', destinationField: 'fresh_column' }];
+      const dropped = await send(t, 'management', pipe, {
+        method: 'PATCH',
+        body: { destination: { columns }, fieldMappings: mappings },
+      });
+      expect(dropped.status).toBe(400);
+      expect(dropped.text).toContain(`refers to '`);
+      const kept = body!.destination.columns;
+      const keeping = await send(t, 'management', pipe, {
+        method: 'PATCH',
+        body: {
+          destination: { columns: [...kept, ...columns] },
+          fieldMappings: [...body!.fieldMappings, ...mappings],
+        },
+      });
+      expect(keeping.status).toBe(200);
+    });
+  });
+
+  it('alert-source-kind refuses a switch to search that sends a dashboard and tile', async () => {
+    await withTarget({ modes: ['alert-source-kind'] }, async (t) => {
+      const [alert] = (await listedAlerts(t)).filter((a) => a.source === 'tile');
+      const [body] = fc.sample(alertUpdateBody({ interval: alert!.interval, references: referencesOf([alert!]) }), {
+        seed: 6,
+        numRuns: 1,
+      });
+      const put = (json: unknown) => send(t, 'alerts', `/api/v2/alerts/${alert!.id}`, { method: 'PUT', body: json });
+      expect([(await put({ ...body, source: 'search' })).status, (await put(body)).status]).toEqual([400, 200]);
+    });
+  });
+
+  it('usage-utc-days accepts 30 days and a part of a day, and refuses 31 days', async () => {
+    await withTarget({ modes: ['usage-utc-days'] }, async (t) => {
+      const status = async (from: string, to: string) => (await send(t, 'management', paths(t).usage(from, to))).status;
+      expect([
+        await status('2026-01-01T00:00:00Z', '2026-01-31T00:00:00Z'),
+        await status('2026-01-01T00:00:00Z', '2026-01-31T23:59:59Z'),
+        await status('2026-01-01T23:00:00Z', '2026-02-01T00:00:00Z'),
+      ]).toEqual([200, 200, 400]);
+    });
+  });
+});
 
 describe('mode strict-bodies', () => {
   const SEEDS = [1, 2];

@@ -18,7 +18,7 @@ const ARGS = [
   '--runs',
   '4',
   '--seed',
-  '20261121',
+  '20261122',
   '--timeout-ms',
   '1500',
   '--concurrency',

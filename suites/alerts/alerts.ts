@@ -10,9 +10,9 @@ import {
 } from '../../generators/index.ts';
 import { choiceOf, noOpenValues, OpenValues } from '../pipes/open-values.ts';
 import { isSuccess, type Exchange } from '../../transport/exchange.ts';
-import { alertFromUpdate, ANOTHER_DASHBOARD } from '../../rules/alerts.ts';
+import { alertFromUpdate, ANOTHER_DASHBOARD, LIST_ENTRIES } from '../../rules/alerts.ts';
 import { otherAlertChanges } from '../../rules/sequence.ts';
-import { alertNotUpdatable, putBackBody } from '../../apis/alert-restore.ts';
+import { alertNotUpdatable, dashboardNamedOtherwise, putBackBody } from '../../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './sequence-alerts.ts';
 import { listedAlerts } from './sequence-alert-model.ts';
 import { ONE_AT_A_TIME } from '../../engine/suite-types.ts';
@@ -133,14 +133,18 @@ async function pickAlert(context: SuiteContext, found: Found): Promise<void> {
     ? alerts.find((a) => String(a.id).toLowerCase() === wanted.toLowerCase())
     : alerts.find((a) => alertNotUpdatable(a) === undefined);
   const notUpdatable = alert ? alertNotUpdatable(alert) : undefined;
+  // A list that names the dashboard otherwise fails alerts.dashboard-mapping: the writes that send it back are skipped.
+  const misnamed = (alert ? [alert] : alerts).map(dashboardNamedOtherwise).find((why) => why !== undefined);
   if (!alert || typeof alert.id !== 'string' || notUpdatable) {
     found.reason = !isSuccess(listed)
       ? `the alert list was not read (${listed.response?.status ?? listed.failure?.code}), so no alert is ` +
         'known to update'
-      : wanted
-        ? `ALERT_ID ${wanted} ${alert ? `may not be updated: ${notUpdatable}` : 'is not listed'}`
-        : `none of the ${alerts.length} listed alert(s) can be put back after an update (a tile alert that ` +
-          'lists every update field is needed); set ALERT_ID to one';
+      : misnamed
+        ? misnamed
+        : wanted
+          ? `ALERT_ID ${wanted} ${alert ? `may not be updated: ${notUpdatable}` : 'is not listed'}`
+          : `none of the ${alerts.length} listed alert(s) can be put back after an update (a tile alert that ` +
+            'lists every update field is needed); set ALERT_ID to one';
     return;
   }
   found.id = alert.id;
@@ -335,7 +339,13 @@ export function alertsSuite(): SuiteDefinition {
     // One alert: its writers run one after another (see INVALID_ENUMS), reads that judge no state of it beside them.
     chained: true,
     groups: [
-      { name: LIST, operations: ['listAlerts'], estimate: () => 1, run: (context) => pickAlert(context, found) },
+      {
+        name: LIST,
+        operations: ['listAlerts'],
+        feeds: [`alerts.dashboard-mapping#${LIST_ENTRIES}`],
+        estimate: () => 1,
+        run: (context) => pickAlert(context, found),
+      },
       invalidEnumsGroup(found),
       updatesGroup(found),
       sequencesGroup(found),
@@ -384,6 +394,8 @@ function sequencesGroup(found: Found): ProbeGroup {
       if (!values) return;
       const bodies = mustAcceptBodies(context, values, {
         interval: original.interval as string,
+        source: original.source as 'tile' | 'search',
+        channelType: (original.channel as { type: string }).type,
         references: found.references.length > 0 ? found.references : [own],
         texts: texts(found),
       });
@@ -451,6 +463,8 @@ function updatesGroup(found: Found): ProbeGroup {
       if (!values) return;
       const arbitrary = mustAcceptBodies(context, values, {
         interval: original.interval as string,
+        source: original.source as 'tile' | 'search',
+        channelType: (original.channel as { type: string }).type,
         references,
         texts: texts(found),
       });

@@ -6,6 +6,7 @@ import {
   pipeUpdateBody,
   pipeUpdateBodyObserve,
 } from '../../generators/index.ts';
+import { columnsNamedBy } from '../../generators/pipeDestination.ts';
 import { authGroups, malformedJsonGroups } from '../auth-group.ts';
 import { accessGroups, type AccessTarget } from '../access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from '../read-only-fields.ts';
@@ -146,8 +147,10 @@ async function learnOpenValues(context: SuiteContext, values: OpenValues): Promi
 
 /**
  * What a refusal of a body sent without the open fields says, where its words name a documented field of the body
- * that is none of them nor a step of their paths (`validateSamples is not supported`): no value whose bounds are not
- * shown explains it. Undefined when it is no 4xx or its words name an open field, or none of the body's.
+ * that is none of them nor a step of their paths (`validateSamples is not supported`, `unknown field
+ * source.validateSamples`): no value whose bounds are not shown explains it. Undefined when it is no 4xx or its words
+ * name an open field (by its own name, the last step of its path: `source`, a step of `source.relational.port`, names
+ * no open field), or none of the body's.
  */
 function unexplainedRefusal(
   refused: JudgedExchange,
@@ -157,9 +160,10 @@ function unexplainedRefusal(
   const status = refused.response?.status ?? 0;
   if (status < 400 || status >= 500) return undefined;
   const text = refused.response?.text ?? '';
-  const openNames = new Set(open.flatMap((path) => path.split('.')));
-  const documented = fieldNames(body).filter((name) => !openNames.has(name));
-  return namesAny(text, documented) && !namesAny(text, [...openNames])
+  const steps = new Set(open.flatMap((path) => path.split('.')));
+  const documented = fieldNames(body).filter((name) => !steps.has(name));
+  const openFields = open.map((path) => path.slice(path.lastIndexOf('.') + 1));
+  return namesAny(text, documented) && !namesAny(text, openFields)
     ? `the same create without the open fields was refused too (HTTP ${status}), naming no open field`
     : undefined;
 }
@@ -185,7 +189,7 @@ const OBSERVED = 'observed pipe creates and updates';
 const READ_ONLY = 'fields only the server writes: createPipe, updatePipe';
 
 type Body = Record<string, unknown> & {
-  destination: { columns: Array<{ name: string }> };
+  destination: { columns: Array<{ name: string; type: string }>; tableDefinition?: unknown };
   settings?: Record<string, unknown>;
 };
 
@@ -199,13 +203,14 @@ interface CreatedPipe {
 }
 
 /**
- * What an update of a pipe created from `body` must keep to: its kind, its columns, and its table mappings for a
- * relational source.
+ * What an update of a pipe created from `body` must keep to: its kind, its columns as created (every one its
+ * `tableDefinition` names kept, none changing type), and its table mappings for a relational source.
  */
 function updateConstraints(kind: (typeof KINDS)[number], body: Body): Parameters<typeof pipeUpdateBody>[0] {
-  const columns = body.destination.columns.map((c) => c.name);
+  const columns = body.destination.columns;
+  const keep = columnsNamedBy(body.destination.tableDefinition, columns).map((column) => column.name);
   const tableMappings = (body.source as { relational?: { tableMappings?: unknown[] } }).relational?.tableMappings;
-  return { kind, columns, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0];
+  return { kind, columns, keep, ...(tableMappings ? { tableMappings } : {}) } as Parameters<typeof pipeUpdateBody>[0];
 }
 
 /** Complete, valid update bodies for a pipe created from `body`. */

@@ -1,4 +1,12 @@
-import type { PipeCreateBody, PipeKind, PipeUpdatePatch, PipeUpdateBody } from '../../generators/index.ts';
+import type {
+  DestinationColumn,
+  FieldMapping,
+  PipeCreateBody,
+  PipeKind,
+  PipeUpdatePatch,
+  PipeUpdateBody,
+} from '../../generators/index.ts';
+import { columnsNamedBy } from '../../generators/pipeDestination.ts';
 import { sameTable, tableKey, type PipeState, type TableKey } from '../../rules/sequence.ts';
 
 type Mapping = Record<string, unknown>;
@@ -13,6 +21,8 @@ export interface ModelPipe {
   readonly settings: Readonly<Record<string, unknown>>;
   readonly columns: readonly unknown[];
   readonly fieldMappings: readonly unknown[];
+  /** The columns its `tableDefinition` names, as created: every complete update keeps them. */
+  readonly definitionColumns: readonly DestinationColumn[];
   /** For a relational source: the mappings it has (one copy or more on the target) and the ones removed. */
   readonly tableMappings?: { readonly present: readonly Mapping[]; readonly absent: readonly TableKey[] };
   /** Whether an update of it was accepted, so that a settings read shows what updates sent. */
@@ -40,6 +50,7 @@ export function createdPipe(kind: PipeKind, body: PipeCreateBody, id: string, cr
     settings: { ...body.settings },
     columns: body.destination.columns,
     fieldMappings: body.fieldMappings,
+    definitionColumns: columnsNamedBy(body.destination.tableDefinition, body.destination.columns),
     ...(kind === 'relational' ? { tableMappings: { present: mappings ?? [], absent: [] } } : {}),
     updated: false,
   };
@@ -109,5 +120,40 @@ export function updatedPipe(pipe: ModelPipe, body: PipeUpdateBody): ModelPipe {
     ...(body.fieldMappings === undefined ? {} : { fieldMappings: body.fieldMappings }),
     ...(tableMappings ? { tableMappings } : {}),
     updated: true,
+  };
+}
+
+/**
+ * A complete update body drawn before its pipe was known, fitted to it: its columns hold every column the pipe's
+ * `tableDefinition` names (as created, with the mapping the pipe holds for it), a drawn column of a name the pipe holds
+ * takes the type it holds, and the field mappings cover exactly the columns (RULES.md: a must-accept body is
+ * consistent with what the target holds).
+ */
+export function fittedToPipe(pipe: ModelPipe, body: PipeUpdateBody): PipeUpdateBody {
+  if (!body.destination) return body;
+  const kept = new Set(pipe.definitionColumns.map((column) => column.name));
+  const held = new Map(
+    (pipe.columns as readonly Partial<DestinationColumn>[]).flatMap((column) =>
+      typeof column?.name === 'string' && typeof column.type === 'string' ? [[column.name, column.type] as const] : [],
+    ),
+  );
+  const drawn = body.destination.columns
+    .filter((column) => !kept.has(column.name))
+    .map((column) => ({ ...column, type: held.get(column.name) ?? column.type }));
+  const mappingOf = (name: string): FieldMapping =>
+    (pipe.fieldMappings as readonly Partial<FieldMapping>[]).find(
+      (mapping): mapping is FieldMapping =>
+        mapping?.destinationField === name && typeof mapping.sourceField === 'string',
+    ) ?? { sourceField: name, destinationField: name };
+  return {
+    ...body,
+    destination: {
+      ...body.destination,
+      columns: [...pipe.definitionColumns.map((column) => ({ ...column })), ...drawn],
+    },
+    fieldMappings: [
+      ...(body.fieldMappings ?? []).filter((mapping) => !kept.has(mapping.destinationField)),
+      ...pipe.definitionColumns.map((column) => ({ ...mappingOf(column.name) })),
+    ],
   };
 }

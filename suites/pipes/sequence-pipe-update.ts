@@ -8,7 +8,14 @@ import {
   type PipeUpdatePatch,
 } from '../../generators/index.ts';
 import { accept, observe } from '../../engine/probe.ts';
-import { MAX_SEQUENCE_PIPES, patchBody, pipeState, updatedPipe, type PipeModel } from './sequence-pipe-model.ts';
+import {
+  fittedToPipe,
+  MAX_SEQUENCE_PIPES,
+  patchBody,
+  pipeState,
+  updatedPipe,
+  type PipeModel,
+} from './sequence-pipe-model.ts';
 import type { SequenceCommand, SequenceReal, StepName } from '../../engine/sequence-types.ts';
 import { choiceOf, type OpenFieldValues } from './open-values.ts';
 import { readPipeSettings } from './sequence-pipe-settings.ts';
@@ -32,7 +39,9 @@ class UpdatePipe implements SequenceCommand<PipeModel> {
 
   async run(model: PipeModel, real: SequenceReal): Promise<void> {
     const pipe = pipeOfKind(model, this.target, this.kind);
-    const drawn = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
+    const patched = patchBody(pipe, pipe.kind === this.kind ? this.patch : withoutSource(this.patch));
+    // A complete body keeps the columns the pipe's tableDefinition names; a part of one goes as drawn (observed).
+    const drawn = patched.complete ? { ...patched, body: fittedToPipe(pipe, patched.body) } : patched;
     // A must-accept update changes the open fields only to values the target accepted (for another pipe); with one the
     // target gave none of, the body goes as drawn, as an observe probe.
     const filled = drawn.complete
