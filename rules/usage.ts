@@ -1,3 +1,4 @@
+import { sameStoredValue } from '../core/sameness.ts';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import type { Rule, Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes } from './body.ts';
@@ -46,7 +47,9 @@ function outsideThePeriod(ex: Exchange): Violation[] {
 function lastDayMissing(ex: Exchange): Violation[] {
   const day = ex.probe.expect?.entriesOn;
   if (typeof day !== 'string') return [];
-  const shown = costEntries(payload(ex)).some((entry) => asObject(entry)?.date === day);
+  const shown = costEntries(payload(ex)).some((entry) =>
+    sameStoredValue(day, asObject(entry)?.date, { format: 'date' }),
+  );
   return shown
     ? []
     : [
