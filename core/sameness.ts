@@ -207,6 +207,18 @@ export const EQUIVALENCES: readonly Equivalence[] = Object.freeze([
     },
   },
   {
+    name: 'scalar read as a list of it',
+    reads: 'a scalar sent for a list is the same as a list of that one value: "admin" as ["admin"]',
+    stacks: [
+      "Ajv coerceTypes: 'array', Fastify's default (a scalar wrapped in an array where the schema wants one)",
+      'Jackson with DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY (a common Spring setting)',
+    ],
+    decide: (sent, answered, documented) =>
+      isScalar(sent) && Array.isArray(answered) && (documented === undefined || types(documented).includes('array'))
+        ? answered.length === 1 && sameStoredValue(sent, answered[0])
+        : undefined,
+  },
+  {
     name: 'text exact',
     reads: 'text is the same only when every code unit is: not trimmed, not escaped, not normalized',
     stacks: ['every JSON stack (RFC 8259 §7)'],

@@ -91,7 +91,7 @@ function bodySpec(operation: OperationId | undefined): FieldSpec | undefined {
       : spec;
   switch (operation) {
     case 'createKey':
-      return KEY_SPEC;
+      return KEY_SPEC.type === 'object' ? { ...KEY_SPEC, fields: { ...KEY_SPEC.fields, expireAt: str() } } : KEY_SPEC;
     case 'updateAlert':
       return UPDATE_ALERT_SPEC;
     case 'createPipe':
@@ -159,19 +159,21 @@ function nullsFor(spec: FieldSpec, value: Json | undefined): Json | undefined {
   return copy;
 }
 
-/** An alert with the fields of the source kind it does not watch written as null. */
+/** The fields of an alert that hold no value (the reference writes `''`) for the source kind it does not watch. */
+const ALERT_KIND_FIELDS = Object.freeze(['tileId', 'dashboard', 'savedSearch', 'groupBy']);
+
+/** An alert with every field that holds no value written as null. */
 function alertWithNulls(alert: Json): Json {
   if (!isObject(alert)) return alert;
-  const other = alert.source === 'search' ? ['tileId', 'dashboard'] : ['savedSearch', 'groupBy'];
   return Object.fromEntries(
-    Object.entries(alert).map(([key, item]) => [key, other.includes(key) && item !== undefined ? null : item]),
+    Object.entries(alert).map(([key, item]) => [key, ALERT_KIND_FIELDS.includes(key) && item === '' ? null : item]),
   );
 }
 
 /**
  * A result with `null` written for every field with no value, as Jackson (`JsonInclude.Include.ALWAYS`), Pydantic
  * and Go's pointers write it: a key's `usedAt`, the fields of a pipe's source and destination the request left out,
- * a service's unused features, an alert's fields of the other source kind.
+ * a service's unused features, an alert's fields that hold no value.
  */
 export function withNulls(ctx: HookContext, result: JsonObject): JsonObject {
   switch (ctx.operation) {

@@ -79,6 +79,17 @@ const CASES: Readonly<
       [42, '42', { type: 'number' }],
     ],
   },
+  'scalar read as a list of it': {
+    same: [
+      ['admin', ['admin']],
+      ['8', [8], { type: 'array' }],
+    ],
+    different: [
+      ['admin', ['admin', 'developer']],
+      ['admin', ['developer']],
+      ['admin', ['admin'], { type: 'string' }],
+    ],
+  },
   'text exact': {
     same: [[' a\u00a0b ', ' a\u00a0b ']],
     different: [
