@@ -243,6 +243,19 @@ export function equivalenceOf(sent: unknown, answered: unknown, documented?: Doc
   return EQUIVALENCES.find((entry) => entry.decide(sent, answered, documented) !== undefined);
 }
 
+/** Rounding RULES.md allows between a total and the sum of its parts: a hundredth of a credit per entry summed. */
+export const TOTAL_ROUNDING = 0.01;
+
+/**
+ * Whether a total answered is the sum of the parts answered with it, up to rounding: each part may be rounded to a
+ * cent before or after summing (a DECIMAL(…, 2) column per entry, a total summed from unrounded doubles), plus a binary
+ * floating-point margin far below a cent.
+ */
+export function sameTotal(parts: readonly number[], total: number): boolean {
+  const sum = parts.reduce((a, b) => a + b, 0);
+  return Math.abs(total - sum) <= TOTAL_ROUNDING * Math.max(1, parts.length) + 1e-9 * Math.max(1, Math.abs(sum));
+}
+
 /** Whether two ids name the same resource: uuids (and 24-hex ids) in any case. */
 export function sameId(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();

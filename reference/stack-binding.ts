@@ -162,12 +162,28 @@ function nullsFor(spec: FieldSpec, value: Json | undefined): Json | undefined {
 /** The fields of an alert that hold no value (the reference writes `''`) for the source kind it does not watch. */
 const ALERT_KIND_FIELDS = Object.freeze(['tileId', 'dashboard', 'savedSearch', 'groupBy']);
 
-/** An alert with every field that holds no value written as null. */
-function alertWithNulls(alert: Json): Json {
+/** An alert with every field that holds no value written as null: `''` that no client wrote (`written`, by id). */
+function alertWithNulls(alert: Json, written: ReadonlyMap<string, ReadonlySet<string>>): Json {
   if (!isObject(alert)) return alert;
+  const mine = written.get(String(alert.id)) ?? new Set<string>();
   return Object.fromEntries(
-    Object.entries(alert).map(([key, item]) => [key, ALERT_KIND_FIELDS.includes(key) && item === '' ? null : item]),
+    Object.entries(alert).map(([key, item]) => [
+      key,
+      ALERT_KIND_FIELDS.includes(key) && item === '' && !mine.has(key) ? null : item,
+    ]),
   );
+}
+
+/** The alert fields a client wrote, by alert id: a value it sent is a value, `''` too. */
+export type WrittenFields = Map<string, Set<string>>;
+
+/** Records the alert fields an accepted update wrote (`dashboardId` as `dashboard`). */
+function recordWritten(ctx: HookContext, written: WrittenFields): void {
+  if (ctx.operation !== 'updateAlert' || !isObject(ctx.input) || ctx.params.id === undefined) return;
+  const id = ctx.params.id.toLowerCase();
+  const fields = written.get(id) ?? new Set<string>();
+  for (const key of Object.keys(ctx.input)) fields.add(key === 'dashboardId' ? 'dashboard' : key);
+  written.set(id, fields);
 }
 
 /**
@@ -175,7 +191,8 @@ function alertWithNulls(alert: Json): Json {
  * and Go's pointers write it: a key's `usedAt`, the fields of a pipe's source and destination the request left out,
  * a service's unused features, an alert's fields that hold no value.
  */
-export function withNulls(ctx: HookContext, result: JsonObject): JsonObject {
+export function withNulls(ctx: HookContext, result: JsonObject, written: WrittenFields): JsonObject {
+  recordWritten(ctx, written);
   switch (ctx.operation) {
     case 'createKey':
       return isObject(result.key) ? { ...result, key: { usedAt: null, ...result.key } } : result;
@@ -199,9 +216,11 @@ export function withNulls(ctx: HookContext, result: JsonObject): JsonObject {
       };
     }
     case 'updateAlert':
-      return { ...result, data: alertWithNulls(result.data ?? null) };
+      return { ...result, data: alertWithNulls(result.data ?? null, written) };
     case 'listAlerts':
-      return Array.isArray(result.data) ? { ...result, data: result.data.map(alertWithNulls) } : result;
+      return Array.isArray(result.data)
+        ? { ...result, data: result.data.map((alert) => alertWithNulls(alert, written)) }
+        : result;
     default:
       return result;
   }

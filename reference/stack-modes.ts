@@ -3,7 +3,14 @@ import type { HookContext, Hooks, Outgoing } from './hooks.ts';
 import { isObject, parseJson, type Json, type JsonObject } from './json.ts';
 import { problem } from './problem.ts';
 import type { Store } from './store.ts';
-import { AJV_FASTIFY_BINDING, bindBody, JACKSON_BINDING, PYDANTIC_BINDING, withNulls } from './stack-binding.ts';
+import {
+  AJV_FASTIFY_BINDING,
+  bindBody,
+  JACKSON_BINDING,
+  PYDANTIC_BINDING,
+  withNulls,
+  type WrittenFields,
+} from './stack-binding.ts';
 import { usagePeriod } from './usage.ts';
 
 /** A mode of how a common server stack behaves: its name, what it does, and its hooks for one start of the target. */
@@ -112,29 +119,38 @@ export const STACK_MODES: readonly StackMode[] = Object.freeze(
           'they are zero) and +00:00',
         { response: (_ctx, o) => withBody(o, (body) => mapStrings(body, isoformatTime)) },
       ),
-      mode(
-        'jackson-spring',
-        'Jackson as Spring Boot configures it: null written for every field with no value, a number or boolean ' +
-          'sent for a text field stored and answered as text, numeric text for a number read as the number, unknown ' +
-          'fields ignored',
-        { read: bindBody(JACKSON_BINDING), result: (ctx, r) => withNulls(ctx, r) },
-      ),
+      {
+        name: 'jackson-spring',
+        description:
+          'Jackson as Spring Boot configures it: null written for every field with no value, a number or boolean ' +
+          'sent for a text field stored and answered as text, numeric text for a number read as the number, ' +
+          'unknown fields ignored',
+        install: () => {
+          const written: WrittenFields = new Map();
+          return { read: bindBody(JACKSON_BINDING), result: (ctx, r) => withNulls(ctx, r, written) };
+        },
+      },
       mode(
         'ajv-fastify',
         "Ajv as Fastify sets it up (coerceTypes 'array', removeAdditional): scalars read as the field's type, a " +
           'scalar for a list as a list of it, fields a closed object does not name removed rather than refused',
         { read: bindBody(AJV_FASTIFY_BINDING) },
       ),
-      mode(
-        'pydantic-lax',
-        "Pydantic's lax mode behind FastAPI: numeric text read as a number, 'yes'/'on'/1 and the like as a boolean, " +
-          'a number for a text field refused (422), unknown fields ignored, null written for fields with no value',
-        {
-          read: bindBody(PYDANTIC_BINDING),
-          result: (ctx, r) => withNulls(ctx, r),
-          response: (_ctx, o) => (o.status === 400 && o.problems?.length ? { ...o, status: 422 } : o),
+      {
+        name: 'pydantic-lax',
+        description:
+          "Pydantic's lax mode behind FastAPI: numeric text read as a number, 'yes'/'on'/1 and the like as a " +
+          'boolean, a number for a text field refused (422), unknown fields ignored, null written for fields with ' +
+          'no value',
+        install: () => {
+          const written: WrittenFields = new Map();
+          return {
+            read: bindBody(PYDANTIC_BINDING),
+            result: (ctx, r) => withNulls(ctx, r, written),
+            response: (_ctx, o) => (o.status === 400 && o.problems?.length ? unprocessable(o) : o),
+          };
         },
-      ),
+      },
       mode(
         'express-body-limit',
         "a request body over 100 KB is refused with 413, as Express's body-parser does by default (limit '100kb')",
@@ -255,6 +271,12 @@ function errorObject(ctx: HookContext, o: Outgoing): Outgoing {
     headers: { ...o.headers, 'content-type': 'application/json' },
     body: { error: { code: ERROR_CODES[status] ?? 'error', message } },
   };
+}
+
+/** A 400 for an invalid body answered as FastAPI does: 422, the envelope's status with it. */
+function unprocessable(o: Outgoing): Outgoing {
+  const body = isObject(o.body) && typeof o.body.status === 'number' ? { ...o.body, status: 422 } : o.body;
+  return { ...o, status: 422, body };
 }
 
 /** Express's body-parser `limit` default, '100kb' (the bytes package reads kb as 1024 bytes). */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EQUIVALENCES, equivalenceOf, sameStoredValue, type DocumentedType } from '../core/sameness.ts';
+import { EQUIVALENCES, equivalenceOf, sameStoredValue, sameTotal, type DocumentedType } from '../core/sameness.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import { loadShippedSpecs } from '../spec/prepared-specs.ts';
@@ -26,7 +26,7 @@ const CASES: Readonly<
     same: [
       [30000, 30000.0],
       [9007199254740993n, 9007199254740992],
-      [1e400, 5],
+      [10n ** 400n, 5],
     ],
     different: [
       [30000, 30001],
@@ -120,6 +120,15 @@ describe('the table of equivalences (core/sameness.ts)', () => {
         expect(sameStoredValue(sent, answered, documented), `${String(sent)} as ${String(answered)}`).toBe(false);
     });
   }
+});
+
+describe('a total and its parts', () => {
+  it('is the sum up to a cent per part, and no further', () => {
+    expect(sameTotal([1.004, 2.004, 3.004], 6.0)).toBe(true);
+    expect(sameTotal([0.1, 0.2], 0.3)).toBe(true);
+    expect(sameTotal([1, 2, 3], 6.04)).toBe(false);
+    expect(sameTotal([], 0.02)).toBe(false);
+  });
 });
 
 describe('every comparing rule asks the table', () => {
