@@ -266,6 +266,7 @@ const OTHER_MEANS: readonly { what: string; pattern: RegExp }[] = [
   { what: 'a field of an answer compared with a sent key by ===', pattern: /\w+\[\w+\]\s*[!=]==\s*key\[/ },
   { what: 'ids compared by lower-casing', pattern: /toLowerCase\(\)\s*[!=]==|[!=]==\s*[\w.?()]*toLowerCase\(\)/ },
   { what: 'Object.is', pattern: /\bObject\.is\(/ },
+  { what: 'a deep equality of values', pattern: /\b(isDeepStrictEqual|deepStrictEqual|deepEqual)\(/ },
   {
     what: 'an answered field compared with a sent or expected one by === or !==',
     pattern:
@@ -281,6 +282,7 @@ describe('no rule compares a sent value with an answer by other means than the t
       "import { sameInstant } from './instant.ts';",
       '(entry) => String(asObject(entry)?.id).toLowerCase() === String(history.id).toLowerCase(),',
       'return Object.is(expected, actual) ? [] : [violation];',
+      'return isDeepStrictEqual(after, before)',
       'TABLE_KEY_FIELDS.every((field) => object[field] === key[field])',
     ];
     for (const line of replaced)
