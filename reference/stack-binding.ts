@@ -11,7 +11,7 @@ import {
 } from './pipe-spec.ts';
 import { bool, obj, str, type FieldSpec } from './validate.ts';
 
-/** How a stack reads a scalar sent for a field of another type: the value it binds, or undefined to leave it as sent. */
+/** How a stack reads a scalar sent for a field of another type: the value it binds, or undefined to leave it. */
 export type ScalarReading = (type: 'string' | 'number' | 'boolean', value: Json) => Json | undefined;
 
 /** How a stack binds a request body: its scalar readings, unknown fields dropped (where), a scalar as a list. */

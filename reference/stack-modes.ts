@@ -301,7 +301,7 @@ function keptTime(text: string, key: string, kept: 'floor' | 'round'): string {
   return kept === 'floor' ? `${whole}Z` : `${whole}+00:00`;
 }
 
-/** A UTC date-time as Python's isoformat writes it: +00:00, microseconds (a finer clock's for the target's own times). */
+/** A UTC date-time as Python's isoformat writes it: +00:00, microseconds (a finer clock's for the target's times). */
 function isoformatTime(text: string, key: string): string {
   const match = UTC_TIME.exec(text);
   if (!match) return text;

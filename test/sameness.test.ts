@@ -260,6 +260,10 @@ function comparingFiles(): string[] {
   return [...rules, ...models, ...shrinking].filter((file) => file.endsWith('.ts'));
 }
 
+/** Names the rules give an answered value, and a sent or expected one. */
+const ANSWERED = 'result|answer|answered|actual|alert|listed|entry|item|object';
+const SENT = 'body|sent|state|expected|before|kept';
+
 /** What a comparison of a sent value with an answer by other means than the table looks like. */
 const OTHER_MEANS: readonly { what: string; pattern: RegExp }[] = [
   { what: 'a number or instant compared outside the table', pattern: /\b(sameInstant|sameJsonNumber)\b/ },
@@ -269,8 +273,13 @@ const OTHER_MEANS: readonly { what: string; pattern: RegExp }[] = [
   { what: 'a deep equality of values', pattern: /\b(isDeepStrictEqual|deepStrictEqual|deepEqual)\(/ },
   {
     what: 'an answered field compared with a sent or expected one by === or !==',
-    pattern:
-      /\b(result|answer|answered|actual|alert|listed|entry|item|object)\??\.(?!length\b)\w+\s*[!=]==\s*(body|sent|state|expected|before|kept|key|known)\b|\b(body|sent|state|expected|before|kept)\??\.(?!length\b)\w+\s*[!=]==\s*(result|answer|answered|actual|alert|listed|entry|item|object)\b|\b(alert|result|answer|entry)\??\.\w+\s*[!=]==\s*sent\b/,
+    pattern: new RegExp(
+      [
+        `\\b(${ANSWERED})\\??\\.(?!length\\b)\\w+\\s*[!=]==\\s*(${SENT}|key|known)\\b`,
+        `\\b(${SENT})\\??\\.(?!length\\b)\\w+\\s*[!=]==\\s*(${ANSWERED})\\b`,
+        `\\b(alert|result|answer|entry)\\??\\.\\w+\\s*[!=]==\\s*sent\\b`,
+      ].join('|'),
+    ),
   },
 ];
 
