@@ -63,15 +63,6 @@ export function jsonText(value: unknown, indent?: number): string {
 }
 
 /**
- * Whether a number answered is the number sent, as JSON parsers read both (IEEE 754 binary64, RFC 8259 §6): the same
- * double in any notation; a number sent that no double holds is observed only, so any number answered is taken.
- */
-export function sameJsonNumber(sent: number | bigint, answered: number | bigint): boolean {
-  const expected = Number(sent);
-  return !Number.isFinite(expected) || expected === Number(answered);
-}
-
-/**
  * A copy of a JSON value with every bigint as the nearest number (for a schema validator, which knows no bigint); one
  * no double holds as the largest double of its sign: a number all the same, observed only (RULES.md).
  */

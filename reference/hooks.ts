@@ -84,6 +84,11 @@ export interface Hooks {
   readonly gate?: (ctx: HookContext) => Outgoing | undefined;
   /** Parses a request's JSON text; `parse` is the one before it (JSON.parse at first, as ordinary servers parse). */
   readonly parse?: (text: string, parse: (text: string) => Json) => Json;
+  /**
+   * Reads a parsed request body as a stack's data binding does before it is checked (scalars coerced to the field's
+   * type, unknown fields dropped); `read` is the one before it.
+   */
+  readonly read?: (ctx: HookContext, body: Json | undefined) => Json | undefined;
   /** Revises the credential verdict. */
   readonly authorize?: (ctx: HookContext, verdict: AuthVerdict) => AuthVerdict;
   /** Revises how a request's scope (organization, service, team) is checked. */
@@ -129,6 +134,7 @@ export function composeHooks(list: readonly Hooks[]): ComposedHooks {
       },
       JSON.parse as (text: string) => Json,
     ),
+    read: (ctx, body) => list.reduce((b, hooks) => (hooks.read ? hooks.read(ctx, b) : b), body),
     authorize: (ctx, verdict) => list.reduce((v, hooks) => hooks.authorize?.(ctx, v) ?? v, verdict),
     scope: (ctx, policy) => list.reduce((p, hooks) => hooks.scope?.(ctx, p) ?? p, policy),
     review: (ctx, problems) => list.reduce((p, hooks) => hooks.review?.(ctx, p) ?? p, problems),

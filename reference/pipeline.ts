@@ -74,6 +74,7 @@ async function handle(options: PipelineOptions, req: IncomingMessage, res: Serve
       ({ value: body, problems } = parseJsonBody(read.bytes, hooks.parse));
     }
   }
+  if (route.hasBody && problems.length === 0) body = hooks.read({ ...bare, input: body }, body);
   const input = route.hasBody ? body : operation === 'getUsageCost' ? usageInput(url.searchParams) : undefined;
   const ctx: HookContext = { ...bare, input };
   const call: Call = {

@@ -7,6 +7,7 @@ export type ProblemCode =
   | 'format'
   | 'min-items'
   | 'unknown-field'
+  | 'too-large'
   | 'malformed-json'
   | 'content-type'
   | 'not-found'
@@ -23,7 +24,7 @@ export interface Problem {
   readonly path: string;
   readonly code: ProblemCode;
   readonly message: string;
-  readonly status: 400 | 404 | 409 | 415;
+  readonly status: 400 | 404 | 409 | 413 | 415;
 }
 
 /** Builds a problem; the status defaults to 400. */

@@ -3,6 +3,15 @@ import type { HookContext, Hooks, Outgoing } from './hooks.ts';
 import { isObject, parseJson, type Json, type JsonObject } from './json.ts';
 import { problem } from './problem.ts';
 import type { Store } from './store.ts';
+import {
+  AJV_FASTIFY_BINDING,
+  bindBody,
+  JACKSON_BINDING,
+  PYDANTIC_BINDING,
+  withNulls,
+  type WrittenFields,
+} from './stack-binding.ts';
+import { usagePeriod } from './usage.ts';
 
 /** A mode of how a common server stack behaves: its name, what it does, and its hooks for one start of the target. */
 export interface StackMode {
@@ -90,6 +99,79 @@ export const STACK_MODES: readonly StackMode[] = Object.freeze(
         {
           response: (_ctx, o) =>
             typeof o.body === 'object' && o.body !== null ? { ...o, body: pythonJson(o.body) } : o,
+        },
+      ),
+      mode(
+        'whole-second-timestamps',
+        "every date-time the target stores is kept to the whole second, as Go's time.RFC3339 writes it and MySQL " +
+          "DATETIME keeps it: a client's expireAt truncated too (…:26.001Z answered …:26Z), createdAt and updatedAt",
+        { response: (_ctx, o) => withBody(o, (body) => mapStrings(body, (text, key) => keptTime(text, key, 'floor'))) },
+      ),
+      mode(
+        'mysql-rounded-seconds',
+        'every date-time the target stores is rounded to the nearest second, as MySQL DATETIME rounds a fraction it ' +
+          'does not keep (…:26.500Z answered …:27Z), written +00:00',
+        { response: (_ctx, o) => withBody(o, (body) => mapStrings(body, (text, key) => keptTime(text, key, 'round'))) },
+      ),
+      mode(
+        'python-isoformat',
+        "date-times as Python's datetime.isoformat writes them from PostgreSQL timestamptz: microseconds (none when " +
+          'they are zero) and +00:00',
+        { response: (_ctx, o) => withBody(o, (body) => mapStrings(body, isoformatTime)) },
+      ),
+      {
+        name: 'jackson-spring',
+        description:
+          'Jackson as Spring Boot configures it: null written for every field with no value, a number or boolean ' +
+          'sent for a text field stored and answered as text, numeric text for a number read as the number, ' +
+          'unknown fields ignored',
+        install: () => {
+          const written: WrittenFields = new Map();
+          return { read: bindBody(JACKSON_BINDING), result: (ctx, r) => withNulls(ctx, r, written) };
+        },
+      },
+      mode(
+        'ajv-fastify',
+        "Ajv as Fastify sets it up (coerceTypes 'array', removeAdditional): scalars read as the field's type, a " +
+          'scalar for a list as a list of it, fields a closed object does not name removed rather than refused',
+        { read: bindBody(AJV_FASTIFY_BINDING) },
+      ),
+      {
+        name: 'pydantic-lax',
+        description:
+          "Pydantic's lax mode behind FastAPI: numeric text read as a number, 'yes'/'on'/1 and the like as a " +
+          'boolean, a number for a text field refused (422), unknown fields ignored, null written for fields with ' +
+          'no value',
+        install: () => {
+          const written: WrittenFields = new Map();
+          return {
+            read: bindBody(PYDANTIC_BINDING),
+            result: (ctx, r) => withNulls(ctx, r, written),
+            response: (_ctx, o) => (o.status === 400 && o.problems?.length ? unprocessable(o) : o),
+          };
+        },
+      },
+      mode(
+        'express-body-limit',
+        "a request body over 100 KB is refused with 413, as Express's body-parser does by default (limit '100kb')",
+        {
+          review: (ctx, problems) =>
+            jsonSize(ctx.input) > EXPRESS_BODY_LIMIT
+              ? [problem('', 'too-large', 'request entity too large', 413)]
+              : problems,
+        },
+      ),
+      mode(
+        'usage-utc-days',
+        "a usage period is counted in UTC days, as the vendor's published API evaluates it: one of 30 days and some " +
+          'hours whose last UTC date is 30 days after the first is accepted',
+        {
+          review: (ctx, problems) => {
+            if (ctx.operation !== 'getUsageCost') return problems;
+            const { from, to } = usagePeriod(ctx.input);
+            const withinDays = from !== undefined && to !== undefined && to.utcDay - from.utcDay <= 30;
+            return withinDays ? problems.filter((p) => p.code !== 'period-too-long') : problems;
+          },
         },
       ),
     ] satisfies StackMode[]
@@ -189,6 +271,42 @@ function errorObject(ctx: HookContext, o: Outgoing): Outgoing {
     headers: { ...o.headers, 'content-type': 'application/json' },
     body: { error: { code: ERROR_CODES[status] ?? 'error', message } },
   };
+}
+
+/** A 400 for an invalid body answered as FastAPI does: 422, the envelope's status with it. */
+function unprocessable(o: Outgoing): Outgoing {
+  const body = isObject(o.body) && typeof o.body.status === 'number' ? { ...o.body, status: 422 } : o.body;
+  return { ...o, status: 422, body };
+}
+
+/** Express's body-parser `limit` default, '100kb' (the bytes package reads kb as 1024 bytes). */
+const EXPRESS_BODY_LIMIT = 100 * 1024;
+
+/** The bytes of a value written as JSON (a bigint as its digits). */
+function jsonSize(value: Json | undefined): number {
+  if (value === undefined) return 0;
+  return Buffer.byteLength(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? 0 : item)));
+}
+
+/** The times a target stores: those it sets and a key's expiry a client sets. */
+const STORED_TIMES = new Set(['createdAt', 'updatedAt', 'usedAt', 'expireAt']);
+
+/** A UTC date-time a target stores, kept to the whole second: truncated (Go, MySQL fsp 0 reads) or rounded (MySQL). */
+function keptTime(text: string, key: string, kept: 'floor' | 'round'): string {
+  const match = UTC_TIME.exec(text);
+  if (!match || !STORED_TIMES.has(key)) return text;
+  const ms = Date.parse(text);
+  const seconds = kept === 'floor' ? Math.floor(ms / 1000) : Math.round(ms / 1000);
+  const whole = new Date(seconds * 1000).toISOString().slice(0, 19);
+  return kept === 'floor' ? `${whole}Z` : `${whole}+00:00`;
+}
+
+/** A UTC date-time as Python's isoformat writes it: +00:00, microseconds (a finer clock's for the target's times). */
+function isoformatTime(text: string, key: string): string {
+  const match = UTC_TIME.exec(text);
+  if (!match) return text;
+  const micro = `${(match[2] ?? '').padEnd(3, '0')}${SERVER_TIMES.has(key) ? finerDigits(text, 3) : '000'}`;
+  return `${match[1]}${/^0+$/.test(micro) ? '' : `.${micro}`}+00:00`;
 }
 
 /** JSON text as Python's `json.dumps` writes it: every number a float, `, ` and `: ` between, non-ASCII escaped. */

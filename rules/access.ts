@@ -1,7 +1,7 @@
+import { subsetViolations } from './subset.ts';
 import { isRefusal, isSuccess, type Exchange } from '../transport/exchange.ts';
 import { withPathParameter, type Rule, type Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes, sameId } from './body.ts';
-import { isDeepStrictEqual } from 'node:util';
 import { jsonText } from '../core/json-text.ts';
 
 /** The path parameter that names the organization an operation acts in (every operation of the management API). */
@@ -57,7 +57,7 @@ function readOnlyViolations(shown: Record<string, unknown>, expected: ReadOnlyEx
     const kept = expected.kept[field];
     const wanted =
       kept === undefined ? `the target's ${field}, not the one sent` : `the target's ${field} ${jsonText(kept)}`;
-    return shown[field] !== undefined && isDeepStrictEqual(shown[field], sent)
+    return shown[field] !== undefined && subsetViolations(sent, shown[field], '').length === 0
       ? [{ path: `${at}/${field}`, expected: wanted, actual: shown[field] }]
       : [];
   });
@@ -89,7 +89,9 @@ export const accessRules: Rule[] = [
       if (ex.probe.intent === 'reject') return refusal(ex);
       const before = ex.probe.expect?.unchanged;
       const after = payload(ex);
-      return isDeepStrictEqual(after, before)
+      // The same settings as read before: every key as it was, and no key more.
+      return subsetViolations(before, after, '').length === 0 &&
+        Object.keys(after ?? {}).every((key) => asObject(before)?.[key] !== undefined)
         ? []
         : [
             {

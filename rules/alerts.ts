@@ -2,11 +2,11 @@ import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import type { Rule, Violation } from '../rule-model/rule.ts';
-import { asObject, documentedProperties, payloadPath, probes, requestBody, sameId } from './body.ts';
+import { asObject, documentedProperties, payloadPath, payloadSchema, probes, requestBody, sameId } from './body.ts';
 import { intentViolations } from './intent.ts';
-import { sameInstant } from './instant.ts';
+import { sameStoredValue } from '../core/sameness.ts';
 import { alertIsolationViolations, SEQUENCE_PART } from './sequence.ts';
-import { omitKeys, subsetViolations } from './subset.ts';
+import { documentedItems, documentedProperty, documentedType, omitKeys, subsetViolations } from './subset.ts';
 
 /** The probe part of an update that moves the alert to another listed alert's dashboard. */
 export const ANOTHER_DASHBOARD = 'a dashboard other than the stored one';
@@ -93,13 +93,14 @@ export const alertRules: Rule[] = [
       (ex.operationId === 'listAlerts'
         ? Array.isArray(data(ex.response?.json))
         : requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined),
-    check: (ex) => {
+    check: (ex, ctx) => {
       if (ex.operationId === 'listAlerts') return listedDashboardIds(ex);
       const alert = asObject(data(ex.response?.json))!;
       const violations: Violation[] = [];
       const sent = requestBody(ex)!.dashboardId;
+      const documented = documentedProperty(payloadSchema(ctx.operation), 'dashboard');
       // The value an update sent at once answers is judged against every order of them (alerts.concurrent-updates).
-      if (alert.dashboard !== sent && ex.interval === undefined)
+      if (!sameStoredValue(sent, alert.dashboard, documentedType(documented)) && ex.interval === undefined)
         violations.push({
           path: `${payloadPath(ex)}/dashboard`,
           expected: jsonText(sent),
@@ -174,6 +175,7 @@ export const alertRules: Rule[] = [
             alertFromUpdate(documentedProperties(requestBody(ex)!, ctx.operation)),
             data(ex.response?.json),
             payloadPath(ex),
+            payloadSchema(ctx.operation),
           ),
           ...keptViolations(ex, data(ex.response?.json), payloadPath(ex)),
         ];
@@ -183,7 +185,12 @@ export const alertRules: Rule[] = [
       if (index === -1) return [{ path: payloadPath(ex), expected: `an entry with id ${String(expected.id)}` }];
       const at = `${payloadPath(ex)}/${index}`;
       return [
-        ...subsetViolations(omitKeys(expected, new Set(LIST_OMITTED)), list[index], at),
+        ...subsetViolations(
+          omitKeys(expected, new Set(LIST_OMITTED)),
+          list[index],
+          at,
+          documentedItems(payloadSchema(ctx.operation)),
+        ),
         ...keptViolations(ex, list[index], at),
       ];
     },
@@ -236,7 +243,7 @@ function keptViolations(ex: Exchange, answered: unknown, path: string): Violatio
   const kept = asObject(ex.probe.expect?.kept) ?? {};
   const alert = asObject(answered) ?? {};
   return Object.entries(kept).flatMap(([field, before]): Violation[] =>
-    (field === 'id' ? sameId(alert[field], before) : sameInstant(alert[field], before))
+    (field === 'id' ? sameId(alert[field], before) : sameStoredValue(before, alert[field], { format: 'date-time' }))
       ? []
       : [
           {

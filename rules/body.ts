@@ -23,9 +23,12 @@ export function requestBody(exchange: Exchange): Record<string, unknown> | undef
   return asObject(exchange.request.json);
 }
 
-/** Compares two uuids (or ids) case-insensitively. */
-export function sameId(a: unknown, b: unknown): boolean {
-  return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+export { sameId } from '../core/sameness.ts';
+
+/** The documented schema of an operation's 200 payload: the property its API's envelope names (`result`, `data`). */
+export function payloadSchema(operation: Operation): unknown {
+  const schema = asObject(operation.responseSchemas['200']);
+  return asObject(schema?.properties)?.[operation.envelope.payload];
 }
 
 /** True when the exchange's probe was built for the rule. */

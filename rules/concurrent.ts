@@ -1,3 +1,4 @@
+import { sameId } from '../core/sameness.ts';
 import { APIS } from '../apis/index.ts';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { linearize, renderLinearization, type LinearModel, type TimedWrite } from './linearizability.ts';
@@ -136,8 +137,8 @@ export const concurrentRules: Rule[] = [
 
 /** What the listed alert took of each update, when it equals none of them. */
 function mixLines(history: WritesAtOnce): string[] {
-  const listed = (Array.isArray(history.read) ? (history.read as unknown[]) : []).find(
-    (entry) => String(asObject(entry)?.id).toLowerCase() === String(history.id).toLowerCase(),
+  const listed = (Array.isArray(history.read) ? (history.read as unknown[]) : []).find((entry) =>
+    sameId(asObject(entry)?.id, history.id),
   );
   if (listed === undefined) return [];
   const outcome = alertOutcome(

@@ -2,7 +2,16 @@ import { jsonText } from '../core/json-text.ts';
 import { isSuccess } from '../transport/exchange.ts';
 import type { Rule, Violation } from '../rule-model/rule.ts';
 import type { Operation } from '../spec/spec.ts';
-import { asObject, documentedProperties, payload, payloadPath, probes, requestBody, sameId } from './body.ts';
+import {
+  asObject,
+  documentedProperties,
+  payload,
+  payloadPath,
+  payloadSchema,
+  probes,
+  requestBody,
+  sameId,
+} from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
 import { pipeStateViolations, SEQUENCE_PART } from './sequence.ts';
 import { omitKeys, subsetViolations } from './subset.ts';
@@ -119,7 +128,13 @@ export const pipeRules: Rule[] = [
     operations: ['createPipe'],
     applies: (ex) =>
       ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && requestBody(ex) !== undefined,
-    check: (ex, ctx) => subsetViolations(expectedPipe(requestBody(ex)!, ctx.operation), payload(ex), payloadPath(ex)),
+    check: (ex, ctx) =>
+      subsetViolations(
+        expectedPipe(requestBody(ex)!, ctx.operation),
+        payload(ex),
+        payloadPath(ex),
+        payloadSchema(ctx.operation),
+      ),
   },
   {
     id: 'pipes.update-applies',
@@ -138,10 +153,10 @@ export const pipeRules: Rule[] = [
     check: (ex, ctx) => {
       const result = payload(ex)!;
       if (ex.operationId === 'getPipeSettings')
-        return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex));
+        return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex), payloadSchema(ctx.operation));
       const body = requestBody(ex)!;
       return [
-        ...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex)),
+        ...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex), payloadSchema(ctx.operation)),
         ...tableMappingViolations(body, result, payloadPath(ex)),
       ];
     },
@@ -164,7 +179,7 @@ export const pipeRules: Rule[] = [
     parts: [{ name: SEQUENCE_PART }],
     partOf: () => SEQUENCE_PART,
     applies: (ex) => isSuccess(ex) && payload(ex) !== undefined && asObject(ex.probe.expect?.pipeState) !== undefined,
-    check: pipeStateViolations,
+    check: (ex, ctx) => pipeStateViolations(ex, payloadSchema(ctx.operation)),
   },
   {
     id: 'pipes.settings-keys',

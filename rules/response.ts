@@ -52,12 +52,26 @@ export const responseRules: Rule[] = [
         ctx.validators.response(ctx.operation, '200', property);
       const value = withoutBigInts(asObject(ex.response?.json)?.[property]);
       if (!validate) return [];
-      // A field that carries back what the request left out may be absent (RULES.md): judge only what the request makes
-      // certain.
-      const certain = validate(value).filter(
-        (error) => error.keyword !== 'required' || !echoOfUnsent(ctx.operation, ex.request.json, missingPointer(error)),
-      );
+      // A field that carries back what the request left out may be absent or null (RULES.md): judge only what the
+      // request makes certain.
+      const certain = validate(value).filter((error) => {
+        if (error.keyword === 'required') return !echoOfUnsent(ctx.operation, ex.request.json, missingPointer(error));
+        if (error.keyword === 'type' && valueAt(value, error.instancePath) === null)
+          return !echoOfUnsent(ctx.operation, ex.request.json, error.instancePath);
+        return true;
+      });
       return violationsFromAjv(certain, payloadPath(ex), value);
     },
   },
 ];
+
+/** The value a JSON pointer names in `value`, or undefined. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let here = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof here !== 'object' || here === null) return undefined;
+    here = (here as Record<string, unknown>)[key];
+  }
+  return here;
+}

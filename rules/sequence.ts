@@ -2,8 +2,8 @@ import { jsonText } from '../core/json-text.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, sameId } from './body.ts';
-import { sameInstant } from './instant.ts';
-import { subsetViolations } from './subset.ts';
+import { sameStoredValue } from '../core/sameness.ts';
+import { documentedProperty, subsetViolations } from './subset.ts';
 
 /** The part of a rule that only model-based sequences give evidence for. */
 export const SEQUENCE_PART = 'model-based sequences';
@@ -46,7 +46,7 @@ export type OtherAlerts = readonly Record<string, unknown>[];
 /** Whether a table mapping carries the naming fields of `key`. */
 export function sameTable(mapping: unknown, key: TableKey): boolean {
   const object = asObject(mapping);
-  return object !== undefined && TABLE_KEY_FIELDS.every((field) => object[field] === key[field]);
+  return object !== undefined && TABLE_KEY_FIELDS.every((field) => sameStoredValue(key[field], object[field]));
 }
 
 /** The naming fields of a table mapping. */
@@ -58,12 +58,16 @@ export function tableKey(mapping: Readonly<Record<string, unknown>>): TableKey {
   };
 }
 
-/** Where a pipe answer (create, update, settings read) differs from what the model expects of it. */
-export function pipeStateViolations(ex: Exchange): Violation[] {
+/**
+ * Where a pipe answer (create, update, settings read) differs from what the model expects of it; `schema` is the
+ * documented schema of the answer's payload.
+ */
+export function pipeStateViolations(ex: Exchange, schema?: unknown): Violation[] {
   const state = ex.probe.expect?.pipeState as PipeState;
   const result = payload(ex) ?? {};
   const path = payloadPath(ex);
-  if (ex.operationId === 'getPipeSettings') return subsetViolations(state.settings ?? {}, result, path);
+  const at = (key: string): unknown => documentedProperty(schema, key);
+  if (ex.operationId === 'getPipeSettings') return subsetViolations(state.settings ?? {}, result, path, schema);
   const violations: Violation[] = [];
   if (state.id !== undefined && !sameId(result.id, state.id))
     violations.push({ path: `${path}/id`, expected: `the pipe the request names, ${state.id}`, actual: result.id });
@@ -74,21 +78,29 @@ export function pipeStateViolations(ex: Exchange): Violation[] {
       expected: 'a pipe of its own, not one created before it',
       actual: result.id,
     });
-  if (state.createdAt !== undefined && !sameInstant(result.createdAt, state.createdAt))
+  if (state.createdAt !== undefined && !sameStoredValue(state.createdAt, result.createdAt, { format: 'date-time' }))
     violations.push({
       path: `${path}/createdAt`,
       expected: `${state.createdAt}, as its create answered`,
       actual: result.createdAt,
     });
-  if (state.name !== undefined && result.name !== state.name)
+  if (state.name !== undefined && !sameStoredValue(state.name, result.name, { type: 'string' }))
     violations.push({ path: `${path}/name`, expected: jsonText(state.name), actual: result.name });
-  if (state.settings) violations.push(...subsetViolations(state.settings, result.settings, `${path}/settings`));
+  if (state.settings)
+    violations.push(...subsetViolations(state.settings, result.settings, `${path}/settings`, at('settings')));
   if (state.columns)
     violations.push(
-      ...subsetViolations(state.columns, asObject(result.destination)?.columns, `${path}/destination/columns`),
+      ...subsetViolations(
+        state.columns,
+        asObject(result.destination)?.columns,
+        `${path}/destination/columns`,
+        documentedProperty(at('destination'), 'columns'),
+      ),
     );
   if (state.fieldMappings)
-    violations.push(...subsetViolations(state.fieldMappings, result.fieldMappings, `${path}/fieldMappings`));
+    violations.push(
+      ...subsetViolations(state.fieldMappings, result.fieldMappings, `${path}/fieldMappings`, at('fieldMappings')),
+    );
   if (state.tableMappings)
     violations.push(
       ...tableMappingStateViolations(state.tableMappings, result, `${path}/source/relational/tableMappings`),

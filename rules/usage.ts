@@ -1,3 +1,4 @@
+import { sameStoredValue, sameTotal, TOTAL_ROUNDING } from '../core/sameness.ts';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import type { Rule, Violation } from '../rule-model/rule.ts';
 import { asObject, payload, payloadPath, probes } from './body.ts';
@@ -46,7 +47,9 @@ function outsideThePeriod(ex: Exchange): Violation[] {
 function lastDayMissing(ex: Exchange): Violation[] {
   const day = ex.probe.expect?.entriesOn;
   if (typeof day !== 'string') return [];
-  const shown = costEntries(payload(ex)).some((entry) => asObject(entry)?.date === day);
+  const shown = costEntries(payload(ex)).some((entry) =>
+    sameStoredValue(day, asObject(entry)?.date, { format: 'date' }),
+  );
   return shown
     ? []
     : [
@@ -60,9 +63,6 @@ function lastDayMissing(ex: Exchange): Violation[] {
       ];
 }
 
-/** Rounding RULES.md allows between a total and the sum of its parts: a hundredth of a credit per entry summed. */
-export const CREDIT_ROUNDING = 0.01;
-
 /**
  * `grandTotalCredits` against the sum of the entries' `totalCredits`, when every entry carries a number (else the
  * schema rule speaks).
@@ -73,16 +73,14 @@ function grandTotalViolations(ex: Exchange): Violation[] {
   if (!totals.every((total): total is number => typeof total === 'number')) return [];
   const sum = totals.reduce((a, b) => a + b, 0);
   const grand = result.grandTotalCredits as number;
-  // The tolerance is RULES.md's per-entry rounding, plus a binary floating-point margin far below a cent.
-  const tolerance = CREDIT_ROUNDING * Math.max(1, totals.length) + 1e-9 * Math.max(1, Math.abs(sum));
-  return Math.abs(grand - sum) <= tolerance
+  return sameTotal(totals, grand)
     ? []
     : [
         {
           path: `${payloadPath(ex)}/grandTotalCredits`,
           expected:
             `the sum of the ${totals.length} listed entries' totalCredits, ${Number(sum.toFixed(6))} (within ` +
-            `${Number((CREDIT_ROUNDING * Math.max(1, totals.length)).toFixed(6))} for rounding)`,
+            `${Number((TOTAL_ROUNDING * Math.max(1, totals.length)).toFixed(6))} for rounding)`,
           actual: grand,
         },
       ];

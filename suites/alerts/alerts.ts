@@ -12,6 +12,7 @@ import { choiceOf, noOpenValues, OpenValues } from '../pipes/open-values.ts';
 import { isSuccess, type Exchange } from '../../transport/exchange.ts';
 import { alertFromUpdate, ANOTHER_DASHBOARD, LIST_ENTRIES } from '../../rules/alerts.ts';
 import { otherAlertChanges } from '../../rules/sequence.ts';
+import { sameId } from '../../core/sameness.ts';
 import { alertNotUpdatable, dashboardNamedOtherwise, putBackBody } from '../../apis/alert-restore.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './sequence-alerts.ts';
 import { listedAlerts } from './sequence-alert-model.ts';
@@ -177,7 +178,7 @@ function changedOthers(
 ): { id: string; before: Alert; after: Alert | undefined }[] {
   if (listed.length === 0) return [];
   return before.flatMap((alert) => {
-    const after = listed.find((entry) => String(entry.id).toLowerCase() === String(alert.id).toLowerCase());
+    const after = listed.find((entry) => sameId(entry.id, alert.id));
     return after && otherAlertChanges(alert, after, '').length === 0
       ? []
       : [{ id: String(alert.id), before: alert, after }];

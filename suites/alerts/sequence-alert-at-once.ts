@@ -1,3 +1,4 @@
+import { sameId } from '../../core/sameness.ts';
 import fc from 'fast-check';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
 import { alertFromUpdate } from '../../rules/alerts.ts';
@@ -40,7 +41,7 @@ class UpdateAlertAtOnce implements SequenceCommand<AlertModel> {
       },
       judge: (writes, list) => writesAtOnce({ id: model.id, initial: model.expected }, writes, list),
     });
-    const listed = listedAlerts(read).find((alert) => String(alert.id).toLowerCase() === model.id.toLowerCase());
+    const listed = listedAlerts(read).find((alert) => sameId(alert.id, model.id));
     const [equal] = alertOutcome(listed, this.bodies).equalTo;
     if (equal !== undefined) model.expected = { id: model.id, ...alertFromUpdate(this.bodies[equal]!) };
   }

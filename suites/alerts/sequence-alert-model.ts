@@ -1,3 +1,4 @@
+import { sameId } from '../../core/sameness.ts';
 import { isSuccess, type Exchange } from '../../transport/exchange.ts';
 
 type Alert = Record<string, unknown>;
@@ -22,6 +23,6 @@ export function listedAlerts(exchange: Exchange): Alert[] {
 
 /** The model a sequence starts from: the other alerts as the list before it shows them. */
 export function alertModel(id: string, list: Exchange, room: AlertModel['room']): AlertModel {
-  const others = listedAlerts(list).filter((alert) => String(alert.id).toLowerCase() !== id.toLowerCase());
+  const others = listedAlerts(list).filter((alert) => !sameId(alert.id, id));
   return { id, others, room };
 }

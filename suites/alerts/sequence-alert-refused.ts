@@ -1,3 +1,4 @@
+import { sameId } from '../../core/sameness.ts';
 import fc from 'fast-check';
 import { isRefusal, isSuccess, type Exchange } from '../../transport/exchange.ts';
 import type { CompleteAlertUpdateBody } from '../../generators/index.ts';
@@ -12,7 +13,7 @@ import type { SequenceCommand, SequenceReal } from '../../engine/sequence-types.
 
 /** The fields of the alert under test that `body` names, as `list` shows them; undefined where it shows none. */
 function named(model: Readonly<AlertModel>, list: Exchange, body: Record<string, unknown>): Alert | undefined {
-  const listed = listedAlerts(list).find((alert) => String(alert.id).toLowerCase() === model.id.toLowerCase());
+  const listed = listedAlerts(list).find((alert) => sameId(alert.id, model.id));
   if (!listed) return undefined;
   const fields = Object.keys(alertFromUpdate(body)).filter((field) => field in listed);
   return { id: model.id, ...Object.fromEntries(fields.map((field) => [field, listed[field]])) };
