@@ -11,7 +11,6 @@ import { echoOnly } from './echo-only.ts';
 import { strictBounds } from './strict-bounds.ts';
 import { STACK_MODES } from './stack-modes.ts';
 import { sourceOwnValues } from './source-own-values.ts';
-import { usagePeriod } from './usage.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { lastWritePerKey, pipeWritesLocked } from './writes-at-once.ts';
 
@@ -263,23 +262,6 @@ export const MODES: readonly Mode[] = Object.freeze(
       },
     }),
     ...STACK_MODES,
-    mode(
-      'usage-utc-days',
-      'usage counts the period in UTC days, as the vendor\'s published API does ("all days evaluated in UTC"): ' +
-        '`to_date` at most 30 UTC days after `from_date`, whatever the time of day (30 days and some hours pass, 31 ' +
-        'days do not)',
-      {
-        review: (ctx, problems) => {
-          if (ctx.operation !== 'getUsageCost') return problems;
-          const { from, to } = usagePeriod(ctx.input);
-          if (from === undefined || to === undefined || to.instantMs < from.instantMs) return problems;
-          const rest = problems.filter((p) => p.code !== 'period-too-long');
-          return to.utcDay - from.utcDay > 30
-            ? [...rest, problem('to_date', 'period-too-long', 'to_date must be at most 30 UTC days after from_date')]
-            : rest;
-        },
-      },
-    ),
     {
       name: 'key-hash-unique',
       description:
