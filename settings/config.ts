@@ -49,6 +49,11 @@ export interface RunConfig extends Targets {
   /** The rule selection as given (`--rules`, `--skip-rules`), so that a replay narrows the same way. */
   readonly selection?: { readonly rules?: readonly string[]; readonly skipRules?: readonly string[] };
   readonly allow: readonly ProbeClass[];
+  /**
+   * How `allow` was settled: given (by the caller, under `name`), or the default for the kind of target (`name` is then
+   * how the caller would give it).
+   */
+  readonly allowFrom: { readonly given: boolean; readonly name: string };
   readonly runs: number;
   readonly seed: number;
   readonly timeoutMs: number;
@@ -403,7 +408,11 @@ export function resolveSettings(
     ...optional('reference', useReference ? { faults, modes } : undefined),
     rules: selected.filter((id) => !skipped.has(id)),
     selection: { ...optional('rules', chosen), ...optional('skipRules', skippedIds) },
-    allow: allowList(read.strings('allow'), names.of('allow'), given.allow),
+    allow: allowList(read.strings('allow'), names.of('allow'), given.allow, useReference),
+    allowFrom:
+      read.strings('allow') === undefined
+        ? { given: false, name: names.missing('allow') }
+        : { given: true, name: names.of('allow') },
     runs: read.integer('runs', DEFAULTS.runs, 1, 10_000),
     seed: read.integer('seed', randomSeed(), 0, 2 ** 31 - 1),
     timeoutMs: read.integer('timeoutMs', DEFAULTS.timeoutMs, 1, 600_000),
@@ -695,8 +704,14 @@ function ruleList(
   return ids;
 }
 
-function allowList(value: readonly string[] | undefined, name: string, given: unknown): ProbeClass[] {
-  if (value === undefined) return [...DEFAULTS.allow];
+/** The probe classes given, or the default: every class against the embedded reference, else read and write. */
+function allowList(
+  value: readonly string[] | undefined,
+  name: string,
+  given: unknown,
+  useReference: boolean,
+): ProbeClass[] {
+  if (value === undefined) return [...(useReference ? DEFAULTS.allowOnReference : DEFAULTS.allow)];
   const classes = value.map((c) => c.trim()).filter(Boolean);
   const bad = classes.filter((c) => !(PROBE_CLASSES as readonly string[]).includes(c));
   if (bad.length > 0 || classes.length === 0) {

@@ -124,7 +124,7 @@ describe('an interrupted run', () => {
     const dir = await mkdtemp(join(tmpdir(), 'interrupt-'));
     const started = Date.now();
     const run = await runCli(
-      ['--runs', '1', '--concurrency', '1', '--seed', '9', '--report-dir', dir],
+      ['--runs', '1', '--concurrency', '1', '--seed', '9', '--allow', 'read,write,disruptive', '--report-dir', dir],
       {
         ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
       },
