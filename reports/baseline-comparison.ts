@@ -85,7 +85,11 @@ function isExpired(entry: BaselineEntry, today: string): boolean {
 /** The report with the baseline applied: the run fails only on new failures and expired entries. */
 export function applyBaseline(report: RunReport, summary: BaselineSummary): BaselinedRunReport {
   const outcome: RunOutcome =
-    report.outcome === 'error' ? 'error' : summary.new.length > 0 || summary.expired.length > 0 ? 'failed' : 'passed';
+    report.outcome === 'error' || report.outcome === 'interrupted'
+      ? report.outcome
+      : summary.new.length > 0 || summary.expired.length > 0
+        ? 'failed'
+        : 'passed';
   return { ...report, outcome, baseline: summary };
 }
 

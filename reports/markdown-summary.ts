@@ -12,7 +12,7 @@ import { failuresWorstFirst } from './worst-first.ts';
 
 const DEFAULT_ROWS = 100;
 const MAX_MESSAGE = 400;
-const ICON = { passed: '✅', failed: '❌', error: '⚠️' } as const;
+const ICON = { passed: '✅', failed: '❌', interrupted: '⏹️', error: '⚠️' } as const;
 
 /** What a job summary adds to the summary: links (to the reports' artifact), and fewer rows to fit GitHub's limit. */
 export interface SummaryOptions {
