@@ -123,8 +123,9 @@ export function groupSkip(
   if (!selected.has(group.name)) return skip('it feeds no selected rule (--rules / --skip-rules)', true);
   const klass = groupClass(group, operationOf);
   if (!config.allow.includes(klass)) return skip(classLeftOut(config, klass), true);
+  // A setting the user left out (BACKUP_ID, another tenant's credentials) skips what needs it by their choice.
   const missing = group.requires?.(config);
-  if (missing) return skip(missing, false);
+  if (missing) return skip(missing, true);
   return undefined;
 }
 

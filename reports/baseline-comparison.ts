@@ -24,6 +24,8 @@ export interface BaselineSummary {
   readonly expired: readonly (BaselineEntry & { readonly now: Outcome | 'not run' })[];
   /** Entries whose rule passed on the operation: stale, to be removed. */
   readonly unexpectedPasses: readonly BaselineEntry[];
+  /** The file did not exist: no failure is known yet, each counts as new (`--update-baseline` writes it). */
+  readonly absent?: true;
 }
 
 /** A run report with its baseline comparison, when a baseline was given. */

@@ -18,7 +18,7 @@ import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
 import { TOOL } from './tool-version.ts';
-import { verdictWords } from './verdict-words.ts';
+import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
 
 const MARK: Readonly<Record<Outcome | 'known', string>> = { passed: '✓', failed: '✗', skipped: '–', known: '✗' };
 const SEVERITY: Readonly<Record<Severity, string>> = {
@@ -367,7 +367,8 @@ function baselineSection(report: BaselinedRunReport): string {
   const counts =
     `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${expired}, ` +
     `${b.unexpectedPasses.length} unexpected pass(es)`;
-  return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${counts}.</p>
+  const absent = b.absent ? ` Not found: ${esc(ABSENT_BASELINE)}` : '';
+  return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${counts}.${absent}</p>
 ${table(
   'New failures',
   rows(b.new, (i) => esc(shorten(b.new[i]!.message, 160))),

@@ -5,7 +5,7 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { renderMinimalExample } from '../evidence/minimal-example.ts';
 import { renderSequenceExample } from '../evidence/sequence-example.ts';
-import { verdictWords } from './verdict-words.ts';
+import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { failuresWorstFirst } from './worst-first.ts';
@@ -114,6 +114,7 @@ function baselineSection(report: BaselinedRunReport, maxRows: number): string[] 
   return [
     `### Baseline \`${inline(b.file)}\``,
     '',
+    ...(b.absent ? [`Not found: ${ABSENT_BASELINE}`, ''] : []),
     `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} ` +
       `expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).`,
     '',

@@ -3,7 +3,7 @@ import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
-import { verdictWords } from './verdict-words.ts';
+import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
 import { renderMinimalExample } from '../evidence/minimal-example.ts';
 import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './terminal-style.ts';
@@ -179,6 +179,7 @@ function baselineLines(report: BaselinedRunReport, columns: number): string[] {
     `${e.rule} on ${operationName(e)}`;
   return [
     '',
+    ...(b.absent ? wrap(`Baseline ${b.file}: ${ABSENT_BASELINE}`, columns, 2) : []),
     `Baseline ${b.file}: ${b.known.length} known failure(s), ${b.new.length} new, ${b.expired.length} ` +
       `expired, ${b.unexpectedPasses.length} unexpected pass(es).`,
     ...b.new.flatMap((e) => wrap(`  new failure: ${named(e)}`, columns, 4)),
