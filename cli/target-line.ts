@@ -17,9 +17,11 @@ export function targetLine(config: RunConfig): string {
 function targetWords(config: RunConfig): string {
   if (config.reference) {
     const { faults, modes } = config.reference;
+    const left = Object.entries(config.unconfigured).map(([api, why]) => `${api} API, ${why}`);
     return (
       'Testing the embedded reference target (faults: ' +
-      `${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})`
+      `${faults.length > 0 ? faults.join(', ') : 'none'}${modes.length > 0 ? `; modes: ${modes.join(', ')}` : ''})` +
+      `${left.length > 0 ? ` (not under test: ${left.join('; ')})` : ''}`
     );
   }
   const tested = API_LIST.flatMap((api) => {

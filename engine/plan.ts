@@ -117,7 +117,7 @@ export function groupSkip(
   });
   for (const operationId of group.operations) {
     const { api } = operationOf(operationId);
-    if (!config[api] && !config.reference)
+    if ((!config[api] && !config.reference) || !config.apis.includes(api))
       return skip(`the ${api} API is not under test: ${config.unconfigured[api] ?? 'not configured'}`, true);
   }
   if (!selected.has(group.name)) return skip('it feeds no selected rule (--rules / --skip-rules)', true);
