@@ -101,14 +101,28 @@ export async function runSuites(
 /** A promise that never settles: the run in this thread is over when its last event is heard, not when it returns. */
 const NEVER = new Promise<never>(() => undefined);
 
-/** The line a suite gets once judged: `✓ pipes: 40 passed, 0 failed, 3 skipped (120 requests)`. */
-function suiteLine({ report, results, errors }: JudgedSuite): string {
+/**
+ * The line a suite gets once judged: `✓ pipes: 40 passed, 0 failed, 3 skipped (120 requests)`; a tick only for a suite
+ * that passed something, and a suite that sent nothing says so, with why (`- alerts: sent nothing, 30 skipped: ...`).
+ */
+export function suiteLine({ report, results, errors }: JudgedSuite): string {
   const count = (outcome: string): number => results.filter((result) => result.outcome === outcome).length;
-  const failed = count('failed');
-  return (
-    `${failed > 0 || errors.length > 0 ? '✗' : '✓'} ${report.suite}: ${count('passed')} passed, ${failed} failed, ` +
-    `${count('skipped')} skipped (${report.requests} requests)${errors.length > 0 ? ', not judged: an error' : ''}`
-  );
+  const [passed, failed, skipped] = [count('passed'), count('failed'), count('skipped')];
+  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped (${report.requests} requests)`;
+  if (failed > 0 || errors.length > 0)
+    return `✗ ${report.suite}: ${counts}${errors.length > 0 ? ', not judged: an error' : ''}`;
+  if (passed > 0) return `✓ ${report.suite}: ${counts}`;
+  // The most common reason, and how many verdicts were skipped for others.
+  const byReason = new Map<string, number>();
+  for (const result of results) {
+    const reason = result.skipReasons?.[0] ?? result.message;
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  const [reason, most] = [...byReason].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  const why = `${reason ? `: ${reason}` : ''}${skipped > most ? ` (${skipped - most} for other reasons)` : ''}`;
+  return report.requests === 0
+    ? `- ${report.suite}: sent nothing, ${skipped} skipped${why}`
+    : `? ${report.suite}: nothing judged, ${counts}${why}`;
 }
 
 function progressText(progress: RunProgress, planned: number | undefined, started: number): string {

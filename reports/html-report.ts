@@ -19,6 +19,7 @@ import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
 import { TOOL } from './tool-version.ts';
 import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
+import { createdWords } from './created-words.ts';
 
 const MARK: Readonly<Record<Outcome | 'known', string>> = { passed: '✓', failed: '✗', skipped: '–', known: '✗' };
 const SEVERITY: Readonly<Record<Severity, string>> = {
@@ -105,7 +106,7 @@ export function htmlReport(report: BaselinedRunReport): string {
     ['coverage', 'Coverage', coverageSection(report)],
     ['skipped', 'Skipped', skippedSection(report)],
     ['contract', 'Contract statements', contractSection(report)],
-    ['created', `Created on the target (${report.created.length})`, createdSection(report)],
+    ['created', `Created and changed on the target (${report.created.length})`, createdSection(report)],
   ];
   const tool = `${esc(TOOL.name)} ${esc(TOOL.version)}`;
   const timing = `run started ${esc(report.startedAt)}, took ${seconds(report.durationMs)} s`;
@@ -566,15 +567,12 @@ function skippedSection(report: BaselinedRunReport): string {
 
 function createdSection(report: BaselinedRunReport): string {
   if (report.created.length === 0) return '<p class="muted">Nothing.</p>';
-  const byKind = new Map<string, number>();
-  for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
   const rows = report.created.map(
     (c) =>
       `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td>` +
       `<td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`,
   );
-  const kinds = [...byKind].map(([kind, n]) => `${n} ${esc(kind)}`).join(', ');
-  return `<details><summary>${kinds}: the run leaves them on the target</summary>
+  return `<details><summary>${esc(createdWords(report.created))}: the run leaves them on the target</summary>
 <table><tr><th>Kind</th><th>Id</th><th>Operation</th><th>Note</th></tr>${rows.join('')}</table>
 </details>`;
 }

@@ -3,6 +3,7 @@ import { coverageMarkdown } from './coverage-markdown.ts';
 import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
+import { createdWords } from './created-words.ts';
 import { renderMinimalExample } from '../evidence/minimal-example.ts';
 import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
@@ -184,12 +185,10 @@ function skippedSection(report: BaselinedRunReport): string[] {
 
 function createdSection(report: BaselinedRunReport, maxRows: number): string[] {
   if (report.created.length === 0) return [];
-  const byKind = new Map<string, number>();
-  for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
   return [
     '### Created on the target',
     '',
-    `${report.created.length} resource(s): ${[...byKind].map(([kind, n]) => `${n} ${kind}`).join(', ')}.`,
+    `${createdWords(report.created)}.`,
     '',
     '<details><summary>Resources</summary>',
     '',

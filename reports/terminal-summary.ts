@@ -1,6 +1,7 @@
 import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
+import { createdWords } from './created-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
@@ -53,7 +54,7 @@ export function terminalSummary(report: BaselinedRunReport, style: TerminalStyle
   if (report.created.length > 0)
     lines.push(
       ...wrap(
-        `Created on the target: ${report.created.length} resource(s), listed in findings.json under "created".`,
+        `On the target: ${createdWords(report.created)}, listed in findings.json under "created".`,
         style.columns,
         2,
       ),
