@@ -125,11 +125,22 @@ export function suiteLine({ report, results, errors }: JudgedSuite): string {
     : `? ${report.suite}: nothing judged, ${counts}${why}`;
 }
 
-function progressText(progress: RunProgress, planned: number | undefined, started: number): string {
-  const { sent, rateLimited, violations } = progress;
+/**
+ * The progress line: the planned requests sent out of the plan, never past it, and apart what the plan does not count
+ * (retries after a 429, requests that shrink failures, put-backs a target's answers called for beyond the estimate).
+ */
+export function progressText(progress: RunProgress, planned: number | undefined, started: number): string {
+  const { sent, rateLimited, shrinking, violations } = progress;
+  const own = Math.max(0, sent - rateLimited - shrinking);
+  const beyond = planned === undefined ? 0 : Math.max(0, own - planned);
+  const extra = [
+    `${rateLimited} retried after a 429`,
+    ...(shrinking > 0 ? [`${shrinking} to shrink failures`] : []),
+    ...(beyond > 0 ? [`${beyond} beyond the plan`] : []),
+  ];
   return (
-    `conformance: ${sent}${planned === undefined ? '' : `/${planned}`} requests sent, ${rateLimited} ` +
-    `rate-limit waits, ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`
+    `conformance: ${planned === undefined ? `${own} requests sent` : `${own - beyond}/${planned} planned requests sent`}` +
+    ` (${extra.join(', ')}), ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`
   );
 }
 
