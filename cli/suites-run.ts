@@ -138,9 +138,10 @@ export function progressText(progress: RunProgress, planned: number | undefined,
     ...(shrinking > 0 ? [`${shrinking} to shrink failures`] : []),
     ...(beyond > 0 ? [`${beyond} beyond the plan`] : []),
   ];
+  const count = planned === undefined ? `${own} requests sent` : `${own - beyond}/${planned} planned requests sent`;
   return (
-    `conformance: ${planned === undefined ? `${own} requests sent` : `${own - beyond}/${planned} planned requests sent`}` +
-    ` (${extra.join(', ')}), ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`
+    `conformance: ${count} (${extra.join(', ')}), ${violations} violations so far ` +
+    `(${Math.round((Date.now() - started) / 1000)} s)`
   );
 }
 

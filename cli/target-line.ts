@@ -9,7 +9,7 @@ const CLASS_WORDS: Readonly<Record<ProbeClass, string>> = Object.freeze({
   disruptive: "the service's stop and start",
 });
 
-/** The first line a run prints: which target it tests, plainly, what it leaves out, and which probe classes it sends. */
+/** The first line a run prints: which target it tests, plainly, what it leaves out, and the probe classes it sends. */
 export function targetLine(config: RunConfig): string {
   return `${targetWords(config)}; ${classWords(config)}`;
 }

@@ -43,7 +43,8 @@ h3{font-size:1rem;margin:1rem 0 .3rem}
 nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #d0d7de;padding:.45rem 0;z-index:1;font-size:13px}
 nav a{margin-right:1rem;color:#0969da;text-decoration:none}nav a:hover{text-decoration:underline}
 .verdict{display:inline-block;padding:.25rem .8rem;border-radius:6px;color:#fff;font-weight:700;letter-spacing:.03em}
-.verdict.passed{background:#1a7f37}.verdict.failed{background:#cf222e}.verdict.error{background:#9a6700}.verdict.interrupted{background:#57606a}
+.verdict.passed{background:#1a7f37}.verdict.failed{background:#cf222e}.verdict.error{background:#9a6700}
+.verdict.interrupted{background:#57606a}
 .target{font-size:15px;margin:.3rem 0}
 table{border-collapse:collapse;margin:.4rem 0}
 th,td{border:1px solid #d0d7de;padding:.1rem .5rem;text-align:left;vertical-align:top}

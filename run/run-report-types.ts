@@ -46,8 +46,8 @@ export interface Collected {
 }
 
 /**
- * Overall outcome: `error` when the harness itself could not judge, `interrupted` when a signal stopped the run before it
- * finished (never `passed`, whatever it reached).
+ * Overall outcome: `error` when the harness itself could not judge, `interrupted` when a signal stopped the run
+ * before it finished (never `passed`, whatever it reached).
  */
 export type RunOutcome = 'passed' | 'failed' | 'interrupted' | 'error';
 

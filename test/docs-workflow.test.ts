@@ -47,7 +47,8 @@ describe("the guide's whole workflow, copied as written, against a correct serve
     await reference?.close();
   });
 
-  it('passes on its first run, before the baseline file exists, and on its second, saying the file was not found', async () => {
+  it('passes on its first run, before the baseline file exists, and on its second, saying the file was not ' +
+    'found', async () => {
     const step = await guideStep();
     // The repository's variables and secrets, for a staging deployment that the reference target stands in for.
     const defined = targetEnv(reference);

