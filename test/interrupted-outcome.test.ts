@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCode } from '../cli/exit-code.ts';
 import { applyBaseline, compareWithBaseline } from '../reports/baseline-comparison.ts';
@@ -9,6 +11,7 @@ import { markdownSummary } from '../reports/markdown-summary.ts';
 import { interruptedReport } from '../reports/run-report.ts';
 import { sarifLog } from '../reports/sarif.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
+import { builtMain, runInProcess } from './support/in-process.ts';
 import { fixtureReport, fixtureResult, OPERATIONS } from './support/run-report-fixture.ts';
 
 describe('a run stopped by a signal', () => {
@@ -39,4 +42,27 @@ describe('a run stopped by a signal', () => {
     const baseline = compareWithBaseline(report.results, { version: 1, entries: [] }, 'b.json', '2026-01-01');
     expect(applyBaseline(report, baseline).outcome).toBe('interrupted');
   });
+
+  it('makes a merge of its shards interrupted too, with its exit code', async () => {
+    const parts = [];
+    for (const index of [1, 2])
+      parts.push(
+        await runInProcess(['--runs', '1', '--seed', '4', '--rules', 'envelope.shape', '--shard', `${index}/2`]),
+      );
+    expect(parts.map((part) => part.code)).toEqual([0, 0]);
+    // The second shard as a Ctrl-C leaves it: its findings.json says so.
+    const file = join(parts[1]!.reportDir, 'findings.json');
+    const findings = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...findings, outcome: 'interrupted', interrupted: 'SIGINT' }));
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+    const merged = join(parts[0]!.reportDir, 'merged');
+    const code = await builtMain(['merge', ...parts.map((part) => part.reportDir), '--report-dir', merged], {}, io);
+    expect(code).toBe(130);
+    expect(JSON.parse(await readFile(join(merged, 'findings.json'), 'utf8'))).toMatchObject({
+      outcome: 'interrupted',
+      interrupted: 'SIGINT',
+    });
+    expect(lines.join('\n')).toMatch(/^INTERRUPTED by SIGINT, before the run finished: 0 failed/m);
+  }, 120_000);
 });
