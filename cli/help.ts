@@ -68,8 +68,10 @@ Gateway and settings file (docs/config-and-headers.md):
                          the environment; credentials stay in their variables
 
 Run:
+  --api management|alerts  only this API: nothing is sent to the other, even when its settings are set
   --rules ID,...         run only these rules          --skip-rules ID,...  skip these rules
-  --allow CLASSES        probe classes allowed: read,write,disruptive (default: all)
+  --allow CLASSES        probe classes allowed: read,write,disruptive (default: read,write against a
+                         configured target, every class against the embedded one)
   --runs N               examples per property (default 8)
   --seed N               replay a run exactly (default: random, printed)
   --timeout-ms N         per request (default 10000)   --budget-ms N  whole run (default 600000)

@@ -13,7 +13,8 @@ import { judgeWithBaseline, loadBaseline } from '../reports/baseline-run.ts';
 import { type FileValidator, fileValidator } from '../reports/file-schemas.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { readFindingsDocument } from '../reports/findings-file.ts';
-import { assembleRunReport, type RunHeader } from '../reports/run-report.ts';
+import { assembleRunReport, interruptedReport, type RunHeader } from '../reports/run-report.ts';
+import { exitCode } from './exit-code.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { RULE_IDS } from '../rules/index.ts';
@@ -28,6 +29,8 @@ interface ShardOutput {
   readonly header: RunHeader;
   readonly requests: number;
   readonly collected: Collected;
+  /** The signal that stopped the shard's run before it finished, if one did. */
+  readonly interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 /** Settings that decide what a run tests; shards that differ in them are not parts of one run. */
@@ -67,7 +70,10 @@ export async function runMerge(
     suites: ordered.flatMap((s) => s.collected.suites),
     errors: ordered.flatMap((s) => s.collected.errors),
   };
-  const report = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
+  // A shard stopped before it finished leaves the whole run interrupted, never passed.
+  const stopped = ordered.find((s) => s.interrupted)?.interrupted;
+  const assembled = assembleRunReport(mergedHeader(ordered), collected, RULE_IDS);
+  const report = stopped ? interruptedReport(assembled, stopped) : assembled;
   const judged = applyJudgedGate(
     baseline ? await judgeWithBaseline(report, baseline, new Date()) : report,
     requireJudged,
@@ -75,7 +81,7 @@ export async function runMerge(
   const files = await writeReports(reportDir, judged, { out: io.out, env, redact });
   io.out(redact(terminalSummary(judged, io.style)));
   io.out(`Reports in ${resolve(reportDir)}: ${files.map((f) => basename(f)).join(', ')}`);
-  return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
+  return exitCode(judged);
 }
 
 function mergeArgs(argv: readonly string[]): {
@@ -172,6 +178,7 @@ async function readShard(dir: string, validate: FileValidator): Promise<ShardOut
     header: { seed, startedAt, durationMs, target, settings, replay },
     requests: json.stats.requests,
     collected,
+    ...(json.interrupted ? { interrupted: json.interrupted } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { ensureReportDir } from './report-dir.ts';
 import { checkEvidenceOutputs, writeEvidence } from './evidence-outputs.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import type { BaselinedRunReport } from '../reports/baseline-comparison.ts';
-import { buildRunReport } from '../reports/run-report.ts';
+import { buildRunReport, interruptedReport } from '../reports/run-report.ts';
 import { applyJudgedGate } from '../reports/judged-gate.ts';
 import { terminalSummary } from '../reports/terminal-summary.ts';
 import { RULE_IDS } from '../rules/index.ts';
@@ -24,6 +24,7 @@ import {
   type InterruptSignal,
 } from './interrupts.ts';
 import { endProcess } from './end-process.ts';
+import { exitCode } from './exit-code.ts';
 import { EarlyWorker } from './early-worker.ts';
 import { leftChangedWarnings, unknownStateWarnings } from './left-changed.ts';
 import type { Collected } from '../run/run-report-types.ts';
@@ -158,10 +159,8 @@ export async function runCommand(
     const redact = run.redact;
     const reportIo = { out: io.out, env, redact };
     const signal = interrupts.received();
-    const report = {
-      ...buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime()),
-      ...(signal ? { interrupted: signal } : {}),
-    };
+    const built = buildRunReport(config, collected, startedAt, Date.now() - startedAt.getTime());
+    const report = signal ? interruptedReport(built, signal) : built;
     const judged = applyJudgedGate(
       baselined && baseline ? await baselined.judgeWithBaseline(report, baseline, startedAt) : report,
       config.requireJudged,
@@ -179,7 +178,7 @@ export async function runCommand(
       );
       return INTERRUPT_EXIT_CODES[signal];
     }
-    return judged.outcome === 'passed' ? 0 : judged.outcome === 'failed' ? 1 : 2;
+    return exitCode(judged);
   } finally {
     interrupts.dispose();
     listener?.close();
@@ -225,10 +224,10 @@ async function hardStop(run: RunState, signal: InterruptSignal, reportIo: Report
       suites: [],
       errors: [STOPPED_BEFORE_ANY_VERDICT],
     };
-    const report = {
-      ...buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()),
-      interrupted: signal,
-    };
+    const report = interruptedReport(
+      buildRunReport(config, collected, run.startedAt, Date.now() - run.startedAt.getTime()),
+      signal,
+    );
     await writeReports(config.reportDir, report, reportIo);
     for (const warning of [...leftChangedWarnings(report.incidents), ...unknownStateWarnings(config)])
       io.err(reportIo.redact(warning));

@@ -101,21 +101,47 @@ export async function runSuites(
 /** A promise that never settles: the run in this thread is over when its last event is heard, not when it returns. */
 const NEVER = new Promise<never>(() => undefined);
 
-/** The line a suite gets once judged: `✓ pipes: 40 passed, 0 failed, 3 skipped (120 requests)`. */
-function suiteLine({ report, results, errors }: JudgedSuite): string {
+/**
+ * The line a suite gets once judged: `✓ pipes: 40 passed, 0 failed, 3 skipped (120 requests)`; a tick only for a suite
+ * that passed something, and a suite that sent nothing says so, with why (`- alerts: sent nothing, 30 skipped: ...`).
+ */
+export function suiteLine({ report, results, errors }: JudgedSuite): string {
   const count = (outcome: string): number => results.filter((result) => result.outcome === outcome).length;
-  const failed = count('failed');
-  return (
-    `${failed > 0 || errors.length > 0 ? '✗' : '✓'} ${report.suite}: ${count('passed')} passed, ${failed} failed, ` +
-    `${count('skipped')} skipped (${report.requests} requests)${errors.length > 0 ? ', not judged: an error' : ''}`
-  );
+  const [passed, failed, skipped] = [count('passed'), count('failed'), count('skipped')];
+  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped (${report.requests} requests)`;
+  if (failed > 0 || errors.length > 0)
+    return `✗ ${report.suite}: ${counts}${errors.length > 0 ? ', not judged: an error' : ''}`;
+  if (passed > 0) return `✓ ${report.suite}: ${counts}`;
+  // The most common reason, and how many verdicts were skipped for others.
+  const byReason = new Map<string, number>();
+  for (const result of results) {
+    const reason = result.skipReasons?.[0] ?? result.message;
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  const [reason, most] = [...byReason].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  const why = `${reason ? `: ${reason}` : ''}${skipped > most ? ` (${skipped - most} for other reasons)` : ''}`;
+  return report.requests === 0
+    ? `- ${report.suite}: sent nothing, ${skipped} skipped${why}`
+    : `? ${report.suite}: nothing judged, ${counts}${why}`;
 }
 
-function progressText(progress: RunProgress, planned: number | undefined, started: number): string {
-  const { sent, rateLimited, violations } = progress;
+/**
+ * The progress line: the planned requests sent out of the plan, never past it, and apart what the plan does not count
+ * (retries after a 429, requests that shrink failures, put-backs a target's answers called for beyond the estimate).
+ */
+export function progressText(progress: RunProgress, planned: number | undefined, started: number): string {
+  const { sent, rateLimited, shrinking, violations } = progress;
+  const own = Math.max(0, sent - rateLimited - shrinking);
+  const beyond = planned === undefined ? 0 : Math.max(0, own - planned);
+  const extra = [
+    `${rateLimited} retried after a 429`,
+    ...(shrinking > 0 ? [`${shrinking} to shrink failures`] : []),
+    ...(beyond > 0 ? [`${beyond} beyond the plan`] : []),
+  ];
+  const count = planned === undefined ? `${own} requests sent` : `${own - beyond}/${planned} planned requests sent`;
   return (
-    `conformance: ${sent}${planned === undefined ? '' : `/${planned}`} requests sent, ${rateLimited} ` +
-    `rate-limit waits, ${violations} violations so far (${Math.round((Date.now() - started) / 1000)} s)`
+    `conformance: ${count} (${extra.join(', ')}), ${violations} violations so far ` +
+    `(${Math.round((Date.now() - started) / 1000)} s)`
   );
 }
 

@@ -117,16 +117,24 @@ export function groupSkip(
   });
   for (const operationId of group.operations) {
     const { api } = operationOf(operationId);
-    if (!config[api] && !config.reference)
+    if ((!config[api] && !config.reference) || !config.apis.includes(api))
       return skip(`the ${api} API is not under test: ${config.unconfigured[api] ?? 'not configured'}`, true);
   }
   if (!selected.has(group.name)) return skip('it feeds no selected rule (--rules / --skip-rules)', true);
   const klass = groupClass(group, operationOf);
-  if (!config.allow.includes(klass))
-    return skip(`probes of class ${klass} are not allowed (--allow ${config.allow.join(',')})`, true);
+  if (!config.allow.includes(klass)) return skip(classLeftOut(config, klass), true);
+  // A setting the user left out (BACKUP_ID, another tenant's credentials) skips what needs it by their choice.
   const missing = group.requires?.(config);
-  if (missing) return skip(missing, false);
+  if (missing) return skip(missing, true);
   return undefined;
+}
+
+/** Why probes of a class do not run: the classes given leave it out, or the default for a configured target does. */
+export function classLeftOut(config: RunConfig, klass: string): string {
+  const { given, name } = config.allowFrom;
+  return given
+    ? `probes of class ${klass} are not allowed (${name} ${config.allow.join(',')})`
+    : `probes of class ${klass} are left out by default against a configured target (name it in ${name} to run them)`;
 }
 
 /**

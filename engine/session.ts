@@ -85,7 +85,7 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
   const { gate } = transport;
   const channel: RunReporter | undefined = options.channel === undefined ? undefined : openRunChannel(options.channel);
   channel?.onStop(() => gate.interrupt());
-  const counts = { rateLimited: 0, violations: 0 };
+  const counts = { rateLimited: 0, shrinking: 0, violations: 0 };
   const report = (): void => channel?.report({ sent: gate.sent(), ...counts });
   const redactor = options.redactor ?? createRedactor(redactedNames(specs), createSecretRegistry(config));
   const byId = new Map(specs.operations.map((op) => [op.operationId, op]));
@@ -117,6 +117,8 @@ export async function createSession(config: RunConfig, specs: Specs, options: Se
     clients<R>(onExchange: (exchange: Exchange) => R, onRateLimited: () => void) {
       return transport.clients({
         onExchange: (exchange) => {
+          const sent = exchange.failure?.code !== 'budget' && exchange.failure?.code !== 'interrupted';
+          if (exchange.probe.shrink && sent) counts.shrinking += 1;
           const recorded = onExchange(exchange);
           report();
           return recorded;

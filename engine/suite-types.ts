@@ -126,7 +126,10 @@ export interface ProbeGroup {
    * ran.
    */
   readonly sequences?: true;
-  /** Why the group cannot run with these settings (a missing id, say), or undefined when it can. */
+  /**
+   * Why the group cannot run with these settings (an optional setting the user left out, such as BACKUP_ID: a skip by
+   * choice), or undefined when it can.
+   */
   readonly requires?: (config: RunConfig) => string | undefined;
   /** How many requests the group sends with `runs` examples per property, when every step succeeds. */
   estimate(runs: number): number;

@@ -20,7 +20,10 @@ export function replayCommand(config: RunConfig, rule?: string): string {
 /** The flags of every limit that differs from its default. */
 function limitFlags(config: RunConfig): string[] {
   const flags: string[] = [];
-  if (config.allow.join(',') !== DEFAULTS.allow.join(',')) flags.push(`--allow ${config.allow.join(',')}`);
+  // The classes given are named again: a replay elsewhere (the embedded target's default is every class) keeps them.
+  const allowByDefault = config.reference ? DEFAULTS.allowOnReference : DEFAULTS.allow;
+  if (config.allowFrom.given || config.allow.join(',') !== allowByDefault.join(','))
+    flags.push(`--allow ${config.allow.join(',')}`);
   if (config.maxRps !== DEFAULTS.maxRps) flags.push(`--max-rps ${config.maxRps}`);
   if (config.concurrency !== DEFAULTS.concurrency) flags.push(`--concurrency ${config.concurrency}`);
   if (config.maxRequests !== undefined) flags.push(`--max-requests ${config.maxRequests}`);

@@ -24,6 +24,8 @@ export interface BaselineSummary {
   readonly expired: readonly (BaselineEntry & { readonly now: Outcome | 'not run' })[];
   /** Entries whose rule passed on the operation: stale, to be removed. */
   readonly unexpectedPasses: readonly BaselineEntry[];
+  /** The file did not exist: no failure is known yet, each counts as new (`--update-baseline` writes it). */
+  readonly absent?: true;
 }
 
 /** A run report with its baseline comparison, when a baseline was given. */
@@ -85,7 +87,11 @@ function isExpired(entry: BaselineEntry, today: string): boolean {
 /** The report with the baseline applied: the run fails only on new failures and expired entries. */
 export function applyBaseline(report: RunReport, summary: BaselineSummary): BaselinedRunReport {
   const outcome: RunOutcome =
-    report.outcome === 'error' ? 'error' : summary.new.length > 0 || summary.expired.length > 0 ? 'failed' : 'passed';
+    report.outcome === 'error' || report.outcome === 'interrupted'
+      ? report.outcome
+      : summary.new.length > 0 || summary.expired.length > 0
+        ? 'failed'
+        : 'passed';
   return { ...report, outcome, baseline: summary };
 }
 

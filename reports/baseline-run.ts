@@ -11,17 +11,21 @@ import {
 import type { KnownFailures } from '../run/known-failures.ts';
 
 /**
- * The baseline settings of a run, and the baseline read before it (absent when `--update-baseline` creates the file).
+ * The baseline settings of a run, and the baseline read before it (absent when the file does not exist yet).
  */
 export interface LoadedBaseline {
   readonly file: string;
   readonly update: boolean;
   readonly previous?: Baseline;
+  /** The file does not exist yet (a first run): no failure is known, each counts as new. */
+  readonly absent?: true;
 }
 
 /**
- * Reads the baseline a run compares with, its entries checked against the rules and operations that exist; with
- * `update`, a missing file is fine (it will be created). Throws BASELINE_INVALID.
+ * Reads the baseline a run compares with, its entries checked against the rules and operations that exist. A file that
+ * does not exist yet is an empty baseline (a workflow's first run, before anyone wrote it): every failure is new, and
+ * the reports say the file was not found; `update` creates it. Throws BASELINE_INVALID for a file that is unreadable or
+ * wrong.
  */
 export async function loadBaseline(
   file: string,
@@ -33,7 +37,7 @@ export async function loadBaseline(
     return { file, update, previous: await readBaseline(file, knownRules, knownOperations) };
   } catch (error) {
     const missing = isHarnessError(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-    if (update && missing) return { file, update };
+    if (missing) return { file, update, absent: true };
     throw error;
   }
 }
@@ -58,7 +62,8 @@ export async function judgeWithBaseline(
     baseline = updatedBaseline(report.results, loaded.previous);
     await writeBaseline(loaded.file, baseline);
   }
-  return applyBaseline(report, compareWithBaseline(report.results, baseline, loaded.file, utcDay(now)));
+  const summary = compareWithBaseline(report.results, baseline, loaded.file, utcDay(now));
+  return applyBaseline(report, loaded.absent && !loaded.update ? { ...summary, absent: true } : summary);
 }
 
 function utcDay(now: Date): string {

@@ -18,7 +18,8 @@ import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
 import { TOOL } from './tool-version.ts';
-import { verdictWords } from './verdict-words.ts';
+import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
+import { createdWords } from './created-words.ts';
 
 const MARK: Readonly<Record<Outcome | 'known', string>> = { passed: '✓', failed: '✗', skipped: '–', known: '✗' };
 const SEVERITY: Readonly<Record<Severity, string>> = {
@@ -43,6 +44,7 @@ nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #d0d7de;paddin
 nav a{margin-right:1rem;color:#0969da;text-decoration:none}nav a:hover{text-decoration:underline}
 .verdict{display:inline-block;padding:.25rem .8rem;border-radius:6px;color:#fff;font-weight:700;letter-spacing:.03em}
 .verdict.passed{background:#1a7f37}.verdict.failed{background:#cf222e}.verdict.error{background:#9a6700}
+.verdict.interrupted{background:#57606a}
 .target{font-size:15px;margin:.3rem 0}
 table{border-collapse:collapse;margin:.4rem 0}
 th,td{border:1px solid #d0d7de;padding:.1rem .5rem;text-align:left;vertical-align:top}
@@ -105,7 +107,7 @@ export function htmlReport(report: BaselinedRunReport): string {
     ['coverage', 'Coverage', coverageSection(report)],
     ['skipped', 'Skipped', skippedSection(report)],
     ['contract', 'Contract statements', contractSection(report)],
-    ['created', `Created on the target (${report.created.length})`, createdSection(report)],
+    ['created', `Created and changed on the target (${report.created.length})`, createdSection(report)],
   ];
   const tool = `${esc(TOOL.name)} ${esc(TOOL.version)}`;
   const timing = `run started ${esc(report.startedAt)}, took ${seconds(report.durationMs)} s`;
@@ -367,7 +369,8 @@ function baselineSection(report: BaselinedRunReport): string {
   const counts =
     `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${expired}, ` +
     `${b.unexpectedPasses.length} unexpected pass(es)`;
-  return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${counts}.</p>
+  const absent = b.absent ? ` Not found: ${esc(ABSENT_BASELINE)}` : '';
+  return `<p>${esc(verdictWords(report))}. Compared with <code>${esc(b.file)}</code>: ${counts}.${absent}</p>
 ${table(
   'New failures',
   rows(b.new, (i) => esc(shorten(b.new[i]!.message, 160))),
@@ -565,15 +568,12 @@ function skippedSection(report: BaselinedRunReport): string {
 
 function createdSection(report: BaselinedRunReport): string {
   if (report.created.length === 0) return '<p class="muted">Nothing.</p>';
-  const byKind = new Map<string, number>();
-  for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
   const rows = report.created.map(
     (c) =>
       `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td>` +
       `<td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`,
   );
-  const kinds = [...byKind].map(([kind, n]) => `${n} ${esc(kind)}`).join(', ');
-  return `<details><summary>${kinds}: the run leaves them on the target</summary>
+  return `<details><summary>${esc(createdWords(report.created))}: the run leaves them on the target</summary>
 <table><tr><th>Kind</th><th>Id</th><th>Operation</th><th>Note</th></tr>${rows.join('')}</table>
 </details>`;
 }

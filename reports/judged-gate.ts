@@ -6,7 +6,8 @@ import type { RunReport } from '../run/run-report-types.ts';
  */
 export function applyJudgedGate<T extends RunReport>(report: T, requireJudged: boolean): T {
   const { notJudged } = report.stats;
-  if (!requireJudged || notJudged === 0 || report.outcome === 'error') return report;
+  if (!requireJudged || notJudged === 0 || report.outcome === 'error' || report.outcome === 'interrupted')
+    return report;
   return {
     ...report,
     outcome: 'failed',

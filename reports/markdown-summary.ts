@@ -3,16 +3,17 @@ import { coverageMarkdown } from './coverage-markdown.ts';
 import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
+import { createdWords } from './created-words.ts';
 import { renderMinimalExample } from '../evidence/minimal-example.ts';
 import { renderSequenceExample } from '../evidence/sequence-example.ts';
-import { verdictWords } from './verdict-words.ts';
+import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { failuresWorstFirst } from './worst-first.ts';
 
 const DEFAULT_ROWS = 100;
 const MAX_MESSAGE = 400;
-const ICON = { passed: '✅', failed: '❌', error: '⚠️' } as const;
+const ICON = { passed: '✅', failed: '❌', interrupted: '⏹️', error: '⚠️' } as const;
 
 /** What a job summary adds to the summary: links (to the reports' artifact), and fewer rows to fit GitHub's limit. */
 export interface SummaryOptions {
@@ -114,6 +115,7 @@ function baselineSection(report: BaselinedRunReport, maxRows: number): string[] 
   return [
     `### Baseline \`${inline(b.file)}\``,
     '',
+    ...(b.absent ? [`Not found: ${ABSENT_BASELINE}`, ''] : []),
     `${b.known.length} known failure(s) accepted, ${b.new.length} new failure(s), ${b.expired.length} ` +
       `expired entr${b.expired.length === 1 ? 'y' : 'ies'}, ${b.unexpectedPasses.length} unexpected pass(es).`,
     '',
@@ -183,12 +185,10 @@ function skippedSection(report: BaselinedRunReport): string[] {
 
 function createdSection(report: BaselinedRunReport, maxRows: number): string[] {
   if (report.created.length === 0) return [];
-  const byKind = new Map<string, number>();
-  for (const c of report.created) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
   return [
     '### Created on the target',
     '',
-    `${report.created.length} resource(s): ${[...byKind].map(([kind, n]) => `${n} ${kind}`).join(', ')}.`,
+    `${createdWords(report.created)}.`,
     '',
     '<details><summary>Resources</summary>',
     '',

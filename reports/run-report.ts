@@ -42,6 +42,14 @@ export function runHeader(config: RunConfig, startedAt: Date, durationMs: number
   };
 }
 
+/**
+ * The report of a run that a signal stopped before it finished: `interrupted`, whatever its verdicts reached (its
+ * failures stay listed), so that no report of it reads as passed.
+ */
+export function interruptedReport<T extends RunReport>(report: T, signal: 'SIGINT' | 'SIGTERM'): T {
+  return { ...report, outcome: 'interrupted', interrupted: signal };
+}
+
 /** Assembles a report from its header and what the suites produced, results ordered by `ruleOrder`. */
 export function assembleRunReport(header: RunHeader, collected: Collected, ruleOrder: readonly string[]): RunReport {
   const { suites } = collected;

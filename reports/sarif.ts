@@ -33,6 +33,12 @@ export function sarifLog(
   const failed = failuresWorstFirst(report, catalogue);
   const ruleIds = [...new Set(failed.map((r) => r.rule))];
   const known = new Set(report.baseline?.known.map((e) => `${e.rule}\u0000${e.operation}`));
+  const notifications = [
+    ...(report.interrupted
+      ? [`the run was interrupted by ${report.interrupted} before it finished: rules left without evidence are skipped`]
+      : []),
+    ...report.errors,
+  ];
   const log: Log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -48,12 +54,13 @@ export function sarifLog(
         },
         invocations: [
           {
-            executionSuccessful: report.outcome !== 'error',
+            executionSuccessful: report.outcome !== 'error' && report.outcome !== 'interrupted',
             startTimeUtc: report.startedAt,
             commandLine: report.replay,
-            ...(report.errors.length > 0
+            ...(report.interrupted ? { exitSignalName: report.interrupted } : {}),
+            ...(notifications.length > 0
               ? {
-                  toolExecutionNotifications: report.errors.map((e) => ({
+                  toolExecutionNotifications: notifications.map((e) => ({
                     level: 'error' as const,
                     message: { text: e },
                   })),

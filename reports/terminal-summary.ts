@@ -1,9 +1,10 @@
 import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
+import { createdWords } from './created-words.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
-import { verdictWords } from './verdict-words.ts';
+import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
 import { renderMinimalExample } from '../evidence/minimal-example.ts';
 import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import { painted, PLAIN_STYLE, wrap, type Paint, type TerminalStyle } from './terminal-style.ts';
@@ -53,7 +54,7 @@ export function terminalSummary(report: BaselinedRunReport, style: TerminalStyle
   if (report.created.length > 0)
     lines.push(
       ...wrap(
-        `Created on the target: ${report.created.length} resource(s), listed in findings.json under "created".`,
+        `On the target: ${createdWords(report.created)}, listed in findings.json under "created".`,
         style.columns,
         2,
       ),
@@ -179,6 +180,7 @@ function baselineLines(report: BaselinedRunReport, columns: number): string[] {
     `${e.rule} on ${operationName(e)}`;
   return [
     '',
+    ...(b.absent ? wrap(`Baseline ${b.file}: ${ABSENT_BASELINE}`, columns, 2) : []),
     `Baseline ${b.file}: ${b.known.length} known failure(s), ${b.new.length} new, ${b.expired.length} ` +
       `expired, ${b.unexpectedPasses.length} unexpected pass(es).`,
     ...b.new.flatMap((e) => wrap(`  new failure: ${named(e)}`, columns, 4)),

@@ -7,8 +7,10 @@ import type { PreparedRun, RunSettings } from './run-settings.ts';
 export interface RunProgress {
   /** Requests sent (429 retries included). */
   readonly sent: number;
-  /** 429 answers waited out so far. */
+  /** 429 answers waited out so far (each retried: one more request sent). */
   readonly rateLimited: number;
+  /** Requests sent to shrink failures (beyond the plan, within the shrink budget). */
+  readonly shrinking: number;
   /** Contract violations found so far. */
   readonly violations: number;
 }
@@ -51,7 +53,7 @@ type RunEvent =
   | { readonly kind: 'finished' };
 
 /** The slots of the shared memory: the stop flag, then the progress counters. */
-const SLOTS = Object.freeze(['stopped', 'sent', 'rateLimited', 'violations'] as const);
+const SLOTS = Object.freeze(['stopped', 'sent', 'rateLimited', 'shrinking', 'violations'] as const);
 const slot = (name: (typeof SLOTS)[number]): number => SLOTS.indexOf(name);
 
 /**
@@ -164,6 +166,7 @@ export function listenToRun(link: RunLink): RunListener {
     progress: () => ({
       sent: Atomics.load(memory, slot('sent')),
       rateLimited: Atomics.load(memory, slot('rateLimited')),
+      shrinking: Atomics.load(memory, slot('shrinking')),
       violations: Atomics.load(memory, slot('violations')),
     }),
     onCreated: (handler) => void created.push(handler),
@@ -239,6 +242,7 @@ export function openRunChannel(link: RunLink): RunReporter {
     report(progress) {
       Atomics.store(memory, slot('sent'), progress.sent);
       Atomics.store(memory, slot('rateLimited'), progress.rateLimited);
+      Atomics.store(memory, slot('shrinking'), progress.shrinking);
       Atomics.store(memory, slot('violations'), progress.violations);
     },
     prepared: (outcome) =>

@@ -45,8 +45,11 @@ export interface Collected {
   readonly errors: string[];
 }
 
-/** Overall outcome: `error` when the harness itself could not judge. */
-export type RunOutcome = 'passed' | 'failed' | 'error';
+/**
+ * Overall outcome: `error` when the harness itself could not judge, `interrupted` when a signal stopped the run
+ * before it finished (never `passed`, whatever it reached).
+ */
+export type RunOutcome = 'passed' | 'failed' | 'interrupted' | 'error';
 
 /** The complete, redacted result of a run: what `findings.json` holds and every report is rendered from. */
 export interface RunReport {

@@ -43,12 +43,19 @@ export interface Shard {
 export interface RunConfig extends Targets {
   /** Why an API is not under test, when it is not. */
   readonly unconfigured: { readonly [A in ApiName]?: string };
+  /** The APIs the run may send to (`--api`, `apis`): every API unless the user chose some; nothing goes to the rest. */
+  readonly apis: readonly ApiName[];
   /** Set when no target is configured: the embedded reference target is started with these. */
   readonly reference?: { readonly faults: readonly string[]; readonly modes: readonly string[] };
   readonly rules: readonly string[];
   /** The rule selection as given (`--rules`, `--skip-rules`), so that a replay narrows the same way. */
   readonly selection?: { readonly rules?: readonly string[]; readonly skipRules?: readonly string[] };
   readonly allow: readonly ProbeClass[];
+  /**
+   * How `allow` was settled: given (by the caller, under `name`), or the default for the kind of target (`name` is then
+   * how the caller would give it).
+   */
+  readonly allowFrom: { readonly given: boolean; readonly name: string };
   readonly runs: number;
   readonly seed: number;
   readonly timeoutMs: number;
@@ -82,6 +89,7 @@ export const RUN_FLAGS = Object.freeze({
     TargetFlag,
     { readonly type: 'string' }
   >),
+  api: { type: 'string' },
   rules: { type: 'string' },
   'skip-rules': { type: 'string' },
   allow: { type: 'string' },
@@ -146,6 +154,8 @@ export type TargetSettings = { readonly [F in TargetFlag as CamelCase<F>]?: stri
  * variables only. Omitted settings take the defaults; with no API's URL, the embedded reference target is used.
  */
 export interface GivenSettings extends TargetSettings, NetworkGiven, HeadersSettings {
+  /** The APIs under test (`--api`): only these are sent anything, even when the others' settings are given. */
+  readonly apis?: readonly ApiName[] | string;
   readonly rules?: readonly string[];
   readonly skipRules?: readonly string[];
   readonly allow?: readonly ProbeClass[];
@@ -180,8 +190,8 @@ export interface GivenSettings extends TargetSettings, NetworkGiven, HeadersSett
 type HeadersSettings = { readonly [K in HeaderKey]?: HeadersGiven };
 
 type SettingKey = keyof GivenSettings;
-/** The flags whose settings key is not the flag in camelCase: `--header` is `headers`. */
-type OwnKeyFlag = 'help' | 'config' | 'header' | `${ApiName}-header`;
+/** The flags whose settings key is not the flag in camelCase: `--header` is `headers`, `--api` is `apis`. */
+type OwnKeyFlag = 'help' | 'config' | 'header' | `${ApiName}-header` | 'api';
 type MissingSettings = Exclude<CamelCase<Exclude<keyof typeof RUN_FLAGS, OwnKeyFlag>>, SettingKey>;
 // A flag added to RUN_FLAGS without its key in GivenSettings fails the type check here.
 true satisfies [MissingSettings] extends [never] ? true : MissingSettings;
@@ -222,8 +232,11 @@ const COMMAND_ONLY: ReadonlySet<string> = new Set(['help', 'config']);
 /** Every key a settings object may have. */
 const SETTING_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(RUN_FLAGS)
-    .filter((flag) => !COMMAND_ONLY.has(flag) && !HEADER_SETTINGS.some((setting) => setting.flag === flag))
+    .filter(
+      (flag) => !COMMAND_ONLY.has(flag) && flag !== 'api' && !HEADER_SETTINGS.some((setting) => setting.flag === flag),
+    )
     .map(camel),
+  'apis',
   ...HEADER_SETTINGS.map((setting) => setting.key),
   ...TARGET_KEYS.values(),
   ...Object.keys(NETWORK_VARIABLES),
@@ -273,14 +286,19 @@ export function commandSettings(
     credentials: FILE_CREDENTIALS,
   });
   const given: Record<string, unknown> = {};
+  const targetNames = new Map<string, string>();
   for (const [flag, value] of Object.entries(flags)) {
     if (COMMAND_ONLY.has(flag) || TARGET_SETTINGS.some((setting) => setting.flag === flag)) continue;
     if (HEADER_SETTINGS.some((setting) => setting.flag === flag)) continue;
+    if (flag === 'api') {
+      given.apis = value;
+      targetNames.set('apis', '--api');
+      continue;
+    }
     // A value given empty is not given (`--har` excepted, which says that it needs a path).
     given[camel(flag)] =
       typeof value === 'string' && flag !== 'har' && flag !== 'bundle' ? value.trim() || undefined : value;
   }
-  const targetNames = new Map<string, string>();
   for (const { setting, value, name } of givenTargetSettings(flags, env).values()) {
     const key = TARGET_KEYS.get(setting.variable);
     if (key) given[key] = value;
@@ -384,7 +402,22 @@ export function resolveSettings(
         'flags).',
     );
   }
-  const targets = resolveTargets(targetGiven, names);
+  // With `--api`, the other API's settings are left as given and unread: nothing is sent to it.
+  const apis = apiList(read.strings('apis'), names.of('apis'), given.apis);
+  const chosenApis = new Map([...targetGiven].filter(([, g]) => apis.includes(g.setting.api)));
+  for (const api of apis) {
+    const base = BASE_URL_SETTING[api];
+    if (!useReference && apis.length < API_LIST.length && !chosenApis.has(base.variable))
+      throw new HarnessError(
+        'CONFIG_MISSING',
+        `${names.of('apis')} ${apis.join(',')} runs the ${api} API, but ` +
+          `${names.missing(TARGET_KEYS.get(base.variable) as SettingKey)} is not set: set it to the base URL of the ` +
+          `${api} API (its ${base.prefix}/... paths go under it).`,
+      );
+  }
+  const targets = resolveTargets(chosenApis, names);
+  const leftOut = (api: ApiName): string | undefined =>
+    apis.includes(api) ? undefined : `left out by ${names.of('apis')} ${apis.join(',')}: nothing is sent to it`;
 
   const known = new Set(knownRules);
   const chosen = ruleList(read.strings('rules'), names.of('rules'), known);
@@ -395,15 +428,22 @@ export function resolveSettings(
   const config: RunConfig = {
     ...targets,
     unconfigured: Object.fromEntries(
-      API_LIST.filter((api) => !useReference && !targets[api.name]).map(({ name, settings: { baseUrl } }) => [
-        name,
-        `${names.missing(TARGET_KEYS.get(baseUrl.variable) as SettingKey)} is not set`,
-      ]),
+      API_LIST.filter((api) => leftOut(api.name) || (!useReference && !targets[api.name])).map(
+        ({ name, settings: { baseUrl } }) => [
+          name,
+          leftOut(name) ?? `${names.missing(TARGET_KEYS.get(baseUrl.variable) as SettingKey)} is not set`,
+        ],
+      ),
     ),
+    apis,
     ...optional('reference', useReference ? { faults, modes } : undefined),
     rules: selected.filter((id) => !skipped.has(id)),
     selection: { ...optional('rules', chosen), ...optional('skipRules', skippedIds) },
-    allow: allowList(read.strings('allow'), names.of('allow'), given.allow),
+    allow: allowList(read.strings('allow'), names.of('allow'), given.allow, useReference),
+    allowFrom:
+      read.strings('allow') === undefined
+        ? { given: false, name: names.missing('allow') }
+        : { given: true, name: names.of('allow') },
     runs: read.integer('runs', DEFAULTS.runs, 1, 10_000),
     seed: read.integer('seed', randomSeed(), 0, 2 ** 31 - 1),
     timeoutMs: read.integer('timeoutMs', DEFAULTS.timeoutMs, 1, 600_000),
@@ -564,7 +604,9 @@ export function withTargets(config: RunConfig, settings: Env): RunConfig {
   const targets = resolveTargets(givenTargetSettings({}, settings), KEY_NAMES);
   const missing = API_LIST.filter((api) => !targets[api.name]).map((api) => api.name);
   if (missing.length > 0) throw new Error(`it serves no ${missing.join(' or ')} API`);
-  return deepFreeze({ ...config, ...targets, unconfigured: {} });
+  // Only the APIs the run may send to (`--api`); the others keep the reason they are left out.
+  const chosen = Object.fromEntries(config.apis.map((api) => [api, targets[api]]));
+  return deepFreeze({ ...config, ...chosen, unconfigured: config.unconfigured });
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -695,8 +737,30 @@ function ruleList(
   return ids;
 }
 
-function allowList(value: readonly string[] | undefined, name: string, given: unknown): ProbeClass[] {
-  if (value === undefined) return [...DEFAULTS.allow];
+/** The APIs under test: those given (names of `API_LIST`), else every API. */
+function apiList(value: readonly string[] | undefined, name: string, given: unknown): ApiName[] {
+  const all = API_LIST.map((api) => api.name);
+  if (value === undefined) return all;
+  const apis = [...new Set(value.map((a) => a.trim()).filter(Boolean))];
+  const bad = apis.filter((a) => !(all as string[]).includes(a));
+  if (bad.length > 0 || apis.length === 0) {
+    throw new HarnessError(
+      'CONFIG_INVALID',
+      `${name} takes ${all.join(' or ')} (or both, comma-separated); ${JSON.stringify(given)} is not one` +
+        `${bad.length === 1 ? didYouMean(bad[0]!, all) : ''}.`,
+    );
+  }
+  return all.filter((api) => apis.includes(api));
+}
+
+/** The probe classes given, or the default: every class against the embedded reference, else read and write. */
+function allowList(
+  value: readonly string[] | undefined,
+  name: string,
+  given: unknown,
+  useReference: boolean,
+): ProbeClass[] {
+  if (value === undefined) return [...(useReference ? DEFAULTS.allowOnReference : DEFAULTS.allow)];
   const classes = value.map((c) => c.trim()).filter(Boolean);
   const bad = classes.filter((c) => !(PROBE_CLASSES as readonly string[]).includes(c));
   if (bad.length > 0 || classes.length === 0) {

@@ -9,7 +9,10 @@ export const DEFAULTS = Object.freeze({
   concurrency: 8,
   maxResponseBytes: 4 * 1024 * 1024,
   reportDir: 'reports/out',
-  allow: Object.freeze(['read', 'write', 'disruptive'] as ProbeClass[]),
+  /** The probe classes of a run against a configured target: `disruptive` (the service's state) only when named. */
+  allow: Object.freeze(['read', 'write'] as ProbeClass[]),
+  /** The probe classes of a run against the embedded reference target: every class. */
+  allowOnReference: Object.freeze(['read', 'write', 'disruptive'] as ProbeClass[]),
   rateLimitMaxWaitMs: 60_000,
   rateLimitBackoffMs: 500,
   findingsPerResult: 5,

@@ -47,6 +47,7 @@ export interface AccessTarget extends AuthTarget {
 export function accessGroups(targets: readonly AccessTarget[]): ProbeGroup[] {
   return targets.flatMap((target): ProbeGroup[] => {
     const after = target.after ? { after: target.after } : {};
+    const requires = target.requires ? { requires: target.requires } : {};
     const moves = target.scope
       ? [
           { part: PATH_SCOPE_PARTS.organization, param: 'organizationId' },
@@ -62,6 +63,7 @@ export function accessGroups(targets: readonly AccessTarget[]): ProbeGroup[] {
               operations: [target.operationId],
               feeds: moves.map(({ part }) => `${PATH_SCOPED}#${part}`),
               ...after,
+              ...requires,
               estimate: () => moves.length,
               async run(context) {
                 const request = target.request(context);
@@ -84,7 +86,7 @@ export function accessGroups(targets: readonly AccessTarget[]): ProbeGroup[] {
         name: `another tenant: ${target.operationId}`,
         operations: [target.operationId],
         feeds: [`${OTHER_TENANT}#${OTHER_TENANT_PARTS.refused}`],
-        requires: needsOtherTenant(target.api),
+        requires: (config) => target.requires?.(config) ?? needsOtherTenant(target.api)(config),
         ...after,
         estimate: () => 1,
         async run(context) {

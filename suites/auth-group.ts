@@ -18,6 +18,8 @@ export interface AuthTarget {
   readonly request: (context: SuiteContext) => AuthRequest;
   /** Groups of the suite that must run first (the one that creates or finds the resource). */
   readonly after?: readonly string[];
+  /** Why no request can be built with these settings (a setting the user left out), so that the plan skips it. */
+  readonly requires?: ProbeGroup['requires'];
 }
 
 /**
@@ -65,6 +67,7 @@ export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
     operations: [target.operationId],
     feeds: ['auth.required'],
     ...(target.after ? { after: target.after } : {}),
+    ...(target.requires ? { requires: target.requires } : {}),
     estimate: () => CREDENTIAL_WAYS.length,
     async run(context) {
       const request = target.request(context);

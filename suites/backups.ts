@@ -15,6 +15,7 @@ const BACKUP_TARGET: AccessTarget = {
   operationId: 'getBackup',
   api: 'management',
   scope: 'service',
+  requires: needsBackup,
   request: (context) =>
     context.config.management?.backupId
       ? { params: { backupId: context.config.management.backupId } }

@@ -78,10 +78,13 @@ describe('the suites of a run, concurrently under one gate', () => {
     const management = await timingProxy('management', reference.managementUrl, 40, log);
     const alerts = await timingProxy('alerts', reference.alertsUrl, 40, log);
     servers.push(management.server, alerts.server);
-    run = await runInProcess(['--runs', '2', '--seed', '11', '--concurrency', '4'], {
-      ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
-      ...otherTenantEnv(reference),
-    });
+    run = await runInProcess(
+      ['--runs', '2', '--seed', '11', '--concurrency', '4', '--allow', 'read,write,disruptive'],
+      {
+        ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
+        ...otherTenantEnv(reference),
+      },
+    );
   }, 120_000);
 
   afterAll(async () => {

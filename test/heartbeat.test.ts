@@ -8,8 +8,10 @@ import { resolveConfig } from '../settings/config.ts';
 import { heartbeat } from '../reports/progress-line.ts';
 import { RULE_IDS } from '../rules/index.ts';
 
-const HEARTBEAT =
-  /^conformance: (\d+)\/(\d+) requests sent, (\d+) rate-limit waits, (\d+) violations so far \(\d+ s\)$/;
+const HEARTBEAT = new RegExp(
+  String.raw`^conformance: (\d+)\/(\d+) planned requests sent \((\d+) retried after a 429(?:, \d+ [a-z ]+)*\), ` +
+    String.raw`(\d+) violations so far \(\d+ s\)$`,
+);
 
 describe('heartbeat', () => {
   it('prints after each quiet spell, and a line restarts the quiet', async () => {
@@ -75,5 +77,6 @@ describe('heartbeat', () => {
     expect(beats.at(-1)!.sent).toBeGreaterThan(beats[0]!.sent);
     expect(beats.at(-1)!.rateLimited).toBeGreaterThanOrEqual(1);
     expect(new Set(beats.map((b) => b.planned)).size).toBe(1);
+    expect(beats.filter((b) => b.sent > b.planned)).toEqual([]);
   }, 60_000);
 });

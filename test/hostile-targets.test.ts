@@ -24,6 +24,8 @@ const FLAGS = [
   '65536',
   '--seed',
   '20261121',
+  '--allow',
+  'read,write,disruptive',
 ];
 
 /** A run must end; this bound only catches a run that does not, it is no performance target. */

@@ -124,7 +124,7 @@ describe('an interrupted run', () => {
     const dir = await mkdtemp(join(tmpdir(), 'interrupt-'));
     const started = Date.now();
     const run = await runCli(
-      ['--runs', '1', '--concurrency', '1', '--seed', '9', '--report-dir', dir],
+      ['--runs', '1', '--concurrency', '1', '--seed', '9', '--allow', 'read,write,disruptive', '--report-dir', dir],
       {
         ...targetEnv(reference, { management: management.url, alerts: alerts.url }),
       },
@@ -157,6 +157,18 @@ describe('an interrupted run', () => {
     expect(run.code).toBe(130);
     expect(after).toEqual(['PATCH …/state {"command":"start"}']);
     expect(report.interrupted).toBe('SIGINT');
+    // Interrupted wherever the run reports, never passed: a cancelled CI job must not read green.
+    expect(report.outcome).toBe('interrupted');
+    expect(run.stdout).toMatch(/^INTERRUPTED by SIGINT, before the run finished: \d+ failed, \d+ passed/m);
+    expect(run.stdout).not.toMatch(/^PASSED/m);
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(
+      /^## Conformance: ⏹️ INTERRUPTED by SIGINT, before the run finished$/m,
+    );
+    expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain(
+      '<span class="verdict interrupted" id="verdict">INTERRUPTED by SIGINT, before the run finished</span>',
+    );
+    const sarif = JSON.parse(await readFile(join(dir, 'results.sarif'), 'utf8'));
+    expect(sarif.runs[0].invocations[0]).toMatchObject({ executionSuccessful: false, exitSignalName: 'SIGINT' });
     const { operations } = await loadSpecs();
     expect(report.results.length).toBe(RULES.reduce((sum, rule) => sum + operationsOf(rule, operations).length, 0));
     expect(
@@ -196,6 +208,7 @@ describe('an interrupted run', () => {
     expect(after).toEqual([]);
     expect(trap.arrivals.filter((a) => a.path.endsWith('/state') && a.body === '{"command":"start"}')).toEqual([]);
     expect(report.interrupted).toBe('SIGINT');
+    expect(report.outcome).toBe('interrupted');
     expect(report.incidents).toEqual([]);
     expect(run.stderr).not.toMatch(/may be left stopped/);
   }, 150_000);
@@ -216,7 +229,7 @@ describe('an interrupted run', () => {
     expect(report.created.filter((c) => c.operation === 'createPipe').length).toBe(pipesCreated.length);
     expect(elapsedAfterSignal).toBeLessThan(15_000);
     expect(report.interrupted).toBe('SIGTERM');
-    expect(report.outcome).toBe('error');
+    expect(report.outcome).toBe('interrupted');
     // Which suites ran before the service's depends on vitest's file order: the report holds those verdicts, and counts
     // the rest; a run stopped before vitest had declared its tests (the worker's requests go out first) has reached no
     // verdict, and says so.

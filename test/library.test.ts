@@ -125,7 +125,9 @@ describe('the library entry', () => {
       { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
       RULE_IDS,
     );
-    expect(object).toEqual(command);
+    // The same settings, each named as its caller gave it.
+    expect(object).toEqual({ ...command, allowFrom: { given: true, name: 'allow' } });
+    expect(command.allowFrom).toEqual({ given: true, name: '--allow' });
     expect(resolveSettings({ referenceMode: ['x', 'y'] }, RULE_IDS).reference).toEqual({
       faults: [],
       modes: ['x', 'y'],

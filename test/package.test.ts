@@ -221,11 +221,13 @@ await conformanceSuites({
 
     const clean = await vitestRun([]);
     expect(clean.code, clean.stderr).toBe(0);
-    // Every test passes but those of the rules no probe judges yet, which are skipped with their reason.
-    const unprobed = clean.cases.filter((c) => UNPROBED.has(c.name.split(' > ').at(-1)!)).length;
-    expect(clean.stdout).toMatch(
-      unprobed === 0 ? /Tests +(\d+) passed \(\1\)/ : new RegExp(`Tests +\\d+ passed \\| ${unprobed} skipped`),
-    );
+    // Every test passes but those of the rules no probe judges yet, which are skipped with their reason, and those of
+    // the service's stop and start, left out by default against a configured target (the safe default).
+    const skipped = clean.cases.filter(
+      (c) => UNPROBED.has(c.name.split(' > ').at(-1)!) || c.name.startsWith('service > changeServiceState > '),
+    ).length;
+    expect(skipped).toBeGreaterThan(0);
+    expect(clean.stdout).toMatch(new RegExp(`Tests +\\d+ passed \\| ${skipped} skipped`));
     expect(clean.cases.length).toBeGreaterThan(100);
     expect(clean.cases.filter((c) => c.failed)).toEqual([]);
     expect([...new Set(clean.cases.map((c) => c.name.split(' > ').at(-1)))].sort()).toEqual(

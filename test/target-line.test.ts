@@ -8,9 +8,10 @@ const line = (argv: string[], env: Record<string, string>): string => targetLine
 
 describe('the first line of a run says which target it tests', () => {
   it('names the embedded reference target with its faults and modes', () => {
-    expect(line([], {})).toBe('Testing the embedded reference target (faults: none)');
+    const every = '; probe classes read, write, disruptive (every class)';
+    expect(line([], {})).toBe(`Testing the embedded reference target (faults: none)${every}`);
     expect(line(['--reference-fault', 'keys-secret-missing', '--reference-mode', 'slow'], {})).toBe(
-      'Testing the embedded reference target (faults: keys-secret-missing; modes: slow)',
+      `Testing the embedded reference target (faults: keys-secret-missing; modes: slow)${every}`,
     );
   });
 
@@ -22,12 +23,18 @@ describe('the first line of a run says which target it tests', () => {
       ORGANIZATION_ID: 'o',
       SERVICE_ID: 's',
     };
+    const safe =
+      '; probe classes read, write; left out by default against a configured target: disruptive (the ' +
+      "service's stop and start), run only when --allow names it";
     expect(line([], management)).toBe(
       'Testing management API at https://api.example.test (not under test: alerts API, ALERTS_BASE_URL ' +
-        '(--alerts-url) is not set)',
+        `(--alerts-url) is not set)${safe}`,
     );
     expect(line(['--alerts-url', 'https://alerts.example.test'], { ...management, ALERTS_TOKEN: 't' })).toBe(
-      'Testing management API at https://api.example.test, alerts API at https://alerts.example.test',
+      `Testing management API at https://api.example.test, alerts API at https://alerts.example.test${safe}`,
+    );
+    expect(line(['--allow', 'read'], management)).toMatch(
+      /; probe classes read; left out by --allow: write \(creates and changes\), disruptive \(the service's stop and/,
     );
   });
 

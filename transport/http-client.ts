@@ -104,7 +104,9 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
         if (waitedMs + wait <= options.maxRateLimitWaitMs && Date.now() + wait < options.deadline) {
           options.onRateLimited?.(wait);
           if (claim) pacer.holdUntil(claim, Date.now() + wait);
-          await rateLimitWait(wait, restores ? undefined : options.gate.interrupted);
+          // A put-back waits its whole wait; any other request's wait ends at an interrupt (the gate then refuses it).
+          if (restores) await sleep(wait);
+          else await options.gate.pause(wait);
           waitedMs += wait;
           attempt += 1;
           continue;
@@ -196,14 +198,6 @@ const REFUSALS: Readonly<Record<GateRefusal, string>> = Object.freeze({
 
 function refusalMessage(refusal: GateRefusal): string {
   return REFUSALS[refusal];
-}
-
-/** Waits out a 429; an interrupt ends the wait early (the gate then refuses the retry). */
-async function rateLimitWait(ms: number, interrupted: AbortSignal | undefined): Promise<void> {
-  if (!interrupted) return void (await sleep(ms));
-  await sleep(ms, undefined, { signal: interrupted }).catch((error: unknown) => {
-    if (!interrupted.aborted) throw error;
-  });
 }
 
 function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): RecordedRequest {

@@ -67,6 +67,11 @@ export interface RequestGate {
   interrupt(): void;
   /** Aborted when the run is interrupted, so that waits (rate limits, backoff) end early. */
   readonly interrupted: AbortSignal;
+  /**
+   * Waits `ms`, or until the run is interrupted (true when the wait ran its course): every wait of the run hangs on the
+   * gate's one listener of the interrupt, never one of its own on the signal, however many wait at once.
+   */
+  pause(ms: number): Promise<boolean>;
   /** Requests admitted so far. */
   sent(): number;
   /** Epoch milliseconds before which the rate limit lets no further request start; 0 with no rate limit. */
@@ -194,8 +199,31 @@ interface Spacing {
   nextStart(): number;
 }
 
+/** Waits that an interrupt ends early, all through one listener of the interrupt's signal. */
+function createPauses(stop: AbortSignal): (ms: number) => Promise<boolean> {
+  const waiting = new Set<() => void>();
+  stop.addEventListener(
+    'abort',
+    () => {
+      for (const end of [...waiting]) end();
+    },
+    { once: true },
+  );
+  return (ms) =>
+    new Promise<boolean>((resolve) => {
+      if (stop.aborted) return resolve(false);
+      const end = (): void => {
+        clearTimeout(timer);
+        waiting.delete(end);
+        resolve(!stop.aborted);
+      };
+      const timer = setTimeout(end, ms);
+      waiting.add(end);
+    });
+}
+
 /** Creates the spacing of `maxRps` (none for 0), its first start not before `notBefore`. */
-function createSpacing(maxRps: number, notBefore: number, stop: AbortSignal): Spacing {
+function createSpacing(maxRps: number, notBefore: number, pause: (ms: number) => Promise<boolean>): Spacing {
   const interval = maxRps > 0 ? 1000 / maxRps : 0;
   let next = notBefore;
   return {
@@ -209,10 +237,7 @@ function createSpacing(maxRps: number, notBefore: number, stop: AbortSignal): Sp
         await sleep(ms);
         return true;
       }
-      return sleep(ms, true, { signal: stop }).catch((error: unknown) => {
-        if (stop.aborted) return false;
-        throw error;
-      });
+      return pause(ms);
     },
     nextStart: () => (interval === 0 ? 0 : next),
   };
@@ -223,7 +248,8 @@ export function createRequestGate(limits: GateLimits): RequestGate {
   const stop = new AbortController();
   const slots = createSlots(limits.concurrency);
   const budget = createBudget(limits);
-  const spacing = createSpacing(limits.maxRps, limits.notBefore ?? 0, stop.signal);
+  const pause = createPauses(stop.signal);
+  const spacing = createSpacing(limits.maxRps, limits.notBefore ?? 0, pause);
   /** Groups gather their slots one at a time: each waits for the one before. */
   let gathering: Promise<void> = Promise.resolve();
 
@@ -287,6 +313,7 @@ export function createRequestGate(limits: GateLimits): RequestGate {
     closeLane: (lane) => slots.closeLane(lane),
     interrupt: () => stop.abort(),
     interrupted: stop.signal,
+    pause,
     sent: budget.sent,
     remaining: budget.left,
     nextStart: spacing.nextStart,
