@@ -216,6 +216,19 @@ const TARGET_KEYS: ReadonlyMap<string, SettingKey> = new Map(
   ]),
 );
 
+/**
+ * A settings object that points a run where these variables do (`MANAGEMENT_BASE_URL`, `ORGANIZATION_ID`, ...): each
+ * target variable under its key (`managementUrl`, `organization`); other variables are left out.
+ */
+export function settingsOfVariables(variables: Readonly<Record<string, string>>): GivenSettings {
+  return Object.fromEntries(
+    Object.entries(variables).flatMap(([variable, value]) => {
+      const key = TARGET_KEYS.get(variable);
+      return key ? [[key, value]] : [];
+    }),
+  ) as GivenSettings;
+}
+
 /** The flags of the command alone, which no settings object holds. */
 const COMMAND_ONLY: ReadonlySet<string> = new Set(['help', 'config']);
 
