@@ -74,6 +74,12 @@ export interface RunConfig extends Targets {
   readonly headers: RunHeaders;
   /** The settings file read (`--config FILE`, or one found in the working folder), when one was. */
   readonly settingsFile?: { readonly path: string; readonly found: boolean };
+  /**
+   * Each target and header setting given, by its variable (`MANAGEMENT_BASE_URL`, `MANAGEMENT_HEADERS`), as the user
+   * named it (`--management-url`, `MANAGEMENT_BASE_URL`, `managementUrl in team.json`, `managementUrl`): what the
+   * preflight's messages call it.
+   */
+  readonly names: Readonly<Record<string, string>>;
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -441,6 +447,7 @@ export function resolveSettings(
       ...optional('nodeExtraCaCerts', options.nodeExtraCaCerts),
     }),
     headers: headersOf(given, names),
+    names: givenNames(given, names),
   };
   read.flag('verbose');
   refuseSocks(
@@ -454,6 +461,17 @@ export function resolveSettings(
     );
   }
   return deepFreeze(config);
+}
+
+/** Each target and header setting given, by its variable, as the caller named it. */
+function givenNames(given: GivenSettings, names: SettingNames): Record<string, string> {
+  const keys = [
+    ...[...TARGET_KEYS].map(([variable, key]) => [variable, key] as const),
+    ...HEADER_SETTINGS.map(({ variable, key }) => [variable, key] as const),
+  ];
+  return Object.fromEntries(
+    keys.flatMap(([variable, key]) => (given[key] === undefined ? [] : [[variable, names.of(key)]])),
+  );
 }
 
 /** Each API's headers from the settings that give them, each checked under the name the caller gave it. */
@@ -577,7 +595,7 @@ export function withTargets(config: RunConfig, settings: Env): RunConfig {
   const targets = resolveTargets(givenTargetSettings({}, settings), KEY_NAMES);
   const missing = API_LIST.filter((api) => !targets[api.name]).map((api) => api.name);
   if (missing.length > 0) throw new Error(`it serves no ${missing.join(' or ')} API`);
-  return deepFreeze({ ...config, ...targets, unconfigured: {} });
+  return deepFreeze({ ...config, ...targets, unconfigured: {}, names: {} });
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
