@@ -172,7 +172,20 @@ describe('the library entry', () => {
       { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
       RULE_IDS,
     );
-    expect(object).toEqual(command);
+    // Each names the settings as its caller did: the library by its keys, the command by its flags and variables.
+    const { names: objectNames, ...objectRest } = object;
+    const { names: commandNames, ...commandRest } = command;
+    expect(objectRest).toEqual(commandRest);
+    expect([objectNames.SERVICE_ID, objectNames.MANAGEMENT_BASE_URL, objectNames.MANAGEMENT_KEY_ID]).toEqual([
+      'service',
+      'managementUrl',
+      'managementKeyId',
+    ]);
+    expect([commandNames.SERVICE_ID, commandNames.MANAGEMENT_BASE_URL, commandNames.MANAGEMENT_KEY_ID]).toEqual([
+      '--service',
+      '--management-url',
+      'MANAGEMENT_KEY_ID',
+    ]);
     expect(resolveSettings({ referenceMode: ['x', 'y'] }, RULE_IDS).reference).toEqual({
       faults: [],
       modes: ['x', 'y'],
