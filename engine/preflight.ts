@@ -81,6 +81,8 @@ interface Checker {
   readonly name: (field: string) => string;
   /** The API's security scheme (`basic`, `bearer`), which its 401 names in `WWW-Authenticate`. */
   readonly scheme: string;
+  /** The API's credential settings as the user named them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`. */
+  readonly credentialNames: string;
 }
 
 /**
@@ -132,6 +134,7 @@ export async function preflight(
           headerSettings: headers.map((h) => config.names[h.variable] ?? `--${h.flag}`),
           name,
           scheme: api.auth.scheme,
+          credentialNames: words(credentialSettings(api).map((setting) => name(setting.field))),
         });
       }),
     );
@@ -369,9 +372,10 @@ function words(names: readonly string[]): string {
 
 /**
  * The error of a 401 or 403 to a read sent with settings the user gave: NOT_THE_API when the answer names another
- * scheme than the API's (`WWW-Authenticate: Basic` from a URL that should be the Bearer API: the other API's URL), or
- * comes in plain text or HTML where the API answers JSON (a gateway's page); else CREDENTIALS_REFUSED with `message`,
- * and for a run that adds headers, that a gateway may be the one refusing.
+ * scheme than the API's (`WWW-Authenticate: Basic` from a URL that should be the Bearer API: the other API's URL);
+ * CREDENTIALS_REFUSED that says a gateway may have written it when it is a page in plain text or HTML (an API may
+ * answer errors so too); else CREDENTIALS_REFUSED with `message`, and for a run that adds headers, that a gateway may be
+ * the one refusing.
  */
 function refusal(checker: Checker, exchange: Exchange, message: string): HarnessError {
   const response = exchange.response;
@@ -386,14 +390,15 @@ function refusal(checker: Checker, exchange: Exchange, message: string): Harness
         `${checker.scheme === 'basic' ? 'HTTP Basic' : 'a Bearer token'}: ${checker.baseUrlVariable} is likely the ` +
         `other API's URL, so set it to the ${exchange.api} API's.`,
     );
-  const type = response?.headers['content-type'] ?? '';
+  const type = (response?.headers['content-type'] ?? '').split(';')[0]?.trim() || 'no content type';
   if (response && response.text.trim() !== '' && response.json === undefined && !/json/i.test(type))
     return new HarnessError(
-      'NOT_THE_API',
-      `${where} refused the request with a page in ${type.split(';')[0] || 'plain text'} where the ` +
-        `${exchange.api} API answers JSON (${checker.seen(exchange)}): a gateway or proxy in front of the API, not ` +
-        'the API, refused it, so check what it wants (its own credentials go in a header with ' +
-        `${checker.headerSettings[0] ?? `--${exchange.api}-header`}) and that ${checker.baseUrlVariable} is the API's URL.`,
+      'CREDENTIALS_REFUSED',
+      `${where} refused the request with a page in ${type}, not in the JSON of the ${exchange.api} API ` +
+        `(${checker.seen(exchange)}): when a gateway or proxy in front of the API wrote it, give it what it wants ` +
+        `(${checker.headerSettings.length > 0 ? `the run sends ${words(checker.headers)} with ` : 'a header with '}` +
+        `${words(checker.headerSettings.length > 0 ? checker.headerSettings : [`--${exchange.api}-header`])}) and ` +
+        `check that ${checker.baseUrlVariable} is the API's URL, else check ${checker.credentialNames}.`,
     );
   return new HarnessError('CREDENTIALS_REFUSED', message + gatewayNote(checker));
 }
@@ -420,7 +425,7 @@ function wordsOf(api: ApiDescriptor, target: TargetFields, checker: Checker, exc
     url: exchange.request.url,
     baseUrlVariable: checker.baseUrlVariable,
     baseUrl: checker.baseUrl,
-    credentials: words(credentialSettings(api).map((setting) => checker.name(setting.field))),
+    credentials: checker.credentialNames,
     name: checker.name,
     pathPrefix: api.settings.pathPrefix,
   };
