@@ -558,3 +558,91 @@ describe('an id no read can check is confirmed by the first write, alone, before
     expect(keysOnly.output).toMatch(/\(2 GET requests\)/);
   });
 });
+
+describe("messages name the true cause, as one sentence, with the target's words whole", () => {
+  const base = (): Record<string, string> => {
+    const { ALERTS_BASE_URL: _url, ALERTS_TOKEN: _token, ALERT_ID: _alert, ...env } = envFor(reference);
+    return env;
+  };
+
+  it("a base URL that asks for the other API's scheme is the other API, not refused credentials", async () => {
+    const alertsLike = await serve((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="alerts"' });
+      res.end(JSON.stringify({ message: 'missing bearer token' }));
+    });
+    const run = await command({ ...base(), MANAGEMENT_BASE_URL: alertsLike });
+    expect(run.output.split('\n').at(-1)).toMatch(
+      refusal(
+        'NOT_THE_API',
+        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) asks for a Bearer token \(GET .* answered 401 .*, `,
+        String.raw`WWW-Authenticate: Bearer realm="alerts"\), but the management API takes HTTP Basic: `,
+        String.raw`MANAGEMENT_BASE_URL is likely the other API's URL, so set it to the management API's\.`,
+      ),
+    );
+    expect(run.code).toBe(2);
+  });
+
+  it("quotes the target's explanation whole, not cut at 120 characters", async () => {
+    const explanation = `organization is suspended: ${'the billing contact must renew the contract first; '.repeat(5)}`;
+    const explaining = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 404, message: explanation }));
+    });
+    const run = await command({ ...base(), MANAGEMENT_BASE_URL: explaining });
+    expect(explanation.length).toBeGreaterThan(250);
+    expect(run.output).toContain(JSON.stringify(explanation));
+    expect(run.code).toBe(2);
+  });
+
+  it('an https URL on a plain-http port says so in words', async () => {
+    const https = reference.managementUrl.replace(/^http:/, 'https:');
+    const run = await command({ ...base(), MANAGEMENT_BASE_URL: https });
+    expect(run.output.split('\n').at(-1)).toMatch(
+      refusal(
+        'TARGET_UNREACHABLE',
+        String.raw`MANAGEMENT_BASE_URL \(https://127\.0\.0\.1:\d+\) is an https URL, but the server at `,
+        String.raw`127\.0\.0\.1:\d+ answers in plain HTTP, not TLS \(\w+\): give http://127\.0\.0\.1:\d+ if the API `,
+        'is served without TLS there, or the port on which it serves https.',
+      ),
+    );
+  });
+
+  it('names the base URL as given: --management-url, and managementUrl from the library', async () => {
+    const notFound = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not Found');
+    });
+    const { MANAGEMENT_BASE_URL: _url, ...env } = base();
+    const run = await command(env, ['--management-url', notFound]);
+    expect(run.output.split('\n').at(-1)).toMatch(
+      new RegExp(
+        String.raw`^conformance: --management-url \(${LOOPBACK}\) answers, but not as the management API .*: set --management-url to `,
+      ),
+    );
+    const library = await runConformance({
+      managementUrl: notFound,
+      managementKeyId: reference.managementKeyId,
+      managementKeySecret: reference.managementKeySecret,
+      organization: reference.organizationId,
+      service: reference.serviceId,
+      reportDir: await mkdtemp(join(tmpdir(), 'preflight-library-')),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(library).toMatchObject({ message: expect.stringMatching(/^managementUrl \(.*\): set managementUrl to /) });
+  });
+
+  it('a missing OTHER_ORGANIZATION_ID is said in one plain sentence', async () => {
+    const { OTHER_ORGANIZATION_ID: _id, ...other } = Object.fromEntries(
+      reference.apis
+        .flatMap((api) => Object.entries(api.settings))
+        .filter(([name]) => name.startsWith('OTHER_MANAGEMENT') || name === 'OTHER_ORGANIZATION_ID'),
+    );
+    const run = await command({ ...base(), ...other });
+    expect(run.output.split('\n').at(-1)).toBe(
+      'conformance: OTHER_ORGANIZATION_ID is not set: it is the organization of that key, needed for this target. ' +
+        'Set it and run again. [CONFIG_MISSING]',
+    );
+  });
+});
