@@ -482,7 +482,7 @@ function outcome(checker: Checker, exchange: Exchange): string {
     if (UNREACHABLE.some((prefix) => code.startsWith(prefix))) {
       throw new HarnessError(
         'TARGET_UNREACHABLE',
-        `Cannot reach ${checker.baseUrlVariable} (${checker.baseUrl}): ${code}. Check the URL and that the ` +
+        `Cannot reach ${checker.baseUrlVariable} (${checker.baseUrl}): ${code}; check the URL and that the ` +
           'target is up.',
       );
     }

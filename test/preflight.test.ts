@@ -361,7 +361,7 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     expect(error).toEqual({
       code: 'TARGET_UNREACHABLE',
       message:
-        'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED. Check the URL and that the target is up.',
+        'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED; check the URL and that the target is up.',
     });
   });
 });
