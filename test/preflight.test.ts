@@ -139,7 +139,7 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ORGANIZATION_ID: 'my-org' }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`ORGANIZATION_ID "my-org" is not a uuid `,
+        `ORGANIZATION_ID "my-org" is not a uuid `,
         String.raw`.*answered 400.*\): check ORGANIZATION_ID\.`,
       ),
     ],
@@ -148,7 +148,7 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), BACKUP_ID: randomUUID() }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`BACKUP_ID ${UUID} is not a backup the management API knows `,
+        `BACKUP_ID ${UUID} is not a backup the management API knows `,
         String.raw`under service ${UUID} \(GET .* answered 404 .*\): check BACKUP_ID .*and SERVICE_ID.*`,
       ),
     ],
@@ -165,7 +165,7 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ALERT_ID: 'no-such-alert' }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`ALERT_ID no-such-alert is not among the 4 alerts the alerts API lists `,
+        `ALERT_ID no-such-alert is not among the 4 alerts the alerts API lists `,
         String.raw`\(GET ${LOOPBACK}/api/v2/alerts\): give .*`,
       ),
     ],
@@ -487,7 +487,7 @@ describe('an id no read can check is confirmed by the first write, alone, before
     expect(run.output.split('\n').at(-1)).toMatch(
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`SERVICE_ID ${UUID} is not a service the management API knows in organization ${UUID} `,
+        `SERVICE_ID ${UUID} is not a service the management API knows in organization ${UUID} `,
         String.raw`\(the one pipe create sent to confirm it, before any probe: POST ${LOOPBACK}/v1/\S+/pipes `,
         String.raw`answered 404 .*"error":"serviceId ${UUID} was not found"\}\): check SERVICE_ID\.`,
       ),
