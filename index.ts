@@ -9,9 +9,14 @@ export {
   type ConformanceOutput,
   type ConformanceRun,
   type ConformanceSettings,
+  type ExactSettings,
 } from './cli/run-conformance.ts';
-/** Starts the embedded reference target (both APIs in memory on loopback), optionally with named faults or modes. */
-export { startReference, type ReferenceOptions, type ReferenceTarget } from './reference/server.ts';
+/**
+ * Starts the embedded reference target (both APIs in memory on loopback), optionally with named faults or modes; its
+ * `settings` point `runConformance` at it.
+ */
+export { startReference, type LibraryReferenceTarget } from './cli/library-reference.ts';
+export type { ReferenceOptions, ReferenceTarget } from './reference/server.ts';
 /** The rule table: every rule's id, title, basis, contract sentence, operations and pure check. */
 export { RULES } from './rules/index.ts';
 /**

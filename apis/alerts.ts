@@ -40,11 +40,11 @@ export const ALERTS_API = describeApi({
       gets: '/api/v2/alerts',
       proves: 'token',
       refused: (w) =>
-        `The alerts API refused ${w.credentials}: ${w.seen}. Check ${w.credentials} (the Bearer token of the alerts ` +
-        `API at ${w.baseUrlVariable}).`,
+        `The alerts API refused ${w.credentials} (${w.seen}): check ${w.credentials}, the Bearer token of the alerts ` +
+        `API at ${w.baseUrlVariable}.`,
       notFound: {
         notTheApi: (w) =>
-          `${w.baseUrlVariable} (${w.baseUrl}) answers, but not as the alerts API: ${w.seen}. Set ` +
+          `${w.baseUrlVariable} (${w.baseUrl}) answers, but not as the alerts API (${w.seen}): set ` +
           `${w.baseUrlVariable} to the URL under which the API's ${w.pathPrefix}/... paths are served.`,
       },
       finds: {
@@ -52,15 +52,15 @@ export const ALERTS_API = describeApi({
         plan: 'ALERT_ID listed and updatable',
         found: (w) => `alert ${w.target.alertId} updatable`,
         notListed: (w) =>
-          `ALERT_ID (--alert) ${w.target.alertId} is not among the ${w.listed} alerts the alerts API lists ` +
-          `(GET ${w.url}). Give the id of a listed alert, or unset ALERT_ID to let the run pick one.`,
+          `${w.name('alertId')} ${w.target.alertId} is not among the ${w.listed} alerts the alerts API lists ` +
+          `(GET ${w.url}): give the id of a listed alert, or unset ${w.name('alertId')} to let the run pick one.`,
         unusable: {
           // A list that names the dashboard otherwise is the target's finding (alerts.dashboard-mapping), not ALERT_ID's.
           reason: (alert) => (dashboardNamedOtherwise(alert) === undefined ? alertNotUpdatable(alert) : undefined),
           code: 'ALERT_NOT_UPDATABLE',
           message: (w, reason) =>
-            `ALERT_ID (--alert) ${w.target.alertId} names an alert the run may not update: ${reason}. Name a tile ` +
-            'alert listed with every update field, or unset ALERT_ID to let the run pick one.',
+            `${w.name('alertId')} ${w.target.alertId} names an alert the run may not update (${reason}): name a ` +
+            `tile alert listed with every update field, or unset ${w.name('alertId')} to let the run pick one.`,
         },
       },
     },

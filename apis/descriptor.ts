@@ -1,4 +1,4 @@
-import type { PreflightRead } from './preflight-reads.ts';
+import type { PreflightMessage, PreflightRead } from './preflight-reads.ts';
 
 /**
  * A run's config as the descriptors read it (settings/config.ts `RunConfig`): each API's target under the API's name,
@@ -49,10 +49,17 @@ export interface IdSetting extends TargetField {
   /** `uuid` when the API's ids of this kind are uuids: a read that neither finds nor refuses one says so. */
   readonly format?: 'uuid';
   /**
-   * For an id no preflight read checks: the operation whose every valid request gets a 404 when the target does not
-   * know it, and the settings error a run that saw that reports.
+   * For an id no preflight read may check: the operation whose every valid request gets a 404 when the target does not
+   * know it (the preflight sends one, a suite's `ConfirmingWrite`, after its reads), what its 2xx proves, as the
+   * preflight's line says it, the TARGET_UNKNOWN_ID message for its 404, and the settings error a run that saw only
+   * 404s to it reports (`name`: the setting as the user named it).
    */
-  readonly unknownWhen?: { readonly operationId: string; readonly message: (notFound: number) => string };
+  readonly unknownWhen?: {
+    readonly operationId: string;
+    readonly proves: string;
+    readonly notFound: PreflightMessage;
+    readonly message: (notFound: number, name: string) => string;
+  };
 }
 
 /**

@@ -50,9 +50,14 @@ export const MANAGEMENT_API = describeApi({
         format: 'uuid',
         unknownWhen: {
           operationId: 'createPipe',
-          message: (notFound) =>
-            `all ${notFound} pipe creates got 404: SERVICE_ID (--service) is not a service of ORGANIZATION_ID ` +
-            'that the management API knows. Check SERVICE_ID.',
+          proves: 'service',
+          notFound: (w) =>
+            `${w.name('serviceId')} ${w.target.serviceId} is not a service the management API knows in ` +
+            `organization ${w.target.organizationId} (the one pipe create sent to confirm it, before any probe: ` +
+            `${w.seen}): check ${w.name('serviceId')}.`,
+          message: (notFound, name) =>
+            `all ${notFound} pipe creates got 404: ${name} is not a service of the organization that the ` +
+            `management API knows; check ${name}.`,
         },
         about: 'service that owns the pipes the run creates',
       },
@@ -87,7 +92,7 @@ export const MANAGEMENT_API = describeApi({
           variable: 'OTHER_ORGANIZATION_ID',
           field: 'otherOrganizationId',
           for: 'organizationId',
-          about: 'the organization of that key',
+          about: 'organization of that key',
         },
       ],
     },
@@ -100,17 +105,17 @@ export const MANAGEMENT_API = describeApi({
       gets: 'usageCost of the past day',
       proves: 'credentials, organization',
       refused: (w) =>
-        `The management API refused the key: ${w.seen}. Check ${w.credentials}: a key of organization ` +
+        `The management API refused the key (${w.seen}): check that ${w.credentials} are a key of organization ` +
         `${w.target.organizationId}, enabled and not expired` +
         `${w.status === 403 ? ', with a role that may read usage costs' : ''}.`,
       notFound: {
         notTheApi: (w) =>
-          `${w.baseUrlVariable} (${w.baseUrl}) answers, but not as the management API: ${w.seen}, with the key ` +
-          `and without it. Set ${w.baseUrlVariable} to the URL under which the API's ${w.pathPrefix}/... paths ` +
-          'are served (or, if it is right, check ORGANIZATION_ID).',
+          `${w.baseUrlVariable} (${w.baseUrl}) answers, but not as the management API (${w.seen}, with the key ` +
+          `and without it): set ${w.baseUrlVariable} to the URL under which the API's ${w.pathPrefix}/... paths ` +
+          `are served (or, if it is right, check ${w.name('organizationId')}).`,
         unknownIds: (w) =>
-          `ORGANIZATION_ID (--organization) ${w.target.organizationId} is not an organization the management API ` +
-          `knows: ${w.seen} (and ${w.anonymous} without the key). Check ORGANIZATION_ID, or that ` +
+          `${w.name('organizationId')} ${w.target.organizationId} is not an organization the management API ` +
+          `knows (${w.seen}, and ${w.anonymous} without the key): check ${w.name('organizationId')}, or that ` +
           `${w.baseUrlVariable} is the URL under which ${w.pathPrefix}/... is served.`,
       },
     },
@@ -121,20 +126,20 @@ export const MANAGEMENT_API = describeApi({
       proves: 'service and backup',
       leftOut: {
         line:
-          'SERVICE_ID unchecked (the API has no read of a service: an unknown one shows as a 404 on every pipe ' +
-          'create)',
+          'SERVICE_ID unchecked (the API has no read of a service, and the run sends no pipe create to confirm it: ' +
+          'an unknown one shows as a 404 on every pipe create)',
         plan:
-          'SERVICE_ID cannot be checked before the run (the API has no read of a service): an unknown one shows as a ' +
-          '404 on every pipe create, and ends the run in error.',
+          'Without BACKUP_ID no read can check SERVICE_ID: when the run creates pipes, the preflight sends one pipe ' +
+          'create after its GETs, alone, and its 404 stops the run with exit code 2 before any probe.',
       },
       refused: (w) =>
-        `The management API refused the key on the backup read: ${w.seen}. Check ${w.credentials}, and that the ` +
+        `The management API refused the key on the backup read (${w.seen}): check ${w.credentials}, and that the ` +
         `key has a role that may read backups of service ${w.target.serviceId}.`,
       notFound: {
         unknownIds: (w) =>
-          `BACKUP_ID (--backup) ${w.target.backupId} is not a backup the management API knows under SERVICE_ID ` +
-          `(--service) ${w.target.serviceId}: ${w.seen}. Check BACKUP_ID (a backup of that service) and ` +
-          'SERVICE_ID, or unset BACKUP_ID to leave the backup read out.',
+          `${w.name('backupId')} ${w.target.backupId} is not a backup the management API knows under service ` +
+          `${w.target.serviceId} (${w.seen}): check ${w.name('backupId')} (a backup of that service) and ` +
+          `${w.name('serviceId')}, or unset ${w.name('backupId')} to leave the backup read out.`,
       },
     },
   ],

@@ -14,11 +14,13 @@ export interface PreflightWords {
   readonly status?: number;
   /** The URL the read was sent to. */
   readonly url: string;
-  /** The variable of the API's base URL (`MANAGEMENT_BASE_URL`), and its value. */
+  /** The API's base URL setting as the user named it (`--management-url`, `MANAGEMENT_BASE_URL`), and its value. */
   readonly baseUrlVariable: string;
   readonly baseUrl: string;
-  /** The variables of the API's credentials, as a message names them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`. */
+  /** The API's credential settings as the user named them: `MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET`. */
   readonly credentials: string;
+  /** A setting of the API's target by its field (`serviceId`), as the user named it: `--service`, `SERVICE_ID`. */
+  readonly name: (field: string) => string;
   /** The path prefix of the API's operations (`/v1`). */
   readonly pathPrefix: string;
   /** For a read sent again without credentials: that answer's status, or `no answer`. */

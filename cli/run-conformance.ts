@@ -9,6 +9,12 @@ import { RULE_IDS } from '../rules/index.ts';
  */
 export type ConformanceSettings = GivenSettings;
 
+/**
+ * Settings of type `S` with no key that ConformanceSettings lacks: a misspelt key (`managmentUrl`) fails the type check
+ * in a variable or a spread too, not only in an object literal.
+ */
+export type ExactSettings<S> = S & { readonly [K in Exclude<keyof S, keyof ConformanceSettings>]: never };
+
 /** How a run from code ended: the command's exit code (0, 1 or 2) and, unless it was a dry run, its report. */
 export interface ConformanceRun {
   readonly exitCode: number;
@@ -26,8 +32,8 @@ export interface ConformanceOutput {
  * throws a HarnessError with its code, naming the key), the same reports are written to `reportDir`. Reads no
  * environment variable.
  */
-export async function runConformance(
-  settings: ConformanceSettings = {},
+export async function runConformance<const S extends ConformanceSettings>(
+  settings: ExactSettings<S> = {} as ExactSettings<S>,
   output: ConformanceOutput = {},
 ): Promise<ConformanceRun> {
   const config = resolveSettings(settings, RULE_IDS);

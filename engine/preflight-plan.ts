@@ -2,6 +2,7 @@ import { API_LIST } from '../apis/index.ts';
 import {
   type ApiDescriptor,
   credentialSettings,
+  type IdSetting,
   idVariable,
   otherCredentialsIn,
   otherTenantSettings,
@@ -15,15 +16,30 @@ import type { RunConfig } from '../settings/config.ts';
 const sent = (read: PreflightRead, target: TargetFields): boolean => read.ids.every((field) => target[field]);
 
 /**
- * The most GET requests the preflight sends before a run that goes on (a 429 it waits out adds one); none for the
- * embedded target.
+ * The ids of an API that the preflight may confirm by a write (`IdSetting.unknownWhen`) when the run allows writes: set,
+ * and checked by no read it sends.
+ */
+function confirmedByWrite(api: ApiDescriptor, target: TargetFields, config: RunConfig): readonly IdSetting[] {
+  if (!config.allow.includes('write')) return [];
+  return (api.settings.ids as readonly IdSetting[]).filter(
+    (id) =>
+      id.unknownWhen &&
+      target[id.field] &&
+      !api.preflight.some((read) => read.ids.includes(id.field) && sent(read, target)),
+  );
+}
+
+/**
+ * The most requests the preflight sends before a run that goes on (its GETs, and a write that confirms an id no read
+ * can; a 429 it waits out adds one); none for the embedded target.
  */
 export function preflightRequestCount(config: RunConfig): number {
   if (config.reference) return 0;
   return API_LIST.reduce((count, api) => {
     const target = targetOf(api, config);
     if (!target) return count;
-    return count + api.preflight.filter((read) => sent(read, target)).length + (checksOtherTenant(api, target) ? 1 : 0);
+    const reads = api.preflight.filter((read) => sent(read, target)).length;
+    return count + reads + (checksOtherTenant(api, target) ? 1 : 0) + confirmedByWrite(api, target, config).length;
   }, 0);
 }
 

@@ -2,7 +2,7 @@ import { type RunConfig, withRuns } from '../settings/config.ts';
 import { operationById, type Specs } from '../spec/spec.ts';
 import { planRun, type Plan } from './plan.ts';
 import { preflightRequestCount } from './preflight-plan.ts';
-import type { SuiteDefinition } from './suite-types.ts';
+import type { ConfirmingWrite, SuiteDefinition } from './suite-types.ts';
 import type { PreparedRun, RunSettings } from '../run/run-settings.ts';
 import type { Redactor } from '../secrets/redaction.ts';
 
@@ -27,7 +27,16 @@ export async function prepareRun(
   if (config.dryRun || config.reference) return planned;
   // undici loads with the preflight, for a configured target only.
   const { preflight } = await import('./preflight.ts');
-  return { ...planned, preflight: await preflight(config, specs, redactor) };
+  return { ...planned, preflight: await preflight(config, specs, redactor, confirmingWrites(plan, suites)) };
+}
+
+/**
+ * The suites' confirming writes of the operations the plan sends (a group that runs sends one): the preflight sends
+ * none the run would not send anyway, nor any that `--allow` leaves out.
+ */
+function confirmingWrites(plan: Plan, suites: SuiteFactories): ConfirmingWrite[] {
+  const sent = new Set(plan.groups.filter((group) => !group.skipped).flatMap((group) => group.operations));
+  return suites.flatMap((suite) => suite().confirmingWrites ?? []).filter((write) => sent.has(write.operationId));
 }
 
 /** The run's plan: every suite's groups under the settings, the preflight's GETs reserved within `--max-requests`. */

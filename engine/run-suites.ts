@@ -109,6 +109,12 @@ export async function startGroups(
     // The preflight's rate carries over: with --max-rps, the run's first request keeps its distance from the last GET.
     ...(run.preflight?.nextStart === undefined ? {} : { notBefore: run.preflight.nextStart }),
   });
+  // What the preflight's confirming writes created is listed by the suite of their operation, as its own creates are.
+  for (const resource of run.preflight?.created ?? []) {
+    const state = states.find((one) => one.definition.operations.includes(resource.operation)) ?? states[0];
+    state?.created.push(resource);
+    if (state) session.announceCreated(state.definition.name, resource);
+  }
   return { finished: runEverySuite(session, states).finally(() => session.close()) };
 }
 

@@ -154,6 +154,23 @@ export interface SuiteDefinition {
    * sequential suite is one chain, so always a lane.
    */
   readonly chained?: boolean;
+  /**
+   * The writes the preflight may send alone, before any probe, to confirm an id that no read can (an `IdSetting` of
+   * apis/ whose `unknownWhen` names its operation): one per operation.
+   */
+  readonly confirmingWrites?: readonly ConfirmingWrite[];
+}
+
+/**
+ * A write that confirms an id no read can (SERVICE_ID without BACKUP_ID): its 2xx says the target knows the id, its 404
+ * that it does not; the preflight sends it after every read, and only where the run would send that operation anyway.
+ */
+export interface ConfirmingWrite {
+  readonly operationId: string;
+  /** What it is, as the report lists what it created: `a pipe created to confirm SERVICE_ID`. */
+  readonly label: string;
+  /** Its JSON body, drawn from the run's seed: what every reading of the documents allows (open fields left out). */
+  readonly json: (seed: number, openFields: readonly string[]) => unknown;
 }
 /** Why no writes are sent at once in a run that allows one request at a time: their rules are then not judged. */
 export const ONE_AT_A_TIME = 'the run allows one request at a time (--concurrency 1): no writes can be sent at once';

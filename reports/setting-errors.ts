@@ -25,10 +25,10 @@ export function settingErrors(suites: readonly SuiteReport[]): string[] {
   for (const api of API_LIST) {
     const own = tally.apis[api.name];
     const refusedAll = own !== undefined && own.refused === own.sent;
-    for (const { unknownWhen } of api.settings.ids as readonly IdSetting[]) {
+    for (const { unknownWhen, variable, flag } of api.settings.ids as readonly IdSetting[]) {
       const count = unknownWhen && tally.operations[unknownWhen.operationId];
       if (count && count.sent > 0 && count.notFound === count.sent && !refusedAll) {
-        errors.push(unknownWhen.message(count.sent));
+        errors.push(unknownWhen.message(count.sent, flag ? `${variable} (--${flag})` : variable));
       }
     }
   }

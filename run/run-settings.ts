@@ -1,6 +1,7 @@
 import type { RunConfig } from '../settings/config.ts';
 import type { KnownFailures } from './known-failures.ts';
 import type { PutBacks } from '../core/probe-types.ts';
+import type { CreatedResource } from './run-report-types.ts';
 
 /**
  * What a run is asked to do: the settings as resolved (with the embedded reference target's address once it listens),
@@ -24,10 +25,14 @@ export interface PreparedRun extends RunSettings {
     readonly putBacks: PutBacks;
     readonly warning?: string;
   };
-  /** For a configured target: the preflight's line and its GETs, which count against `--max-requests` too. */
+  /**
+   * For a configured target: the preflight's line and its requests, which count against `--max-requests` too, and what
+   * its confirming writes created.
+   */
   readonly preflight?: {
     readonly line: string;
     readonly requests: number;
+    readonly created?: readonly CreatedResource[];
     /** With `--max-rps`: when the preflight's rate lets the run's first request start (epoch ms). */
     readonly nextStart?: number;
   };

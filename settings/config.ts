@@ -81,6 +81,12 @@ export interface RunConfig extends Targets {
   readonly headers: RunHeaders;
   /** The settings file read (`--config FILE`, or one found in the working folder), when one was. */
   readonly settingsFile?: { readonly path: string; readonly found: boolean };
+  /**
+   * Each target and header setting given, by its variable (`MANAGEMENT_BASE_URL`, `MANAGEMENT_HEADERS`), as the user
+   * named it (`--management-url`, `MANAGEMENT_BASE_URL`, `managementUrl in team.json`, `managementUrl`): what the
+   * preflight's messages call it.
+   */
+  readonly names: Readonly<Record<string, string>>;
 }
 
 /** The flags of `conformance run`, as node:util parseArgs options. */
@@ -225,6 +231,19 @@ const TARGET_KEYS: ReadonlyMap<string, SettingKey> = new Map(
     ),
   ]),
 );
+
+/**
+ * A settings object that points a run where these variables do (`MANAGEMENT_BASE_URL`, `ORGANIZATION_ID`, ...): each
+ * target variable under its key (`managementUrl`, `organization`); other variables are left out.
+ */
+export function settingsOfVariables(variables: Readonly<Record<string, string>>): GivenSettings {
+  return Object.fromEntries(
+    Object.entries(variables).flatMap(([variable, value]) => {
+      const key = TARGET_KEYS.get(variable);
+      return key ? [[key, value]] : [];
+    }),
+  ) as GivenSettings;
+}
 
 /** The flags of the command alone, which no settings object holds. */
 const COMMAND_ONLY: ReadonlySet<string> = new Set(['help', 'config']);
@@ -468,6 +487,7 @@ export function resolveSettings(
       ...optional('nodeExtraCaCerts', options.nodeExtraCaCerts),
     }),
     headers: headersOf(given, names),
+    names: givenNames(given, names),
   };
   read.flag('verbose');
   refuseSocks(
@@ -481,6 +501,17 @@ export function resolveSettings(
     );
   }
   return deepFreeze(config);
+}
+
+/** Each target and header setting given, by its variable, as the caller named it. */
+function givenNames(given: GivenSettings, names: SettingNames): Record<string, string> {
+  const keys = [
+    ...[...TARGET_KEYS].map(([variable, key]) => [variable, key] as const),
+    ...HEADER_SETTINGS.map(({ variable, key }) => [variable, key] as const),
+  ];
+  return Object.fromEntries(
+    keys.flatMap(([variable, key]) => (given[key] === undefined ? [] : [[variable, names.of(key)]])),
+  );
 }
 
 /** Each API's headers from the settings that give them, each checked under the name the caller gave it. */
@@ -606,7 +637,7 @@ export function withTargets(config: RunConfig, settings: Env): RunConfig {
   if (missing.length > 0) throw new Error(`it serves no ${missing.join(' or ')} API`);
   // Only the APIs the run may send to (`--api`); the others keep the reason they are left out.
   const chosen = Object.fromEntries(config.apis.map((api) => [api, targets[api]]));
-  return deepFreeze({ ...config, ...chosen, unconfigured: config.unconfigured });
+  return deepFreeze({ ...config, ...chosen, unconfigured: config.unconfigured, names: {} });
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig, resolveSettings } from '../settings/config.ts';
 import { HarnessError, RULES, runConformance, startReference } from '../index.ts';
 import { RULE_IDS } from '../rules/index.ts';
+import { conformanceSuites } from '../vitest.ts';
 
 const reportDir = async (): Promise<string> => join(await mkdtemp(join(tmpdir(), 'library-')), 'out');
 
@@ -35,6 +36,52 @@ describe('the library entry', () => {
     } finally {
       await target.close();
     }
+  });
+
+  it("takes startReference()'s settings as they are: a run on them judges every id, the other tenant too", async () => {
+    const target = await startReference();
+    try {
+      expect(target.settings).toEqual({
+        managementUrl: target.managementUrl,
+        managementKeyId: target.managementKeyId,
+        managementKeySecret: target.managementKeySecret,
+        organization: target.organizationId,
+        service: target.serviceId,
+        backup: target.backupId,
+        managementOtherKeyId: expect.any(String),
+        managementOtherKeySecret: expect.any(String),
+        managementOtherOrganizationId: expect.any(String),
+        alertsUrl: target.alertsUrl,
+        alertsToken: target.alertsToken,
+        alertsOtherToken: expect.any(String),
+        alert: expect.any(String),
+      });
+      const lines: string[] = [];
+      const run = await runConformance(
+        { ...target.settings, runs: 1, seed: 7, reportDir: await reportDir() },
+        { out: (line) => lines.push(line) },
+      );
+      expect(lines.join('\n')).toMatch(/preflight: management credentials, organization, service and backup ok, other/);
+      expect(run.exitCode).toBe(0);
+      expect(run.report?.target.management).toMatchObject({ backupId: target.backupId });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('refuses, at type-check time, a key no setting has, in a variable or a spread as in a literal', () => {
+    const misspelt = { managementUrl: 'http://127.0.0.1:1', managmentUrl: 'http://127.0.0.1:1' };
+    // Never called: the type check (tsc --noEmit, test/typecheck.test.ts) fails where a directive below has no error.
+    const calls = async (target: Awaited<ReturnType<typeof startReference>>) => {
+      // @ts-expect-error managmentUrl is no setting
+      await runConformance(misspelt);
+      // @ts-expect-error organizationId, serviceId, close... are no settings: its `settings` are
+      await runConformance({ ...target, reportDir: 'out' });
+      // @ts-expect-error managmentUrl is no setting
+      await conformanceSuites(misspelt);
+      await runConformance({ ...target.settings, reportDir: 'out' });
+    };
+    expect(typeof calls).toBe('function');
   });
 
   it('returns exit code 1 and the failed rules when the embedded target has a fault', async () => {
@@ -125,9 +172,21 @@ describe('the library entry', () => {
       { MANAGEMENT_KEY_ID: 'kid', MANAGEMENT_KEY_SECRET: 's3cret', ALERTS_TOKEN: 't0ken' },
       RULE_IDS,
     );
-    // The same settings, each named as its caller gave it.
-    expect(object).toEqual({ ...command, allowFrom: { given: true, name: 'allow' } });
+    // Each names the settings as its caller did: the library by its keys, the command by its flags and variables.
+    const { names: objectNames, ...objectRest } = object;
+    const { names: commandNames, ...commandRest } = command;
+    expect(objectRest).toEqual({ ...commandRest, allowFrom: { given: true, name: 'allow' } });
     expect(command.allowFrom).toEqual({ given: true, name: '--allow' });
+    expect([objectNames.SERVICE_ID, objectNames.MANAGEMENT_BASE_URL, objectNames.MANAGEMENT_KEY_ID]).toEqual([
+      'service',
+      'managementUrl',
+      'managementKeyId',
+    ]);
+    expect([commandNames.SERVICE_ID, commandNames.MANAGEMENT_BASE_URL, commandNames.MANAGEMENT_KEY_ID]).toEqual([
+      '--service',
+      '--management-url',
+      'MANAGEMENT_KEY_ID',
+    ]);
     expect(resolveSettings({ referenceMode: ['x', 'y'] }, RULE_IDS).reference).toEqual({
       faults: [],
       modes: ['x', 'y'],

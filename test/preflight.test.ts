@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 import { targetEnv } from './support/target-env.ts';
+import { pipesSuite } from '../suites/pipes/pipes.ts';
+import { runConformance } from '../cli/run-conformance.ts';
 
 const servers: Server[] = [];
 
@@ -110,8 +112,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), MANAGEMENT_KEY_SECRET: 'not-the-secret' }),
       refusal(
         'CREDENTIALS_REFUSED',
-        String.raw`The management API refused the key: GET ${LOOPBACK}/v1/organizations/[-0-9a-f]+/usageCost\?\S+ `,
-        'answered 401 .*Check MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET.*',
+        String.raw`The management API refused the key \(GET ${LOOPBACK}/v1/organizations/[-0-9a-f]+/usageCost\?\S+ `,
+        'answered 401 .*check that MANAGEMENT_KEY_ID and MANAGEMENT_KEY_SECRET are a key .*',
       ),
     ],
     [
@@ -119,8 +121,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ALERTS_TOKEN: 'not-the-token' }),
       refusal(
         'CREDENTIALS_REFUSED',
-        `The alerts API refused ALERTS_TOKEN: GET ${LOOPBACK}/api/v2/alerts answered 401 `,
-        '.*Check ALERTS_TOKEN.*',
+        `The alerts API refused ALERTS_TOKEN \\(GET ${LOOPBACK}/api/v2/alerts answered 401 `,
+        '.*check ALERTS_TOKEN.*',
       ),
     ],
     [
@@ -128,8 +130,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ORGANIZATION_ID: randomUUID() }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`ORGANIZATION_ID \(--organization\) ${UUID} is not an organization the management API knows: `,
-        String.raw`GET .* answered 404 .*\(and 401 without the key\)\. Check ORGANIZATION_ID.*`,
+        String.raw`ORGANIZATION_ID ${UUID} is not an organization the management API knows \(`,
+        String.raw`GET .* answered 404 .*, and 401 without the key\): check ORGANIZATION_ID.*`,
       ),
     ],
     [
@@ -137,8 +139,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ORGANIZATION_ID: 'my-org' }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`ORGANIZATION_ID \(--organization\) "my-org" is not a uuid `,
-        String.raw`.*answered 400.*Check ORGANIZATION_ID\.`,
+        `ORGANIZATION_ID "my-org" is not a uuid `,
+        String.raw`.*answered 400.*\): check ORGANIZATION_ID\.`,
       ),
     ],
     [
@@ -146,8 +148,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), BACKUP_ID: randomUUID() }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`BACKUP_ID \(--backup\) ${UUID} is not a backup the management API knows `,
-        String.raw`under SERVICE_ID \(--service\) ${UUID}: GET .* answered 404 .*Check BACKUP_ID .*and SERVICE_ID.*`,
+        `BACKUP_ID ${UUID} is not a backup the management API knows `,
+        String.raw`under service ${UUID} \(GET .* answered 404 .*\): check BACKUP_ID .*and SERVICE_ID.*`,
       ),
     ],
     [
@@ -155,7 +157,7 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), SERVICE_ID: randomUUID() }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        'BACKUP_ID .* is not a backup the management API knows under SERVICE_ID .*answered 404.*',
+        'BACKUP_ID .* is not a backup the management API knows under service .*answered 404.*serviceId .* was not found.*',
       ),
     ],
     [
@@ -163,8 +165,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ALERT_ID: 'no-such-alert' }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        String.raw`ALERT_ID \(--alert\) no-such-alert is not among the 4 alerts the alerts API lists `,
-        String.raw`\(GET ${LOOPBACK}/api/v2/alerts\)\. .*`,
+        `ALERT_ID no-such-alert is not among the 4 alerts the alerts API lists `,
+        String.raw`\(GET ${LOOPBACK}/api/v2/alerts\): give .*`,
       ),
     ],
     [
@@ -172,7 +174,7 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), ALERT_ID: reference.alertIds[2]! }),
       refusal(
         'ALERT_NOT_UPDATABLE',
-        String.raw`ALERT_ID \(--alert\) \w+ names an alert the run may not update: `,
+        String.raw`ALERT_ID \w+ names an alert the run may not update \(`,
         String.raw`it is a saved-search alert \(source "search"\).*`,
       ),
     ],
@@ -201,9 +203,9 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: await notFound() }),
       refusal(
         'NOT_THE_API',
-        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) answers, but not as the management API: `,
+        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) answers, but not as the management API \(`,
         String.raw`GET .* answered 404 \(text/plain\): `,
-        String.raw`Not Found, with the key and without it\. Set MANAGEMENT_BASE_URL .*`,
+        String.raw`Not Found, with the key and without it\): set MANAGEMENT_BASE_URL .*`,
       ),
     ],
     [
@@ -220,15 +222,15 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
     [
       'the management URL pointed at the alerts API',
       async () => ({ ...envFor(reference), MANAGEMENT_BASE_URL: reference.alertsUrl }),
-      /^conformance: MANAGEMENT_BASE_URL .* answers, but not as the management API: .*404.* \[NOT_THE_API\]$/,
+      /^conformance: MANAGEMENT_BASE_URL .* answers, but not as the management API \(.*404.* \[NOT_THE_API\]$/,
     ],
     [
       'an alerts URL that is not the API',
       async () => ({ ...envFor(reference), ALERTS_BASE_URL: await notFound() }),
       refusal(
         'NOT_THE_API',
-        String.raw`ALERTS_BASE_URL \(${LOOPBACK}\) answers, but not as the alerts API: `,
-        'GET .*/api/v2/alerts answered 404 .*Set ALERTS_BASE_URL .*',
+        String.raw`ALERTS_BASE_URL \(${LOOPBACK}\) answers, but not as the alerts API \(`,
+        'GET .*/api/v2/alerts answered 404 .*\\): set ALERTS_BASE_URL .*',
       ),
     ],
     [
@@ -359,7 +361,7 @@ describe('a correct target passes the preflight, never crying wolf', () => {
     expect(error).toEqual({
       code: 'TARGET_UNREACHABLE',
       message:
-        'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED. Check the URL and that the target is up.',
+        'Cannot reach ALERTS_BASE_URL (http://127.0.0.1:9): ECONNREFUSED; check the URL and that the target is up.',
     });
   });
 });
@@ -434,7 +436,9 @@ describe("another tenant's settings are checked like the run's own", () => {
       );
       const wrongSecret = await preflightError({ ...env, OTHER_MANAGEMENT_KEY_SECRET: 'not-the-secret' });
       expect(wrongSecret.code).toBe('CREDENTIALS_REFUSED');
-      expect(wrongSecret.message).toMatch(/refused OTHER_MANAGEMENT_KEY_ID, OTHER_MANAGEMENT_KEY_SECRET/);
+      expect(wrongSecret.message).toMatch(
+        /^The management API refused OTHER_MANAGEMENT_KEY_ID and OTHER_MANAGEMENT_KEY_SECRET on OTHER_ORGANIZATION_ID \(.*\): check that they are the HTTP Basic credentials of a key of another organization, of the one OTHER_ORGANIZATION_ID names, or unset .* to leave access\.other-tenant not judged\.$/,
+      );
       expect(wrongSecret.message).not.toContain(env.OTHER_MANAGEMENT_KEY_ID);
       const ownOrganization = await preflightError({ ...env, OTHER_ORGANIZATION_ID: target.organizationId });
       expect(ownOrganization.code).toBe('TARGET_UNKNOWN_ID');
@@ -463,5 +467,182 @@ describe("another tenant's settings are checked like the run's own", () => {
     } finally {
       await target.close();
     }
+  });
+});
+
+describe('an id no read can check is confirmed by the first write, alone, before any probe', () => {
+  /** The settings of a run without BACKUP_ID, through recording proxies: SERVICE_ID has no read to check it. */
+  async function recorded(target: ReferenceTarget, wire: WireExchange[]): Promise<Record<string, string>> {
+    const management = await recordingProxy(target.managementUrl, wire);
+    const alerts = await recordingProxy(target.alertsUrl, wire);
+    servers.push(management.server, alerts.server);
+    const { BACKUP_ID: _backup, ...env } = targetEnv(target, { management: management.url, alerts: alerts.url });
+    return env;
+  }
+
+  it('an unknown SERVICE_ID is exit 2 naming it, with one pipe create sent, nothing created, no verdict printed', async () => {
+    const wire: WireExchange[] = [];
+    const env = { ...(await recorded(reference, wire)), SERVICE_ID: randomUUID() };
+    const run = await command(env, ['--seed', '3']);
+    expect(run.output.split('\n').at(-1)).toMatch(
+      refusal(
+        'TARGET_UNKNOWN_ID',
+        `SERVICE_ID ${UUID} is not a service the management API knows in organization ${UUID} `,
+        String.raw`\(the one pipe create sent to confirm it, before any probe: POST ${LOOPBACK}/v1/\S+/pipes `,
+        String.raw`answered 404 .*"error":"serviceId ${UUID} was not found"\}\): check SERVICE_ID\.`,
+      ),
+    );
+    expect(run.code).toBe(2);
+    expect(run.wroteReports).toBe(false);
+    expect(run.output).not.toMatch(/✓|✗|passed|the target gave no value/);
+    expect(wire.filter((exchange) => exchange.method !== 'GET').map((e) => `${e.method} ${e.status}`)).toEqual([
+      'POST 404',
+    ]);
+    expect(wire.length).toBeLessThanOrEqual(3);
+  });
+
+  it('names the setting as the user gave it: --service, a key of the settings file, a key of the library', async () => {
+    const wire: WireExchange[] = [];
+    const { SERVICE_ID: _service, ...env } = await recorded(reference, wire);
+    const unknown = randomUUID();
+    const flag = await command(env, ['--service', unknown]);
+    expect(flag.output.split('\n').at(-1)).toMatch(
+      new RegExp(`^conformance: --service ${unknown} is not a service.*: check --service\\. \\[TARGET_UNKNOWN_ID\\]$`),
+    );
+    const folder = await mkdtemp(join(tmpdir(), 'preflight-file-'));
+    await writeFile(join(folder, 'team.json'), JSON.stringify({ service: unknown }));
+    const file = await command(env, ['--config', join(folder, 'team.json')]);
+    expect(file.output.split('\n').at(-1)).toMatch(
+      /^conformance: service in .*team\.json \S+ is not a service.*: check service in .*team\.json\. \[TARGET_UNKNOWN_ID\]$/,
+    );
+    const library = await runConformance({
+      managementUrl: env.MANAGEMENT_BASE_URL,
+      managementKeyId: env.MANAGEMENT_KEY_ID,
+      managementKeySecret: env.MANAGEMENT_KEY_SECRET,
+      organization: env.ORGANIZATION_ID,
+      service: unknown,
+      reportDir: await mkdtemp(join(tmpdir(), 'preflight-library-')),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(library).toMatchObject({
+      code: 'TARGET_UNKNOWN_ID',
+      message: expect.stringMatching(/^service \S+ is not a service .*: check service\.$/),
+    });
+    expect(wire.filter((exchange) => exchange.method !== 'GET' && exchange.status !== 404)).toEqual([]);
+  });
+
+  it('a known SERVICE_ID is confirmed by the pipe it creates, which the run lists; none is sent when the run sends none', async () => {
+    const wire: WireExchange[] = [];
+    const env = await recorded(reference, wire);
+    const report = await preflight(resolveConfig([], env, RULE_IDS), specs, undefined, pipesSuite().confirmingWrites);
+    expect(report.line).toMatch(
+      new RegExp(
+        `^preflight: management credentials, organization, service ok \\(SERVICE_ID by a createPipe, which created ${UUID}\\); ` +
+          String.raw`alerts token ok \(2 GET requests and 1 POST\)$`,
+      ),
+    );
+    expect(report.created).toEqual([
+      expect.objectContaining({ kind: 'created', operation: 'createPipe', id: expect.stringMatching(UUID) }),
+    ]);
+    const run = await command(env, ['--seed', '3', '--runs', '1', '--rules', 'auth.required']);
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/service ok \(SERVICE_ID by a createPipe, which created/);
+    const readOnly = await command(env, ['--seed', '3', '--allow', 'read']);
+    expect(readOnly.output).toMatch(
+      /SERVICE_ID unchecked \(the API has no read of a service, and the run sends no pipe/,
+    );
+    const keysOnly = await command(env, ['--seed', '3', '--runs', '1', '--rules', 'keys.roles-enum']);
+    expect(keysOnly.output).toMatch(/SERVICE_ID unchecked/);
+    expect(keysOnly.output).toMatch(/\(2 GET requests\)/);
+  });
+});
+
+describe("messages name the true cause, as one sentence, with the target's words whole", () => {
+  const base = (): Record<string, string> => {
+    const { ALERTS_BASE_URL: _url, ALERTS_TOKEN: _token, ALERT_ID: _alert, ...env } = envFor(reference);
+    return env;
+  };
+
+  it("a base URL that asks for the other API's scheme is the other API, not refused credentials", async () => {
+    const alertsLike = await serve((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="alerts"' });
+      res.end(JSON.stringify({ message: 'missing bearer token' }));
+    });
+    const run = await command({ ...base(), MANAGEMENT_BASE_URL: alertsLike });
+    expect(run.output.split('\n').at(-1)).toMatch(
+      refusal(
+        'NOT_THE_API',
+        String.raw`MANAGEMENT_BASE_URL \(${LOOPBACK}\) asks for a Bearer token \(GET .* answered 401 .*, `,
+        String.raw`WWW-Authenticate: Bearer realm="alerts"\), but the management API takes HTTP Basic: `,
+        String.raw`MANAGEMENT_BASE_URL is likely the other API's URL, so set it to the management API's\.`,
+      ),
+    );
+    expect(run.code).toBe(2);
+  });
+
+  it("quotes the target's explanation whole, not cut at 120 characters", async () => {
+    const explanation = `organization is suspended: ${'the billing contact must renew the contract first; '.repeat(5)}`;
+    const explaining = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 404, message: explanation }));
+    });
+    const run = await command({ ...base(), MANAGEMENT_BASE_URL: explaining });
+    expect(explanation.length).toBeGreaterThan(250);
+    expect(run.output).toContain(JSON.stringify(explanation));
+    expect(run.code).toBe(2);
+  });
+
+  it('an https URL on a plain-http port says so in words', async () => {
+    const https = reference.managementUrl.replace(/^http:/, 'https:');
+    const run = await command({ ...base(), MANAGEMENT_BASE_URL: https });
+    expect(run.output.split('\n').at(-1)).toMatch(
+      refusal(
+        'TARGET_UNREACHABLE',
+        String.raw`MANAGEMENT_BASE_URL \(https://127\.0\.0\.1:\d+\) is an https URL, but the server at `,
+        String.raw`127\.0\.0\.1:\d+ answers in plain HTTP, not TLS \(\w+\): give http://127\.0\.0\.1:\d+ if the API `,
+        'is served without TLS there, or the port on which it serves https.',
+      ),
+    );
+  });
+
+  it('names the base URL as given: --management-url, and managementUrl from the library', async () => {
+    const notFound = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not Found');
+    });
+    const { MANAGEMENT_BASE_URL: _url, ...env } = base();
+    const run = await command(env, ['--management-url', notFound]);
+    expect(run.output.split('\n').at(-1)).toMatch(
+      new RegExp(
+        String.raw`^conformance: --management-url \(${LOOPBACK}\) answers, but not as the management API .*: set --management-url to `,
+      ),
+    );
+    const library = await runConformance({
+      managementUrl: notFound,
+      managementKeyId: reference.managementKeyId,
+      managementKeySecret: reference.managementKeySecret,
+      organization: reference.organizationId,
+      service: reference.serviceId,
+      reportDir: await mkdtemp(join(tmpdir(), 'preflight-library-')),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(library).toMatchObject({ message: expect.stringMatching(/^managementUrl \(.*\): set managementUrl to /) });
+  });
+
+  it('a missing OTHER_ORGANIZATION_ID is said in one plain sentence', async () => {
+    const { OTHER_ORGANIZATION_ID: _id, ...other } = Object.fromEntries(
+      reference.apis
+        .flatMap((api) => Object.entries(api.settings))
+        .filter(([name]) => name.startsWith('OTHER_MANAGEMENT') || name === 'OTHER_ORGANIZATION_ID'),
+    );
+    const run = await command({ ...base(), ...other });
+    expect(run.output.split('\n').at(-1)).toBe(
+      'conformance: OTHER_ORGANIZATION_ID is not set: it is the organization of that key, needed for this target. ' +
+        'Set it and run again. [CONFIG_MISSING]',
+    );
   });
 });

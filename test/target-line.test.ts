@@ -38,7 +38,7 @@ describe('the first line of a run says which target it tests', () => {
     );
   });
 
-  it("the dry run lists the preflight's GETs, and says when SERVICE_ID cannot be checked before the run", () => {
+  it("the dry run lists the preflight's GETs, and says how SERVICE_ID is checked without BACKUP_ID", () => {
     const management = {
       MANAGEMENT_BASE_URL: 'https://api.example.test',
       MANAGEMENT_KEY_ID: 'k',
@@ -51,7 +51,7 @@ describe('the first line of a run says which target it tests', () => {
       new RegExp(
         String.raw`^Preflight, before the first probe: GET usageCost .*ORGANIZATION_ID\); ` +
           String.raw`a setting it finds wrong stops the run with exit code 2\. ` +
-          'SERVICE_ID cannot be checked before the run',
+          'Without BACKUP_ID no read can check SERVICE_ID: when the run creates pipes, the preflight sends one pipe create',
       ),
     );
     const full = resolveConfig(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import {
   pipeCreateBody,
   pipeCreateBodyObserve,
@@ -445,6 +446,14 @@ export function pipesSuite(): SuiteDefinition {
     operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
     // Groups run as soon as the groups they name in `after` are through: each pipe is one group's, but the first.
     chained: true,
+    confirmingWrites: [
+      {
+        operationId: 'createPipe',
+        label: 'preflight: a relational pipe created without its open fields, to confirm SERVICE_ID',
+        json: (seed, open) =>
+          withoutPaths(fc.sample(pipeCreateBody({ kind: 'relational' }), { seed, numRuns: 1 })[0]!, open),
+      },
+    ],
     groups: [
       {
         name: LEARN,
