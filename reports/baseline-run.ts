@@ -51,14 +51,17 @@ export function acceptedFailures(loaded: LoadedBaseline, now: Date): KnownFailur
   return { entries: unexpiredEntries(loaded.previous ?? { version: 1, entries: [] }, utcDay(now)) };
 }
 
-/** Applies the baseline to a finished run; with `update`, first rewrites the file from the run's failures. */
+/**
+ * Applies the baseline to a finished run; with `update`, first rewrites the file from the run's failures, unless a
+ * signal stopped the run (its failures are not all of the target's: the file is left as it was).
+ */
 export async function judgeWithBaseline(
   report: RunReport,
   loaded: LoadedBaseline,
   now: Date,
 ): Promise<BaselinedRunReport> {
   let baseline = loaded.previous ?? { version: 1 as const, entries: [] };
-  if (loaded.update) {
+  if (loaded.update && report.interrupted === undefined) {
     baseline = updatedBaseline(report.results, loaded.previous);
     await writeBaseline(loaded.file, baseline);
   }

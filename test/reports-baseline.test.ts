@@ -270,3 +270,19 @@ describe('conformance --baseline', () => {
     expect(result.stderr).toContain('[BASELINE_INVALID]');
   });
 });
+
+describe('--update-baseline on an interrupted run', () => {
+  it('leaves the baseline file as it was: a run a signal stopped did not see all of the target', async () => {
+    const { judgeWithBaseline } = await import('../reports/baseline-run.ts');
+    const dir = await mkdtemp(join(tmpdir(), 'baseline-interrupted-'));
+    const file = join(dir, 'baseline.json');
+    const before = `${JSON.stringify({ version: 1, entries: [] }, null, 2)}\n`;
+    await writeFile(file, before);
+    const failing = fixtureReport([fixtureResult('auth.required', OPERATIONS.CREATE_KEY, 'failed')]);
+    const loaded = { file, update: true, previous: { version: 1 as const, entries: [] } };
+    await judgeWithBaseline({ ...failing, interrupted: 'SIGINT', outcome: 'interrupted' }, loaded, new Date());
+    expect(await readFile(file, 'utf8')).toBe(before);
+    await judgeWithBaseline(failing, loaded, new Date());
+    expect((await readBaseline(file, ['auth.required'], [OPERATIONS.CREATE_KEY])).entries).toHaveLength(1);
+  });
+});
