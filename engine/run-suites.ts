@@ -74,6 +74,8 @@ export interface SuiteState {
   readonly created: CreatedResource[];
   readonly incidents: string[];
   readonly operationKeys: Map<string, string>;
+  /** What its groups handed to the run's other suites, by topic (`SuiteContext.share`). */
+  readonly shared: Map<string, unknown[]>;
   requests: number;
   rateLimited: number;
   /** The first error one of its groups threw: its tests fail with it. */
@@ -155,6 +157,7 @@ function suiteState(definition: SuiteDefinition): SuiteState {
     created: [],
     incidents: [],
     operationKeys: new Map(),
+    shared: new Map(),
     requests: 0,
     rateLimited: 0,
     done,
@@ -187,7 +190,7 @@ async function runEverySuite(session: Session, states: readonly SuiteState[]): P
   for (const state of states) if (isLane(state.definition)) session.gate.openLane(state.definition.name);
   try {
     await runSchedule(
-      states.map((state) => scheduledSuite(session, state)),
+      states.map((state) => scheduledSuite(session, state, (name) => byName.get(name))),
       {
         stopped: () => session.gate.interrupted.aborted,
         onDone(name, error) {
@@ -215,7 +218,11 @@ async function runEverySuite(session: Session, states: readonly SuiteState[]): P
  * A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their
  * reason.
  */
-function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
+function scheduledSuite(
+  s: Session,
+  state: SuiteState,
+  suiteNamed: (name: string) => SuiteState | undefined,
+): ScheduledSuite {
   const { definition, ledger, credentials, skips, created, incidents } = state;
   const { config } = s;
   const { name } = definition;
@@ -318,6 +325,17 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       });
     },
     incident: (message) => incidents.push(message),
+    share(topic, value) {
+      const values = state.shared.get(topic) ?? [];
+      values.push(value);
+      state.shared.set(topic, values);
+    },
+    async sharedBy(suite, topic) {
+      const other = suiteNamed(suite);
+      if (!other || other === state) return [];
+      await other.done;
+      return [...(other.shared.get(topic) ?? [])];
+    },
     evidence: (exchange) => ({
       request: `${exchange.request.method} ${s.redactor.text(exchange.request.url)}`,
       curl: reproduction(s, exchange),

@@ -67,6 +67,13 @@ export interface SuiteContext {
   unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
+  /** Hands a value to the run's other suites under a topic (the credentials of a key the suite created, say). */
+  share(topic: string, value: unknown): void;
+  /**
+   * Every value the suite named `suite` shared under `topic`, once none of its groups runs or will run; none when that
+   * suite is not in the run (another shard's, say).
+   */
+  sharedBy(suite: string, topic: string): Promise<readonly unknown[]>;
   /** An exchange this group sent as a report shows it: redacted, with a curl. */
   evidence(exchange: Exchange): Evidence;
   /**

@@ -11,6 +11,8 @@ import { selectNamed } from './named.ts';
 import type { AlertRecord, PipeRecord, Store } from './store.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { alertUpdateFieldByField, keyIdsFromClock, pipeUpdateLost } from './writes-at-once.ts';
+import { CREDENTIAL_FAULTS } from './credential-faults.ts';
+import { TIMESTAMP_FAULTS } from './timestamp-faults.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -1254,6 +1256,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
       ],
     ),
+    ...CREDENTIAL_FAULTS,
+    ...TIMESTAMP_FAULTS,
   ]
     .map(throughWritesAtOnce)
     .map((entry): Fault => Object.freeze(entry)),

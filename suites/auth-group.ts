@@ -63,7 +63,7 @@ export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
   return targets.map((target) => ({
     name: `credentials: ${target.operationId}`,
     operations: [target.operationId],
-    feeds: ['auth.required'],
+    feeds: CREDENTIAL_WAYS.map((way) => `auth.required#${way}`),
     ...(target.after ? { after: target.after } : {}),
     estimate: () => CREDENTIAL_WAYS.length,
     async run(context) {

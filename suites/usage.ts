@@ -3,8 +3,11 @@ import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups } from './auth-group.ts';
+import { credentialFormsGroup } from './credential-forms.ts';
+import { CREATED_KEYS, type CreatedKey, keysCreated } from './keys.ts';
+import { authorizationHeader } from '../apis/descriptor.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { JudgedExchange, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
+import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 
 const DAY = 86_400_000;
@@ -161,8 +164,43 @@ export function usageSuite(): SuiteDefinition {
         },
       },
       ...authGroups([USAGE_TARGET]),
+      credentialFormsGroup({
+        ...USAGE_TARGET,
+        otherKeyId: async (context) => ((await createdKeys(context))[0] as CreatedKey | undefined)?.keyId,
+      }),
+      disabledKeysGroup(),
       ...accessGroups([USAGE_TARGET]),
     ],
+  };
+}
+
+/** The disabled keys the keys suite created, once it is through. */
+const createdKeys = (context: SuiteContext): Promise<readonly CreatedKey[]> =>
+  context.sharedBy('keys', CREATED_KEYS) as Promise<readonly CreatedKey[]>;
+
+/** A read signed with each disabled key the run created, each of which must be refused (`keys.state-honoured`). */
+function disabledKeysGroup(): ProbeGroup {
+  return {
+    name: 'reads signed with disabled keys',
+    operations: ['getUsageCost'],
+    estimate: (runs) => keysCreated(runs),
+    async run(context) {
+      const keys = await createdKeys(context);
+      if (keys.length === 0) {
+        context.unable('the run created no disabled key (its keys suite did not run, or no create was accepted)');
+        return;
+      }
+      const { query } = USAGE_TARGET.request(context) as { query: Record<string, string> };
+      await Promise.all(
+        keys.map((key) =>
+          context.send('getUsageCost', {
+            query,
+            authorization: authorizationHeader('basic', { user: key.keyId, password: key.keySecret }),
+            probe: reject('a read signed with a disabled key the run created', 'keys.state-honoured'),
+          }),
+        ),
+      );
+    },
   };
 }
 
