@@ -314,6 +314,7 @@ function scheduledSuite(
       // When a group it runs after was left out by the user's choice, that choice is why.
       const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
       const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
+      const byChoice = cause !== undefined || which.byChoice === true;
       if (group.sequences && !which.operations && !which.feeds)
         for (const id of group.operations) expectSequences(ledger, s.operation(id).key, why);
       skips.push({
@@ -321,7 +322,7 @@ function scheduledSuite(
         operations: which.operations ?? group.operations,
         ...((which.feeds ?? group.feeds) ? { feeds: which.feeds ?? group.feeds } : {}),
         reason: why,
-        byChoice: cause !== undefined,
+        byChoice,
       });
     },
     incident: (message) => incidents.push(message),
@@ -332,9 +333,11 @@ function scheduledSuite(
     },
     async sharedBy(suite, topic) {
       const other = suiteNamed(suite);
-      if (!other || other === state) return [];
+      if (!other || other === state) return { values: [] };
       await other.done;
-      return [...(other.shared.get(topic) ?? [])];
+      const values = [...(other.shared.get(topic) ?? [])];
+      const left = other.skips.find((skip) => skip.byChoice);
+      return values.length === 0 && left ? { values, choice: `${left.group} did not run: ${left.reason}` } : { values };
     },
     evidence: (exchange) => ({
       request: `${exchange.request.method} ${s.redactor.text(exchange.request.url)}`,

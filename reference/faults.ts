@@ -894,7 +894,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'alert-created-at-rewritten',
       "every alert update rewrites the alert's createdAt to the time of the update",
-      ['alerts.update-applies'],
+      ['alerts.update-applies', 'timestamps.consistent'],
       ['updateAlert', 'listAlerts'],
       (store) => ({
         result: (ctx, r) => {

@@ -68,7 +68,9 @@ function formHeaders(credentials: Credentials, otherKeyId: string | undefined): 
  * no more wrong ones. `otherKeyId` gives the id of another key (one the run created), for the form that needs one.
  */
 export function credentialFormsGroup(
-  target: AuthTarget & { readonly otherKeyId?: (context: SuiteContext) => Promise<string | undefined> },
+  target: AuthTarget & {
+    readonly otherKeyId?: (context: SuiteContext) => Promise<string | { readonly choice: string | undefined }>;
+  },
 ): ProbeGroup {
   const scheme = APIS[target.api].auth.scheme;
   const forms = Object.values(CREDENTIAL_FORMS).filter((form) => (form.schemes as readonly string[]).includes(scheme));
@@ -91,11 +93,15 @@ export function credentialFormsGroup(
       let headers = formHeaders(credentials, undefined);
       for (const [index, form] of forms.entries()) {
         // Another key's id is known once the suite that creates keys is through: that form goes last.
-        if (form === CREDENTIAL_FORMS.otherKeyId)
-          headers = formHeaders(credentials, await target.otherKeyId?.(context));
+        const other = form === CREDENTIAL_FORMS.otherKeyId ? await target.otherKeyId?.(context) : undefined;
+        if (typeof other === 'string') headers = formHeaders(credentials, other);
         const header = headers.get(form)!;
         if ('unable' in header) {
-          context.unable(header.unable, { feeds: [`auth.required#${form.name}`] });
+          const choice = typeof other === 'object' ? other.choice : undefined;
+          context.unable(choice ? `${header.unable}, because ${choice}` : header.unable, {
+            feeds: [`auth.required#${form.name}`],
+            byChoice: choice !== undefined,
+          });
           continue;
         }
         if (index > 0) await sleep(WRONG_CREDENTIAL_SPACING_MS);

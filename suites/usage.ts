@@ -166,7 +166,10 @@ export function usageSuite(): SuiteDefinition {
       ...authGroups([USAGE_TARGET]),
       credentialFormsGroup({
         ...USAGE_TARGET,
-        otherKeyId: async (context) => ((await createdKeys(context))[0] as CreatedKey | undefined)?.keyId,
+        otherKeyId: async (context) => {
+          const { values, choice } = await createdKeys(context);
+          return values[0]?.keyId ?? { choice };
+        },
       }),
       disabledKeysGroup(),
       ...accessGroups([USAGE_TARGET]),
@@ -174,9 +177,12 @@ export function usageSuite(): SuiteDefinition {
   };
 }
 
-/** The disabled keys the keys suite created, once it is through. */
-const createdKeys = (context: SuiteContext): Promise<readonly CreatedKey[]> =>
-  context.sharedBy('keys', CREATED_KEYS) as Promise<readonly CreatedKey[]>;
+/** The disabled keys the keys suite created, once it is through; when none, the user's choice that explains it. */
+const createdKeys = (context: SuiteContext): Promise<{ values: readonly CreatedKey[]; choice?: string }> =>
+  context.sharedBy('keys', CREATED_KEYS) as Promise<{ values: readonly CreatedKey[]; choice?: string }>;
+
+/** Why no disabled key of the run's is there to use. */
+const NO_KEY = 'the run created no disabled key (its keys suite did not run, or no create was accepted)';
 
 /** A read signed with each disabled key the run created, each of which must be refused (`keys.state-honoured`). */
 function disabledKeysGroup(): ProbeGroup {
@@ -185,9 +191,9 @@ function disabledKeysGroup(): ProbeGroup {
     operations: ['getUsageCost'],
     estimate: (runs) => keysCreated(runs),
     async run(context) {
-      const keys = await createdKeys(context);
+      const { values: keys, choice } = await createdKeys(context);
       if (keys.length === 0) {
-        context.unable('the run created no disabled key (its keys suite did not run, or no create was accepted)');
+        context.unable(choice ? `${NO_KEY}, because ${choice}` : NO_KEY, { byChoice: choice !== undefined });
         return;
       }
       const { query } = USAGE_TARGET.request(context) as { query: Record<string, string> };
