@@ -108,7 +108,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault(
       'credentials-ignored',
       "both APIs ignore credentials: every request, with any credentials or none, acts as the run's own key and token",
-      ['auth.required', 'access.other-tenant'],
+      ['auth.required', 'access.other-tenant', 'keys.state-honoured'],
       [...MANAGEMENT, 'updateAlert', 'listAlerts'],
       {
         authorize: (_ctx, v) => ({ accepted: true, scheme: v.scheme, knownKey: v.knownKey }),
@@ -882,7 +882,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'pipe-created-at-rewritten',
       "every pipe PATCH rewrites the pipe's createdAt to the time of the PATCH",
-      ['pipes.state-consistent'],
+      ['pipes.state-consistent', 'timestamps.consistent'],
       ['updatePipe'],
       (store) => ({
         result: (ctx, r) =>
@@ -1024,7 +1024,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault(
       'alerts-update-not-listed',
       'alert update answers the change but does not store it',
-      ['alerts.update-applies'],
+      ['alerts.update-applies', 'timestamps.consistent'],
       ['listAlerts'],
       {
         persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
