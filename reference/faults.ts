@@ -905,6 +905,9 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return { ...r, data: { ...r.data, createdAt } };
         },
       }),
+      // The lists after an update show a createdAt after updatedAt; a run that sends no update (--allow read) judges
+      // lists that hold together.
+      [{ rule: 'timestamps.consistent', on: ['listAlerts'], sometimes: true }],
     ),
     fault(
       'key-expiry-offset-dropped',
@@ -1021,14 +1024,17 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) }
           : r,
     }),
-    fault(
+    stateful(
       'alerts-update-not-listed',
       'alert update answers the change but does not store it',
       ['alerts.update-applies', 'timestamps.consistent'],
       ['listAlerts'],
-      {
+      () => ({
         persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
-      },
+      }),
+      // The list after an update shows an updatedAt older than the update's answer did; a run that sends no update
+      // (--allow read) judges the lists alone, which hold together.
+      [{ rule: 'timestamps.consistent', on: ['listAlerts'], sometimes: true }],
     ),
     fault(
       'alerts-threshold-type-unchecked',
