@@ -62,12 +62,13 @@ export function groupClass(group: ProbeGroup, operationOf: OperationOf): ProbeCl
 }
 
 /**
- * True when the group gives evidence for the rule: it names the rule in `feeds`, or the rule has no parts and concerns
- * one of its operations.
+ * True when the group gives evidence for the rule: it names the rule in `feeds` (or what another suite's group needs to
+ * judge it: the keys it creates), or the rule has no parts and concerns one of its operations.
  */
 export function groupFeeds(group: ProbeGroup, rule: Rule, operationOf: OperationOf): boolean {
-  if (rule.parts) return (group.feeds ?? []).some((entry) => entry.split('#')[0] === rule.id);
-  return group.operations.some((id) => concerns(rule, operationOf(id)));
+  const named = (group.feeds ?? []).some((entry) => entry.split('#')[0] === rule.id);
+  if (rule.parts) return named;
+  return named || group.operations.some((id) => concerns(rule, operationOf(id)));
 }
 
 /** The names of a suite's groups that feed a selected rule, with the groups they run after. */

@@ -74,6 +74,8 @@ export interface SuiteState {
   readonly created: CreatedResource[];
   readonly incidents: string[];
   readonly operationKeys: Map<string, string>;
+  /** What its groups handed to the run's other suites, by topic (`SuiteContext.share`). */
+  readonly shared: Map<string, unknown[]>;
   requests: number;
   rateLimited: number;
   /** The first error one of its groups threw: its tests fail with it. */
@@ -161,6 +163,7 @@ function suiteState(definition: SuiteDefinition): SuiteState {
     created: [],
     incidents: [],
     operationKeys: new Map(),
+    shared: new Map(),
     requests: 0,
     rateLimited: 0,
     done,
@@ -193,7 +196,7 @@ async function runEverySuite(session: Session, states: readonly SuiteState[]): P
   for (const state of states) if (isLane(state.definition)) session.gate.openLane(state.definition.name);
   try {
     await runSchedule(
-      states.map((state) => scheduledSuite(session, state)),
+      states.map((state) => scheduledSuite(session, state, (name) => byName.get(name))),
       {
         stopped: () => session.gate.interrupted.aborted,
         onDone(name, error) {
@@ -221,7 +224,11 @@ async function runEverySuite(session: Session, states: readonly SuiteState[]): P
  * A suite's groups that run with these settings, each with its context; the others are recorded as skipped with their
  * reason.
  */
-function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
+function scheduledSuite(
+  s: Session,
+  state: SuiteState,
+  suiteNamed: (name: string) => SuiteState | undefined,
+): ScheduledSuite {
   const { definition, ledger, credentials, skips, created, incidents } = state;
   const { config } = s;
   const { name } = definition;
@@ -313,6 +320,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       // When a group it runs after was left out by the user's choice, that choice is why.
       const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
       const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
+      const byChoice = cause !== undefined || which.byChoice === true;
       if (group.sequences && !which.operations && !which.feeds)
         for (const id of group.operations) expectSequences(ledger, s.operation(id).key, why);
       skips.push({
@@ -320,10 +328,23 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
         operations: which.operations ?? group.operations,
         ...((which.feeds ?? group.feeds) ? { feeds: which.feeds ?? group.feeds } : {}),
         reason: why,
-        byChoice: cause !== undefined,
+        byChoice,
       });
     },
     incident: (message) => incidents.push(message),
+    share(topic, value) {
+      const values = state.shared.get(topic) ?? [];
+      values.push(value);
+      state.shared.set(topic, values);
+    },
+    async sharedBy(suite, topic) {
+      const other = suiteNamed(suite);
+      if (!other || other === state) return { values: [] };
+      await other.done;
+      const values = [...(other.shared.get(topic) ?? [])];
+      const left = other.skips.find((skip) => skip.byChoice);
+      return values.length === 0 && left ? { values, choice: `${left.group} did not run: ${left.reason}` } : { values };
+    },
     evidence: (exchange) => ({
       request: `${exchange.request.method} ${s.redactor.text(exchange.request.url)}`,
       curl: reproduction(s, exchange),

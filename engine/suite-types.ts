@@ -64,9 +64,25 @@ export interface SuiteContext {
    * Says that part of the group could not run (no resource to send it to, say): the rules it feeds there are not
    * judged, with this reason.
    */
-  unable(reason: string, which?: { readonly operations?: readonly string[]; readonly feeds?: readonly string[] }): void;
+  unable(
+    reason: string,
+    which?: {
+      readonly operations?: readonly string[];
+      readonly feeds?: readonly string[];
+      /** The user's choice that explains it (another suite's groups it needs were left out), which then counts so. */
+      readonly byChoice?: boolean;
+    },
+  ): void;
   /** Reports something the run changed and could not put back: every report says it first. */
   incident(message: string): void;
+  /** Hands a value to the run's other suites under a topic (the credentials of a key the suite created, say). */
+  share(topic: string, value: unknown): void;
+  /**
+   * Every value the suite named `suite` shared under `topic`, once none of its groups runs or will run; none when that
+   * suite is not in the run (another shard's, say). When it shared none and the user left some of its groups out,
+   * `choice` says why (for `unable`'s `byChoice`).
+   */
+  sharedBy(suite: string, topic: string): Promise<{ readonly values: readonly unknown[]; readonly choice?: string }>;
   /** An exchange this group sent as a report shows it: redacted, with a curl. */
   evidence(exchange: Exchange): Evidence;
   /**

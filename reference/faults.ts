@@ -11,6 +11,8 @@ import { selectNamed } from './named.ts';
 import type { AlertRecord, PipeRecord, Store } from './store.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { alertUpdateFieldByField, keyIdsFromClock, pipeUpdateLost } from './writes-at-once.ts';
+import { CREDENTIAL_FAULTS } from './credential-faults.ts';
+import { TIMESTAMP_FAULTS } from './timestamp-faults.ts';
 
 /** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
 export interface Fault {
@@ -106,7 +108,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault(
       'credentials-ignored',
       "both APIs ignore credentials: every request, with any credentials or none, acts as the run's own key and token",
-      ['auth.required', 'access.other-tenant'],
+      ['auth.required', 'access.other-tenant', 'keys.state-honoured'],
       [...MANAGEMENT, 'updateAlert', 'listAlerts'],
       {
         authorize: (_ctx, v) => ({ accepted: true, scheme: v.scheme, knownKey: v.knownKey }),
@@ -865,7 +867,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'pipe-created-at-rewritten',
       "every pipe PATCH rewrites the pipe's createdAt to the time of the PATCH",
-      ['pipes.state-consistent'],
+      ['pipes.state-consistent', 'timestamps.consistent'],
       ['updatePipe'],
       (store) => ({
         result: (ctx, r) =>
@@ -877,7 +879,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     stateful(
       'alert-created-at-rewritten',
       "every alert update rewrites the alert's createdAt to the time of the update",
-      ['alerts.update-applies'],
+      ['alerts.update-applies', 'timestamps.consistent'],
       ['updateAlert', 'listAlerts'],
       (store) => ({
         result: (ctx, r) => {
@@ -888,6 +890,9 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return { ...r, data: { ...r.data, createdAt } };
         },
       }),
+      // The lists after an update show a createdAt after updatedAt; a run that sends no update (--allow read) judges
+      // lists that hold together.
+      [{ rule: 'timestamps.consistent', on: ['listAlerts'], sometimes: true }],
     ),
     fault(
       'key-expiry-offset-dropped',
@@ -1004,14 +1009,17 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) }
           : r,
     }),
-    fault(
+    stateful(
       'alerts-update-not-listed',
       'alert update answers the change but does not store it',
-      ['alerts.update-applies'],
+      ['alerts.update-applies', 'timestamps.consistent'],
       ['listAlerts'],
-      {
+      () => ({
         persists: (ctx, p) => (ctx.operation === 'updateAlert' ? false : p),
-      },
+      }),
+      // The list after an update shows an updatedAt older than the update's answer did; a run that sends no update
+      // (--allow read) judges the lists alone, which hold together.
+      [{ rule: 'timestamps.consistent', on: ['listAlerts'], sometimes: true }],
     ),
     fault(
       'alerts-threshold-type-unchecked',
@@ -1274,6 +1282,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
             : problems,
       },
     ),
+    ...CREDENTIAL_FAULTS,
+    ...TIMESTAMP_FAULTS,
   ]
     .map(throughWritesAtOnce)
     .map((entry): Fault => Object.freeze(entry)),

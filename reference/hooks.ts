@@ -39,6 +39,11 @@ export interface AuthVerdict {
   readonly organizationId?: string;
   /** For an accepted Bearer token: the team it belongs to. */
   readonly team?: string;
+  /**
+   * What the header carried, for a fault that checks it otherwise: Basic's user and secret (none without the colon), a
+   * Bearer token as `secret`.
+   */
+  readonly presented?: { readonly user?: string; readonly secret: string | undefined };
 }
 
 /** How a request's scope is checked: each check the correct target makes, which a fault may turn off. */

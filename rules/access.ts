@@ -48,8 +48,12 @@ const listed = (exchange: Exchange): Record<string, unknown>[] => {
   return Array.isArray(data) ? (data.flatMap((entry) => asObject(entry) ?? []) as Record<string, unknown>[]) : [];
 };
 
+/** The value at a field's path in an answer (`key/id` is the `id` of its `key`). */
+const fieldAt = (shown: Record<string, unknown>, field: string): unknown =>
+  field.split('/').reduce<unknown>((value, name) => asObject(value)?.[name], shown);
+
 /**
- * The fields of `shown` that carry the value sent (a field only the server writes); the target's own value, where
+ * The fields of `shown` (paths, as `key/id`) that carry the value sent (a field only the server writes); the target's own value, where
  * known, names what was expected. A wrong value of the target's own is other rules' to judge (`pipes.service-id`).
  */
 function readOnlyViolations(shown: Record<string, unknown>, expected: ReadOnlyExpectation, at: string): Violation[] {
@@ -57,8 +61,9 @@ function readOnlyViolations(shown: Record<string, unknown>, expected: ReadOnlyEx
     const kept = expected.kept[field];
     const wanted =
       kept === undefined ? `the target's ${field}, not the one sent` : `the target's ${field} ${jsonText(kept)}`;
-    return shown[field] !== undefined && subsetViolations(sent, shown[field], '').length === 0
-      ? [{ path: `${at}/${field}`, expected: wanted, actual: shown[field] }]
+    const value = fieldAt(shown, field);
+    return value !== undefined && subsetViolations(sent, value, '').length === 0
+      ? [{ path: `${at}/${field}`, expected: wanted, actual: value }]
       : [];
   });
 }
@@ -144,7 +149,7 @@ export const accessRules: Rule[] = [
       'team); if accepted, the answer and the next read. A key create likewise: `keyId`, `keySecret` and the ' +
       "`key`'s `id`, `keySuffix`, `createdAt` and `usedAt` sent in the body never become the key's (a client that " +
       "chooses its own key's credentials or id is OWASP API3's mass assignment)",
-    operations: ['createPipe', 'updatePipe', 'updateAlert', 'listAlerts'],
+    operations: ['createPipe', 'updatePipe', 'updateAlert', 'listAlerts', 'createKey'],
     applies: (ex) => probes(ex, 'access.read-only-fields') && ex.response !== undefined,
     check: (ex) => {
       const expected = ex.probe.expect?.readOnly as ReadOnlyExpectation | undefined;

@@ -1,4 +1,5 @@
-import { EVERY_OPERATION, type Rule } from '../rule-model/rule.ts';
+import type { AuthScheme } from '../apis/descriptor.ts';
+import { EVERY_OPERATION, type Rule, type RulePart } from '../rule-model/rule.ts';
 import { intentViolations } from './intent.ts';
 
 /** The ways a request can lack its API's credentials: each is a part of `auth.required` on every operation. */
@@ -7,6 +8,37 @@ export const CREDENTIAL_WAYS = Object.freeze([
   'a wrong secret or token',
   "the other API's scheme",
 ] as const);
+
+/** The read each scheme's wrong forms of a secret or token go to, once each (`CREDENTIAL_FORMS`). */
+export const CREDENTIAL_FORM_READS: Readonly<Record<AuthScheme, string>> = Object.freeze({
+  basic: 'getUsageCost',
+  bearer: 'listAlerts',
+});
+
+/**
+ * The wrong secrets and tokens in the forms broken checks let through, each a part of `auth.required` on the read of
+ * each scheme it can be written in: a space at either end only inside HTTP Basic's encoded value (around a bearer token
+ * it is the header's own whitespace, which HTTP strips or allows).
+ */
+export const CREDENTIAL_FORMS = Object.freeze({
+  empty: { name: 'an empty secret or token', schemes: ['basic', 'bearer'] },
+  otherCase: { name: 'the right secret or token in another case', schemes: ['basic', 'bearer'] },
+  spaceBefore: { name: 'the right secret with a space before it', schemes: ['basic'] },
+  spaceAfter: { name: 'the right secret with a space after it', schemes: ['basic'] },
+  prefix: { name: 'a prefix of the right secret or token', schemes: ['basic', 'bearer'] },
+  longer: { name: 'the right secret or token with a character added', schemes: ['basic', 'bearer'] },
+  noColon: { name: 'a Basic value without the colon', schemes: ['basic'] },
+  otherKeyId: { name: "another key's id with this key's secret", schemes: ['basic'] },
+} as const satisfies Record<string, { readonly name: string; readonly schemes: readonly AuthScheme[] }>);
+
+/** The parts of `auth.required`: each way on every operation, each form of a wrong secret on its scheme's read. */
+const AUTH_PARTS: readonly RulePart[] = [
+  ...CREDENTIAL_WAYS.map((name) => ({ name })),
+  ...Object.values(CREDENTIAL_FORMS).map((form) => ({
+    name: form.name,
+    operations: form.schemes.map((scheme) => CREDENTIAL_FORM_READS[scheme]),
+  })),
+];
 
 /** Rules on how the target answers valid and invalid requests in general. */
 export const requestRules: Rule[] = [
@@ -53,7 +85,7 @@ export const requestRules: Rule[] = [
       "without the colon, another key's id with this key's secret",
     operations: EVERY_OPERATION,
     severity: 'credentials',
-    parts: CREDENTIAL_WAYS.map((name) => ({ name })),
+    parts: AUTH_PARTS,
     partOf: (ex) => ex.probe.part,
     applies: (ex) => ex.probe.rules?.includes('auth.required') === true && ex.response !== undefined,
     check: intentViolations,

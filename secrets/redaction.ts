@@ -31,11 +31,20 @@ export function createRedactor(secretNames: readonly string[], secrets: SecretRe
   const textKeeping = (input: string, keep?: ReadonlySet<string>): string => {
     const found = secrets.everyIn(input).flatMap((f) => (keep?.has(f.secret) ? [] : [f.text]));
     if (found.length === 0) return input;
-    let out = input;
-    // The longest first, so that a secret inside a longer one cannot leave part of it.
-    for (const secret of found.sort((a, b) => b.length - a.length))
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
+    // Every place a form occurs, overlapping ones (the runs of a secret leaked in part) joined: none leaves part of it.
+    const spans: [number, number][] = [];
+    for (const secret of found)
+      for (let at = input.indexOf(secret); at >= 0; at = input.indexOf(secret, at + 1))
+        spans.push([at, at + secret.length]);
+    spans.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let from = 0;
+    for (const [start, end] of spans) {
+      if (end <= from) continue;
+      if (start >= from) out += input.slice(from, start) + REDACTED;
+      from = end;
+    }
+    return out + input.slice(from);
   };
   const text = (input: string): string => textKeeping(input);
   const value = <T>(input: T): T => redactValue(input, names, text) as T;

@@ -2,7 +2,20 @@
 export const MIN_SECRET_LENGTH = 6;
 
 /** How a secret can appear in a response: as sent, or in one of the encodings a leak commonly takes. */
-export type SecretForm = 'plain' | 'base64' | 'base64url' | 'basic' | 'percent' | 'form' | 'json' | 'hex';
+export type SecretForm =
+  | 'plain'
+  | 'base64'
+  | 'base64url'
+  | 'basic'
+  | 'percent'
+  | 'form'
+  | 'json'
+  | 'hex'
+  | 'part'
+  | 'base64url part';
+
+/** How long a run of a secret's characters is looked for on its own: a secret leaked in part. */
+export const SECRET_PART_LENGTH = 12;
 
 /** Each form in words, for a finding. */
 export const SECRET_FORM_WORDS: Readonly<Record<SecretForm, string>> = Object.freeze({
@@ -14,6 +27,8 @@ export const SECRET_FORM_WORDS: Readonly<Record<SecretForm, string>> = Object.fr
   form: 'form-encoded',
   json: 'with JSON escapes',
   hex: 'hex-encoded',
+  part: `in part (a run of ${SECRET_PART_LENGTH} of its characters)`,
+  'base64url part': `in part (a run of ${SECRET_PART_LENGTH} characters of its base64url)`,
 });
 
 /** A username and password sent together: besides each value, the index looks for them as HTTP Basic carries them. */
@@ -90,6 +105,16 @@ export function secretForms(secret: string | SecretPair): [SecretForm, string][]
     ['hex', hex],
     ['hex', hex.toUpperCase()],
   ];
+}
+
+/** Every run of SECRET_PART_LENGTH characters of a secret value and of its base64url: the forms of a leak in part. */
+export function secretParts(secret: string): [SecretForm, string][] {
+  const runs = (text: string, form: SecretForm): [SecretForm, string][] =>
+    Array.from({ length: Math.max(0, text.length - SECRET_PART_LENGTH + 1) }, (_, at) => [
+      form,
+      text.slice(at, at + SECRET_PART_LENGTH),
+    ]);
+  return [...runs(secret, 'part'), ...runs(utf8(secret).toString('base64url'), 'base64url part')];
 }
 
 /**
@@ -181,7 +206,10 @@ export function createSecretIndex(initial: Iterable<string | SecretPair> = []): 
       return;
     const name = typeof secret === 'string' ? secret : `${secret.username}:${secret.password}`;
     let added = false;
-    for (const [form, text] of secretForms(secret)) added = index({ secret: name, form, text }, kind) || added;
+    // A secret sent is looked for in part too; one only held is redacted whole.
+    const parts = kind === 'sent' && typeof secret === 'string' ? secretParts(secret) : [];
+    for (const [form, text] of [...secretForms(secret), ...parts])
+      added = index({ secret: name, form, text }, kind) || added;
     if (added) sizes[kind] += 1;
   };
   for (const secret of initial) add(secret);
@@ -211,12 +239,21 @@ export function createSecretIndex(initial: Iterable<string | SecretPair> = []): 
   };
   /**
    * The secrets of the kind found in `text`; a form found inside a longer one found (base64 of a username, inside that
-   * of `username:password`) is the longer one's match: one finding per leak.
+   * of `username:password`) is the longer one's match, and the runs of one secret's part found are one: one finding
+   * per leak.
    */
   const foundIn = (text: string, kind?: SecretKind): SecretFound[] => {
     const all = [...scan(text, kind)];
+    const parts = new Set<string>();
     return all
       .filter((entry) => !all.some((other) => other !== entry && other.text.includes(entry.text)))
+      .filter((entry) => {
+        if (entry.form !== 'part' && entry.form !== 'base64url part') return true;
+        const leak = `${entry.form}\n${entry.secret}`;
+        if (parts.has(leak)) return false;
+        parts.add(leak);
+        return true;
+      })
       .map(({ secret, form, text: matched }) => ({ secret, form, text: matched }));
   };
   return {

@@ -65,7 +65,7 @@ export function authGroups(targets: readonly AuthTarget[]): ProbeGroup[] {
   return targets.map((target) => ({
     name: `credentials: ${target.operationId}`,
     operations: [target.operationId],
-    feeds: ['auth.required'],
+    feeds: CREDENTIAL_WAYS.map((way) => `auth.required#${way}`),
     ...(target.after ? { after: target.after } : {}),
     ...(target.requires ? { requires: target.requires } : {}),
     estimate: () => CREDENTIAL_WAYS.length,

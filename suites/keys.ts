@@ -11,12 +11,65 @@ import { hashDataOf } from '../generators/keyHashData.ts';
 import { TEXT_SAMPLES } from './text-samples.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups, malformedJsonGroups } from './auth-group.ts';
-import { accept, fromExample, observe, reject } from '../engine/probe.ts';
+import { accept, fromExample, observe, randomToken, reject } from '../engine/probe.ts';
+import { randomUUID } from 'node:crypto';
+import { isSuccess, type Exchange } from '../transport/exchange.ts';
+import { LONG_AGO, readOnlyProbe } from './read-only-fields.ts';
 import type { Example, JudgedExchange, SuiteContext, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
+import { CREDENTIAL_FORMS } from '../rules/request.ts';
 import { sharedCredential } from '../rules/keys.ts';
 import { ONE_AT_A_TIME } from '../engine/suite-types.ts';
+
+/** The topic under which the keys suite shares each disabled key it created (`CreatedKey`). */
+export const CREATED_KEYS = 'disabled keys created';
+
+/** A disabled key the run created: its credentials, for the read signed with it (`keys.state-honoured`). */
+export interface CreatedKey {
+  readonly keyId: string;
+  readonly keySecret: string;
+}
+
+/**
+ * The group of drawn observe bodies, whose keys are not shared: which of them a target accepts depends on the body
+ * drawn, so the plan could not count the reads signed with them.
+ */
+const OBSERVED_CREATES = 'observed key creates';
+
+/** How many disabled keys the keys suite shares with `runs` examples per property, when every create is accepted. */
+export function keysCreated(runs: number): number {
+  return runs + KEYS_AT_ONCE + 3 + EXPIRY_OFFSETS.length + TEXT_SAMPLES.length + READ_ONLY_KEY_BODIES;
+}
+
+/** The credentials of a key an exchange created, when its create asked for a disabled key and was accepted. */
+function createdKey(exchange: Exchange): CreatedKey | undefined {
+  const sent = exchange.request.json as { state?: unknown } | undefined;
+  if (exchange.operationId !== 'createKey' || !isSuccess(exchange) || sent?.state !== 'disabled') return undefined;
+  const result = (exchange.response.json as { result?: { keyId?: unknown; keySecret?: unknown } } | undefined)?.result;
+  return typeof result?.keyId === 'string' && typeof result.keySecret === 'string' && result.keyId !== ''
+    ? { keyId: result.keyId, keySecret: result.keySecret }
+    : undefined;
+}
+
+/** A group whose accepted creates of disabled keys are shared with the run's other suites (`CREATED_KEYS`). */
+function sharingCreatedKeys(group: ProbeGroup): ProbeGroup {
+  return {
+    ...group,
+    run(context) {
+      const shared = <T extends Exchange>(exchange: T): T => {
+        const key = createdKey(exchange);
+        if (key) context.share(CREATED_KEYS, key);
+        return exchange;
+      };
+      return group.run({
+        ...context,
+        send: async (operationId, request) => shared(await context.send(operationId, request)),
+        record: (exchange) => shared(context.record(exchange)),
+      });
+    },
+  };
+}
 
 /** Keys created at once in a run (when its concurrency allows as many). */
 const KEYS_AT_ONCE = 3;
@@ -50,7 +103,7 @@ const SUFFIX = /^[A-Za-z0-9]{4}$/;
 
 /** Sends a key create, its `hashData` made fresh. */
 function sendKey(context: SuiteContext, request: { json: unknown; probe: Probe }): Promise<JudgedExchange> {
-  return context.send('createKey', { ...request, json: withFreshHashData(request.json) });
+  return sendKey(context, { ...request, json: withFreshHashData(request.json) });
 }
 
 /**
@@ -144,105 +197,154 @@ export function keysSuite(): SuiteDefinition {
   return {
     name: 'keys',
     operations: ['createKey'],
-    groups: [
-      {
-        name: 'valid creates',
-        operations: ['createKey'],
-        feeds: ['keys.roles-minimum#one or more roles accepted', 'keys.credentials-unique#every create'],
-        estimate: (runs) => runs,
-        async run(context) {
-          const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
-          const send = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
-            sendKey(context, {
-              json: json,
-              probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }),
-            });
-          await context.eachExample('valid key', arbitrary, (ex) => send(ex.value, fromExample(ex)), { shrink: send });
-        },
-      },
-      {
-        name: 'keys created at once',
-        operations: ['createKey'],
-        feeds: [`keys.credentials-unique#${CREATES_AT_ONCE}`],
-        estimate: () => KEYS_AT_ONCE,
-        async run(context) {
-          if (context.config.concurrency < 2)
-            return context.unable(ONE_AT_A_TIME, { feeds: [`keys.credentials-unique#${CREATES_AT_ONCE}`] });
-          const count = Math.min(KEYS_AT_ONCE, context.config.concurrency);
-          const [bodies] = context.examples(
-            'keys created at once',
-            fc.array(keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), { minLength: count, maxLength: count }),
-            1,
-          );
-          const first = await createAtOnce(
-            context,
-            bodies!.value,
-            'a disabled key expiring within a day, created at once with others',
-            fromExample(bodies!),
-          );
-          await narrowToPair(context, bodies!, first);
-        },
-      },
-      neverExpiringGroup(),
-      {
-        name: 'expiry in several offsets',
-        operations: ['createKey'],
-        estimate: () => EXPIRY_OFFSETS.length,
-        async run(context) {
-          const [complete] = context.examples(
-            'key expiring in an offset',
-            keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
-            1,
-          );
-          // Within a day, as every key the run creates: the same instant, written at each offset.
-          const at = Math.ceil(Date.now() / 60_000) * 60_000 + 6 * 3_600_000 + 250;
-          await Promise.all(
-            EXPIRY_OFFSETS.map((offset) => {
-              const expireAt = dateTimeAt(at, offset);
-              return sendKey(context, {
-                json: { ...complete!.value, name: `conformance expiry ${expireAt}`, expireAt },
-                probe: accept(`a disabled key expiring at ${expireAt}`),
+    groups: (
+      [
+        {
+          name: 'valid creates',
+          operations: ['createKey'],
+          // The disabled keys it creates are those the usage suite signs reads with.
+          feeds: [
+            'keys.roles-minimum#one or more roles accepted',
+            'keys.credentials-unique#every create',
+            'keys.state-honoured',
+            `auth.required#${CREDENTIAL_FORMS.otherKeyId.name}`,
+          ],
+          estimate: (runs) => runs,
+          async run(context) {
+            const arbitrary = keyCreateBody({ state: 'disabled', expiry: 'withinDay' });
+            const send = (json: unknown, more: Partial<Probe>): Promise<JudgedExchange> =>
+              sendKey(context, {
+                json,
+                probe: accept('a valid disabled key expiring within a day', { rules: ['keys.roles-minimum'], ...more }),
               });
-            }),
-          );
+            await context.eachExample('valid key', arbitrary, (ex) => send(ex.value, fromExample(ex)), {
+              shrink: send,
+            });
+          },
         },
-      },
-      {
-        name: 'names of every kind of text',
-        operations: ['createKey'],
-        estimate: () => TEXT_SAMPLES.length,
-        async run(context) {
-          const [complete] = context.examples('key named with text of a kind', keyCreateBody(DISABLED_WITHIN_DAY), 1);
-          await Promise.all(
-            TEXT_SAMPLES.map(({ kind, text }) =>
-              sendKey(context, {
-                json: { ...complete!.value, name: text },
-                probe: observe(`a disabled key named with ${kind}`),
+        {
+          name: 'keys created at once',
+          operations: ['createKey'],
+          feeds: [`keys.credentials-unique#${CREATES_AT_ONCE}`],
+          estimate: () => KEYS_AT_ONCE,
+          async run(context) {
+            if (context.config.concurrency < 2)
+              return context.unable(ONE_AT_A_TIME, { feeds: [`keys.credentials-unique#${CREATES_AT_ONCE}`] });
+            const count = Math.min(KEYS_AT_ONCE, context.config.concurrency);
+            const [bodies] = context.examples(
+              'keys created at once',
+              fc.array(keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), {
+                minLength: count,
+                maxLength: count,
               }),
-            ),
-          );
+              1,
+            );
+            const first = await createAtOnce(
+              context,
+              bodies!.value,
+              'a disabled key expiring within a day, created at once with others',
+              fromExample(bodies!),
+            );
+            await narrowToPair(context, bodies!, first);
+          },
         },
-      },
-      invalidRolesGroup(),
-      {
-        name: 'observed key creates',
-        operations: ['createKey'],
-        estimate: (runs) => Math.min(runs, 4),
-        async run(context) {
-          await Promise.all(
-            context.examples('observed key', keyCreateBodyObserve(), 4).map((ex) =>
-              sendKey(context, {
-                json: ex.value,
-                probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)),
+        neverExpiringGroup(),
+        {
+          name: 'expiry in several offsets',
+          operations: ['createKey'],
+          estimate: () => EXPIRY_OFFSETS.length,
+          async run(context) {
+            const [complete] = context.examples(
+              'key expiring in an offset',
+              keyCreateBody({ state: 'disabled', expiry: 'withinDay' }),
+              1,
+            );
+            // Within a day, as every key the run creates: the same instant, written at each offset.
+            const at = Math.ceil(Date.now() / 60_000) * 60_000 + 6 * 3_600_000 + 250;
+            await Promise.all(
+              EXPIRY_OFFSETS.map((offset) => {
+                const expireAt = dateTimeAt(at, offset);
+                return sendKey(context, {
+                  json: { ...complete!.value, name: `conformance expiry ${expireAt}`, expireAt },
+                  probe: accept(`a disabled key expiring at ${expireAt}`),
+                });
               }),
-            ),
-          );
+            );
+          },
         },
-      },
-      ...malformedJsonGroups([{ operationId: 'createKey' }]),
-      ...authGroups([KEY_TARGET]),
-      ...accessGroups([KEY_TARGET]),
-    ],
+        {
+          name: 'names of every kind of text',
+          operations: ['createKey'],
+          estimate: () => TEXT_SAMPLES.length,
+          async run(context) {
+            const [complete] = context.examples('key named with text of a kind', keyCreateBody(DISABLED_WITHIN_DAY), 1);
+            await Promise.all(
+              TEXT_SAMPLES.map(({ kind, text }) =>
+                sendKey(context, {
+                  json: { ...complete!.value, name: text },
+                  probe: observe(`a disabled key named with ${kind}`),
+                }),
+              ),
+            );
+          },
+        },
+        invalidRolesGroup(),
+        {
+          name: OBSERVED_CREATES,
+          operations: ['createKey'],
+          estimate: (runs) => Math.min(runs, 4),
+          async run(context) {
+            await Promise.all(
+              context.examples('observed key', keyCreateBodyObserve(), 4).map((ex) =>
+                sendKey(context, {
+                  json: ex.value,
+                  probe: observe('a disabled key body the documents neither require nor forbid', fromExample(ex)),
+                }),
+              ),
+            );
+          },
+        },
+        readOnlyKeyFieldsGroup(),
+        ...malformedJsonGroups([{ operationId: 'createKey' }]),
+        ...authGroups([KEY_TARGET]),
+        ...accessGroups([KEY_TARGET]),
+      ] satisfies ProbeGroup[]
+    ).map((group) => (group.name === OBSERVED_CREATES ? group : sharingCreatedKeys(group))),
+  };
+}
+
+/** How many key creates carry the fields only the server writes: under `key`, and at the top level. */
+const READ_ONLY_KEY_BODIES = 2;
+
+/**
+ * Key creates that also send `keyId`, `keySecret` and the key's `id`, `keySuffix`, `createdAt` and `usedAt` (under
+ * `key`, then at the top level), as observe probes of `access.read-only-fields`: if accepted, none becomes the key's.
+ */
+function readOnlyKeyFieldsGroup(): ProbeGroup {
+  return {
+    name: 'key fields only the server writes',
+    operations: ['createKey'],
+    estimate: () => READ_ONLY_KEY_BODIES,
+    async run(context) {
+      const [complete] = context.examples('key with server-written fields', keyCreateBody(DISABLED_WITHIN_DAY), 1);
+      const bodies = Array.from({ length: READ_ONLY_KEY_BODIES }, (_, nested) => {
+        const key = { id: randomUUID(), keySuffix: '~~~~', createdAt: LONG_AGO, usedAt: LONG_AGO };
+        const credentials = { keyId: randomToken('conformance-id-'), keySecret: randomToken('conformance-secret-') };
+        const sent = {
+          ...credentials,
+          ...Object.fromEntries(Object.entries(key).map(([field, value]) => [`key/${field}`, value])),
+        };
+        const where = nested === 0 ? 'under key' : 'at the top level';
+        return {
+          json: { ...complete!.value, ...credentials, ...(nested === 0 ? { key } : key) },
+          probe: readOnlyProbe(`a disabled key whose create sends keyId, keySecret and the key's fields ${where}`, {
+            sent,
+            kept: {},
+          }),
+        };
+      });
+      await Promise.all(bodies.map((request) => sendKey(context, request)));
+    },
   };
 }
 

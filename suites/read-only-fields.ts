@@ -3,7 +3,7 @@ import { observe } from '../engine/probe.ts';
 import type { ReadOnlyExpectation } from '../rules/access.ts';
 
 /** A time no target sets as `createdAt` or `updatedAt` of what a run creates or updates. */
-const LONG_AGO = '2001-02-03T04:05:06.000Z';
+export const LONG_AGO = '2001-02-03T04:05:06.000Z';
 
 /** The fields only the server writes that pipes and alerts share, each with a value the target would not set. */
 export const SHARED_READ_ONLY: readonly { readonly field: string; readonly value: unknown }[] = Object.freeze([

@@ -3,8 +3,11 @@ import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups } from './auth-group.ts';
+import { credentialFormsGroup } from './credential-forms.ts';
+import { CREATED_KEYS, type CreatedKey, keysCreated } from './keys.ts';
+import { authorizationHeader } from '../apis/descriptor.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
-import type { JudgedExchange, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
+import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 
 const DAY = 86_400_000;
@@ -161,8 +164,49 @@ export function usageSuite(): SuiteDefinition {
         },
       },
       ...authGroups([USAGE_TARGET]),
+      credentialFormsGroup({
+        ...USAGE_TARGET,
+        otherKeyId: async (context) => {
+          const { values, choice } = await createdKeys(context);
+          return values[0]?.keyId ?? { choice };
+        },
+      }),
+      disabledKeysGroup(),
       ...accessGroups([USAGE_TARGET]),
     ],
+  };
+}
+
+/** The disabled keys the keys suite created, once it is through; when none, the user's choice that explains it. */
+const createdKeys = (context: SuiteContext): Promise<{ values: readonly CreatedKey[]; choice?: string }> =>
+  context.sharedBy('keys', CREATED_KEYS) as Promise<{ values: readonly CreatedKey[]; choice?: string }>;
+
+/** Why no disabled key of the run's is there to use. */
+const NO_KEY = 'the run created no disabled key (its keys suite did not run, or no create was accepted)';
+
+/** A read signed with each disabled key the run created, each of which must be refused (`keys.state-honoured`). */
+function disabledKeysGroup(): ProbeGroup {
+  return {
+    name: 'reads signed with disabled keys',
+    operations: ['getUsageCost'],
+    estimate: (runs) => keysCreated(runs),
+    async run(context) {
+      const { values: keys, choice } = await createdKeys(context);
+      if (keys.length === 0) {
+        context.unable(choice ? `${NO_KEY}, because ${choice}` : NO_KEY, { byChoice: choice !== undefined });
+        return;
+      }
+      const { query } = USAGE_TARGET.request(context) as { query: Record<string, string> };
+      await Promise.all(
+        keys.map((key) =>
+          context.send('getUsageCost', {
+            query,
+            authorization: authorizationHeader('basic', { user: key.keyId, password: key.keySecret }),
+            probe: reject('a read signed with a disabled key the run created', 'keys.state-honoured'),
+          }),
+        ),
+      );
+    },
   };
 }
 

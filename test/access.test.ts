@@ -58,7 +58,7 @@ describe('the access rules against a configured target', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain('other tenant');
     const verdicts = accessVerdicts(run.report.results);
-    expect(verdicts.length).toBe(7 + 9 + 4);
+    expect(verdicts.length).toBe(7 + 9 + 5);
     expect(verdicts.filter((v) => !v.endsWith(': passed'))).toEqual([]);
   });
 });

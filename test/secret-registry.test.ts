@@ -67,4 +67,13 @@ describe('createSecretRegistry', () => {
     expect(redactor.text(text)).toBe([REDACTED, REDACTED, REDACTED, REDACTED].join(' '));
     expect(redactor.textKeeping('pass@word-1 run-key-secret', new Set(generated))).toBe(`pass@word-1 ${REDACTED}`);
   });
+
+  it('redacts a secret sent leaked in part whole, overlapping runs joined: none of its characters is left', () => {
+    const secret = 'sv_Abc12@Def34:Ghi56/Jkl78+Mno9 Pqr0';
+    const registry = createSecretRegistry();
+    registry.add(secret, 'sent');
+    const redactor = createRedactor([], registry);
+    expect(redactor.text(`{"hint":"${secret.slice(2, 25)}","n":1}`)).toBe(`{"hint":"${REDACTED}","n":1}`);
+    expect(redactor.text(`${secret.slice(0, 11)} stays`)).toBe(`${secret.slice(0, 11)} stays`);
+  });
 });

@@ -18,6 +18,7 @@ import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './seque
 import { listedAlerts } from './sequence-alert-model.ts';
 import { ONE_AT_A_TIME } from '../../engine/suite-types.ts';
 import { authGroups, malformedJsonGroups } from '../auth-group.ts';
+import { credentialFormsGroup } from '../credential-forms.ts';
 import { needsOtherTenant, otherAuthorization } from '../access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from '../read-only-fields.ts';
 import { OTHER_TENANT_PARTS } from '../../rules/access.ts';
@@ -364,6 +365,7 @@ export function alertsSuite(): SuiteDefinition {
         },
         { operationId: 'listAlerts', api: 'alerts', after: [LIST], request: () => ({}) },
       ]),
+      credentialFormsGroup({ operationId: 'listAlerts', api: 'alerts', after: [LIST], request: () => ({}) }),
     ],
   };
 }
