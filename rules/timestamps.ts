@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { subsetViolations } from './subset.ts';
 import { rememberingRule, type Rule, type RuleMemory, type Violation } from '../rule-model/rule.ts';
 import { type Exchange, isSuccess } from '../transport/exchange.ts';
 import { asObject, payload, payloadPath } from './body.ts';
@@ -67,10 +67,14 @@ function dateOf(ex: Exchange): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** True when two answers of a resource differ in a field both carry that the target does not change on its own. */
+/**
+ * True when two answers of a resource differ in a field both carry that the target does not change on its own, by the
+ * table of equivalences (the same stored value written otherwise is no change).
+ */
 function changed(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
   return Object.keys(after).some(
-    (field) => !OWN_FIELDS.includes(field) && field in before && !isDeepStrictEqual(before[field], after[field]),
+    (field) =>
+      !OWN_FIELDS.includes(field) && field in before && subsetViolations(before[field], after[field], '').length > 0,
   );
 }
 

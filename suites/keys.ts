@@ -103,7 +103,7 @@ const SUFFIX = /^[A-Za-z0-9]{4}$/;
 
 /** Sends a key create, its `hashData` made fresh. */
 function sendKey(context: SuiteContext, request: { json: unknown; probe: Probe }): Promise<JudgedExchange> {
-  return sendKey(context, { ...request, json: withFreshHashData(request.json) });
+  return context.send('createKey', { ...request, json: withFreshHashData(request.json) });
 }
 
 /**
