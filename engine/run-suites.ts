@@ -2,7 +2,7 @@ import type { RunConfig } from '../settings/config.ts';
 import type { RuleResult } from '../evidence/finding.ts';
 import type { Rule, SelectedOperation } from '../rule-model/rule.ts';
 import type { Specs } from '../spec/spec.ts';
-import { createLedger, expectSequences, type Ledger } from '../evidence/ledger.ts';
+import { createLedger, EVERY_PART, expectSequences, neighbourhoodNotSent, type Ledger } from '../evidence/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../evidence/credential-tally.ts';
 import { runPathParameters } from '../apis/index.ts';
 import { RULES } from '../rules/index.ts';
@@ -246,7 +246,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
     const operation = s.operation(operationId);
     const client = clients[operation.api];
     if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
-    if (!config.allow.includes(operation.klass))
+    if (!config.allow.includes(readMethod(request.method) ? 'read' : operation.klass))
       throw new Error(
         `${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; ` +
           'the group should have been skipped',
@@ -303,12 +303,20 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
       await shrinking?.shrink();
     },
     openFields: (operationId) => s.operation(operationId).openFields,
+    operation: (operationId) => s.operation(operationId),
+    listedMethods(operationId) {
+      const { api, path } = s.operation(operationId);
+      return s.specs.operations.filter((one) => one.api === api && one.path === path).map((one) => one.method);
+    },
+    notSent: (operationId, part, reason) => neighbourhoodNotSent(ledger, s.operation(operationId).key, part, reason),
     unable(reason, which = {}) {
       // When a group it runs after was left out by the user's choice, that choice is why.
       const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
       const why = cause ? `${reason}, because ${cause.group} did not run: ${cause.reason}` : reason;
       if (group.sequences && !which.operations && !which.feeds)
         for (const id of group.operations) expectSequences(ledger, s.operation(id).key, why);
+      if (group.neighbourhood)
+        for (const id of which.operations ?? group.operations) groupNotSent(ledger, s.operation(id).key, why);
       skips.push({
         group: group.name,
         operations: which.operations ?? group.operations,
@@ -330,6 +338,8 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
     const skip = groupSkip(config, group, (id) => s.operation(id), selected);
     if (skip) skips.push(skip);
     if (group.sequences) for (const id of group.operations) expectSequences(ledger, s.operation(id).key, skip?.reason);
+    if (group.neighbourhood && skip)
+      for (const id of group.operations) groupNotSent(ledger, s.operation(id).key, skip.reason);
     return !skip;
   });
   const [first] = definition.operations;
@@ -362,4 +372,14 @@ export function runnableAfter(group: ProbeGroup, groups: readonly ProbeGroup[], 
   };
   for (const name of group.after ?? []) visit(name);
   return [...found];
+}
+
+/** The methods a request may take whatever the run allows: they read, and change nothing. */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const readMethod = (method: string | undefined): boolean => method !== undefined && READ_METHODS.has(method);
+
+/** Notes that none of the neighbourhood's probes of a group went to an operation, and why. */
+function groupNotSent(ledger: Ledger, operation: string, reason: string): void {
+  neighbourhoodNotSent(ledger, operation, EVERY_PART, reason);
 }

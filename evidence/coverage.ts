@@ -104,6 +104,13 @@ export function mergeCoverage(
       }
       sum(fields.seen, coverage.fields.seen);
     }
+    if (coverage.neighbourhood) {
+      const neighbourhood = (entry.neighbourhood ??= { sent: {}, notSent: {} });
+      for (const [part, counts] of Object.entries(coverage.neighbourhood.sent))
+        sum((neighbourhood.sent[part] ??= {}), counts);
+      for (const [part, reason] of Object.entries(coverage.neighbourhood.notSent))
+        neighbourhood.notSent[part] ??= reason;
+    }
     if (coverage.sequences) {
       const sequences = (entry.sequences ??= { transitions: {} });
       for (const [from, counts] of Object.entries(coverage.sequences.transitions))

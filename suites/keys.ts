@@ -9,6 +9,7 @@ import { dateTimeAt } from '../generators/dateTime.ts';
 import { TEXT_SAMPLES } from './text-samples.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups, malformedJsonGroups } from './auth-group.ts';
+import { neighbourhoodGroups } from './neighbourhood.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { Example, JudgedExchange, SuiteContext, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
@@ -209,6 +210,17 @@ export function keysSuite(): SuiteDefinition {
       ...malformedJsonGroups([{ operationId: 'createKey' }]),
       ...authGroups([KEY_TARGET]),
       ...accessGroups([KEY_TARGET]),
+      ...neighbourhoodGroups([
+        {
+          operationId: 'createKey',
+          keep: { state: "the run's keys stay disabled: no odd value goes to `state`" },
+          request: (context) => ({
+            bodies: context
+              .examples('keys for the neighbourhood', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 2)
+              .map((ex) => ex.value as Record<string, unknown>),
+          }),
+        },
+      ]),
     ],
   };
 }

@@ -3,6 +3,7 @@ import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { costEntries } from '../rules/usage.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups } from './auth-group.ts';
+import { neighbourhoodGroups } from './neighbourhood.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
@@ -161,6 +162,7 @@ export function usageSuite(): SuiteDefinition {
         },
       },
       ...authGroups([USAGE_TARGET]),
+      ...neighbourhoodGroups([{ operationId: 'getUsageCost', request: (context) => USAGE_TARGET.request(context) }]),
       ...accessGroups([USAGE_TARGET]),
     ],
   };

@@ -17,6 +17,7 @@ import { ALERT_SEQUENCE_STEPS, alertSequences, runAlertSequences } from './seque
 import { listedAlerts } from './sequence-alert-model.ts';
 import { ONE_AT_A_TIME } from '../../engine/suite-types.ts';
 import { authGroups, malformedJsonGroups } from '../auth-group.ts';
+import { neighbourhoodGroups } from '../neighbourhood.ts';
 import { needsOtherTenant, otherAuthorization } from '../access-groups.ts';
 import { READ_ONLY_FIELDS, readOnlyProbe, SHARED_READ_ONLY } from '../read-only-fields.ts';
 import { OTHER_TENANT_PARTS } from '../../rules/access.ts';
@@ -352,6 +353,24 @@ export function alertsSuite(): SuiteDefinition {
               : { unable: found.reason ?? 'no alert is known to update' },
         },
         { operationId: 'listAlerts', api: 'alerts', after: [LIST], request: () => ({}) },
+      ]),
+      ...neighbourhoodGroups([
+        {
+          operationId: 'updateAlert',
+          // Its odd updates keep every field the alert is put back with; they run after the last group that writes it.
+          after: [READ_ONLY],
+          request: () =>
+            found.id && found.original
+              ? { params: { id: found.id }, bodies: [found.original] }
+              : { unable: found.reason ?? 'no alert is known to update' },
+          settle: (context, exchanges) =>
+            putBack(
+              context,
+              found,
+              exchanges.some((exchange) => exchange.request.method === 'PUT' && isSuccess(exchange)),
+            ),
+        },
+        { operationId: 'listAlerts', after: [LIST], request: () => ({}) },
       ]),
     ],
   };

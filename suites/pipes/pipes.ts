@@ -20,6 +20,15 @@ import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition
 import type { Probe } from '../../core/probe-types.ts';
 import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './open-values.ts';
 import { namesAny, refusalHints } from './refusal-hints.ts';
+import {
+  type NeighbourhoodTarget,
+  neighbourhoodEstimate,
+  neighbourhoodGroups,
+  neighbourhoodProbes,
+  sendNeighbourhood,
+} from '../neighbourhood.ts';
+import { UNMAPPED_UPDATE } from '../../rules/pipes.ts';
+import fc from 'fast-check';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
@@ -525,6 +534,14 @@ export function pipesSuite(): SuiteDefinition {
         },
       },
       readOnlyGroup(createdPipes, NO_PIPE),
+      ...neighbourhoodGroups([
+        {
+          operationId: 'createPipe',
+          after: [LEARN],
+          request: (context) => ({ bodies: KINDS.map((kind) => filledCreate(context, values, kind, 'neighbourhood')) }),
+        },
+      ]),
+      ownPipeGroup(values),
       ...accessGroups(accessTargets),
       ...malformedJsonGroups([
         { operationId: 'createPipe' },
@@ -607,6 +624,98 @@ function invalidPipeRequestsGroup(): ProbeGroup {
           probe: reject('an unknown pipeId'),
         }),
       ]);
+    },
+  };
+}
+
+/** A create body of a kind drawn for `purpose`, its open fields given values this target answered where known. */
+function filledCreate(context: SuiteContext, values: OpenValues, kind: (typeof KINDS)[number], purpose: string): Body {
+  const [drawn] = context.examples(`${purpose}: create ${kind}`, pipeCreateBody({ kind }), 1);
+  const body = drawn!.value as Body;
+  return (values.fill(context.openFields('createPipe'), body, choiceOf(body)) as Body | undefined) ?? body;
+}
+
+/** The column an update adds without its mapping. */
+const UNMAPPED_COLUMN = Object.freeze({ name: 'ct_unmapped_column', type: 'String' });
+
+/**
+ * A pipe the run creates for the neighbourhood's probes: updates that leave a column unmapped (to be refused), then the
+ * neighbourhood of its update and of its settings read, any method (the pipe is the run's own).
+ */
+function ownPipeGroup(values: OpenValues): ProbeGroup {
+  let own: CreatedPipe | undefined;
+  const params = (): Record<string, string> => pipeParams(own!.id);
+  const targets: NeighbourhoodTarget[] = [
+    {
+      operationId: 'updatePipe',
+      anyMethod: true,
+      request: (context) => {
+        const { kind, body } = own!;
+        const open = context.openFields('updatePipe');
+        const bodies = context
+          .examples('neighbourhood: update', updateBodyFor(kind, body), 2)
+          .map((ex) => ex.value as Record<string, unknown>)
+          .map((drawn) => (values.fill(open, drawn, choiceOf(drawn), body) as Record<string, unknown>) ?? drawn);
+        return { params: params(), bodies };
+      },
+    },
+    { operationId: 'getPipeSettings', anyMethod: true, request: () => ({ params: params() }) },
+  ];
+  return {
+    name: 'a pipe of the neighbourhood: unmapped columns, odd updates and reads',
+    operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
+    feeds: [`${FIELD_MAPPINGS}#${UNMAPPED_UPDATE}`],
+    neighbourhood: true,
+    after: [LEARN],
+    estimate: (_runs, operationOf) =>
+      3 + targets.reduce((n, target) => n + neighbourhoodEstimate(target, operationOf?.(target.operationId)), 0),
+    async run(context) {
+      const kinds = context.examples(
+        'neighbourhood: pipe kind',
+        fc.shuffledSubarray([...KINDS], { minLength: 4, maxLength: 4 }),
+        1,
+      )[0]!.value;
+      const open = context.openFields('createPipe');
+      const kind =
+        kinds.find(
+          (one) => values.missing(open, filledCreate(context, values, one, 'neighbourhood pipe')).length === 0,
+        ) ?? kinds[0]!;
+      const body = filledCreate(context, values, kind, 'neighbourhood pipe');
+      const created = await context.send('createPipe', {
+        json: body,
+        probe: accept(`a valid ${kind} pipe for the neighbourhood's probes`),
+      });
+      const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
+      if (!isSuccess(created) || typeof id !== 'string')
+        return context.unable(
+          'the pipe for these probes was not created, and an unknown pipe would let a 404 pass for a rejection',
+          { operations: ['updatePipe', 'getPipeSettings'] },
+        );
+      own = { id, kind, body };
+      const [kept, ...dropped] = body.fieldMappings as unknown[];
+      await Promise.all([
+        context.send('updatePipe', {
+          params: params(),
+          json: { destination: { columns: [...body.destination.columns, UNMAPPED_COLUMN] } },
+          probe: reject('destination.columns with a new column and no mapping for it', FIELD_MAPPINGS, {
+            part: UNMAPPED_UPDATE,
+          }),
+        }),
+        context.send('updatePipe', {
+          params: params(),
+          json: { fieldMappings: dropped.length > 0 ? dropped : [] },
+          probe: reject(`fieldMappings that drop the mapping of a column (${JSON.stringify(kept)})`, FIELD_MAPPINGS, {
+            part: UNMAPPED_UPDATE,
+          }),
+        }),
+      ]);
+      const probes = await Promise.all(
+        targets.map(async (target) => {
+          const request = await target.request(context);
+          return 'unable' in request ? { now: [], last: [] } : neighbourhoodProbes(context, target, request);
+        }),
+      );
+      await sendNeighbourhood(context, { now: probes.flatMap((p) => p.now), last: probes.flatMap((p) => p.last) });
     },
   };
 }
