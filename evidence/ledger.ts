@@ -26,11 +26,13 @@ export interface OperationCoverage {
   neighbourhood?: NeighbourhoodTally;
 }
 
-/** The neighbourhood's probes one operation answered, by part (or kind of value) and where, and why some were not sent. */
+/** The neighbourhood's probes an operation answered, by part (or kind of value) and where; why some were not sent. */
 export interface NeighbourhoodTally {
+  /** Every part and kind the operation has by its spec, and where each can go (`neighbourhood.ts`). */
+  places?: readonly { readonly part: string; readonly where: readonly string[] }[];
   /** Part or kind → where (a field, a parameter, a method; `` for the request as a whole) → requests answered. */
   readonly sent: Record<string, Record<string, number>>;
-  /** Part or kind → why it was not sent (the first reason given). */
+  /** Part or kind (or `part#where`, or `*` for all) → why it was not sent (the first reason given). */
   readonly notSent: Record<string, string>;
 }
 
@@ -174,7 +176,8 @@ function sequencesOf(ledger: Ledger, operation: string): SequenceTally {
 /** The part under which a reason stands for every part of an operation's neighbourhood (its group did not run). */
 export const EVERY_PART = '*';
 
-function neighbourhoodOf(ledger: Ledger, operation: string): NeighbourhoodTally {
+/** The ledger's tally of the neighbourhood of an operation. */
+export function neighbourhoodTally(ledger: Ledger, operation: string): NeighbourhoodTally {
   const coverage = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
   return (coverage.neighbourhood ??= { sent: {}, notSent: {} });
 }
@@ -185,12 +188,12 @@ export function coverNeighbourhood(
   operation: string,
   probe: { readonly part: string; readonly where?: string },
 ): void {
-  const byWhere = (neighbourhoodOf(ledger, operation).sent[probe.part] ??= {});
+  const byWhere = (neighbourhoodTally(ledger, operation).sent[probe.part] ??= {});
   const where = probe.where ?? '';
   byWhere[where] = (byWhere[where] ?? 0) + 1;
 }
 
 /** Notes why a part of the neighbourhood was not sent to an operation (the first reason given stays). */
 export function neighbourhoodNotSent(ledger: Ledger, operation: string, part: string, reason: string): void {
-  neighbourhoodOf(ledger, operation).notSent[part] ??= reason;
+  neighbourhoodTally(ledger, operation).notSent[part] ??= reason;
 }

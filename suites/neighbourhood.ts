@@ -55,7 +55,7 @@ const UNKNOWN_NAME = 'conformanceUnknownField';
 
 type Json = Record<string, unknown>;
 
-/** What the neighbourhood's probes of an operation start from: a request the run's own credentials would have had accepted. */
+/** What an operation's neighbourhood probes start from: a request the run's own credentials would have had accepted. */
 export interface NeighbourhoodRequest {
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
@@ -141,8 +141,8 @@ export function neighbourhoodEstimate(target: NeighbourhoodTarget, spec: Neighbo
 
 /**
  * The neighbourhood's probes of one target from its request, each an observe probe (any answer but a 5xx; an accepted
- * one judged by every rule): `now`, sent at once, and `last`, the method its path does not list (sent after them, since
- * on a pipe the run created it may be a DELETE). Says in the coverage what was not sent, and why.
+ * one judged by every rule): `now`, sent at once, and `last`, a method its path does not list that may change it (a
+ * DELETE of a pipe the run created), sent after them. Says in the coverage what was not sent, and why.
  */
 export function neighbourhoodProbes(
   context: SuiteContext,
@@ -157,6 +157,9 @@ export function neighbourhoodProbes(
     for (const place of places) context.notSent(operationId, `${place.part}#${field}`, reason);
   const carried = (field: string): boolean =>
     !(field in keep) && bodies.some((body) => valueAt(body, field.split('.')) !== undefined);
+  for (const place of places.filter((one) => one.part === REQUEST_PARTS.method))
+    for (const method of place.where.filter((one) => !target.anyMethod && !READ_METHODS.includes(one)))
+      context.notSent(operationId, `${place.part}#${method}`, OTHER_METHODS);
   const pools = new Map(
     places.map((place) => [
       place.part,
@@ -282,7 +285,8 @@ export function neighbourhoodProbes(
       case REQUEST_PARTS.method: {
         const method = at!;
         const withBody = ['PUT', 'POST', 'PATCH'].includes(method) && body !== undefined;
-        last.push({
+        // One that may change the resource (a DELETE of the run's pipe) goes after the others; one that reads, at once.
+        (READ_METHODS.includes(method) ? now : last).push({
           operationId,
           request: {
             ...base,
@@ -322,6 +326,9 @@ export function neighbourhoodProbes(
   return { now, last };
 }
 
+const OTHER_METHODS =
+  'a method other than GET, HEAD and OPTIONS goes only to a path of a pipe the run created, where a broken target ' +
+  "can change only the run's own";
 const NO_BODY = 'no request the run sends to it carries a body';
 const NO_FIELD = 'no request the run sends to it carries such a field with a value to change';
 

@@ -529,11 +529,13 @@ function updatesGroup(found: Found): ProbeGroup {
             more: fromExample(ex),
           })),
       ];
-      for (const { label, json, more } of observed) {
-        const probe = observe(label, { ...more, expect: { kept } });
-        const exchange = await context.send('updateAlert', { params, json, probe });
-        changed ||= isSuccess(exchange);
-      }
+      // They wait on no answer (each is judged by its own): at once.
+      const exchanges = await Promise.all(
+        observed.map(({ label, json, more }) =>
+          context.send('updateAlert', { params, json, probe: observe(label, { ...more, expect: { kept } }) }),
+        ),
+      );
+      changed ||= exchanges.some(isSuccess);
       await putBack(context, found, changed);
     },
   };

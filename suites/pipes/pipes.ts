@@ -305,10 +305,6 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       probe: observe('an update of engine_max_threads alone'),
       applies: true,
     },
-    ...TEXT_SAMPLES.map(({ kind, text }) => ({
-      json: { name: text },
-      probe: observe(`an update of the name alone, to ${kind}`),
-    })),
     ...context
       .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
       .map((ex) => ({
@@ -317,6 +313,7 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       })),
   ];
   let before = await read(accept('settings before updates that may be refused'));
+  before = await namesAtOnce(context, pipe, before);
   for (const { json: body, probe, applies } of updates) {
     const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
     const json = typeof body === 'function' ? body(known) : body;
@@ -345,6 +342,37 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
             : accept(`settings after ${probe.label}`),
     );
   }
+}
+
+/**
+ * Updates of the name alone, to text of every kind, sent at once (they wait on no answer: none sends a setting), then
+ * one settings read that must show the settings read before them, whether each was taken or refused; returns the read.
+ */
+async function namesAtOnce(context: SuiteContext, pipe: CreatedPipe, before: JudgedExchange): Promise<JudgedExchange> {
+  const params = pipeParams(pipe.id);
+  const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
+  const updates = await Promise.all(
+    TEXT_SAMPLES.map(({ kind, text }) =>
+      context.send('updatePipe', {
+        params,
+        json: { name: text },
+        probe: observe(`an update of the name alone, to ${kind}`),
+      }),
+    ),
+  );
+  if (!known) return context.send('getPipeSettings', { params, probe: accept('settings after updates of the name') });
+  const refused = updates.some(isRefusal);
+  const taken = updates.some(isSuccess);
+  return context.send('getPipeSettings', {
+    params,
+    probe: accept('settings after updates of the name alone, sent at once: as before them', {
+      ...(refused ? { rules: [REFUSED], part: REFUSED_WRITE_PARTS.pipe } : {}),
+      expect: {
+        ...(refused ? { refusedUnchanged: { settings: known } } : {}),
+        ...(taken ? { pipeState: { id: pipe.id, settings: known } } : {}),
+      },
+    }),
+  });
 }
 
 const PATH_SCOPED = 'access.path-scoped';
@@ -506,7 +534,7 @@ export function pipesSuite(): SuiteDefinition {
         operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
         feeds: [`${REFUSED}#${REFUSED_WRITE_PARTS.pipe}`],
         after: [PATH_SCOPE_UPDATE],
-        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (2 + TEXT_SAMPLES.length + Math.min(runs, 2)),
+        estimate: (runs) => Math.min(runs, 2) + 2 + TEXT_SAMPLES.length + 2 * (2 + Math.min(runs, 2)),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
             context.send('createPipe', {
