@@ -178,7 +178,7 @@ describe('a default run reports its coverage in findings.json, report.html and s
     expect(kinds('updatePipe', 'name')?.observe).toEqual(TEXT_KIND_NAMES.filter((kind) => kind !== 'empty'));
   });
 
-  it("says which parts and kinds of the contract's neighbourhood reached each operation, and why others did not", () => {
+  it('says which parts and kinds of the neighbourhood reached each operation, and why others did not', () => {
     const rows = new Map((run.report.coverage ?? []).map((row) => [row.operationId, row]));
     const sent = (id: string): Map<string, readonly string[]> =>
       new Map((rows.get(id)?.neighbourhood.sent ?? []).map((one) => [one.part, one.where]));
