@@ -215,10 +215,11 @@ function sequenceCoverage(tally: SequenceTally): SequenceCoverage {
   return { steps, transitions, ...(steps === 0 && tally.notSent !== undefined ? { notSent: tally.notSent } : {}) };
 }
 
-/** Why places of a part that was sent were not: one of them is drawn per run. */
-const DRAWN =
-  'not drawn on this seed: each run sends a part once and a kind of value to a bounded sample of fields, drawn ' +
-  "from the run's seed; other seeds reach these";
+/**
+ * Why places of a part that was sent were not: each run sends a part once and a kind of value to a bounded sample of
+ * fields, drawn from its seed, and other seeds reach the others.
+ */
+const DRAWN = 'not drawn on this seed';
 /** Why nothing of an operation's neighbourhood was sent, when no reason was given. */
 const NONE = 'no probe of the neighbourhood was sent to it';
 
