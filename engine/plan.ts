@@ -67,7 +67,6 @@ export interface Plan {
 
 /** The class of a group: the riskiest class among the operations it sends to. */
 export function groupClass(group: ProbeGroup, operationOf: OperationOf): ProbeClass {
-  if (group.readsOnly) return 'read';
   return group.operations
     .map((id) => operationOf(id).klass)
     .reduce((a, b) => (PROBE_CLASSES.indexOf(b) > PROBE_CLASSES.indexOf(a) ? b : a), 'read');

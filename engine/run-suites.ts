@@ -246,7 +246,7 @@ function scheduledSuite(s: Session, state: SuiteState): ScheduledSuite {
     const operation = s.operation(operationId);
     const client = clients[operation.api];
     if (!client) throw new Error(`${operation.api} API is not configured; the group should have been skipped`);
-    if (!config.allow.includes(readMethod(request.method) ? 'read' : operation.klass))
+    if (!config.allow.includes(operation.klass))
       throw new Error(
         `${group.name} sent to ${operationId} (class ${operation.klass}), which --allow does not allow; ` +
           'the group should have been skipped',
@@ -373,11 +373,6 @@ export function runnableAfter(group: ProbeGroup, groups: readonly ProbeGroup[], 
   for (const name of group.after ?? []) visit(name);
   return [...found];
 }
-
-/** The methods a request may take whatever the run allows: they read, and change nothing. */
-const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-const readMethod = (method: string | undefined): boolean => method !== undefined && READ_METHODS.has(method);
 
 /** Notes that none of the neighbourhood's probes of a group went to an operation, and why. */
 function groupNotSent(ledger: Ledger, operation: string, reason: string): void {

@@ -138,11 +138,6 @@ export interface ProbeGroup {
   readonly sequences?: true;
   /** Sends probes of the contract's neighbourhood: when it does not run, the coverage of its operations says why. */
   readonly neighbourhood?: true;
-  /**
-   * Sends only GET, HEAD and OPTIONS requests, methods its operations' paths do not list: its class is `read`, whatever
-   * its operations' are.
-   */
-  readonly readsOnly?: true;
   /** Why the group cannot run with these settings (a missing id, say), or undefined when it can. */
   readonly requires?: (config: RunConfig) => string | undefined;
   /**

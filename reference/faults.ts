@@ -60,6 +60,11 @@ const THROUGH_WRITES_AT_ONCE: Readonly<Record<string, NonNullable<Fault['also']>
   'alerts-update-not-listed': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-update-unwrapped': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-dashboard-ignored': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
+  // The observed updates of the alert go at once: a mix of two shows in the answer of one of them.
+  'alert-update-field-by-field': [
+    { rule: 'alerts.update-applies', on: ['updateAlert'], sometimes: true },
+    { rule: 'alerts.dashboard-mapping', on: ['updateAlert'], sometimes: true },
+  ],
 };
 
 /** The fault table; each fault changes exactly one behaviour of the otherwise correct target. */

@@ -356,7 +356,6 @@ export function neighbourhoodGroups(targets: readonly NeighbourhoodTarget[]): Pr
     operations: [target.operationId],
     feeds: [],
     neighbourhood: true,
-    ...(target.readsOnly ? { readsOnly: true } : {}),
     ...(target.after ? { after: target.after } : {}),
     estimate: (_runs, operationOf) => neighbourhoodEstimate(target, operationOf?.(target.operationId)),
     async run(context) {

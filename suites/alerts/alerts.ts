@@ -370,7 +370,8 @@ export function alertsSuite(): SuiteDefinition {
               exchanges.some((exchange) => exchange.request.method === 'PUT' && isSuccess(exchange)),
             ),
         },
-        { operationId: 'listAlerts', after: [LIST], request: () => ({}) },
+        // A list with the run's token, after the last group that may leave the alert changed until it puts it back.
+        { operationId: 'listAlerts', after: ['neighbourhood: updateAlert'], request: () => ({}) },
       ]),
     ],
   };
