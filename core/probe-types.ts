@@ -40,6 +40,16 @@ export interface Probe {
   readonly transition?: { readonly from: string; readonly to: string };
   /** How to regenerate the request: the property's seed and the example's index. */
   readonly example?: { readonly seed: number; readonly index: number; readonly property: string };
+  /**
+   * For a probe of the contract's neighbourhood: the part of a request or kind of value it sends (`no Content-Type`,
+   * `U+0000 in a string`) and where (a field's path, a parameter, a method), which the coverage counts.
+   */
+  readonly neighbourhood?: { readonly part: string; readonly where?: string };
+  /**
+   * The only rules that judge it, for a request outside every documented operation (a method its path does not list):
+   * its answer is no operation's, so no rule of an operation's answers applies.
+   */
+  readonly judgedBy?: readonly string[];
 }
 
 /** How many put-backs a probe group (or a plan) may send. */

@@ -10,7 +10,18 @@ import type { ProbeGroup, SuiteDefinition } from './suite-types.ts';
 /** What the planner needs to know of an operation. */
 export type OperationOf = (
   operationId: string,
-) => Pick<Operation, 'api' | 'klass' | 'operationId' | 'envelope' | 'path'>;
+) => Pick<
+  Operation,
+  | 'api'
+  | 'klass'
+  | 'operationId'
+  | 'envelope'
+  | 'path'
+  | 'pathParams'
+  | 'uuidPathParams'
+  | 'queryParams'
+  | 'requestSchema'
+>;
 
 /** Why a probe group (or part of it) did not run, and whether that was the user's choice. */
 export interface GroupSkip {
@@ -166,7 +177,7 @@ export function planRun(
           group: group.name,
           klass: groupClass(group, operationOf),
           operations: group.operations,
-          requests: skipped ? 0 : group.estimate(runs),
+          requests: skipped ? 0 : group.estimate(runs, operationOf),
           ...(skipped ? { skipped } : group.putBacks ? { putBacks: group.putBacks } : {}),
         };
       });

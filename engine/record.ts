@@ -4,7 +4,16 @@ import type { Exchange } from '../transport/exchange.ts';
 import type { Finding } from '../evidence/finding.ts';
 import { judge, type Judgement } from '../rule-model/judge.ts';
 import { coverFields } from '../evidence/field-coverage.ts';
-import { cover, coverTransition, tally, type KeptFinding, type Ledger } from '../evidence/ledger.ts';
+import {
+  cover,
+  coverNeighbourhood,
+  coverTransition,
+  neighbourhoodTally,
+  tally,
+  type KeptFinding,
+  type Ledger,
+} from '../evidence/ledger.ts';
+import { neighbourhoodOf } from '../evidence/neighbourhood.ts';
 import type { Rule, Violation } from '../rule-model/rule.ts';
 import { runCredentials, runOtherCredentials } from '../apis/index.ts';
 import { valuesUnder } from '../secrets/secret-registry.ts';
@@ -40,6 +49,13 @@ export function recordExchange(session: Session, ledger: Ledger, rules: readonly
   // A shrink candidate is no evidence, and a step with no answer covered nothing.
   const { transition, shrink } = exchange.probe;
   if (transition && !shrink && exchange.response) coverTransition(ledger, exchange.operation, transition);
+  const places = neighbourhoodTally(ledger, exchange.operation);
+  places.places ??= neighbourhoodOf(
+    operation,
+    specs.operations.filter((one) => one.api === operation.api && one.path === operation.path).map((one) => one.method),
+  );
+  const { neighbourhood } = exchange.probe;
+  if (neighbourhood && exchange.response) coverNeighbourhood(ledger, exchange.operation, neighbourhood);
   let redacted: Exchange | undefined;
   let curl: string | undefined;
   session.countViolations(judgements.reduce((n, j) => n + j.violations.length, 0));

@@ -2,7 +2,7 @@ import type { RunConfig } from '../settings/config.ts';
 import type { RuleResult } from '../evidence/finding.ts';
 import type { Rule, SelectedOperation } from '../rule-model/rule.ts';
 import type { Specs } from '../spec/spec.ts';
-import { createLedger, expectSequences, type Ledger } from '../evidence/ledger.ts';
+import { createLedger, EVERY_PART, expectSequences, neighbourhoodNotSent, type Ledger } from '../evidence/ledger.ts';
 import { countCredentialUse, createCredentialTally, type CredentialTally } from '../evidence/credential-tally.ts';
 import { runPathParameters } from '../apis/index.ts';
 import { RULES } from '../rules/index.ts';
@@ -316,6 +316,12 @@ function scheduledSuite(
       await shrinking?.shrink();
     },
     openFields: (operationId) => s.operation(operationId).openFields,
+    operation: (operationId) => s.operation(operationId),
+    listedMethods(operationId) {
+      const { api, path } = s.operation(operationId);
+      return s.specs.operations.filter((one) => one.api === api && one.path === path).map((one) => one.method);
+    },
+    notSent: (operationId, part, reason) => neighbourhoodNotSent(ledger, s.operation(operationId).key, part, reason),
     unable(reason, which = {}) {
       // When a group it runs after was left out by the user's choice, that choice is why.
       const cause = skips.find((skip) => skip.byChoice && group.after?.includes(skip.group));
@@ -323,6 +329,8 @@ function scheduledSuite(
       const byChoice = cause !== undefined || which.byChoice === true;
       if (group.sequences && !which.operations && !which.feeds)
         for (const id of group.operations) expectSequences(ledger, s.operation(id).key, why);
+      if (group.neighbourhood)
+        for (const id of which.operations ?? group.operations) groupNotSent(ledger, s.operation(id).key, why);
       skips.push({
         group: group.name,
         operations: which.operations ?? group.operations,
@@ -357,6 +365,8 @@ function scheduledSuite(
     const skip = groupSkip(config, group, (id) => s.operation(id), selected);
     if (skip) skips.push(skip);
     if (group.sequences) for (const id of group.operations) expectSequences(ledger, s.operation(id).key, skip?.reason);
+    if (group.neighbourhood && skip)
+      for (const id of group.operations) groupNotSent(ledger, s.operation(id).key, skip.reason);
     return !skip;
   });
   const [first] = definition.operations;
@@ -389,4 +399,9 @@ export function runnableAfter(group: ProbeGroup, groups: readonly ProbeGroup[], 
   };
   for (const name of group.after ?? []) visit(name);
   return [...found];
+}
+
+/** Notes that none of the neighbourhood's probes of a group went to an operation, and why. */
+function groupNotSent(ledger: Ledger, operation: string, reason: string): void {
+  neighbourhoodNotSent(ledger, operation, EVERY_PART, reason);
 }

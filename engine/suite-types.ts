@@ -6,6 +6,10 @@ import type { SendOptions } from '../transport/http-client.ts';
 import type { Probe, PutBacks } from '../core/probe-types.ts';
 import type { Finding } from '../evidence/finding.ts';
 import type { ShrinkBudget } from './shrink-budget.ts';
+import type { Operation } from '../spec/spec.ts';
+
+/** What the neighbourhood's probes of an operation follow from: its path, query and body. */
+export type NeighbourhoodSpec = Pick<Operation, 'pathParams' | 'uuidPathParams' | 'queryParams' | 'requestSchema'>;
 
 /** What `send` returns: the exchange, what recording judged of it, and the findings it made that the ledger kept. */
 export interface JudgedExchange extends Exchange, Judged {}
@@ -27,6 +31,12 @@ export interface SuiteContext {
   readonly config: RunConfig;
   /** The request body's fields of an operation whose values the documents leave open (`Operation.openFields`). */
   openFields(operationId: string): readonly string[];
+  /** An operation of the specs, by its operationId. */
+  operation(operationId: string): Operation;
+  /** The methods the specs list on an operation's path (its own and its siblings'), in capitals. */
+  listedMethods(operationId: string): readonly string[];
+  /** Says why a part of the contract's neighbourhood was not sent to an operation: the coverage shows it. */
+  notSent(operationId: string, part: string, reason: string): void;
   /**
    * Sends a request to an operation of either API; ids in the path default to the configured ones. Returns the
    * exchange as recording judged it: its judgements, and references to the findings it made.
@@ -142,13 +152,18 @@ export interface ProbeGroup {
    * ran.
    */
   readonly sequences?: true;
+  /** Sends probes of the contract's neighbourhood: when it does not run, the coverage of its operations says why. */
+  readonly neighbourhood?: true;
   /**
    * Why the group cannot run with these settings (an optional setting the user left out, such as BACKUP_ID: a skip by
    * choice), or undefined when it can.
    */
   readonly requires?: (config: RunConfig) => string | undefined;
-  /** How many requests the group sends with `runs` examples per property, when every step succeeds. */
-  estimate(runs: number): number;
+  /**
+   * How many requests the group sends with `runs` examples per property, when every step succeeds; `operationOf` gives
+   * the operations' specs, where the count follows from them.
+   */
+  estimate(runs: number, operationOf?: (operationId: string) => NeighbourhoodSpec): number;
   /**
    * The put-backs (requests that restore what it changed: `probe.restores`) it may send: with `--max-requests`, the
    * plan keeps `most` of them out of what the other requests may spend, so that none is refused.

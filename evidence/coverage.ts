@@ -1,6 +1,8 @@
 import type { Outcome, RuleResult } from './finding.ts';
 import type { FieldTally, OperationCoverage, SequenceTally } from './ledger.ts';
 import { TEXT_KIND_NAMES } from './text-kinds.ts';
+import type { NeighbourhoodTally } from './ledger.ts';
+import { EVERY_PART } from './ledger.ts';
 
 /**
  * One enum field of a request: its documented values, those sent by must-accept and by observe probes, and those never
@@ -59,6 +61,19 @@ export interface OperationCoverageRow {
   };
   /** What the model-based sequences covered of the operation; null when no sequence sends to it. */
   readonly sequences: SequenceCoverage | null;
+  /**
+   * The parts of a request and kinds of value of the contract's neighbourhood (`errors.client-not-server`) sent to it,
+   * where, and those not sent, with why.
+   */
+  readonly neighbourhood: NeighbourhoodCoverage;
+}
+
+/** What the neighbourhood's probes reached of one operation, and what not, with why. */
+export interface NeighbourhoodCoverage {
+  /** Each part or kind sent: where (fields, parameters, methods; empty for the request as a whole), and requests. */
+  readonly sent: readonly { readonly part: string; readonly where: readonly string[]; readonly requests: number }[];
+  /** Each part or kind (or places of one) not sent, and why. */
+  readonly notSent: readonly { readonly part: string; readonly where?: readonly string[]; readonly reason: string }[];
 }
 
 /**
@@ -103,6 +118,14 @@ export function mergeCoverage(
           sum(((fields.texts[intent] ??= {})[field] ??= {}), counts);
       }
       sum(fields.seen, coverage.fields.seen);
+    }
+    if (coverage.neighbourhood) {
+      const neighbourhood = (entry.neighbourhood ??= { sent: {}, notSent: {} });
+      neighbourhood.places ??= coverage.neighbourhood.places;
+      for (const [part, counts] of Object.entries(coverage.neighbourhood.sent))
+        sum((neighbourhood.sent[part] ??= {}), counts);
+      for (const [part, reason] of Object.entries(coverage.neighbourhood.notSent))
+        neighbourhood.notSent[part] ??= reason;
     }
     if (coverage.sequences) {
       const sequences = (entry.sequences ??= { transitions: {} });
@@ -164,6 +187,7 @@ export function coverageRows(
         neverSeen: (documented?.response ?? []).filter((f) => !seen.has(f)),
       },
       sequences: entry?.sequences ? sequenceCoverage(entry.sequences) : null,
+      neighbourhood: neighbourhoodCoverage(entry?.neighbourhood),
     };
   });
 }
@@ -189,4 +213,40 @@ function sequenceCoverage(tally: SequenceTally): SequenceCoverage {
     .sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
   const steps = transitions.reduce((n, t) => n + t.count, 0);
   return { steps, transitions, ...(steps === 0 && tally.notSent !== undefined ? { notSent: tally.notSent } : {}) };
+}
+
+/**
+ * Why places of a part that was sent were not: each run sends a part once and a kind of value to a bounded sample of
+ * fields, drawn from its seed, and other seeds reach the others.
+ */
+const DRAWN = 'not drawn on this seed';
+/** Why nothing of an operation's neighbourhood was sent, when no reason was given. */
+const NONE = 'no probe of the neighbourhood was sent to it';
+
+function neighbourhoodCoverage(tally: NeighbourhoodTally | undefined): NeighbourhoodCoverage {
+  const sent: { part: string; where: string[]; requests: number }[] = [];
+  const notSent: { part: string; where?: string[]; reason: string }[] = [];
+  const reasons = tally?.notSent ?? {};
+  for (const { part, where } of tally?.places ?? []) {
+    const byWhere = tally?.sent[part] ?? {};
+    const reached = Object.keys(byWhere);
+    if (reached.length > 0)
+      sent.push({
+        part,
+        where: reached.filter((at) => at !== ''),
+        requests: Object.values(byWhere).reduce((n, count) => n + count, 0),
+      });
+    const partReason = reasons[part] ?? (reached.length > 0 ? undefined : reasons[EVERY_PART]);
+    if (where.length === 0) {
+      if (reached.length === 0) notSent.push({ part, reason: partReason ?? NONE });
+      continue;
+    }
+    const grouped = new Map<string, string[]>();
+    for (const at of where.filter((one) => !(one in byWhere))) {
+      const reason = reasons[`${part}#${at}`] ?? partReason ?? (reached.length > 0 ? DRAWN : NONE);
+      grouped.set(reason, [...(grouped.get(reason) ?? []), at]);
+    }
+    for (const [reason, places] of grouped) notSent.push({ part, where: places, reason });
+  }
+  return { sent, notSent };
 }

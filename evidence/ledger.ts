@@ -22,6 +22,18 @@ export interface OperationCoverage {
   fields?: FieldTally;
   /** For an operation that model-based sequences send to: the steps they sent it, or why none ran. */
   sequences?: SequenceTally;
+  /** The parts of a request and kinds of value of the contract's neighbourhood sent to it, and why others were not. */
+  neighbourhood?: NeighbourhoodTally;
+}
+
+/** The neighbourhood's probes an operation answered, by part (or kind of value) and where; why some were not sent. */
+export interface NeighbourhoodTally {
+  /** Every part and kind the operation has by its spec, and where each can go (`neighbourhood.ts`). */
+  places?: readonly { readonly part: string; readonly where: readonly string[] }[];
+  /** Part or kind → where (a field, a parameter, a method; `` for the request as a whole) → requests answered. */
+  readonly sent: Record<string, Record<string, number>>;
+  /** Part or kind (or `part#where`, or `*` for all) → why it was not sent (the first reason given). */
+  readonly notSent: Record<string, string>;
 }
 
 /** The steps of model-based sequences one operation answered, by the kind of step before each and its own kind. */
@@ -159,4 +171,29 @@ export function expectSequences(ledger: Ledger, operation: string, notSent?: str
 function sequencesOf(ledger: Ledger, operation: string): SequenceTally {
   const coverage = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
   return (coverage.sequences ??= { transitions: {} });
+}
+
+/** The part under which a reason stands for every part of an operation's neighbourhood (its group did not run). */
+export const EVERY_PART = '*';
+
+/** The ledger's tally of the neighbourhood of an operation. */
+export function neighbourhoodTally(ledger: Ledger, operation: string): NeighbourhoodTally {
+  const coverage = (ledger.coverage[operation] ??= { requests: 0, statuses: {} });
+  return (coverage.neighbourhood ??= { sent: {}, notSent: {} });
+}
+
+/** Counts one answered probe of the contract's neighbourhood under its part and where (`Probe.neighbourhood`). */
+export function coverNeighbourhood(
+  ledger: Ledger,
+  operation: string,
+  probe: { readonly part: string; readonly where?: string },
+): void {
+  const byWhere = (neighbourhoodTally(ledger, operation).sent[probe.part] ??= {});
+  const where = probe.where ?? '';
+  byWhere[where] = (byWhere[where] ?? 0) + 1;
+}
+
+/** Notes why a part of the neighbourhood was not sent to an operation (the first reason given stays). */
+export function neighbourhoodNotSent(ledger: Ledger, operation: string, part: string, reason: string): void {
+  neighbourhoodTally(ledger, operation).notSent[part] ??= reason;
 }

@@ -13,7 +13,7 @@ export const THRESHOLD_TYPES = Object.freeze(['above', 'below'] as const);
 /** The sources an alert may watch. */
 export const ALERT_SOURCES = Object.freeze(['tile', 'search'] as const);
 
-/** The alert update body. */
+/** The alert update body: every field optional. */
 export const UPDATE_ALERT_SPEC: FieldSpec = obj({
   threshold: num(),
   interval: str({ pattern: { regex: /^\d+[smhd]$/, hint: 'a number followed by s, m, h or d, such as 5m or 1h' } }),

@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HookContext, Hooks, OperationId } from './hooks.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
-import { DEFAULT_SCALING, DEFAULT_SETTINGS } from './pipe-spec.ts';
-import { KEY_ROLES } from './keys.ts';
+import { CREATE_PIPE_SPEC, DEFAULT_SCALING, DEFAULT_SETTINGS, UPDATE_PIPE_SPEC } from './pipe-spec.ts';
+import type { FieldSpec } from './validate.ts';
+import { UPDATE_ALERT_SPEC } from './alerts.ts';
+import { KEY_ROLES, KEY_SPEC } from './keys.ts';
 import { problem, type Problem, type ProblemCode } from './problem.ts';
 import type { RuleId } from './rule-id.ts';
 import { DAY_MS, formatDay } from './timestamp.ts';
@@ -60,6 +62,11 @@ const THROUGH_WRITES_AT_ONCE: Readonly<Record<string, NonNullable<Fault['also']>
   'alerts-update-not-listed': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-update-unwrapped': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
   'alerts-dashboard-ignored': [{ rule: 'alerts.concurrent-updates', on: ['updateAlert'], sometimes: true }],
+  // The observed updates of the alert go at once: a mix of two shows in the answer of one of them.
+  'alert-update-field-by-field': [
+    { rule: 'alerts.update-applies', on: ['updateAlert'], sometimes: true },
+    { rule: 'alerts.dashboard-mapping', on: ['updateAlert'], sometimes: true },
+  ],
 };
 
 /** The fault table; each fault changes exactly one behaviour of the otherwise correct target. */
@@ -1284,6 +1291,113 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     ),
     ...CREDENTIAL_FAULTS,
     ...TIMESTAMP_FAULTS,
+
+    // The contract's neighbourhood: odd input that reaches a database or a framework's corner gets a 500.
+    fault(
+      'text-nul-crash',
+      'a string holding U+0000 reaches PostgreSQL, which refuses NUL in text: a 500',
+      ['errors.client-not-server'],
+      ['createPipe', 'updatePipe', 'createKey', 'updateAlert'],
+      {
+        review: (ctx, problems) => {
+          if (holdsText(ctx.input, (text) => text.includes('\u0000')))
+            throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'roles-repeated-crash',
+      'a key create with a role twice breaks a unique constraint on (key, role): a 500',
+      ['errors.client-not-server'],
+      ['createKey'],
+      {
+        review: (ctx, problems) => {
+          const roles = field(ctx.input, 'roles');
+          if (ctx.operation === 'createKey' && Array.isArray(roles) && new Set(roles).size < roles.length)
+            throw new Error('duplicate key value violates unique constraint "key_roles_pkey"');
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'query-repeated-crash',
+      'a query parameter given twice reaches the handler as an array where a string was expected: a 500',
+      ['errors.client-not-server'],
+      ['getUsageCost'],
+      {
+        review: (_ctx, problems) => {
+          if (problems.some((p) => p.code === 'repeated')) throw new TypeError('value.trim is not a function');
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'unknown-field-crash',
+      'a top-level field no document names is taken as a column of the table: an ORM error, a 500',
+      ['errors.client-not-server'],
+      ['createPipe', 'updatePipe', 'createKey', 'updateAlert'],
+      {
+        review: (ctx, problems) => {
+          const spec = ctx.operation === undefined ? undefined : BODY_SPECS[ctx.operation];
+          const named =
+            spec?.type === 'object' ? [...Object.keys(spec.fields), ...(spec === KEY_SPEC ? ['expireAt'] : [])] : [];
+          const unknown = isObject(ctx.input)
+            ? Object.keys(ctx.input).find((key) => spec && !named.includes(key))
+            : undefined;
+          if (unknown !== undefined) throw new Error(`column "${unknown}" of relation does not exist`);
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'no-content-type-crash',
+      'a write with no JSON Content-Type reaches a body parser that assumes one: a 500',
+      ['errors.client-not-server'],
+      ['createPipe', 'updatePipe', 'createKey', 'updateAlert'],
+      {
+        review: (_ctx, problems) => {
+          if (problems.some((p) => p.code === 'content-type'))
+            throw new TypeError("Cannot read properties of undefined (reading 'name')");
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'unlisted-method-crash',
+      'a method the path does not list falls through to a handler that fails: a 500 in place of a 405',
+      ['errors.client-not-server'],
+      [...MANAGEMENT, 'updateAlert', 'listAlerts'],
+      {
+        response: (_ctx, outgoing) =>
+          outgoing.status === 405
+            ? { ...outgoing, status: 500, body: { error: 'internal error: no handler' } }
+            : outgoing,
+      },
+    ),
+    fault(
+      'interval-unit-crash',
+      'an alert interval in a unit other than minutes or hours reaches a parser that knows only m and h: a 500',
+      ['errors.client-not-server'],
+      ['updateAlert'],
+      {
+        review: (ctx, problems) => {
+          const interval = field(ctx.input, 'interval');
+          if (ctx.operation === 'updateAlert' && typeof interval === 'string' && !/^\d+[mh]$/.test(interval))
+            throw new Error(`unknown interval unit in ${JSON.stringify(interval)}`);
+          return problems;
+        },
+      },
+    ),
+    fault(
+      'pipe-update-unmapped-accepted',
+      'a pipe update whose destination columns or fieldMappings leave a column unmapped is accepted',
+      ['pipes.field-mappings-cover-columns'],
+      ['updatePipe'],
+      {
+        review: (ctx, problems) => (ctx.operation === 'updatePipe' ? drop(problems, 'unmapped-column') : problems),
+      },
+    ),
   ]
     .map(throughWritesAtOnce)
     .map((entry): Fault => Object.freeze(entry)),
@@ -1472,4 +1586,19 @@ function holdsLoneSurrogate(value: Json | undefined): boolean {
     return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
   if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
   return isObject(value) && Object.values(value).some(holdsLoneSurrogate);
+}
+
+/** The body specs of the operations that take a body and a resource's fields. */
+const BODY_SPECS: Partial<Record<OperationId, FieldSpec>> = Object.freeze({
+  createPipe: CREATE_PIPE_SPEC,
+  updatePipe: UPDATE_PIPE_SPEC,
+  createKey: KEY_SPEC,
+  updateAlert: UPDATE_ALERT_SPEC,
+});
+
+/** Whether any string of a value passes `test`. */
+function holdsText(value: Json | undefined, test: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((item) => holdsText(item, test));
+  return isObject(value) && Object.values(value).some((item) => holdsText(item, test));
 }

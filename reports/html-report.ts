@@ -13,7 +13,7 @@ import {
   sequenceOutcome,
   type SequenceExample,
 } from '../evidence/sequence-example.ts';
-import type { SequenceCoverage } from '../evidence/coverage.ts';
+import type { NeighbourhoodCoverage, SequenceCoverage } from '../evidence/coverage.ts';
 import { operationName } from './operation-name.ts';
 import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
@@ -477,7 +477,8 @@ function coverageSection(report: BaselinedRunReport): string {
       `title="${esc(parts)}">${judged.length} of ${row.rules.length}</td><td>${row.requestFields.accept} / ` +
       `${row.requestFields.observe} ` +
       `of ${row.requestFields.documented}</td><td>${enums}</td><td>${row.responseFields.seen} ` +
-      `of ${row.responseFields.documented}</td><td>${sequenceCell(row.sequences)}</td><td>${never}</td></tr>`
+      `of ${row.responseFields.documented}</td><td>${sequenceCell(row.sequences)}</td>` +
+      `<td>${neighbourhoodCell(row.neighbourhood)}</td><td>${never}</td></tr>`
     );
   });
   const credit =
@@ -485,7 +486,8 @@ function coverageSection(report: BaselinedRunReport): string {
     'its examples). Request fields: documented fields sent by must-accept / observe probes; enum values: documented ' +
     'values sent by either; response fields: documented fields seen in 2xx answers; sequence steps: the steps of ' +
     'model-based sequences the operation answered, by the kind of step before each (open for each transition; ' +
-    '<code>start</code> is a first step).';
+    '<code>start</code> is a first step); neighbourhood: the parts of a request and kinds of value of ' +
+    '<code>errors.client-not-server</code> sent (open for where, and for what was not sent and why).';
   const columns = [
     'Operation',
     'Requests',
@@ -495,10 +497,27 @@ function coverageSection(report: BaselinedRunReport): string {
     'Enum values tried',
     'Response fields seen',
     'Sequence steps',
+    'Neighbourhood sent',
     'Never sent, tried or seen',
   ];
   return `<p class="muted">${credit}</p>
 <table class="coverage"><tr>${columns.map((column) => `<th>${column}</th>`).join('')}</tr>${rows.join('')}</table>`;
+}
+
+/** The neighbourhood's parts and kinds sent to an operation, each with where, then those not sent with why. */
+function neighbourhoodCell(neighbourhood: NeighbourhoodCoverage | undefined): string {
+  if (!neighbourhood || neighbourhood.sent.length + neighbourhood.notSent.length === 0)
+    return '<span class="muted">–</span>';
+  const where = (places: readonly string[] | undefined): string =>
+    places && places.length > 0 ? `: ${places.map((one) => `<code>${esc(one)}</code>`).join(', ')}` : '';
+  const sent = neighbourhood.sent.map((one) => `${esc(one.part)} ×${one.requests}${where(one.where)}`);
+  const notSent = neighbourhood.notSent.map(
+    (one) => `<span class="muted">not sent: ${esc(one.part)}${where(one.where)} (${esc(one.reason)})</span>`,
+  );
+  return (
+    `<details><summary>${neighbourhood.sent.length} sent, ${neighbourhood.notSent.length} not</summary>` +
+    `${[...sent, ...notSent].join('<br>')}</details>`
+  );
 }
 
 /** The steps sequences sent to an operation, each transition once opened; why none ran; or a dash. */

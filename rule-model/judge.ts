@@ -9,8 +9,8 @@ export interface Judgement {
 }
 
 /**
- * Runs every rule that concerns the exchange's operation and applies to it, each with its memory of the run; a
- * throwing check is a harness bug and propagates.
+ * Runs every rule that concerns the exchange's operation and applies to it (of those its probe is judged by, when it
+ * names them), each with its memory of the run; a throwing check is a harness bug and propagates.
  */
 export function judge(
   exchange: Exchange,
@@ -19,7 +19,12 @@ export function judge(
   memories?: RuleMemories,
 ): Judgement[] {
   return rules
-    .filter((rule) => concerns(rule, context.operation) && rule.applies(exchange))
+    .filter(
+      (rule) =>
+        concerns(rule, context.operation) &&
+        (exchange.probe.judgedBy?.includes(rule.id) ?? true) &&
+        rule.applies(exchange),
+    )
     .map((rule) => {
       const part = evidencePart(rule, exchange);
       return {

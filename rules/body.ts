@@ -37,10 +37,47 @@ export function probes(exchange: Exchange, ruleId: string): boolean {
 }
 
 /**
- * The top-level fields of a request body that its operation's request schema documents: what an answer may be expected
- * to carry back (a field only the server writes, sent anyway, is `access.read-only-fields`' to judge).
+ * The fields of a request body, at every depth, that its operation's request schema documents: what an answer may be
+ * expected to carry back (a field only the server writes, sent anyway, is `access.read-only-fields`' to judge; one no
+ * document names may be ignored).
  */
 export function documentedProperties(body: Record<string, unknown>, operation: Operation): Record<string, unknown> {
-  const properties = asObject(asObject(operation.requestSchema)?.properties);
-  return properties ? Object.fromEntries(Object.entries(body).filter(([key]) => key in properties)) : body;
+  return operation.requestSchema ? (documentedIn(body, [operation.requestSchema]) as Record<string, unknown>) : body;
+}
+
+const BRANCHES = ['anyOf', 'oneOf', 'allOf'] as const;
+
+/** The schemas a value may be read by: `schemas` and their branches, at any depth. */
+function withBranches(schemas: readonly unknown[]): Record<string, unknown>[] {
+  return schemas.flatMap((schema) => {
+    const object = asObject(schema);
+    if (!object) return [];
+    return [object, ...withBranches(BRANCHES.flatMap((key) => (Array.isArray(object[key]) ? object[key] : [])))];
+  });
+}
+
+/** A value with the object members none of `schemas` (or their branches) names left out, at every depth. */
+function documentedIn(value: unknown, schemas: readonly unknown[]): unknown {
+  const all = withBranches(schemas);
+  if (Array.isArray(value))
+    return value.map((item) =>
+      documentedIn(
+        item,
+        all.map((schema) => schema.items),
+      ),
+    );
+  const object = asObject(value);
+  const named = all.map((schema) => asObject(schema.properties)).filter((p) => p !== undefined);
+  if (!object || named.length === 0) return value;
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key]) => named.some((properties) => key in properties))
+      .map(([key, item]) => [
+        key,
+        documentedIn(
+          item,
+          named.map((properties) => properties[key]),
+        ),
+      ]),
+  );
 }

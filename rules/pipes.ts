@@ -75,6 +75,12 @@ function tableMappingViolations(
   return violations;
 }
 
+/** The paired parts of `pipes.field-mappings-cover-columns` on creates. */
+const CREATE_PARTS = Object.freeze({ accepted: 'covering mappings accepted', rejected: 'a missed column rejected' });
+
+/** The part of `pipes.field-mappings-cover-columns` on updates: one that leaves a column unmapped is rejected. */
+export const UNMAPPED_UPDATE = 'an update leaving a column unmapped rejected';
+
 /** Rules of the pipe operations. */
 export const pipeRules: Rule[] = [
   {
@@ -89,8 +95,18 @@ export const pipeRules: Rule[] = [
     probedBy:
       'paired valid / invalid creates; updates of columns and of mappings that leave one column out (observe-safe: ' +
       "the pipe is the run's own)",
-    ...pairedParts('covering mappings accepted', 'a missed column rejected'),
-    operations: ['createPipe'],
+    parts: [
+      ...pairedParts(CREATE_PARTS.accepted, CREATE_PARTS.rejected).parts!.map((part) => ({
+        ...part,
+        operations: ['createPipe'],
+      })),
+      { name: UNMAPPED_UPDATE, operations: ['updatePipe'] },
+    ],
+    partOf: (ex) =>
+      ex.probe.part === UNMAPPED_UPDATE
+        ? UNMAPPED_UPDATE
+        : pairedParts(CREATE_PARTS.accepted, CREATE_PARTS.rejected).partOf!(ex),
+    operations: ['createPipe', 'updatePipe'],
     applies: (ex) => probes(ex, 'pipes.field-mappings-cover-columns') && ex.response !== undefined,
     check: intentViolations,
   },

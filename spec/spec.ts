@@ -24,6 +24,11 @@ export const SECRET_KEYWORD = 'x-conformance-secret';
  * schema, every property of it; on any other, that field.
  */
 export const OPEN_KEYWORD = 'x-conformance-open';
+/**
+ * Marks a request string by the form the documents give it: `address` (a host, URL or IP range), `duration` (a number
+ * and a unit letter, such as `5m`); the neighbourhood's probes send it values of another form.
+ */
+export const FORM_KEYWORD = 'x-conformance-form';
 
 /** One operation of a spec, keyed by method and path template. */
 export interface Operation {
@@ -36,6 +41,8 @@ export interface Operation {
   /** What a request to it could do: `read` for a GET, `write` for any other, or the spec's `x-conformance-class`. */
   readonly klass: ProbeClass;
   readonly pathParams: readonly string[];
+  /** The path parameters the spec gives the uuid format. */
+  readonly uuidPathParams?: readonly string[];
   readonly queryParams: readonly OpenAPIV3_1.ParameterObject[];
   readonly requestSchema?: object;
   /** Response schemas by status code (`200`, `default`, ...). */
@@ -220,6 +227,9 @@ function operationsOf(api: ApiName, document: OpenAPIV3_1.Document): Operation[]
           path,
           klass: classOf(method, op),
           pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+          uuidPathParams: params
+            .filter((p) => p.in === 'path' && (p.schema as { format?: unknown } | undefined)?.format === 'uuid')
+            .map((p) => p.name),
           queryParams: params.filter((p) => p.in === 'query'),
           ...(body ? { requestSchema: body } : {}),
           responseSchemas,

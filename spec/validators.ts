@@ -7,7 +7,8 @@ import { PACKAGE_ROOT } from '../core/package-root.ts';
 import type { Operation } from './spec.ts';
 
 /**
- * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret` and `x-conformance-open`:
+ * OpenAPI keywords that are not JSON Schema, and the specs' own `x-conformance-secret`, `x-conformance-open` and
+ * `x-conformance-form`:
  * declared to Ajv so that strict mode stays on.
  */
 const OPENAPI_KEYWORDS = [
@@ -17,6 +18,7 @@ const OPENAPI_KEYWORDS = [
   'externalDocs',
   'x-conformance-secret',
   'x-conformance-open',
+  'x-conformance-form',
 ];
 
 /** The validation code the build generates (Ajv standalone) for every schema of the shipped specs. */

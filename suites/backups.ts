@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../settings/config.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups } from './auth-group.ts';
+import { neighbourhoodGroups } from './neighbourhood.ts';
 import { accept, reject } from '../engine/probe.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';
 
@@ -51,6 +52,7 @@ export function backupsSuite(): SuiteDefinition {
       },
       ...authGroups([BACKUP_TARGET]),
       ...accessGroups([BACKUP_TARGET]),
+      ...neighbourhoodGroups([{ operationId: 'getBackup', request: (context) => BACKUP_TARGET.request(context) }]),
     ],
   };
 }

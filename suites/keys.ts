@@ -15,6 +15,7 @@ import { accept, fromExample, observe, randomToken, reject } from '../engine/pro
 import { randomUUID } from 'node:crypto';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import { LONG_AGO, readOnlyProbe } from './read-only-fields.ts';
+import { neighbourhoodGroups } from './neighbourhood.ts';
 import type { Example, JudgedExchange, SuiteContext, ProbeGroup, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
 import { CREATES_AT_ONCE, overlapped } from '../rules/concurrent.ts';
@@ -309,7 +310,22 @@ export function keysSuite(): SuiteDefinition {
         ...authGroups([KEY_TARGET]),
         ...accessGroups([KEY_TARGET]),
       ] satisfies ProbeGroup[]
-    ).map((group) => (group.name === OBSERVED_CREATES ? group : sharingCreatedKeys(group))),
+    )
+      .map((group) => (group.name === OBSERVED_CREATES ? group : sharingCreatedKeys(group)))
+      // Odd key bodies the target may refuse: their keys are not among those other suites sign reads with.
+      .concat(
+        neighbourhoodGroups([
+          {
+            operationId: 'createKey',
+            keep: { state: "the run's keys stay disabled: no odd value goes to `state`" },
+            request: (context) => ({
+              bodies: context
+                .examples('keys for the neighbourhood', keyCreateBody({ state: 'disabled', expiry: 'withinDay' }), 2)
+                .map((ex) => withFreshHashData(ex.value) as Record<string, unknown>),
+            }),
+          },
+        ]),
+      ),
   };
 }
 

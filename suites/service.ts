@@ -1,6 +1,7 @@
 import { serviceCommandInvalid } from '../generators/index.ts';
 import { accessGroups, type AccessTarget } from './access-groups.ts';
 import { authGroups, malformedJsonGroups } from './auth-group.ts';
+import { neighbourhoodGroups } from './neighbourhood.ts';
 import { accept, fromExample, reject } from '../engine/probe.ts';
 import type { SuiteDefinition } from '../engine/suite-types.ts';
 
@@ -85,6 +86,16 @@ export function serviceSuite(): SuiteDefinition {
       ...malformedJsonGroups([{ operationId: 'changeServiceState', after: [STOP_START] }]),
       ...authGroups([START]),
       ...accessGroups([START]),
+      ...neighbourhoodGroups([
+        {
+          operationId: 'changeServiceState',
+          after: [STOP_START],
+          readsOnly:
+            "a request to the service's state could stop the service on a broken target, which is not the run's own: " +
+            'only methods that read (GET, HEAD, OPTIONS) go there',
+          request: () => ({}),
+        },
+      ]),
     ],
   };
 }

@@ -6,6 +6,7 @@ import { authGroups } from './auth-group.ts';
 import { credentialFormsGroup } from './credential-forms.ts';
 import { CREATED_KEYS, type CreatedKey, keysCreated } from './keys.ts';
 import { authorizationHeader } from '../apis/descriptor.ts';
+import { neighbourhoodGroups } from './neighbourhood.ts';
 import { accept, fromExample, observe, reject } from '../engine/probe.ts';
 import type { JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition } from '../engine/suite-types.ts';
 import type { Probe } from '../core/probe-types.ts';
@@ -172,6 +173,7 @@ export function usageSuite(): SuiteDefinition {
         },
       }),
       disabledKeysGroup(),
+      ...neighbourhoodGroups([{ operationId: 'getUsageCost', request: (context) => USAGE_TARGET.request(context) }]),
       ...accessGroups([USAGE_TARGET]),
     ],
   };

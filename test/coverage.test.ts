@@ -14,6 +14,8 @@ import { schemaProblem } from '../reports/file-schemas.ts';
 import { ALERT_SEQUENCE_STEPS, alertSequences } from '../suites/alerts/sequence-alerts.ts';
 import { pipeSequences } from '../suites/pipes/sequence-pipes.ts';
 import { runInProcess, type InProcessRun } from './support/in-process.ts';
+import { REQUEST_PARTS, VALUE_KINDS } from '../evidence/neighbourhood.ts';
+import { FIELDS_PER_KIND } from '../suites/neighbourhood.ts';
 
 describe('documented fields of a schema, and the fields a value has', () => {
   const schema = {
@@ -174,6 +176,35 @@ describe('a default run reports its coverage in findings.json, report.html and s
     // A field no probe sends special text to says so.
     expect(rows.get('createPipe')?.textKinds.untouched).toContain('destination.columns.name');
     expect(kinds('updatePipe', 'name')?.observe).toEqual(TEXT_KIND_NAMES.filter((kind) => kind !== 'empty'));
+  });
+
+  it('says which parts and kinds of the neighbourhood reached each operation, and why others did not', () => {
+    const rows = new Map((run.report.coverage ?? []).map((row) => [row.operationId, row]));
+    const sent = (id: string): Map<string, readonly string[]> =>
+      new Map((rows.get(id)?.neighbourhood.sent ?? []).map((one) => [one.part, one.where]));
+    // Every path gets one method it does not list; a pipe the run created may get any, elsewhere only those that read.
+    for (const row of rows.values()) {
+      const methods = sent(row.operationId!).get(REQUEST_PARTS.method) ?? [];
+      expect(methods, row.operationId).toHaveLength(1);
+      if (!['updatePipe', 'getPipeSettings'].includes(row.operationId!))
+        expect(['GET', 'HEAD', 'OPTIONS'], row.operationId).toContain(methods[0]);
+    }
+    // The service's state gets nothing but a method that reads, and says why.
+    expect([...sent('changeServiceState').keys()]).toEqual([REQUEST_PARTS.method]);
+    expect(rows.get('changeServiceState')?.neighbourhood.notSent.map((one) => one.part)).toContain(
+      REQUEST_PARTS.longId,
+    );
+    // A key's roles are its only array but its ipAccessList: both get a repeated item when the body carries them.
+    expect(sent('createKey').get(VALUE_KINDS.duplicates)).toContain('roles');
+    expect(sent('getUsageCost').get(REQUEST_PARTS.repeated)?.[0]).toMatch(/^(from|to)_date$/);
+    expect(sent('updateAlert').get(VALUE_KINDS.form)).toEqual(['interval']);
+    for (const id of ['createPipe', 'updatePipe', 'createKey', 'updateAlert'])
+      for (const part of [REQUEST_PARTS.noContentType, REQUEST_PARTS.unknownField, VALUE_KINDS.nul])
+        expect(sent(id).has(part), `${id}: ${part}`).toBe(true);
+    // A kind reaches a bounded sample of fields; the others are listed as not drawn on this seed.
+    const strings = rows.get('createPipe')?.neighbourhood;
+    expect(strings?.sent.find((one) => one.part === VALUE_KINDS.nul)?.where).toHaveLength(FIELDS_PER_KIND);
+    expect(strings?.notSent.find((one) => one.part === VALUE_KINDS.nul)?.reason).toMatch(/not drawn on this seed/);
   });
 
   it('counts the steps the sequences sent each operation by the kind of step before them', () => {

@@ -46,11 +46,16 @@ export interface SendOptions {
   readonly probe: Probe;
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
+  /** Query pairs sent after `query`'s, as they are (a name repeated, say); the recorded `query` keeps the first. */
+  readonly morePairs?: readonly (readonly [string, string])[];
+  /** Another method than the operation's (one its path does not list). */
+  readonly method?: string;
   /** A JSON body, serialised as is. */
   readonly json?: unknown;
   /** A raw body, for malformed requests. */
   readonly body?: string;
-  readonly contentType?: string;
+  /** The body's `Content-Type` (JSON when absent); null sends none. */
+  readonly contentType?: string | null;
   /** Replaces the API's own `Authorization` header; null sends none. */
   readonly authorization?: string | null;
   /** The chain of requests it is a step of: the gate's lane (see `AdmitOptions.lane`). */
@@ -203,8 +208,12 @@ function refusalMessage(refusal: GateRefusal): string {
 function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): RecordedRequest {
   const params = opts.params ?? {};
   const path = opts.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-  const query = opts.query ?? {};
-  const search = new URLSearchParams(query).toString();
+  const more = opts.morePairs ?? [];
+  const query = { ...Object.fromEntries(more.map(([name, value]) => [name, value])), ...opts.query };
+  const search = new URLSearchParams([
+    ...Object.entries(opts.query ?? {}),
+    ...more.map(([name, value]) => [name, value]),
+  ]).toString();
   const body = opts.json !== undefined ? jsonText(opts.json) : opts.body;
   const gateway = client.headers ?? {};
   const headers: Record<string, string> = {
@@ -214,9 +223,9 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
   };
   const authorization = opts.authorization === undefined ? client.authorization : opts.authorization;
   if (authorization !== null) headers.authorization = authorization;
-  if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
+  if (body !== undefined && opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
   return {
-    method: opts.operation.method,
+    method: opts.method ?? opts.operation.method,
     url: `${client.baseUrl}${path}${search ? `?${search}` : ''}`,
     headers,
     auth: opts.authorization === undefined ? 'default' : opts.authorization === null ? 'none' : 'custom',

@@ -22,6 +22,14 @@ import type { Example, JudgedExchange, ProbeGroup, SuiteContext, SuiteDefinition
 import type { Probe } from '../../core/probe-types.ts';
 import { choiceOf, noOpenValues, OpenValues, valueAt, withoutPaths, withValueAt } from './open-values.ts';
 import { namesAny, refusalHints } from './refusal-hints.ts';
+import {
+  type NeighbourhoodTarget,
+  neighbourhoodEstimate,
+  neighbourhoodGroups,
+  neighbourhoodProbes,
+  sendNeighbourhood,
+} from '../neighbourhood.ts';
+import { UNMAPPED_UPDATE } from '../../rules/pipes.ts';
 
 const KINDS = ['broker', 'objectStorage', 'stream', 'relational'] as const;
 const FIELD_MAPPINGS = 'pipes.field-mappings-cover-columns';
@@ -302,10 +310,6 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       probe: observe('an update of engine_max_threads alone'),
       applies: true,
     },
-    ...TEXT_SAMPLES.map(({ kind, text }) => ({
-      json: { name: text },
-      probe: observe(`an update of the name alone, to ${kind}`),
-    })),
     ...context
       .examples('observed update', pipeUpdateBodyObserve(updateConstraints(pipe.kind, pipe.body)), 2)
       .map((ex) => ({
@@ -314,6 +318,7 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
       })),
   ];
   let before = await read(accept('settings before updates that may be refused'));
+  before = await namesAtOnce(context, pipe, before);
   for (const { json: body, probe, applies } of updates) {
     const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
     const json = typeof body === 'function' ? body(known) : body;
@@ -342,6 +347,37 @@ async function refusedOrObserved(context: SuiteContext, pipe: CreatedPipe, value
             : accept(`settings after ${probe.label}`),
     );
   }
+}
+
+/**
+ * Updates of the name alone, to text of every kind, sent at once (they wait on no answer: none sends a setting), then
+ * one settings read that must show the settings read before them, whether each was taken or refused; returns the read.
+ */
+async function namesAtOnce(context: SuiteContext, pipe: CreatedPipe, before: JudgedExchange): Promise<JudgedExchange> {
+  const params = pipeParams(pipe.id);
+  const known = isSuccess(before) ? (payload(before) as Record<string, unknown> | undefined) : undefined;
+  const updates = await Promise.all(
+    TEXT_SAMPLES.map(({ kind, text }) =>
+      context.send('updatePipe', {
+        params,
+        json: { name: text },
+        probe: observe(`an update of the name alone, to ${kind}`),
+      }),
+    ),
+  );
+  if (!known) return context.send('getPipeSettings', { params, probe: accept('settings after updates of the name') });
+  const refused = updates.some(isRefusal);
+  const taken = updates.some(isSuccess);
+  return context.send('getPipeSettings', {
+    params,
+    probe: accept('settings after updates of the name alone, sent at once: as before them', {
+      ...(refused ? { rules: [REFUSED], part: REFUSED_WRITE_PARTS.pipe } : {}),
+      expect: {
+        ...(refused ? { refusedUnchanged: { settings: known } } : {}),
+        ...(taken ? { pipeState: { id: pipe.id, settings: known } } : {}),
+      },
+    }),
+  });
 }
 
 const PATH_SCOPED = 'access.path-scoped';
@@ -511,7 +547,7 @@ export function pipesSuite(): SuiteDefinition {
         operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
         feeds: [`${REFUSED}#${REFUSED_WRITE_PARTS.pipe}`],
         after: [PATH_SCOPE_UPDATE],
-        estimate: (runs) => Math.min(runs, 2) + 1 + 2 * (2 + TEXT_SAMPLES.length + Math.min(runs, 2)),
+        estimate: (runs) => Math.min(runs, 2) + 2 + TEXT_SAMPLES.length + 2 * (2 + Math.min(runs, 2)),
         async run(context) {
           const creates = context.examples('observed create', pipeCreateBodyObserve(), 2).map((ex) =>
             context.send('createPipe', {
@@ -539,6 +575,14 @@ export function pipesSuite(): SuiteDefinition {
         },
       },
       readOnlyGroup(createdPipes, NO_PIPE),
+      ...neighbourhoodGroups([
+        {
+          operationId: 'createPipe',
+          after: [LEARN],
+          request: (context) => ({ bodies: KINDS.map((kind) => filledCreate(context, values, kind, 'neighbourhood')) }),
+        },
+      ]),
+      ownPipeGroup(values),
       ...accessGroups(accessTargets),
       ...malformedJsonGroups([
         { operationId: 'createPipe' },
@@ -621,6 +665,98 @@ function invalidPipeRequestsGroup(): ProbeGroup {
           probe: reject('an unknown pipeId'),
         }),
       ]);
+    },
+  };
+}
+
+/** A create body of a kind drawn for `purpose`, its open fields given values this target answered where known. */
+function filledCreate(context: SuiteContext, values: OpenValues, kind: (typeof KINDS)[number], purpose: string): Body {
+  const [drawn] = context.examples(`${purpose}: create ${kind}`, pipeCreateBody({ kind }), 1);
+  const body = drawn!.value as Body;
+  return (values.fill(context.openFields('createPipe'), body, choiceOf(body)) as Body | undefined) ?? body;
+}
+
+/** The column an update adds without its mapping. */
+const UNMAPPED_COLUMN = Object.freeze({ name: 'ct_unmapped_column', type: 'String' });
+
+/**
+ * A pipe the run creates for the neighbourhood's probes: updates that leave a column unmapped (to be refused), then the
+ * neighbourhood of its update and of its settings read, any method (the pipe is the run's own).
+ */
+function ownPipeGroup(values: OpenValues): ProbeGroup {
+  let own: CreatedPipe | undefined;
+  const params = (): Record<string, string> => pipeParams(own!.id);
+  const targets: NeighbourhoodTarget[] = [
+    {
+      operationId: 'updatePipe',
+      anyMethod: true,
+      request: (context) => {
+        const { kind, body } = own!;
+        const open = context.openFields('updatePipe');
+        const bodies = context
+          .examples('neighbourhood: update', updateBodyFor(kind, body), 2)
+          .map((ex) => ex.value as Record<string, unknown>)
+          .map((drawn) => (values.fill(open, drawn, choiceOf(drawn), body) as Record<string, unknown>) ?? drawn);
+        return { params: params(), bodies };
+      },
+    },
+    { operationId: 'getPipeSettings', anyMethod: true, request: () => ({ params: params() }) },
+  ];
+  return {
+    name: 'a pipe of the neighbourhood: unmapped columns, odd updates and reads',
+    operations: ['createPipe', 'updatePipe', 'getPipeSettings'],
+    feeds: [`${FIELD_MAPPINGS}#${UNMAPPED_UPDATE}`],
+    neighbourhood: true,
+    after: [LEARN],
+    estimate: (_runs, operationOf) =>
+      3 + targets.reduce((n, target) => n + neighbourhoodEstimate(target, operationOf?.(target.operationId)), 0),
+    async run(context) {
+      const kinds = context.examples(
+        'neighbourhood: pipe kind',
+        fc.shuffledSubarray([...KINDS], { minLength: 4, maxLength: 4 }),
+        1,
+      )[0]!.value;
+      const open = context.openFields('createPipe');
+      const kind =
+        kinds.find(
+          (one) => values.missing(open, filledCreate(context, values, one, 'neighbourhood pipe')).length === 0,
+        ) ?? kinds[0]!;
+      const body = filledCreate(context, values, kind, 'neighbourhood pipe');
+      const created = await context.send('createPipe', {
+        json: body,
+        probe: accept(`a valid ${kind} pipe for the neighbourhood's probes`),
+      });
+      const id = (created.response?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
+      if (!isSuccess(created) || typeof id !== 'string')
+        return context.unable(
+          'the pipe for these probes was not created, and an unknown pipe would let a 404 pass for a rejection',
+          { operations: ['updatePipe', 'getPipeSettings'] },
+        );
+      own = { id, kind, body };
+      const [kept, ...dropped] = body.fieldMappings as unknown[];
+      await Promise.all([
+        context.send('updatePipe', {
+          params: params(),
+          json: { destination: { columns: [...body.destination.columns, UNMAPPED_COLUMN] } },
+          probe: reject('destination.columns with a new column and no mapping for it', FIELD_MAPPINGS, {
+            part: UNMAPPED_UPDATE,
+          }),
+        }),
+        context.send('updatePipe', {
+          params: params(),
+          json: { fieldMappings: dropped.length > 0 ? dropped : [] },
+          probe: reject(`fieldMappings that drop the mapping of a column (${JSON.stringify(kept)})`, FIELD_MAPPINGS, {
+            part: UNMAPPED_UPDATE,
+          }),
+        }),
+      ]);
+      const probes = await Promise.all(
+        targets.map(async (target) => {
+          const request = await target.request(context);
+          return 'unable' in request ? { now: [], last: [] } : neighbourhoodProbes(context, target, request);
+        }),
+      );
+      await sendNeighbourhood(context, { now: probes.flatMap((p) => p.now), last: probes.flatMap((p) => p.last) });
     },
   };
 }
