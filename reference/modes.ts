@@ -9,6 +9,8 @@ import type { Store } from './store.ts';
 import { strictBodies } from './strict-bodies.ts';
 import { echoOnly } from './echo-only.ts';
 import { strictBounds } from './strict-bounds.ts';
+import { firstBoundRefused } from './first-bound-refused.ts';
+import { usageFromDaysBack } from './usage-from-days-back.ts';
 import { STACK_MODES } from './stack-modes.ts';
 import { sourceOwnValues } from './source-own-values.ts';
 import { sameTableKey, withTableMappings } from './table-mappings.ts';
@@ -293,6 +295,21 @@ export const MODES: readonly Mode[] = Object.freeze(
             : problems,
       },
     ),
+    {
+      name: 'first-bound-refused',
+      description:
+        "every numeric pipe setting and scaling field is bounded (whole 32-bit numbers from 1, a replica's memory " +
+        "from 0.5 GB) and a refusal names only the first bound a body breaks, in Ajv's words as Fastify answers them " +
+        '("body/scaling/replicaMemoryGb must be >= 0.5")',
+      install: firstBoundRefused,
+    },
+    {
+      name: 'usage-from-120-days',
+      description:
+        "the organization's service has existed for 120 days before the target started: a usage period before " +
+        'that lists no cost entries',
+      install: () => usageFromDaysBack(120),
+    },
   ].map((entry) => Object.freeze(entry)),
 );
 

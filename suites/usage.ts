@@ -61,6 +61,12 @@ function lastDayWithEntries(exchange: Exchange, after: string, before: string): 
   return dates.sort().at(-1);
 }
 
+/** The target's clock as its answer's `Date` header gives it, else this machine's. */
+function targetNow(exchange: Exchange): number {
+  const stated = Date.parse(exchange.response?.headers.date ?? '');
+  return Number.isFinite(stated) ? stated : Date.now();
+}
+
 /** A day's usage, for the credential and access probes. */
 const USAGE_TARGET: AccessTarget = {
   operationId: 'getUsageCost',
@@ -106,16 +112,31 @@ export function usageSuite(): SuiteDefinition {
         name: 'a period ending on a day with entries',
         operations: ['getUsageCost'],
         feeds: ['usage.to-date-inclusive'],
+        // A target with entries in the seed's period (as a clean one has) is sent no recent period: the plan counts none.
         estimate: () => 2,
         async run(context) {
-          const from = anchorOf(context.config.seed).getTime();
-          const wide = await context.send('getUsageCost', {
-            query: period(from, from + 10 * DAY),
-            probe: accept('a period of 10 days'),
-          });
-          const day = lastDayWithEntries(wide, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
+          const anchor = anchorOf(context.config.seed).getTime();
+          const wide = async (from: number, label: string) => {
+            const exchange = await context.send('getUsageCost', {
+              query: period(from, from + 10 * DAY),
+              probe: accept(label),
+            });
+            const day = lastDayWithEntries(exchange, iso(from).slice(0, 10), iso(from + 10 * DAY).slice(0, 10));
+            return { exchange, from, day };
+          };
+          // The seed's period first (a replay sends the same dates); where it shows no entries (a service younger than
+          // it), the last 10 whole days before the target's own today, by its Date header.
+          let found = await wide(anchor, 'a period of 10 days');
+          if (found.day === undefined) {
+            const today = Math.floor(targetNow(found.exchange) / DAY) * DAY;
+            found = await wide(today - 10 * DAY, "a period of the last 10 days before the target's today");
+          }
+          const { from, day } = found;
           if (day === undefined) {
-            context.unable('the 10-day period showed no cost entries, so no day is known to have entries');
+            context.unable(
+              "neither the seed's 10-day period nor the last 10 days showed cost entries, so no day is known to have " +
+                'entries',
+            );
             return;
           }
           await context.send('getUsageCost', {

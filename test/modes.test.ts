@@ -90,6 +90,20 @@ describe('the clean reference target and its unusual-but-correct modes pass', ()
     },
   );
 
+  it(
+    "first-bound-refused on seed 6, whose last learning body draws 0.25 GB of memory: that refusal's bound is tried " +
+      "again, so every verdict is the clean target's (none left not judged for want of open values)",
+    async () => {
+      const [bounded, plain] = await Promise.all([
+        runInProcess(['--seed', '6', '--reference-mode', 'first-bound-refused']),
+        runInProcess(['--seed', '6']),
+      ]);
+      expect(failedRules(bounded.report)).toEqual([]);
+      expect(verdicts(bounded.report)).toEqual(verdicts(plain.report));
+      expect(bounded.code).toBe(0);
+    },
+  );
+
   it('every mode at once: exit 0', async () => {
     const run = await runInProcess([
       '--runs',

@@ -80,6 +80,14 @@ function withEdgeNumbers(
   );
 }
 
+/** How many times an edge body is sent again with the values its refusal gave (edge values break many bounds). */
+const EDGE_RETRIES = 2;
+/**
+ * How many times a drawn body is sent again with the values its refusal gave: a validator that names one field per
+ * refusal (Ajv as Fastify sets it up) names each drawn value outside its bounds in turn.
+ */
+const DRAWN_RETRIES = 3;
+
 /** The kinds sent once more when their open fields are still unknown: those with open fields in their source. */
 const LEARN_AGAIN: readonly string[] = ['relational', 'stream'];
 
@@ -93,7 +101,9 @@ const kindOf = (body: Record<string, unknown>): string =>
  * them); while some are unknown, each refused one again with its drawn name and, in each field its refusal names, the
  * value the refusal gives (`must be a whole number from 690 to 1020`: a target that wants complete bodies and bounds
  * them accepts no body without such values), at most twice; then, for a kind whose open fields are still unknown, one
- * created with the values known and the others as drawn.
+ * created with the values known and the others as drawn, and while refused, again with the values its refusal gives
+ * (`body/scaling/replicaMemoryGb must be >= 0.5`), at most three times: only observe probes, learning only what the
+ * target then accepts.
  */
 async function learnOpenValues(context: SuiteContext, values: OpenValues): Promise<void> {
   const open = context.openFields('createPipe');
@@ -122,36 +132,41 @@ async function learnOpenValues(context: SuiteContext, values: OpenValues): Promi
     ),
   );
   await Promise.all(
-    edges.map(async (edge, round) => {
-      let refused = edge;
-      let json = withEdgeNumbers(bodies[round]!, open, round);
-      for (let attempt = 0; attempt < 2 && !isSuccess(refused) && values.missing(open, json).length > 0; attempt++) {
-        const unknown = values.missing(open, json);
-        const hints = refusalHints(refused.response?.text ?? '', unknown, (path) => valueAt(json, path));
-        if (hints.size === 0) return;
-        const known = open.filter((path) => values.has(path));
-        json = [...hints].reduce(
-          (body, [path, value]) => withValueAt(body, path, value),
-          values.fill(known, json, choiceOf(json))!,
-        );
-        refused = await created(json, 'a pipe with the values its refusal gave in the fields it named');
-      }
-    }),
+    edges.map((edge, round) => retried(edge, withEdgeNumbers(bodies[round]!, open, round), EDGE_RETRIES)),
   );
   await Promise.all(
     bodies
       .filter((body) => values.missing(open, body).length > 0 && LEARN_AGAIN.includes(kindOf(body)))
-      .map((body) =>
-        created(
-          values.fill(
-            open.filter((path) => values.has(path)),
-            body,
-            choiceOf(body),
-          )!,
-          'a pipe with the open values known and the others as drawn',
-        ),
-      ),
+      .map(async (body) => {
+        const json = values.fill(
+          open.filter((path) => values.has(path)),
+          body,
+          choiceOf(body),
+        )!;
+        const drawn = await created(json, 'a pipe with the open values known and the others as drawn');
+        await retried(drawn, json, DRAWN_RETRIES);
+      }),
   );
+
+  /**
+   * While `refused` is refused and `json` sends open fields of unknown values, `json` again with the values the
+   * refusal gives in the fields it names (its bounds are not shown, RULES.md), at most `bound` times.
+   */
+  async function retried(first: JudgedExchange, sent: Record<string, unknown>, bound: number): Promise<void> {
+    let refused = first;
+    let json = sent;
+    for (let attempt = 0; attempt < bound && !isSuccess(refused) && values.missing(open, json).length > 0; attempt++) {
+      const unknown = values.missing(open, json);
+      const hints = refusalHints(refused.response?.text ?? '', unknown, (path) => valueAt(json, path));
+      if (hints.size === 0) return;
+      const known = open.filter((path) => values.has(path));
+      json = [...hints].reduce(
+        (body, [path, value]) => withValueAt(body, path, value),
+        values.fill(known, json, choiceOf(json))!,
+      );
+      refused = await created(json, 'a pipe with the values its refusal gave in the fields it named');
+    }
+  }
 }
 
 /**
