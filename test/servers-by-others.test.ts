@@ -69,11 +69,35 @@ function credentialsLeftOut(request: unknown, status: number, response: unknown)
   return ['keyId', 'keySecret'].filter((field) => result[field] === undefined).length;
 }
 
+/**
+ * 1 where an accepted pipe update answers with a destination column its `fieldMappings` do not cover (the pipe as the
+ * server holds it breaks the Pipe table's statement), else 0.
+ */
+function columnLeftUnmapped(_request: unknown, status: number, response: unknown): number {
+  if (status < 200 || status > 299) return 0;
+  const pipe = (response as { result?: Record<string, unknown> } | undefined)?.result ?? {};
+  const columns = (pipe.destination as { columns?: { name?: unknown }[] } | undefined)?.columns ?? [];
+  const mapped = new Set(
+    ((pipe.fieldMappings ?? []) as { destinationField?: unknown }[]).map((m) => m.destinationField),
+  );
+  return columns.some((column) => !mapped.has(column.name)) ? 1 : 0;
+}
+
 const SERVERS: readonly Server[] = [
   {
     name: 'python-server',
     missing: installed('python3') ? undefined : 'python3 is not installed',
     prepare: async () => ({ command: ['python3', join(TARGETS, 'python-server', 'server.py')], cwd: ROOT }),
+    // It checks that the mappings cover the columns on a create only, and accepts an update that leaves one out.
+    breaks: {
+      statement:
+        'The Pipe table: "fieldMappings | array of object | ... All destination columns must be included in the ' +
+        'mappings." (000 § Resources, Pipe): an accepted update leaves the pipe with a column no mapping covers',
+      operationId: 'updatePipe',
+      rule: 'pipes.field-mappings-cover-columns',
+      alsoRules: [],
+      violationsOf: columnLeftUnmapped,
+    },
   },
   {
     name: 'go-server',
