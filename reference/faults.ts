@@ -1048,16 +1048,20 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
     ),
     fault(
-      'alerts-source-search-rejected',
-      'alert update answers 400 when `source` is "search", which the alerts document allows',
+      'alerts-threshold-below-rejected',
+      'alert update answers 400 when `thresholdType` is "below", one of the two values the alerts document allows',
       ['request.valid-accepted'],
       ['updateAlert'],
       {
         review: (ctx, problems) =>
-          ctx.operation === 'updateAlert' && field(ctx.input, 'source') === 'search'
+          ctx.operation === 'updateAlert' && field(ctx.input, 'thresholdType') === 'below'
             ? [
                 ...problems,
-                problem('source', 'invalid', 'source "search" is not supported for alert updates; use "tile"'),
+                problem(
+                  'thresholdType',
+                  'invalid',
+                  'thresholdType "below" is not supported for alert updates; use "above"',
+                ),
               ]
             : problems,
       },

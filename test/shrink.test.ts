@@ -24,7 +24,7 @@ import type { JudgedExchange } from '../engine/suite-types.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 
-const FAULT = 'alerts-source-search-rejected';
+const FAULT = 'alerts-threshold-below-rejected';
 const UPDATE = 'PUT /api/v2/alerts/{id}';
 /** Alerts-only runs (management not under test), so that every request of the run crosses the recording proxy. */
 const ARGS = ['--runs', '4', '--seed', '20261121', '--timeout-ms', '1500'];
@@ -153,31 +153,32 @@ describe(`shrinking against the target (${FAULT})`, () => {
         complete: true,
         confirmed: true,
         // The threshold stays one the listed alerts carry (its bounds are not shown): no shrink goes below them.
-        failing: { status: 400, body: { source: 'search', threshold: expect.toBeOneOf([100, 10, 5, 1]) } },
-        passing: { status: 200, body: { source: 'tile' } },
+        failing: { status: 400, body: { thresholdType: 'below', threshold: expect.toBeOneOf([100, 10, 5, 1]) } },
+        passing: { status: 200, body: { thresholdType: 'above' } },
       });
-      expect(minimal?.difference).toEqual([{ path: '/source', failing: 'search', passing: 'tile' }]);
-      expect(minimal?.shared).toEqual([{ path: '/source', value: 'search' }]);
-      expect(minimal?.failing?.curl).toMatch(/^curl .*"source":"search"/);
+      expect(minimal?.difference).toEqual([{ path: '/thresholdType', failing: 'below', passing: 'above' }]);
+      expect(minimal?.shared).toEqual([{ path: '/thresholdType', value: 'below' }]);
+      expect(minimal?.failing?.curl).toMatch(/^curl .*"thresholdType":"below"/);
       expect(minimal?.replay).toMatchObject({
         property: 'alerts/alert update',
         path: expect.stringMatching(/^\d+(:\d+)+$/),
       });
       const text = output.replace(/\s+/g, ' ');
       expect(text).toContain(
-        'rejected (HTTP 400) when `source: "search"`; the same body with `source: "tile"` is accepted (HTTP 200)',
+        'rejected (HTTP 400) when `thresholdType: "below"`; the same body with `thresholdType: "above"` is accepted ' +
+          '(HTTP 200)',
       );
       expect(text).toContain('in common: every rejected body');
       // The folded cause in report.html shows the difference; summary.md lists it under the cause.
       const html = await readFile(join(faulty.run.reportDir, 'report.html'), 'utf8');
       expect(html).toContain(
-        '<span class="line">rejected (HTTP 400) when <code>source: &quot;search&quot;</code>; the same body ' +
-          'with <code>source: &quot;tile&quot;</code> is accepted (HTTP 200)</span>',
+        '<span class="line">rejected (HTTP 400) when <code>thresholdType: &quot;below&quot;</code>; the same body ' +
+          'with <code>thresholdType: &quot;above&quot;</code> is accepted (HTTP 200)</span>',
       );
       expect(html).toContain('<h3>Minimal example</h3>');
       const markdown = await readFile(join(faulty.run.reportDir, 'summary.md'), 'utf8');
       expect(markdown).toContain(
-        '  - rejected (HTTP 400) when \\`source: "search"\\`; the same body with \\`source: "tile"\\` is ' +
+        '  - rejected (HTTP 400) when \\`thresholdType: "below"\\`; the same body with \\`thresholdType: "above"\\` is ' +
           'accepted (HTTP 200)',
       );
     },
@@ -209,7 +210,11 @@ describe(`shrinking against the target (${FAULT})`, () => {
       for (const run of [faulty, clean])
         expect(run.har.filter((e) => e.request.method === 'PUT')).toHaveLength(puts(run.wire).length);
       const { stats, created } = faulty.run.report;
-      expect(stats.operations[UPDATE]?.requests).toBe(puts(faulty.wire).length);
+      // The operation counts every request to its path: the PUTs, and the methods the path does not list (405).
+      const onUpdatePath = faulty.wire.filter((w) => /^\/api\/v2\/alerts\/[^/?]+/.test(w.path));
+      const unlisted = onUpdatePath.filter((w) => w.method !== 'PUT');
+      expect(unlisted.filter((w) => w.status !== 405)).toEqual([]);
+      expect(stats.operations[UPDATE]?.requests).toBe(onUpdatePath.length);
       expect(stats.requests).toBe(Object.values(stats.operations).reduce((n, o) => n + o.requests, 0));
       const accepted = puts(faulty.wire).filter((w) => w.status === 200).length;
       expect(created.filter((c) => c.operation === 'updateAlert')).toHaveLength(accepted);
@@ -255,7 +260,7 @@ describe(`shrinking against the target (${FAULT})`, () => {
         outcome: 'skipped',
         requests: 0,
         reason: expect.stringMatching(/leaves 0 request\(s\)/),
-        shared: [{ path: '/source', value: 'search' }],
+        shared: [{ path: '/thresholdType', value: 'below' }],
       }),
     ]);
     expect(none.run.report.stats.requests).toBeLessThanOrEqual(planned - 1);
@@ -367,8 +372,8 @@ describe('the shrink budget', () => {
       reason: "the run's shrink budget of 7 requests is spent",
       requests: 0,
       complete: false,
-      shared: [{ path: '/source', value: 'search' }],
-      compared: { failing: 6, passing: 2 },
+      shared: [{ path: '/thresholdType', value: 'below' }],
+      compared: { failing: 2, passing: 6 },
     });
     expect(session.gate.sent() - before).toBe(7);
   }, 30_000);
