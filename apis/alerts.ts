@@ -55,7 +55,8 @@ export const ALERTS_API = describeApi({
           `${w.name('alertId')} ${w.target.alertId} is not among the ${w.listed} alerts the alerts API lists ` +
           `(GET ${w.url}): give the id of a listed alert, or unset ${w.name('alertId')} to let the run pick one.`,
         unusable: {
-          // A list that names the dashboard otherwise is the target's finding (alerts.dashboard-mapping), not ALERT_ID's.
+          // A list that names the dashboard otherwise is the target's finding (alerts.dashboard-mapping), not
+          // ALERT_ID's.
           reason: (alert) => (dashboardNamedOtherwise(alert) === undefined ? alertNotUpdatable(alert) : undefined),
           code: 'ALERT_NOT_UPDATABLE',
           message: (w, reason) =>

@@ -16,8 +16,8 @@ import type { RunConfig } from '../settings/config.ts';
 const sent = (read: PreflightRead, target: TargetFields): boolean => read.ids.every((field) => target[field]);
 
 /**
- * The ids of an API that the preflight may confirm by a write (`IdSetting.unknownWhen`) when the run allows writes: set,
- * and checked by no read it sends.
+ * The ids of an API that the preflight may confirm by a write (`IdSetting.unknownWhen`) when the run allows writes:
+ * set, and checked by no read it sends.
  */
 function confirmedByWrite(api: ApiDescriptor, target: TargetFields, config: RunConfig): readonly IdSetting[] {
   if (!config.allow.includes('write')) return [];

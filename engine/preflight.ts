@@ -146,7 +146,8 @@ export async function preflight(
       parts.push(await confirmIds(api, writes, config.seed, created));
     }
     const nextStart = transport.gate.nextStart();
-    const counts = `${sent.GET} GET request${sent.GET === 1 ? '' : 's'}${sent.POST > 0 ? ` and ${sent.POST} POST` : ''}`;
+    const posts = sent.POST > 0 ? ` and ${sent.POST} POST` : '';
+    const counts = `${sent.GET} GET request${sent.GET === 1 ? '' : 's'}${posts}`;
     return {
       line: `preflight: ${parts.join('; ')} (${counts})`,
       requests: sent.GET + sent.POST,
@@ -272,7 +273,8 @@ async function checkApi(api: ApiDescriptor, target: TargetFields, checker: Check
     }
     if (result !== 'ok') {
       assertUuids(api, checker, exchange, read.ids, target);
-      const unchecked = `${api.name} ${proven.length > 0 ? `${proven.join(', ')} ok, ${read.proves} ` : ''}unchecked: ${result}`;
+      const provenSoFar = proven.length > 0 ? `${proven.join(', ')} ok, ${read.proves} ` : '';
+      const unchecked = `${api.name} ${provenSoFar}unchecked: ${result}`;
       return { ...base, unchecked };
     }
     proven.push(read.proves);
@@ -374,8 +376,8 @@ function words(names: readonly string[]): string {
  * The error of a 401 or 403 to a read sent with settings the user gave: NOT_THE_API when the answer names another
  * scheme than the API's (`WWW-Authenticate: Basic` from a URL that should be the Bearer API: the other API's URL);
  * CREDENTIALS_REFUSED that says a gateway may have written it when it is a page in plain text or HTML (an API may
- * answer errors so too); else CREDENTIALS_REFUSED with `message`, and for a run that adds headers, that a gateway may be
- * the one refusing.
+ * answer errors so too); else CREDENTIALS_REFUSED with `message`, and for a run that adds headers, that a gateway may
+ * be the one refusing.
  */
 function refusal(checker: Checker, exchange: Exchange, message: string): HarnessError {
   const response = exchange.response;
@@ -404,8 +406,8 @@ function refusal(checker: Checker, exchange: Exchange, message: string): Harness
 }
 
 /**
- * For a refusal of a run that adds headers: that a gateway in front of the API, not the API, may have refused, and which
- * headers to check, under the settings the user gave them with; nothing for a run that adds none.
+ * For a refusal of a run that adds headers: that a gateway in front of the API, not the API, may have refused, and
+ * which headers to check, under the settings the user gave them with; nothing for a run that adds none.
  */
 function gatewayNote({ headers, headerSettings }: Checker): string {
   if (headers.length === 0) return '';

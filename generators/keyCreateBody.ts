@@ -2,13 +2,10 @@ import * as fc from 'fast-check';
 import { lazy } from './lazy.ts';
 import { dateTime } from './dateTime.ts';
 import { ipAccessList, type IpAccessEntry } from './ipAccessList.ts';
-import { keyHashData } from './keyHashData.ts';
+import { type KeyHashData, keyHashData } from './keyHashData.ts';
 
 /** The three documented key roles. */
 export const KEY_ROLES = Object.freeze(['admin', 'developer', 'query_endpoints'] as const);
-
-/** The hashes a key create body may carry instead of letting the target derive them. */
-export type KeyHashData = { keyIdHash: string; keyIdSuffix: string; keySecretHash: string };
 
 /** A key create body. */
 export type KeyCreateBody = {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as fc from 'fast-check';
-import type { KeyHashData } from './keyCreateBody.ts';
+
+/** The hashes a key create body may carry instead of letting the target derive them. */
+export type KeyHashData = { keyIdHash: string; keyIdSuffix: string; keySecretHash: string };
 
 const ALPHANUMERIC = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
 

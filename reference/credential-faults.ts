@@ -1,5 +1,5 @@
 import { usableKey } from './auth.ts';
-import type { Fault } from './faults.ts';
+import type { Fault } from './fault.ts';
 import type { AuthVerdict, HookContext, Hooks, OperationId } from './hooks.ts';
 import { isObject, type Json, type JsonObject } from './json.ts';
 import type { RuleId } from './rule-id.ts';

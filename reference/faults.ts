@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Fault } from './fault.ts';
 import type { HookContext, Hooks, OperationId } from './hooks.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
 import { CREATE_PIPE_SPEC, DEFAULT_SCALING, DEFAULT_SETTINGS, UPDATE_PIPE_SPEC } from './pipe-spec.ts';
@@ -15,23 +16,6 @@ import { sameTableKey, withTableMappings } from './table-mappings.ts';
 import { alertUpdateFieldByField, keyIdsFromClock, pipeUpdateLost } from './writes-at-once.ts';
 import { CREDENTIAL_FAULTS } from './credential-faults.ts';
 import { TIMESTAMP_FAULTS } from './timestamp-faults.ts';
-
-/** A named defect the target can be started with: what it does, the rules it breaks, and its hooks. */
-export interface Fault {
-  readonly name: string;
-  readonly description: string;
-  /** Every rule a correct harness reports against this fault, and no other. */
-  readonly breaks: readonly RuleId[];
-  /** The operations on which each of those rules fails, and no other: the fault's rule × operation verdicts. */
-  readonly on: readonly OperationId[];
-  /**
-   * Verdicts it fails beyond `breaks` × `on`: a rule of `breaks` on further operations; `sometimes` where only a drawn
-   * sequence that visits the state showing it fails it, so that whether it fails depends on the seed.
-   */
-  readonly also?: readonly { readonly rule: RuleId; readonly on: readonly OperationId[]; readonly sometimes?: true }[];
-  /** Creates the fault's hooks, with any state they keep, for one start of the target whose state is `store`. */
-  readonly install: (store: Store) => Hooks;
-}
 
 /** Every operation of the management API. */
 const MANAGEMENT: readonly OperationId[] = Object.freeze([

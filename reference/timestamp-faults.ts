@@ -1,4 +1,4 @@
-import type { Fault } from './faults.ts';
+import type { Fault } from './fault.ts';
 import type { HookContext, Hooks, OperationId } from './hooks.ts';
 import type { JsonObject } from './json.ts';
 import type { RuleId } from './rule-id.ts';

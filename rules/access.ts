@@ -53,8 +53,9 @@ const fieldAt = (shown: Record<string, unknown>, field: string): unknown =>
   field.split('/').reduce<unknown>((value, name) => asObject(value)?.[name], shown);
 
 /**
- * The fields of `shown` (paths, as `key/id`) that carry the value sent (a field only the server writes); the target's own value, where
- * known, names what was expected. A wrong value of the target's own is other rules' to judge (`pipes.service-id`).
+ * The fields of `shown` (paths, as `key/id`) that carry the value sent (a field only the server writes); the target's
+ * own value, where known, names what was expected. A wrong value of the target's own is other rules' to judge
+ * (`pipes.service-id`).
  */
 function readOnlyViolations(shown: Record<string, unknown>, expected: ReadOnlyExpectation, at: string): Violation[] {
   return Object.entries(expected.sent).flatMap(([field, sent]): Violation[] => {

@@ -22,7 +22,9 @@ function listedDashboardIds(ex: Exchange): Violation[] {
       ? [
           {
             path: `${payloadPath(ex)}/${i}/dashboardId`,
-            expected: `absent: the alert record names the dashboard \`dashboard\`${'dashboard' in entry ? '' : ' (this entry has none)'}`,
+            expected:
+              'absent: the alert record names the dashboard `dashboard`' +
+              ('dashboard' in entry ? '' : ' (this entry has none)'),
             actual: entry.dashboardId,
           },
         ]

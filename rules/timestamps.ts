@@ -78,7 +78,9 @@ function changed(before: Record<string, unknown>, after: Record<string, unknown>
   );
 }
 
-/** Every violation of one resource an answer shows, against the answers of it that ended before its request was sent. */
+/**
+ * Every violation of one resource an answer shows, against the answers of it that ended before its request was sent.
+ */
 function resourceViolations(ex: Exchange, resource: Shown, before: readonly Seen[]): Violation[] {
   const updatedAt = instantOf(resource.fields.updatedAt);
   if (!updatedAt) return [];

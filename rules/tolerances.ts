@@ -25,7 +25,9 @@ export const TOLERANCES: readonly Tolerance[] = Object.freeze(
     { id: 'ip-access-list-optional', quote: "A key's `ipAccessList` is optional" },
     {
       id: 'reflected-fields',
-      quote: 'A response field that carries back what the request gave may be absent when the request left it out',
+      quote:
+        'A response field that carries back what the request gave may be absent (or `null`) ' +
+        'when the request left it out',
     },
     { id: 'numbers-rounding', quote: 'Numbers are compared as numbers' },
     { id: 'required-fields-not-shown', quote: 'Which request fields are required is not shown' },

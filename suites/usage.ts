@@ -112,7 +112,8 @@ export function usageSuite(): SuiteDefinition {
         name: 'a period ending on a day with entries',
         operations: ['getUsageCost'],
         feeds: ['usage.to-date-inclusive'],
-        // A target with entries in the seed's period (as a clean one has) is sent no recent period: the plan counts none.
+        // A target with entries in the seed's period (as a clean one has) is sent no recent period: the plan counts
+        // none.
         estimate: () => 2,
         async run(context) {
           const anchor = anchorOf(context.config.seed).getTime();

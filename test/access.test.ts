@@ -21,30 +21,33 @@ const accessVerdicts = (results: readonly { rule: string; operationId?: string; 
   results.filter((r) => ACCESS.includes(r.rule)).map((r) => `${r.rule} on ${r.operationId}: ${r.outcome}`);
 
 describe('the access rules against a configured target', () => {
-  it('without a second identity: access.other-tenant is skipped by choice, with the reason; the run passes', async () => {
-    target = await startReference();
-    const run = await runInProcess(FAST, targetEnv(target));
-    expect(run.code, run.output).toBe(0);
-    const other = run.report.results.filter((r) => r.rule === 'access.other-tenant');
-    expect(other.length).toBe(9);
-    for (const result of other) {
-      expect(result.outcome).toBe('skipped');
-      expect(result.skipKind).toBe('by-choice');
-      expect(result.message).toContain(NO_SECOND_IDENTITY);
-    }
-    expect(NO_SECOND_IDENTITY).toBe(
-      'no second identity configured: set OTHER_ORGANIZATION_ID, OTHER_MANAGEMENT_KEY_ID, ' +
-        'OTHER_MANAGEMENT_KEY_SECRET / OTHER_ALERTS_TOKEN',
-    );
-    // The summary escapes the characters Markdown reads (`OTHER\_ALERTS\_TOKEN`).
-    const summary = await readFile(join(run.reportDir, 'summary.md'), 'utf8');
-    expect(summary.replace(/\\(.)/g, '$1')).toContain(NO_SECOND_IDENTITY);
-    expect(accessVerdicts(run.report.results).filter((v) => !v.startsWith('access.other-tenant'))).toEqual(
-      accessVerdicts(run.report.results)
-        .filter((v) => !v.startsWith('access.other-tenant'))
-        .map((v) => v.replace(/: \w+$/, ': passed')),
-    );
-  });
+  it(
+    'without a second identity: access.other-tenant is skipped by choice, with the reason; ' + 'the run passes',
+    async () => {
+      target = await startReference();
+      const run = await runInProcess(FAST, targetEnv(target));
+      expect(run.code, run.output).toBe(0);
+      const other = run.report.results.filter((r) => r.rule === 'access.other-tenant');
+      expect(other.length).toBe(9);
+      for (const result of other) {
+        expect(result.outcome).toBe('skipped');
+        expect(result.skipKind).toBe('by-choice');
+        expect(result.message).toContain(NO_SECOND_IDENTITY);
+      }
+      expect(NO_SECOND_IDENTITY).toBe(
+        'no second identity configured: set OTHER_ORGANIZATION_ID, OTHER_MANAGEMENT_KEY_ID, ' +
+          'OTHER_MANAGEMENT_KEY_SECRET / OTHER_ALERTS_TOKEN',
+      );
+      // The summary escapes the characters Markdown reads (`OTHER\_ALERTS\_TOKEN`).
+      const summary = await readFile(join(run.reportDir, 'summary.md'), 'utf8');
+      expect(summary.replace(/\\(.)/g, '$1')).toContain(NO_SECOND_IDENTITY);
+      expect(accessVerdicts(run.report.results).filter((v) => !v.startsWith('access.other-tenant'))).toEqual(
+        accessVerdicts(run.report.results)
+          .filter((v) => !v.startsWith('access.other-tenant'))
+          .map((v) => v.replace(/: \w+$/, ': passed')),
+      );
+    },
+  );
 
   it('with a second identity: the preflight checks it, and every access verdict passes', async () => {
     target = await startReference();

@@ -47,14 +47,17 @@ describe('alertNotUpdatable', () => {
 });
 
 describe('dashboardNamedOtherwise', () => {
-  it('names a listing that calls the dashboard dashboardId a finding of alerts.dashboard-mapping, not a setting', () => {
-    const { dashboard: _named, ...rest } = tileAlert;
-    expect(dashboardNamedOtherwise({ ...rest, dashboardId: 'd1' })).toMatch(
-      /names the dashboard `dashboardId`, not `dashboard`.*alerts\.dashboard-mapping on listAlerts/,
-    );
-    expect(dashboardNamedOtherwise(tileAlert)).toBeUndefined();
-    expect(dashboardNamedOtherwise(rest)).toBeUndefined();
-  });
+  it(
+    'names a listing that calls the dashboard dashboardId a finding of alerts.dashboard-mapping, ' + 'not a setting',
+    () => {
+      const { dashboard: _named, ...rest } = tileAlert;
+      expect(dashboardNamedOtherwise({ ...rest, dashboardId: 'd1' })).toMatch(
+        /names the dashboard `dashboardId`, not `dashboard`.*alerts\.dashboard-mapping on listAlerts/,
+      );
+      expect(dashboardNamedOtherwise(tileAlert)).toBeUndefined();
+      expect(dashboardNamedOtherwise(rest)).toBeUndefined();
+    },
+  );
 });
 
 describe('putBackBody', () => {

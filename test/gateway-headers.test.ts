@@ -114,7 +114,11 @@ describe('a target behind a gateway that wants its own header', () => {
     const refused = await runCli(['--runs', '2', '--header', `X-Gateway-Key: ${wrong}`], env());
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      /refused the request with a page in text\/plain, not in the JSON of the management API \(.*\): when a gateway or proxy in front of the API wrote it, give it what it wants \(the run sends x-gateway-key with --header\)/,
+      new RegExp(
+        String.raw`refused the request with a page in text/plain, not in the JSON of the management API \(.*\): ` +
+          'when a gateway or proxy in front of the API wrote it, give it what it wants ' +
+          String.raw`\(the run sends x-gateway-key with --header\)`,
+      ),
     );
     // Given by --management-header, it is named so, not --header.
     const own = await runCli(['--runs', '2', '--management-header', `X-Gateway-Key: ${wrong}`], env());

@@ -36,18 +36,21 @@ describe('the install the README gives works today', () => {
     expect(REPOSITORY).toBeDefined();
   });
 
-  it('every install command of the README names the repository or a packed tarball, not the unpublished name', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const installs = codeBlocks(readme)
-      .flatMap((block) => block.split('\n'))
-      .filter((line) => /^\s*npm (install|i)\b/.test(line));
-    expect(installs.length).toBeGreaterThan(0);
-    for (const line of installs) {
-      const spec = line.trim().split(/\s+/).at(-1)!;
-      expect([PACKAGE.repository?.url, 'a .tgz']).toContain(spec.endsWith('.tgz') ? 'a .tgz' : spec);
-    }
-    expect(readme).toMatch(/not on the npm\s+registry yet/);
-  });
+  it(
+    'every install command of the README names the repository or a packed tarball, ' + 'not the unpublished name',
+    async () => {
+      const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+      const installs = codeBlocks(readme)
+        .flatMap((block) => block.split('\n'))
+        .filter((line) => /^\s*npm (install|i)\b/.test(line));
+      expect(installs.length).toBeGreaterThan(0);
+      for (const line of installs) {
+        const spec = line.trim().split(/\s+/).at(-1)!;
+        expect([PACKAGE.repository?.url, 'a .tgz']).toContain(spec.endsWith('.tgz') ? 'a .tgz' : spec);
+      }
+      expect(readme).toMatch(/not on the npm\s+registry yet/);
+    },
+  );
 
   it("the action's uses: lines in the docs name this repository at a ref it has", async () => {
     const docs = ['README.md', ...['github-actions.md', 'config-and-headers.md'].map((f) => join('docs', f))];
@@ -75,7 +78,8 @@ describe('the install the README gives works today', () => {
     }
   });
 
-  it('npx conformance in a clone runs the built command without building it again (prepare skips a fresh dist/)', async () => {
+  it('npx conformance in a clone runs the built command without building it again ' +
+    '(prepare skips a fresh dist/)', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'npx-cache-'));
     try {
       const before = (await stat(join(ROOT, 'dist/cli/main.js'))).mtimeMs;

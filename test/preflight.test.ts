@@ -157,7 +157,8 @@ describe('a misconfigured run is exit 2 naming the setting, before any probe', (
       async () => ({ ...envFor(reference), SERVICE_ID: randomUUID() }),
       refusal(
         'TARGET_UNKNOWN_ID',
-        'BACKUP_ID .* is not a backup the management API knows under service .*answered 404.*serviceId .* was not found.*',
+        'BACKUP_ID .* is not a backup the management API knows under service ' +
+          '.*answered 404.*serviceId .* was not found.*',
       ),
     ],
     [
@@ -437,7 +438,12 @@ describe("another tenant's settings are checked like the run's own", () => {
       const wrongSecret = await preflightError({ ...env, OTHER_MANAGEMENT_KEY_SECRET: 'not-the-secret' });
       expect(wrongSecret.code).toBe('CREDENTIALS_REFUSED');
       expect(wrongSecret.message).toMatch(
-        /^The management API refused OTHER_MANAGEMENT_KEY_ID and OTHER_MANAGEMENT_KEY_SECRET on OTHER_ORGANIZATION_ID \(.*\): check that they are the HTTP Basic credentials of a key of another organization, of the one OTHER_ORGANIZATION_ID names, or unset .* to leave access\.other-tenant not judged\.$/,
+        new RegExp(
+          '^The management API refused OTHER_MANAGEMENT_KEY_ID and OTHER_MANAGEMENT_KEY_SECRET on ' +
+            String.raw`OTHER_ORGANIZATION_ID \(.*\): check that they are the HTTP Basic credentials of a key of ` +
+            'another organization, of the one OTHER_ORGANIZATION_ID names, or unset .* to leave ' +
+            String.raw`access\.other-tenant not judged\.$`,
+        ),
       );
       expect(wrongSecret.message).not.toContain(env.OTHER_MANAGEMENT_KEY_ID);
       const ownOrganization = await preflightError({ ...env, OTHER_ORGANIZATION_ID: target.organizationId });
@@ -480,26 +486,29 @@ describe('an id no read can check is confirmed by the first write, alone, before
     return env;
   }
 
-  it('an unknown SERVICE_ID is exit 2 naming it, with one pipe create sent, nothing created, no verdict printed', async () => {
-    const wire: WireExchange[] = [];
-    const env = { ...(await recorded(reference, wire)), SERVICE_ID: randomUUID() };
-    const run = await command(env, ['--seed', '3']);
-    expect(run.output.split('\n').at(-1)).toMatch(
-      refusal(
-        'TARGET_UNKNOWN_ID',
-        `SERVICE_ID ${UUID} is not a service the management API knows in organization ${UUID} `,
-        String.raw`\(the one pipe create sent to confirm it, before any probe: POST ${LOOPBACK}/v1/\S+/pipes `,
-        String.raw`answered 404 .*"error":"serviceId ${UUID} was not found"\}\): check SERVICE_ID\.`,
-      ),
-    );
-    expect(run.code).toBe(2);
-    expect(run.wroteReports).toBe(false);
-    expect(run.output).not.toMatch(/✓|✗|passed|the target gave no value/);
-    expect(wire.filter((exchange) => exchange.method !== 'GET').map((e) => `${e.method} ${e.status}`)).toEqual([
-      'POST 404',
-    ]);
-    expect(wire.length).toBeLessThanOrEqual(3);
-  });
+  it(
+    'an unknown SERVICE_ID is exit 2 naming it, with one pipe create sent, nothing created, ' + 'no verdict printed',
+    async () => {
+      const wire: WireExchange[] = [];
+      const env = { ...(await recorded(reference, wire)), SERVICE_ID: randomUUID() };
+      const run = await command(env, ['--seed', '3']);
+      expect(run.output.split('\n').at(-1)).toMatch(
+        refusal(
+          'TARGET_UNKNOWN_ID',
+          `SERVICE_ID ${UUID} is not a service the management API knows in organization ${UUID} `,
+          String.raw`\(the one pipe create sent to confirm it, before any probe: POST ${LOOPBACK}/v1/\S+/pipes `,
+          String.raw`answered 404 .*"error":"serviceId ${UUID} was not found"\}\): check SERVICE_ID\.`,
+        ),
+      );
+      expect(run.code).toBe(2);
+      expect(run.wroteReports).toBe(false);
+      expect(run.output).not.toMatch(/✓|✗|passed|the target gave no value/);
+      expect(wire.filter((exchange) => exchange.method !== 'GET').map((e) => `${e.method} ${e.status}`)).toEqual([
+        'POST 404',
+      ]);
+      expect(wire.length).toBeLessThanOrEqual(3);
+    },
+  );
 
   it('names the setting as the user gave it: --service, a key of the settings file, a key of the library', async () => {
     const wire: WireExchange[] = [];
@@ -513,7 +522,10 @@ describe('an id no read can check is confirmed by the first write, alone, before
     await writeFile(join(folder, 'team.json'), JSON.stringify({ service: unknown }));
     const file = await command(env, ['--config', join(folder, 'team.json')]);
     expect(file.output.split('\n').at(-1)).toMatch(
-      /^conformance: service in .*team\.json \S+ is not a service.*: check service in .*team\.json\. \[TARGET_UNKNOWN_ID\]$/,
+      new RegExp(
+        String.raw`^conformance: service in .*team\.json \S+ is not a service.*: ` +
+          String.raw`check service in .*team\.json\. \[TARGET_UNKNOWN_ID\]$`,
+      ),
     );
     const library = await runConformance({
       managementUrl: env.MANAGEMENT_BASE_URL,
@@ -533,30 +545,35 @@ describe('an id no read can check is confirmed by the first write, alone, before
     expect(wire.filter((exchange) => exchange.method !== 'GET' && exchange.status !== 404)).toEqual([]);
   });
 
-  it('a known SERVICE_ID is confirmed by the pipe it creates, which the run lists; none is sent when the run sends none', async () => {
-    const wire: WireExchange[] = [];
-    const env = await recorded(reference, wire);
-    const report = await preflight(resolveConfig([], env, RULE_IDS), specs, undefined, pipesSuite().confirmingWrites);
-    expect(report.line).toMatch(
-      new RegExp(
-        `^preflight: management credentials, organization, service ok \\(SERVICE_ID by a createPipe, which created ${UUID}\\); ` +
-          String.raw`alerts token ok \(2 GET requests and 1 POST\)$`,
-      ),
-    );
-    expect(report.created).toEqual([
-      expect.objectContaining({ kind: 'created', operation: 'createPipe', id: expect.stringMatching(UUID) }),
-    ]);
-    const run = await command(env, ['--seed', '3', '--runs', '1', '--rules', 'auth.required']);
-    expect(run.code).toBe(0);
-    expect(run.output).toMatch(/service ok \(SERVICE_ID by a createPipe, which created/);
-    const readOnly = await command(env, ['--seed', '3', '--allow', 'read']);
-    expect(readOnly.output).toMatch(
-      /SERVICE_ID unchecked \(the API has no read of a service, and the run sends no pipe/,
-    );
-    const keysOnly = await command(env, ['--seed', '3', '--runs', '1', '--rules', 'keys.roles-enum']);
-    expect(keysOnly.output).toMatch(/SERVICE_ID unchecked/);
-    expect(keysOnly.output).toMatch(/\(2 GET requests\)/);
-  });
+  it(
+    'a known SERVICE_ID is confirmed by the pipe it creates, which the run lists; none is sent when the run ' +
+      'sends none',
+    async () => {
+      const wire: WireExchange[] = [];
+      const env = await recorded(reference, wire);
+      const report = await preflight(resolveConfig([], env, RULE_IDS), specs, undefined, pipesSuite().confirmingWrites);
+      expect(report.line).toMatch(
+        new RegExp(
+          '^preflight: management credentials, organization, service ok ' +
+            String.raw`\(SERVICE_ID by a createPipe, which created ${UUID}\); ` +
+            String.raw`alerts token ok \(2 GET requests and 1 POST\)$`,
+        ),
+      );
+      expect(report.created).toEqual([
+        expect.objectContaining({ kind: 'created', operation: 'createPipe', id: expect.stringMatching(UUID) }),
+      ]);
+      const run = await command(env, ['--seed', '3', '--runs', '1', '--rules', 'auth.required']);
+      expect(run.code).toBe(0);
+      expect(run.output).toMatch(/service ok \(SERVICE_ID by a createPipe, which created/);
+      const readOnly = await command(env, ['--seed', '3', '--allow', 'read']);
+      expect(readOnly.output).toMatch(
+        /SERVICE_ID unchecked \(the API has no read of a service, and the run sends no pipe/,
+      );
+      const keysOnly = await command(env, ['--seed', '3', '--runs', '1', '--rules', 'keys.roles-enum']);
+      expect(keysOnly.output).toMatch(/SERVICE_ID unchecked/);
+      expect(keysOnly.output).toMatch(/\(2 GET requests\)/);
+    },
+  );
 });
 
 describe("messages name the true cause, as one sentence, with the target's words whole", () => {
@@ -616,7 +633,8 @@ describe("messages name the true cause, as one sentence, with the target's words
     const run = await command(env, ['--management-url', notFound]);
     expect(run.output.split('\n').at(-1)).toMatch(
       new RegExp(
-        String.raw`^conformance: --management-url \(${LOOPBACK}\) answers, but not as the management API .*: set --management-url to `,
+        String.raw`^conformance: --management-url \(${LOOPBACK}\) answers, but not as the management API .*: ` +
+          'set --management-url to ',
       ),
     );
     const library = await runConformance({

@@ -42,20 +42,24 @@ describe('createSecretIndex', () => {
     },
   );
 
-  it('finds a sent secret in part (a run of 12 of its characters, plain or of its base64url) once, a held one only whole', () => {
-    const sent = 'sv_Abc12@Def34:Ghi56/Jkl78+Mno9 Pqr0';
-    const held = 'sv_Zyx98@Wvu76:Tsr54/Qpo32+Nml1 Kji0';
-    const index = createSecretIndex([sent]);
-    index.add(held, 'held');
-    expect(forms(index, `{"passwordHint":"${sent.slice(0, 12)}"}`)).toEqual([`part: ${sent.slice(0, 12)}`]);
-    expect(forms(index, `hint ${sent.slice(3, 20)} end`)).toHaveLength(1);
-    const encoded = Buffer.from(sent).toString('base64url').slice(8, 20);
-    expect(forms(index, `x${encoded}x`)).toEqual([`base64url part: ${encoded}`]);
-    expect(forms(index, sent)).toEqual([`plain: ${sent}`]);
-    expect(forms(index, sent.slice(0, 11))).toEqual([]);
-    expect(index.foundIn(held.slice(0, 12))).toEqual([]);
-    expect(index.foundIn(held).map((f) => f.form)).toEqual(['plain']);
-  });
+  it(
+    'finds a sent secret in part (a run of 12 of its characters, plain or of its base64url) once, a held one ' +
+      'only whole',
+    () => {
+      const sent = 'sv_Abc12@Def34:Ghi56/Jkl78+Mno9 Pqr0';
+      const held = 'sv_Zyx98@Wvu76:Tsr54/Qpo32+Nml1 Kji0';
+      const index = createSecretIndex([sent]);
+      index.add(held, 'held');
+      expect(forms(index, `{"passwordHint":"${sent.slice(0, 12)}"}`)).toEqual([`part: ${sent.slice(0, 12)}`]);
+      expect(forms(index, `hint ${sent.slice(3, 20)} end`)).toHaveLength(1);
+      const encoded = Buffer.from(sent).toString('base64url').slice(8, 20);
+      expect(forms(index, `x${encoded}x`)).toEqual([`base64url part: ${encoded}`]);
+      expect(forms(index, sent)).toEqual([`plain: ${sent}`]);
+      expect(forms(index, sent.slice(0, 11))).toEqual([]);
+      expect(index.foundIn(held.slice(0, 12))).toEqual([]);
+      expect(index.foundIn(held).map((f) => f.form)).toEqual(['plain']);
+    },
+  );
 
   it('ignores secrets too short to look for, and duplicates', () => {
     const index = createSecretIndex(['short', 'x'.repeat(MIN_SECRET_LENGTH)]);

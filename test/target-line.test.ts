@@ -51,7 +51,8 @@ describe('the first line of a run says which target it tests', () => {
       new RegExp(
         String.raw`^Preflight, before the first probe: GET usageCost .*ORGANIZATION_ID\); ` +
           String.raw`a setting it finds wrong stops the run with exit code 2\. ` +
-          'Without BACKUP_ID no read can check SERVICE_ID: when the run creates pipes, the preflight sends one pipe create',
+          'Without BACKUP_ID no read can check SERVICE_ID: when the run creates pipes, ' +
+          'the preflight sends one pipe create',
       ),
     );
     const full = resolveConfig(

@@ -3,7 +3,8 @@ import type { RunReport } from '../../run/run-report-types.ts';
 import { concerns } from '../../rule-model/rule.ts';
 import { loadSpecs } from '../../spec/spec.ts';
 import { RULES } from '../../rules/index.ts';
-import { FAULTS, type Fault } from '../../reference/faults.ts';
+import type { Fault } from '../../reference/fault.ts';
+import { FAULTS } from '../../reference/faults.ts';
 import { runInProcess } from './in-process.ts';
 
 /**
