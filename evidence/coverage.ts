@@ -246,7 +246,13 @@ function neighbourhoodCoverage(tally: NeighbourhoodTally | undefined): Neighbour
       const reason = reasons[`${part}#${at}`] ?? partReason ?? (reached.length > 0 ? DRAWN : NONE);
       grouped.set(reason, [...(grouped.get(reason) ?? []), at]);
     }
-    for (const [reason, places] of grouped) notSent.push({ part, where: places, reason });
+    // The places a seed did not draw are the part's others, listed by `neighbourhoodOf`: a count says how many.
+    for (const [reason, places] of grouped)
+      notSent.push(
+        reason === DRAWN
+          ? { part, reason: `${reason} (${places.length} of ${where.length})` }
+          : { part, where: places, reason },
+      );
   }
   return { sent, notSent };
 }

@@ -92,26 +92,74 @@ function tlsArguments({ ca, client }: NetworkSettings): string[] {
   ];
 }
 
-/** A probe's own `Authorization` header, with the run's credentials in it named by their variables. */
+/**
+ * A shell expression, for the inside of a double-quoted word, that gives `value` from the run's credentials (`names`:
+ * each real value with the variable that holds it): the value itself, one written around it (a space before or after,
+ * a letter more), the value less its last character, or with the case of each ASCII letter turned; otherwise the value
+ * as sent, redacted. So a wrong form of a real secret is sent byte for byte, and the secret itself never printed.
+ */
+function expressionOf(value: string, names: readonly { real: string; variable: string }[], redact: Redact): string {
+  for (const { real, variable } of names) {
+    if (real === '') continue;
+    if (value === real) return `$${variable}`;
+    const at = value.indexOf(real);
+    if (at >= 0)
+      return `${expressionOf(value.slice(0, at), names, redact)}\${${variable}}${expressionOf(value.slice(at + real.length), names, redact)}`;
+    if (value === real.slice(0, -1)) return `\${${variable}%?}`;
+    if (/^[\x20-\x7e]*$/.test(real) && value !== real && value === turnedAscii(real))
+      return `$(printf %s "$${variable}" | tr 'a-zA-Z' 'A-Za-z')`;
+  }
+  return doubleQuoted(redact(value));
+}
+
+/** A text with the case of each ASCII letter turned. */
+function turnedAscii(text: string): string {
+  return text.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+}
+
+type Redact = (text: string) => string;
+
+/** Every real credential value of the run with the variable that holds it, the longest first. */
+function credentialNames(options: CurlOptions): { real: string; variable: string }[] {
+  return namedCredentials(options)
+    .flatMap(({ real, variables }) => {
+      if ('token' in real && 'token' in variables) return [{ real: real.token, variable: variables.token.variable }];
+      if ('user' in real && 'user' in variables)
+        return [
+          { real: real.user, variable: variables.user.variable },
+          { real: real.password, variable: variables.password.variable },
+        ];
+      return [];
+    })
+    .sort((a, b) => b.real.length - a.real.length);
+}
+
+/**
+ * A probe's own `Authorization` header, sent byte for byte, with the run's credentials in it (and the wrong forms the
+ * probes write from them) named by their variables.
+ */
 function authorization(header: string, options: CurlOptions): string {
   const { redact } = options;
+  const names = credentialNames(options);
   const named = namedCredentials(options);
   const basic = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header);
   const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : undefined;
-  if (decoded?.includes(':') && Buffer.from(decoded, 'utf8').toString('base64') === basic![1]) {
+  const exact = decoded !== undefined && Buffer.from(decoded, 'utf8').toString('base64') === basic![1];
+  if (exact && decoded.includes(':')) {
     const colon = decoded.indexOf(':');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const name = (value: string, role: 'user' | 'password'): string => {
-      for (const { real, variables } of named)
-        if ('user' in real && 'user' in variables && value === real[role]) return `$${variables[role].variable}`;
-      return doubleQuoted(redact(value));
-    };
-    return `-u "${name(user, 'user')}:${name(password, 'password')}"`;
+    return `-u "${expressionOf(user, names, redact)}:${expressionOf(password, names, redact)}"`;
   }
+  // No colon: curl's -u would ask for a password, so the header is written whole, its base64 made by the shell.
+  if (exact)
+    return `-H "Authorization: Basic $(printf %s "${expressionOf(decoded, names, redact)}" | base64 | tr -d '\\n')"`;
   const bearer = /^Bearer (.+)$/.exec(header);
   const owner = bearer && named.find(({ real }) => 'token' in real && real.token === bearer[1]);
   if (owner) return credentialArguments(owner.variables);
+  const derived = bearer && expressionOf(bearer[1]!, names, redact);
+  // A form written from the run's token (another case, a letter less or more): the shell writes it from $ALERTS_TOKEN.
+  if (derived && derived !== doubleQuoted(redact(bearer[1]!))) return `-H "Authorization: Bearer ${derived}"`;
   return ['-H', quote(`authorization: ${redact(header)}`)].join(' ');
 }
 

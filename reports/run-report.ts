@@ -59,8 +59,11 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
   const merged: Record<string, OperationCoverage> = {};
   for (const suite of suites) mergeCoverage(merged, suite.coverage);
+  // Only the operations the run sent to: a group left out (an API out of the run, say) notes its operations' coverage.
   const operations: RunReport['stats']['operations'] = Object.fromEntries(
-    Object.entries(merged).map(([operation, c]) => [operation, { requests: c.requests, statuses: c.statuses }]),
+    Object.entries(merged)
+      .filter(([, c]) => c.requests > 0)
+      .map(([operation, c]) => [operation, { requests: c.requests, statuses: c.statuses }]),
   );
   const failed = count('failed');
   const { seed, startedAt, durationMs, target, settings, replay } = header;

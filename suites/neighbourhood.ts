@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { jsonText } from '../core/json-text.ts';
-import type { Probe } from '../core/probe-types.ts';
+import type { Probe, ProbeClass } from '../core/probe-types.ts';
 import { observe } from '../engine/probe.ts';
 import type {
   JudgedExchange,
@@ -19,6 +19,14 @@ const UNLISTED_METHOD_RULES = Object.freeze(['errors.client-not-server', 'transp
 
 /** Methods that change nothing on any target that keeps HTTP's meaning of them. */
 const READ_METHODS: readonly string[] = Object.freeze(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The class of a request with a method its path does not list: `read` is GET requests only (RULES.md), and a broken
+ * target may do anything with a HEAD or an OPTIONS, so every other method is `write`.
+ */
+function methodClass(method: string): ProbeClass {
+  return method === 'GET' ? 'read' : 'write';
+}
 
 /** Path ids that are not uuids. */
 const NOT_UUIDS: readonly string[] = Object.freeze([
@@ -157,14 +165,20 @@ export function neighbourhoodProbes(
     for (const place of places) context.notSent(operationId, `${place.part}#${field}`, reason);
   const carried = (field: string): boolean =>
     !(field in keep) && bodies.some((body) => valueAt(body, field.split('.')) !== undefined);
+  const allowed = (method: string): boolean => context.config.allow.includes(methodClass(method));
+  const sendable = (method: string): boolean => (target.anyMethod || READ_METHODS.includes(method)) && allowed(method);
   for (const place of places.filter((one) => one.part === REQUEST_PARTS.method))
-    for (const method of place.where.filter((one) => !target.anyMethod && !READ_METHODS.includes(one)))
-      context.notSent(operationId, `${place.part}#${method}`, OTHER_METHODS);
+    for (const method of place.where.filter((one) => !sendable(one)))
+      context.notSent(
+        operationId,
+        `${place.part}#${method}`,
+        target.anyMethod || READ_METHODS.includes(method) ? NOT_ALLOWED : OTHER_METHODS,
+      );
   const pools = new Map(
     places.map((place) => [
       place.part,
       place.part === REQUEST_PARTS.method
-        ? place.where.filter((method) => target.anyMethod || READ_METHODS.includes(method))
+        ? place.where.filter(sendable)
         : place.part === REQUEST_PARTS.unknownNested || isKind(place)
           ? place.where.filter(carried)
           : place.where,
@@ -329,14 +343,19 @@ export function neighbourhoodProbes(
 const OTHER_METHODS =
   'a method other than GET, HEAD and OPTIONS goes only to a path of a pipe the run created, where a broken target ' +
   "can change only the run's own";
+const NOT_ALLOWED =
+  'a method other than GET is of class write (read is GET requests only, and a broken target may do anything with a ' +
+  'HEAD or an OPTIONS), which --allow leaves out';
 const NO_BODY = 'no request the run sends to it carries a body';
 const NO_FIELD = 'no request the run sends to it carries such a field with a value to change';
 
 /** Why a part of the request that the operation has was not drawn. */
-function notSentReason(part: string, target: NeighbourhoodTarget): string {
-  return part === REQUEST_PARTS.method && !target.anyMethod
-    ? 'its path lists every method that reads (GET, HEAD, OPTIONS), and other methods go only to a pipe the run created'
-    : "no place of the run's request to put it";
+function notSentReason(part: string, target: Pick<NeighbourhoodTarget, 'anyMethod'>): string {
+  if (part !== REQUEST_PARTS.method) return "no place of the run's request to put it";
+  return target.anyMethod
+    ? 'every method its path does not list is of class write, which --allow leaves out'
+    : 'no method its path does not list may go there: GET, HEAD and OPTIONS are listed or left out by --allow, and ' +
+        'other methods go only to a pipe the run created';
 }
 
 /** Sends a target's probes: those of `now` at once, then those of `last`; returns every exchange. */

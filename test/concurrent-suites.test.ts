@@ -64,7 +64,11 @@ async function timingProxy(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const isServiceState = (t: Timed): boolean => t.method === 'PATCH' && /\/services\/[^/]+\/state$/.test(t.path);
+/**
+ * A request of the disruptive class: any to the service's state path (its PATCHes, and the neighbourhood's unlisted
+ * methods there, which run in a disruptive group too).
+ */
+const isServiceState = (t: Timed): boolean => /\/services\/[^/]+\/state$/.test(t.path);
 const overlaps = (a: Timed, b: Timed): boolean => a.at < b.answeredAt && b.at < a.answeredAt;
 
 describe('the suites of a run, concurrently under one gate', () => {
@@ -118,6 +122,8 @@ describe('the suites of a run, concurrently under one gate', () => {
       const state = log.filter(isServiceState);
       const others = log.filter((t) => !isServiceState(t));
       expect(state.length).toBeGreaterThan(2);
+      // The neighbourhood's method its path does not list goes there with the disruptive requests, not before them.
+      expect(state.filter((t) => t.method !== 'PATCH')).toHaveLength(1);
       const firstState = Math.min(...state.map((t) => t.at));
       expect(others.filter((t) => t.answeredAt > firstState)).toEqual([]);
       const stop = state.find((t) => t.body === '{"command":"stop"}')!;

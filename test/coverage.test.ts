@@ -154,7 +154,7 @@ describe('a default run reports its coverage in findings.json, report.html and s
             `${rule.rule} on ${row.operation}`,
           ).toBe(result.checks);
         }
-        expect(row.requests).toBe(run.report.stats.operations[row.operation]?.requests);
+        expect(row.requests).toBe(run.report.stats.operations[row.operation]?.requests ?? 0);
       }
       expect(rows.find((r) => r.operationId === 'createPipe')?.requestFields.documented).toBeGreaterThan(50);
       expect(schemaProblem('findings', run.report)).toBeUndefined();
