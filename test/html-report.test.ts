@@ -28,8 +28,12 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/** The most a three-fault run's findings.json may take, and report.html before a fold is opened (in screens). */
-const MOST = { findingsBytes: 250_000, screens: 3 };
+/**
+ * The most a three-fault run's findings.json may take, and report.html before a fold is opened (in screens). 300 KB:
+ * the neighbourhood's coverage (what odd input each operation was sent, and why not the rest) and the created list
+ * of 664 requests' probes came to about 286 KB; the findings' evidence itself did not grow.
+ */
+const MOST = { findingsBytes: 300_000, screens: 3 };
 
 let dir: string;
 let findings: { outcome: string; results: { rule: string; operation: string; outcome: string }[] };
