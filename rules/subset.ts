@@ -2,6 +2,7 @@ import type { Violation } from '../rule-model/rule.ts';
 import { asObject } from './body.ts';
 import { jsonText } from '../core/json-text.ts';
 import { type DocumentedType, sameStoredValue } from '../core/sameness.ts';
+import { FORM_KEYWORD } from '../spec/spec.ts';
 
 /**
  * Every place where `actual` does not carry a value of `expected`: objects may have more keys, arrays must have the
@@ -52,14 +53,19 @@ function branches(schema: unknown): Record<string, unknown>[] {
   return [object, ...nested];
 }
 
-/** The documented type of a scalar: the types, format and enum of every branch of its schema, together. */
+/**
+ * The documented type of a scalar: the types, format and enum of every branch of its schema, together; a string marked
+ * as a time in a form not pinned down (`x-conformance-form: time`) is read as a date-time.
+ */
 export function documentedType(schema: unknown): DocumentedType | undefined {
   const all = branches(schema);
   if (all.length === 0) return undefined;
   const type = all.flatMap((branch) =>
     typeof branch.type === 'string' ? [branch.type] : Array.isArray(branch.type) ? (branch.type as string[]) : [],
   );
-  const format = all.find((branch) => typeof branch.format === 'string')?.format as string | undefined;
+  const format =
+    (all.find((branch) => typeof branch.format === 'string')?.format as string | undefined) ??
+    (all.some((branch) => branch[FORM_KEYWORD] === 'time') ? 'date-time' : undefined);
   const values = all.find((branch) => Array.isArray(branch.enum))?.enum as unknown[] | undefined;
   return {
     ...(type.length > 0 ? { type } : {}),

@@ -26,7 +26,8 @@ export const SECRET_KEYWORD = 'x-conformance-secret';
 export const OPEN_KEYWORD = 'x-conformance-open';
 /**
  * Marks a request string by the form the documents give it: `address` (a host, URL or IP range), `duration` (a number
- * and a unit letter, such as `5m`); the neighbourhood's probes send it values of another form.
+ * and a unit letter, such as `5m`); the neighbourhood's probes send it values of another form. On a response string,
+ * `time`: a time whose written form the documents do not pin down, compared with what was sent as the same instant.
  */
 export const FORM_KEYWORD = 'x-conformance-form';
 

@@ -9,6 +9,7 @@ import { createSecretIndex } from '../secrets/secret-index.ts';
 import { operationById, type Specs } from '../spec/spec.ts';
 import { createValidators } from '../spec/validators.ts';
 import { RULES } from '../rules/index.ts';
+import { documentedType, subsetViolations } from '../rules/subset.ts';
 
 /** Pairs each entry must read as the same stored value, and pairs it must tell apart: sent, answered, documented. */
 const CASES: Readonly<
@@ -120,6 +121,20 @@ describe('the table of equivalences (core/sameness.ts)', () => {
         expect(sameStoredValue(sent, answered, documented), `${String(sent)} as ${String(answered)}`).toBe(false);
     });
   }
+});
+
+describe('a time whose written form the documents do not pin down (x-conformance-form: time)', () => {
+  it('is compared as the same instant in any RFC 3339 form, and as text in any other form', () => {
+    const marked = { type: 'string', 'x-conformance-form': 'time' };
+    expect(documentedType(marked)).toEqual({ type: ['string'], format: 'date-time' });
+    expect(subsetViolations('2020-01-01T00:00:00Z', '2020-01-01T05:30:00.000000+05:30', '', marked)).toEqual([]);
+    expect(subsetViolations('2020-01-01T00:00:00Z', '2020-01-01T00:00:01Z', '', marked)).toHaveLength(1);
+    expect(subsetViolations('2020-01-01T00:00', '2020-01-01T00:00', '', marked)).toEqual([]);
+    expect(subsetViolations('2020-01-01T00:00', '2020-01-01T00:01', '', marked)).toHaveLength(1);
+    expect(subsetViolations('2020-01-01T00:00:00Z', '2020-01-01T00:00:00+00:00', '', { type: 'string' })).toHaveLength(
+      1,
+    );
+  });
 });
 
 describe('a total and its parts', () => {
