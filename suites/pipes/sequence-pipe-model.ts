@@ -71,8 +71,7 @@ export function pipeState(pipe: ModelPipe): PipeState {
 
 /**
  * The body an update sends to `pipe`, and whether it is complete: removals and the mapping added again are picked
- * among the mappings the model knows the pipe has (the one added again among those not removed, and only while another
- * stays untouched). A relational update with nothing to remove sends a part of a body,
+ * among the mappings the model knows the pipe has. A relational update with nothing to remove sends a part of a body,
  * and one that adds a mapping the pipe has is an observe probe: a target may refuse a duplicate (RULES.md).
  */
 export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: PipeUpdateBody; complete: boolean } {
@@ -80,11 +79,11 @@ export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: Pipe
   const sent = (patch.body.source as { relational?: Record<string, unknown> } | undefined)?.relational;
   if (pipe.kind !== 'relational' || !sent) return { body: patch.body, complete: patch.complete };
   const remove = [...new Set(patch.remove.filter(() => known.length > 0).map((pick) => known[pick % known.length]!))];
-  // Added again only while another mapping the pipe has stays untouched: a target that applies the mappings added as a
-  // replacement then shows it dropped.
-  const kept = known.filter((mapping) => !remove.includes(mapping));
-  const again = patch.readd === undefined || kept.length < 2 ? undefined : kept[patch.readd % kept.length];
-  const added = [...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []), ...(again ? [again] : [])];
+  const again = patch.readd === undefined || known.length === 0 ? undefined : known[patch.readd % known.length];
+  const added = [
+    ...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []),
+    ...(again && !remove.includes(again) ? [again] : []),
+  ];
   const { tableMappingsToRemove: _invented, ...rest } = sent;
   const relational = {
     ...rest,
