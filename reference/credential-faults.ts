@@ -1,23 +1,11 @@
 import { usableKey } from './auth.ts';
-import type { Fault } from './fault.ts';
-import type { AuthVerdict, HookContext, Hooks, OperationId } from './hooks.ts';
+import { type Fault, statefulFault } from './fault.ts';
+import type { AuthVerdict, HookContext } from './hooks.ts';
 import { isObject, type Json, type JsonObject } from './json.ts';
-import type { RuleId } from './rule-id.ts';
-import { hashSecret, type Store, teamsOf } from './store.ts';
+import { hashSecret, teamsOf } from './store.ts';
 
 /** How many characters of a password the hint of `password-hint` gives. */
 const HINT_LENGTH = 12;
-
-/** A fault of this file: its rule × operation verdicts, and hooks made once per start of the target. */
-function fault(
-  name: string,
-  description: string,
-  breaks: readonly RuleId[],
-  on: readonly OperationId[],
-  install: (store: Store) => Hooks,
-): Fault {
-  return Object.freeze({ name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), install });
-}
 
 /** A verdict that accepts Basic credentials as those of `key`'s organization. */
 const acceptedAs = (verdict: AuthVerdict, organizationId: string): AuthVerdict => ({
@@ -49,7 +37,7 @@ function firstPassword(input: Json | undefined): string | undefined {
 
 /** The faults of broken authentication, of the key's life and of a secret leaked in part. */
 export const CREDENTIAL_FAULTS: readonly Fault[] = Object.freeze([
-  fault(
+  statefulFault(
     'auth-empty-secret',
     'management API accepts a known, usable key id with an empty secret or none at all (`if (secret && secret !== ' +
       'stored)`)',
@@ -63,7 +51,7 @@ export const CREDENTIAL_FAULTS: readonly Fault[] = Object.freeze([
       },
     }),
   ),
-  fault(
+  statefulFault(
     'auth-case-insensitive',
     'key ids, key secrets and alerts tokens are compared as a MySQL `_ci` collation compares them: in any case, ' +
       'trailing spaces ignored',
@@ -98,7 +86,7 @@ export const CREDENTIAL_FAULTS: readonly Fault[] = Object.freeze([
       };
     },
   ),
-  fault(
+  statefulFault(
     'disabled-key-authenticates',
     "a disabled key's id and secret authenticate: the state is never checked",
     ['keys.state-honoured'],
@@ -114,7 +102,7 @@ export const CREDENTIAL_FAULTS: readonly Fault[] = Object.freeze([
       },
     }),
   ),
-  fault(
+  statefulFault(
     'key-credentials-chosen',
     'a key create that carries `keyId` and `keySecret` gets exactly those: the client chooses its own credentials',
     ['access.read-only-fields'],
@@ -134,7 +122,7 @@ export const CREDENTIAL_FAULTS: readonly Fault[] = Object.freeze([
       },
     }),
   ),
-  fault(
+  statefulFault(
     'password-hint',
     'a pipe create answers the first 12 characters of the password (or secret key) it was sent, as `passwordHint`',
     ['secrets.absent'],

@@ -18,3 +18,22 @@ export interface Fault {
   /** Creates the fault's hooks, with any state they keep, for one start of the target whose state is `store`. */
   readonly install: (store: Store) => Hooks;
 }
+
+/** A fault whose hooks are made once per start of the target (`install`), with the verdicts it fails. */
+export function statefulFault(
+  name: string,
+  description: string,
+  breaks: readonly RuleId[],
+  on: readonly OperationId[],
+  install: (store: Store) => Hooks,
+  also?: Fault['also'],
+): Fault {
+  return {
+    name,
+    description,
+    breaks: Object.freeze([...breaks]),
+    on: Object.freeze([...on]),
+    ...(also ? { also: Object.freeze([...also]) } : {}),
+    install,
+  };
+}

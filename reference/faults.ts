@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Fault } from './fault.ts';
+import { type Fault, statefulFault } from './fault.ts';
 import type { HookContext, Hooks, OperationId } from './hooks.ts';
 import { copyJson, isObject, type Json, type JsonObject } from './json.ts';
 import { CREATE_PIPE_SPEC, DEFAULT_SCALING, DEFAULT_SETTINGS, UPDATE_PIPE_SPEC } from './pipe-spec.ts';
@@ -131,7 +131,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     fault('request-id-v1', 'requestId is a version-1 uuid', ['envelope.request-id-v4'], MANAGEMENT, {
       requestId: () => uuidV1(),
     }),
-    stateful(
+    statefulFault(
       'request-id-reused',
       'the second successful pipe create reuses the requestId of the first',
       ['envelope.request-id-unique'],
@@ -310,7 +310,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     // writes. Each breaks a rule whose probes come with the access groups.
     // Acting on the key's own organization whatever the path names, it also takes another organization's key on the
     // run's organization where no service or pipe of the path gives it away (a key create, the usage read).
-    stateful(
+    statefulFault(
       'organization-ignored',
       "management API takes any organizationId in the path as the key's own",
       ['access.path-scoped', 'access.other-tenant'],
@@ -324,7 +324,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ],
     ),
     // A pipe created or updated under another service answers with the pipe's own serviceId, not the path's.
-    stateful(
+    statefulFault(
       'pipe-any-service',
       'pipe create, update and settings read work under any serviceId of the organization',
       ['access.path-scoped', 'pipes.service-id'],
@@ -354,7 +354,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ['updateAlert', 'listAlerts'],
       { scope: (_ctx, p) => ({ ...p, team: false }) },
     ),
-    stateful(
+    statefulFault(
       'team-assignable',
       'an alert update may set `team`, and the alert moves to that team',
       ['access.read-only-fields'],
@@ -435,7 +435,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
             : r,
       },
     ),
-    stateful(
+    statefulFault(
       'pipe-update-ignored',
       'pipe update changes nothing and returns the pipe as it was',
       ['pipes.update-applies', 'pipes.state-consistent'],
@@ -451,7 +451,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.state-consistent', on: ['getPipeSettings'] },
       ],
     ),
-    stateful(
+    statefulFault(
       'pipe-update-not-persisted',
       'pipe update returns the changed pipe but does not store it, so settings show the old values',
       ['pipes.update-applies', 'pipes.state-consistent'],
@@ -618,7 +618,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       },
     ),
-    stateful(
+    statefulFault(
       'duplicate-key-ids',
       'every second key create answers the keyId of the key created before it',
       ['keys.credentials-unique'],
@@ -855,7 +855,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         result: (ctx, r) => (ctx.operation === 'updateAlert' && isObject(r.data) ? r.data : r),
       },
     ),
-    stateful(
+    statefulFault(
       'pipe-created-at-rewritten',
       "every pipe PATCH rewrites the pipe's createdAt to the time of the PATCH",
       ['pipes.state-consistent', 'timestamps.consistent'],
@@ -867,7 +867,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
             : r,
       }),
     ),
-    stateful(
+    statefulFault(
       'alert-created-at-rewritten',
       "every alert update rewrites the alert's createdAt to the time of the update",
       ['alerts.update-applies', 'timestamps.consistent'],
@@ -900,7 +900,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       },
     ),
-    stateful(
+    statefulFault(
       'refused-patch-applied',
       'a pipe PATCH refused with 400 (under its own path or another) still writes the numeric settings it sent',
       ['writes.refused-unchanged', 'access.path-scoped'],
@@ -918,7 +918,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful(
+    statefulFault(
       'refused-alert-update-stored',
       'an alert update refused with 400 still stores the name, message and threshold it sent',
       ['writes.refused-unchanged'],
@@ -938,7 +938,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful(
+    statefulFault(
       'threshold-float32',
       'an alert threshold is stored as a 32-bit float: 0.1 reads back as 0.10000000149011612, 16777217 as 16777216',
       ['alerts.update-applies'],
@@ -1000,7 +1000,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           ? { ...r, data: r.data.filter(isObject).map((alert) => ({ ...alert, silenced: false })) }
           : r,
     }),
-    stateful(
+    statefulFault(
       'alerts-update-not-listed',
       'alert update answers the change but does not store it',
       ['alerts.update-applies', 'timestamps.consistent'],
@@ -1052,7 +1052,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     ),
 
     // State over sequences of requests.
-    stateful(
+    statefulFault(
       'pipe-update-stored-once',
       'a pipe update is stored only the first time: later updates of the same pipe are answered as applied ' +
         'but not stored',
@@ -1072,7 +1072,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       },
       [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
     ),
-    stateful(
+    statefulFault(
       'pipe-settings-read-other-pipe',
       'the settings read answers the settings of the pipe created just before the one asked for',
       ['pipes.state-consistent', 'pipes.update-applies'],
@@ -1084,7 +1084,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful(
+    statefulFault(
       'pipe-update-settings-spill',
       'a pipe update that sends some but not all settings also writes them into every other pipe of the service',
       ['pipes.state-consistent', 'pipes.update-applies', 'pipes.concurrent-updates', 'writes.refused-unchanged'],
@@ -1113,7 +1113,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'writes.refused-unchanged', on: ['getPipeSettings'], sometimes: true },
       ],
     ),
-    stateful(
+    statefulFault(
       'pipe-patch-resets-unsent',
       'a pipe update that sends some but not all settings resets the settings it did not send to their defaults',
       ['pipes.state-consistent', 'pipes.concurrent-updates'],
@@ -1133,7 +1133,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.concurrent-updates', on: ['updatePipe'], sometimes: true },
       ],
     ),
-    stateful(
+    statefulFault(
       'alert-update-spills',
       'an alert update also writes its threshold into the alert stored after it',
       ['alerts.update-isolated'],
@@ -1150,7 +1150,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful(
+    statefulFault(
       'table-mappings-add-replaces',
       'a relational pipe update applies tableMappingsToAdd as a replacement: the mappings the pipe had are dropped',
       ['pipes.state-consistent'],
@@ -1165,7 +1165,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         },
       }),
     ),
-    stateful(
+    statefulFault(
       'table-mappings-delta-ignored',
       'a relational pipe update ignores tableMappingsToAdd and tableMappingsToRemove: the mappings stay as they were',
       ['pipes.update-applies', 'pipes.state-consistent'],
@@ -1182,7 +1182,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     ),
 
     // Writes sent at once.
-    stateful(
+    statefulFault(
       'pipe-update-lost',
       'a pipe PATCH reads the pipe, waits for storage, then writes it back whole with its changes: of two PATCHes of ' +
         'one pipe in flight together one is lost, while PATCHes sent one after another all apply',
@@ -1190,7 +1190,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ['updatePipe'],
       pipeUpdateLost,
     ),
-    stateful(
+    statefulFault(
       'alert-update-field-by-field',
       'an alert update writes its fields one by one in no fixed order, waiting for storage between them, and answers ' +
         'the alert as it then reads: two updates in flight together leave a mix of both',
@@ -1198,7 +1198,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       ['updateAlert'],
       alertUpdateFieldByField,
     ),
-    stateful(
+    statefulFault(
       'key-ids-from-clock',
       "a key's id and keyId come from the clock's minute and the count of keys stored in it, read before a wait " +
         'for storage: keys created at once share them, keys created one after another do not',
@@ -1209,7 +1209,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     // Values of every kind the documents allow. Only a value past a 32-bit integer, a name outside latin1 or an integer
     // past 2^53 shows each: the open fields' observe creates send them on every seed (`also`, always), later requests
     // only when the values drawn or learned are such (`sometimes`).
-    stateful(
+    statefulFault(
       'numbers-int32',
       'numeric pipe settings are stored as 32-bit integers: a fraction is cut, a value past 2^31 wraps around',
       ['pipes.reflects-request', 'pipes.update-applies', 'pipes.state-consistent'],
@@ -1223,7 +1223,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         { rule: 'pipes.state-consistent', on: ['createPipe', 'updatePipe', 'getPipeSettings'], sometimes: true },
       ],
     ),
-    stateful(
+    statefulFault(
       'names-latin1',
       'pipe and key names are stored in a latin1 column: a character outside latin1 comes back as ?',
       ['pipes.reflects-request', 'keys.credentials-returned', 'pipes.update-applies', 'pipes.state-consistent'],
@@ -1414,25 +1414,7 @@ function fault(
   on: readonly OperationId[],
   hooks: Hooks,
 ): Fault {
-  return stateful(name, description, breaks, on, () => hooks);
-}
-
-function stateful(
-  name: string,
-  description: string,
-  breaks: readonly RuleId[],
-  on: readonly OperationId[],
-  install: (store: Store) => Hooks,
-  also?: Fault['also'],
-): Fault {
-  return {
-    name,
-    description,
-    breaks: Object.freeze([...breaks]),
-    on: Object.freeze([...on]),
-    ...(also ? { also: Object.freeze([...also]) } : {}),
-    install,
-  };
+  return statefulFault(name, description, breaks, on, () => hooks);
 }
 
 function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {

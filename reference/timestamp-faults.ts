@@ -1,26 +1,13 @@
-import type { Fault } from './fault.ts';
-import type { HookContext, Hooks, OperationId } from './hooks.ts';
+import { type Fault, statefulFault } from './fault.ts';
+import type { HookContext } from './hooks.ts';
 import type { JsonObject } from './json.ts';
-import type { RuleId } from './rule-id.ts';
-import type { Store } from './store.ts';
 
 /** How far west of UTC the wall clock of `pipe-update-local-time` runs. */
 const LOCAL_OFFSET_MS = 7 * 3_600_000;
 
-/** A fault of this file: its rule × operation verdicts, and hooks made once per start of the target. */
-function fault(
-  name: string,
-  description: string,
-  breaks: readonly RuleId[],
-  on: readonly OperationId[],
-  install: (store: Store) => Hooks,
-): Fault {
-  return Object.freeze({ name, description, breaks: Object.freeze([...breaks]), on: Object.freeze([...on]), install });
-}
-
 /** The faults of times a target sets that do not hold together. */
 export const TIMESTAMP_FAULTS: readonly Fault[] = Object.freeze([
-  fault(
+  statefulFault(
     'pipe-update-local-time',
     "a pipe PATCH writes updatedAt in the server's local wall time (UTC-7) marked Z: 7 hours before the pipe's " +
       'createdAt, which is UTC',
@@ -36,7 +23,7 @@ export const TIMESTAMP_FAULTS: readonly Fault[] = Object.freeze([
       },
     }),
   ),
-  fault(
+  statefulFault(
     'alert-updated-at-stuck',
     'an alert update never moves updatedAt: it keeps the one the alert had',
     ['timestamps.consistent'],
