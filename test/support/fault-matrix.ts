@@ -121,6 +121,8 @@ export function describeFaultMatrix(part: number, parts: number): void {
               (await failedPairs(run.report)).filter((pair) => !sometimes.has(pair)),
               `--seed ${seeds[i]}`,
             ).toEqual(declared);
+            // A fault every verdict of which only some draws show may pass a seed: then nothing may fail but those.
+            if (declared.length === 0 && run.code === 0) continue;
             expect(run.code).toBe(1);
             const finding = run.report.results.find((r) => r.outcome === 'failed')?.findings[0];
             expect(finding?.reproduce.curl).toMatch(/^curl -sS -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//);
