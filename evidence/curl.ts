@@ -103,8 +103,10 @@ function expressionOf(value: string, names: readonly { real: string; variable: s
     if (real === '') continue;
     if (value === real) return `$${variable}`;
     const at = value.indexOf(real);
-    if (at >= 0)
-      return `${expressionOf(value.slice(0, at), names, redact)}\${${variable}}${expressionOf(value.slice(at + real.length), names, redact)}`;
+    if (at >= 0) {
+      const [before, after] = [value.slice(0, at), value.slice(at + real.length)];
+      return `${expressionOf(before, names, redact)}\${${variable}}${expressionOf(after, names, redact)}`;
+    }
     if (value === real.slice(0, -1)) return `\${${variable}%?}`;
     if (/^[\x20-\x7e]*$/.test(real) && value !== real && value === turnedAscii(real))
       return `$(printf %s "$${variable}" | tr 'a-zA-Z' 'A-Za-z')`;

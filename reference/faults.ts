@@ -50,6 +50,8 @@ const THROUGH_WRITES_AT_ONCE: Readonly<Record<string, NonNullable<Fault['also']>
   'alert-update-field-by-field': [
     { rule: 'alerts.update-applies', on: ['updateAlert'], sometimes: true },
     { rule: 'alerts.dashboard-mapping', on: ['updateAlert'], sometimes: true },
+    // Its field-by-field writes of updates sent at once may list an updatedAt before one an answer showed.
+    { rule: 'timestamps.consistent', on: ['listAlerts'], sometimes: true },
   ],
 };
 

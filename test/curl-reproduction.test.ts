@@ -279,39 +279,42 @@ describe('curlCommand', () => {
     ).toContain('"Authorization: Bearer $ALERTS_TOKEN"');
   });
 
-  it('writes each form of a wrong secret made from a real one from its variable: the same bytes, no secret', async () => {
-    const env = { PATH: '/usr/bin:/bin', MANAGEMENT_KEY_ID: 'kid-1', MANAGEMENT_KEY_SECRET: 'real-secret-1' };
-    const forms = [
-      basic('kid-1', ''),
-      basic('kid-1', 'REAL-SECRET-1'),
-      basic('kid-1', 'real-secret-'),
-      basic('kid-1', 'real-secret-1A'),
-      basic('kid-1', ' real-secret-1'),
-      basic('kid-1', 'real-secret-1 '),
-      `Basic ${Buffer.from('kid-1').toString('base64')}`,
-      'Bearer REAL-TOKEN-1',
-      'Bearer real-token-',
-      'Bearer real-token-1A',
-    ];
-    for (const authorization of forms) {
-      const api = authorization.startsWith('Bearer') ? 'alerts' : 'management';
-      const curl = curlCommand(api, request({ authorization }, 'custom'), { credentials, redact });
-      for (const secret of ['real-secret', 'REAL-SECRET', 'real-token', 'REAL-TOKEN'])
-        expect(curl).not.toContain(secret);
-      // The shell expands the command's words: a stand-in for curl prints them, -u made into the header curl sends.
-      const { stdout } = await run(
-        '/bin/sh',
-        ['-c', `curl() { for a in "$@"; do printf '%s\\n' "$a"; done; }; ${curl}`],
-        { env: { ...env, ALERTS_TOKEN: 'real-token-1' } },
-      );
-      const words = stdout.split('\n');
-      const user = words[words.indexOf('-u') + 1];
-      const sent = words.includes('-u')
-        ? `Basic ${Buffer.from(user!).toString('base64')}`
-        : words.find((w) => /^authorization: /i.test(w))?.replace(/^authorization: /i, '');
-      expect(sent, curl).toBe(authorization);
-    }
-  });
+  it(
+    'writes each form of a wrong secret made from a real one from its variable: the same bytes, no ' + 'secret',
+    async () => {
+      const env = { PATH: '/usr/bin:/bin', MANAGEMENT_KEY_ID: 'kid-1', MANAGEMENT_KEY_SECRET: 'real-secret-1' };
+      const forms = [
+        basic('kid-1', ''),
+        basic('kid-1', 'REAL-SECRET-1'),
+        basic('kid-1', 'real-secret-'),
+        basic('kid-1', 'real-secret-1A'),
+        basic('kid-1', ' real-secret-1'),
+        basic('kid-1', 'real-secret-1 '),
+        `Basic ${Buffer.from('kid-1').toString('base64')}`,
+        'Bearer REAL-TOKEN-1',
+        'Bearer real-token-',
+        'Bearer real-token-1A',
+      ];
+      for (const authorization of forms) {
+        const api = authorization.startsWith('Bearer') ? 'alerts' : 'management';
+        const curl = curlCommand(api, request({ authorization }, 'custom'), { credentials, redact });
+        for (const secret of ['real-secret', 'REAL-SECRET', 'real-token', 'REAL-TOKEN'])
+          expect(curl).not.toContain(secret);
+        // The shell expands the command's words: a stand-in for curl prints them, -u made into the header curl sends.
+        const { stdout } = await run(
+          '/bin/sh',
+          ['-c', `curl() { for a in "$@"; do printf '%s\\n' "$a"; done; }; ${curl}`],
+          { env: { ...env, ALERTS_TOKEN: 'real-token-1' } },
+        );
+        const words = stdout.split('\n');
+        const user = words[words.indexOf('-u') + 1];
+        const sent = words.includes('-u')
+          ? `Basic ${Buffer.from(user!).toString('base64')}`
+          : words.find((w) => /^authorization: /i.test(w))?.replace(/^authorization: /i, '');
+        expect(sent, curl).toBe(authorization);
+      }
+    },
+  );
 
   it("names another tenant's credentials by their OTHER_* variables", () => {
     const others = { management: { user: 'other-kid', password: 'other-secret' }, alerts: { token: 'other-token' } };

@@ -178,7 +178,8 @@ describe(`shrinking against the target (${FAULT})`, () => {
       expect(html).toContain('<h3>Minimal example</h3>');
       const markdown = await readFile(join(faulty.run.reportDir, 'summary.md'), 'utf8');
       expect(markdown).toContain(
-        '  - rejected (HTTP 400) when \\`thresholdType: "below"\\`; the same body with \\`thresholdType: "above"\\` is ' +
+        '  - rejected (HTTP 400) when \\`thresholdType: "below"\\`; the same body with ' +
+          '\\`thresholdType: "above"\\` is ' +
           'accepted (HTTP 200)',
       );
     },

@@ -82,6 +82,9 @@ export function maskVolatile(text: string, facts: RunFacts): string {
         '$1"<tool-version>"',
       )
       .replaceAll(`"semanticVersion": "${facts.toolVersion}"`, '"semanticVersion": "<tool-version>"')
+      // A key create's hashData, made of a fresh key id and secret on every run (a target refuses a repeated one).
+      .replace(/(\\?"key(?:Id|Secret)Hash\\?":\s*\\?")[0-9a-f]{64}/g, '$1<fresh-hash>')
+      .replace(/(\\?"keyIdSuffix\\?":\s*\\?")[0-9a-f]{4}/g, '$1<fresh-suffix>')
   );
 }
 
