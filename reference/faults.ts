@@ -51,7 +51,7 @@ const THROUGH_WRITES_AT_ONCE: Readonly<Record<string, NonNullable<Fault['also']>
     { rule: 'alerts.update-applies', on: ['updateAlert'], sometimes: true },
     { rule: 'alerts.dashboard-mapping', on: ['updateAlert'], sometimes: true },
     // Its field-by-field writes of updates sent at once may list an updatedAt before one an answer showed.
-    { rule: 'timestamps.consistent', on: ['listAlerts'], sometimes: true },
+    { rule: 'timestamps.consistent', on: ['updateAlert', 'listAlerts'], sometimes: true },
   ],
 };
 
