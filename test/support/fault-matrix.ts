@@ -138,7 +138,11 @@ export function describeFaultMatrix(part: number, parts: number): void {
               !(r.outcome === 'skipped' && r.skipKind === 'by-choice') &&
               // On the fault's own operations a restriction may leave a rule without an answer to judge (every GET
               // reset, say, where the full run judged the other methods' answers): not judged, never passed.
-              !(r.outcome === 'skipped' && r.skipKind === 'not-judged' && (fault.on as readonly string[]).includes(r.operationId ?? '')) &&
+              !(
+                r.outcome === 'skipped' &&
+                r.skipKind === 'not-judged' &&
+                (fault.on as readonly string[]).includes(r.operationId ?? '')
+              ) &&
               !sometimes.has(`${r.rule} on ${r.operationId}`)
             );
           });
