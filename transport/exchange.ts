@@ -57,8 +57,8 @@ export interface Exchange {
   readonly response?: RecordedResponse;
   readonly failure?: TransportFailure;
   /**
-   * For a request sent at once with others: when it was sent and when its answer ended (ms, `performance.now()`), so
-   * that the order real time admits can be told.
+   * When its request was sent and its answer ended (ms, `performance.now()`), measured at the socket's side of the
+   * client, so that the order real time admits can be told; absent for a request never sent.
    */
   readonly interval?: { readonly sent: number; readonly answered: number };
 }

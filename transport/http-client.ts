@@ -100,7 +100,7 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
         ...(opts.lane === undefined ? {} : { lane: opts.lane }),
       });
       if (!outcome.ok && outcome.refusal === 'held') continue;
-      const result: { response?: RecordedResponse; failure?: TransportFailure } = outcome.ok
+      const result: Pick<Exchange, 'response' | 'failure' | 'interval'> = outcome.ok
         ? outcome.value
         : { failure: refusalFailure(outcome.refusal) };
       if (claim) pacer.settle(claim, result.response);
@@ -116,12 +116,14 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
           attempt += 1;
           continue;
         }
-        result.failure = {
-          code: 'rate-limited',
-          message: `still rate limited (429) after ${attempt + 1} attempts and ${Math.round(waitedMs)} ms of waiting`,
-          durationMs: result.response.durationMs,
-        };
-        delete result.response;
+        return exchangeOf(options, opts, req, {
+          failure: {
+            code: 'rate-limited',
+            message: `still rate limited (429) after ${attempt + 1} attempts and ${Math.round(waitedMs)} ms of waiting`,
+            durationMs: result.response.durationMs,
+          },
+          ...(result.interval ? { interval: result.interval } : {}),
+        });
       }
       return exchangeOf(options, opts, req, result);
     }
@@ -141,11 +143,7 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
     }
     const lane = list[0]?.lane;
     const outcome = await options.gate.admitTogether(
-      reqs.map((req) => async () => {
-        const sent = performance.now();
-        const result = await exchangeOnce(options, req);
-        return { ...result, interval: { sent, answered: performance.now() } };
-      }),
+      reqs.map((req) => () => exchangeOnce(options, req)),
       lane === undefined ? {} : { lane },
     );
     return Promise.all(
@@ -237,7 +235,17 @@ function buildRequest(client: HttpClientOptions<unknown>, opts: SendOptions): Re
   };
 }
 
+/** Sends a request once and reads its whole answer, with when it was sent and when its answer ended. */
 async function exchangeOnce(
+  client: HttpClientOptions<unknown>,
+  req: RecordedRequest,
+): Promise<Pick<Exchange, 'response' | 'failure' | 'interval'>> {
+  const sent = performance.now();
+  const result = await answerOnce(client, req);
+  return { ...result, interval: { sent, answered: performance.now() } };
+}
+
+async function answerOnce(
   client: HttpClientOptions<unknown>,
   req: RecordedRequest,
 ): Promise<{ response?: RecordedResponse; failure?: TransportFailure }> {

@@ -737,6 +737,10 @@ function ownPipeGroup(values: OpenValues): ProbeGroup {
           (one) => values.missing(open, filledCreate(context, values, one, 'neighbourhood pipe')).length === 0,
         ) ?? kinds[0]!;
       const body = filledCreate(context, values, kind, 'neighbourhood pipe');
+      // As the pipes' own must-accept creates: open fields the target gave no value of are not sent, unless its
+      // refusals are not theirs to explain (then the body goes as drawn, and must be accepted).
+      const missing = values.missing(open, body);
+      if (missing.length > 0 && values.unexplained === undefined) return context.unable(noOpenValues(missing));
       const created = await context.send('createPipe', {
         json: body,
         probe: accept(`a valid ${kind} pipe for the neighbourhood's probes`),
