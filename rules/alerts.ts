@@ -102,7 +102,7 @@ export const alertRules: Rule[] = [
       const sent = requestBody(ex)!.dashboardId;
       const documented = documentedProperty(payloadSchema(ctx.operation), 'dashboard');
       // The value an update sent at once answers is judged against every order of them (alerts.concurrent-updates).
-      if (!sameStoredValue(sent, alert.dashboard, documentedType(documented)) && ex.interval === undefined)
+      if (!sameStoredValue(sent, alert.dashboard, documentedType(documented)) && !ex.together)
         violations.push({
           path: `${payloadPath(ex)}/dashboard`,
           expected: jsonText(sent),
@@ -168,7 +168,7 @@ export const alertRules: Rule[] = [
       isSuccess(ex) &&
       (ex.operationId === 'updateAlert'
         ? // An update sent at once with others is judged against every order of them (alerts.concurrent-updates).
-          ex.interval === undefined && requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
+          !ex.together && requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
         : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
     check: (ex, ctx) => {
       if (ex.operationId === 'updateAlert')

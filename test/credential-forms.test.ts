@@ -1,10 +1,10 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_FORMS } from '../rules/request.ts';
 import { type ReferenceTarget, startReference } from '../reference/server.ts';
 import { runInProcess } from './support/in-process.ts';
 import { targetEnv } from './support/target-env.ts';
+import { listening, passOn } from './support/proxy.ts';
 
 /**
  * A gateway on port 0 in front of an API that locks its callers out after `failures` answers of 401: from then on it
@@ -20,19 +20,13 @@ async function startLockingGateway(upstream: string, failures: number): Promise<
       req.resume();
       return;
     }
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        if (up.statusCode === 401) refused += 1;
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
+    passOn(target, req, res, {
+      answered: (status) => {
+        if (status === 401) refused += 1;
       },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listening(server);
 }
 
 describe("auth.required's wrong secrets in the forms broken checks let through", () => {

@@ -1,18 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STOPPED_BEFORE_ANY_VERDICT } from '../cli/interrupts.ts';
 import { operationsOf } from '../rule-model/rule.ts';
 import type { RunReport } from '../run/run-report-types.ts';
 import { loadSpecs } from '../spec/spec.ts';
-import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULES } from '../rules/index.ts';
 import { runCli } from './support/cli.ts';
 import { targetEnv } from './support/target-env.ts';
+import { listening, passOn } from './support/proxy.ts';
+import { startedInEachTest } from './support/started-in-each-test.ts';
 
 /** One request as the target saw it, and when. */
 interface Arrival {
@@ -85,42 +85,25 @@ async function trapProxy(upstream: string, trap: Trap, options: TrapOptions): Pr
           res.end('{"status":503,"error":"unavailable"}');
           return;
         }
-        const forward = httpRequest(
-          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-          (up) => {
-            trap.answers.push({ ...arrival, status: up.statusCode ?? 0, answeredAt: Date.now() });
-            res.writeHead(up.statusCode ?? 502, up.headers);
-            up.pipe(res);
-          },
-        );
-        forward.on('error', () => res.destroy());
-        forward.end(body);
+        passOn(target, req, res, {
+          body,
+          answered: (status) => trap.answers.push({ ...arrival, status, answeredAt: Date.now() }),
+        });
       };
       setTimeout(answer, Math.max(0, trap.holdUntil - Date.now()));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listening(server);
 }
 
 describe('an interrupted run', () => {
-  const servers: Server[] = [];
-  let reference: ReferenceTarget | undefined;
-
-  afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-    await reference?.close();
-  });
+  const opened = startedInEachTest();
 
   async function interruptRun(options: TrapOptions) {
-    reference = await startReference();
+    const reference = await opened.reference();
     const trap: Trap = { arrivals: [], answers: [], holdUntil: 0 };
-    const management = await trapProxy(reference.managementUrl, trap, options);
-    const alerts = await trapProxy(reference.alertsUrl, trap, options);
-    servers.push(management.server, alerts.server);
+    const management = opened.server(await trapProxy(reference.managementUrl, trap, options));
+    const alerts = opened.server(await trapProxy(reference.alertsUrl, trap, options));
     const dir = await mkdtemp(join(tmpdir(), 'interrupt-'));
     const started = Date.now();
     const run = await runCli(

@@ -1,15 +1,14 @@
-import type { Server } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReference, type ReferenceTarget } from '../reference/server.ts';
+import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../rules/index.ts';
 import { resolveConfig, resolveSettings } from '../settings/config.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 import { targetEnv } from './support/target-env.ts';
 import { judgedRules } from './support/unprobed.ts';
+import { startedInEachTest } from './support/started-in-each-test.ts';
 
 const BOTH = {
   MANAGEMENT_BASE_URL: 'https://api.example.test',
@@ -33,17 +32,7 @@ function thrown(call: () => unknown): string {
 }
 
 describe('one API from the command line, the settings file and the library', () => {
-  const servers: Server[] = [];
-  let reference: ReferenceTarget | undefined;
-
-  afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-    await reference?.close();
-    reference = undefined;
-  });
+  const started = startedInEachTest();
 
   it(
     '--api management runs that API even when the other is set (or set empty), and says why the other is ' + 'out',
@@ -77,10 +66,9 @@ describe('one API from the command line, the settings file and the library', () 
 
   it('a run with --api management sends the alerts API nothing, not even the preflight, and skips it by ' +
     'choice', async () => {
-    reference = await startReference();
+    const reference = await started.reference();
     const log: WireExchange[] = [];
-    const alerts = await recordingProxy(reference.alertsUrl, log);
-    servers.push(alerts.server);
+    const alerts = started.server(await recordingProxy(reference.alertsUrl, log));
     const run = await runInProcess(
       ['--api', 'management', '--runs', '1', '--seed', '2'],
       targetEnv(reference, { alerts: alerts.url }),

@@ -1,14 +1,14 @@
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { progressText } from '../cli/suites-run.ts';
-import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { createRequestGate } from '../transport/request-gate.ts';
 import { runCli } from './support/cli.ts';
 import { targetEnv } from './support/target-env.ts';
+import { listening, passOn } from './support/proxy.ts';
+import { startedInEachTest } from './support/started-in-each-test.ts';
 
 /**
  * A gateway on port 0 in front of one API that passes its first `passed` requests on, answers the next `limited` with
@@ -30,38 +30,18 @@ async function limitingGateway(
       res.end('{"message":"too many requests"}');
       return;
     }
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    passOn(target, req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listening(server);
 }
 
 describe('behind a gateway that answers 429', () => {
-  const servers: Server[] = [];
-  let reference: ReferenceTarget | undefined;
-
-  afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-    await reference?.close();
-    reference = undefined;
-  });
+  const started = startedInEachTest();
 
   it('many requests waiting out a 429 at once print no runtime warning', async () => {
-    reference = await startReference();
+    const reference = await started.reference();
     const scratch = await mkdtemp(join(tmpdir(), 'rate-limited-'));
-    const gateway = await limitingGateway(reference.managementUrl, 60, 60);
-    servers.push(gateway.server);
+    const gateway = started.server(await limitingGateway(reference.managementUrl, 60, 60));
     const run = await runCli(
       ['--concurrency', '24', '--runs', '1', '--seed', '8', '--report-dir', scratch],
       targetEnv(reference, { management: gateway.url }),

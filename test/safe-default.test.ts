@@ -1,16 +1,15 @@
-import type { Server } from 'node:http';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deferredRun } from '../cli/deferred-run.ts';
 import { runConformance } from '../cli/run-conformance.ts';
-import { startReference, type ReferenceTarget } from '../reference/server.ts';
 import { RULE_IDS } from '../rules/index.ts';
 import { resolveConfig, resolveSettings } from '../settings/config.ts';
 import { runInProcess } from './support/in-process.ts';
 import { recordingProxy, type WireExchange } from './support/recording-proxy.ts';
 import { targetEnv } from './support/target-env.ts';
+import { startedInEachTest } from './support/started-in-each-test.ts';
 
 const TARGET = {
   MANAGEMENT_BASE_URL: 'https://api.example.test',
@@ -25,17 +24,7 @@ const isStateChange = (exchange: WireExchange): boolean =>
   exchange.method === 'PATCH' && exchange.path.endsWith('/state');
 
 describe('what a run may do to a target, by default', () => {
-  const servers: Server[] = [];
-  let reference: ReferenceTarget | undefined;
-
-  afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-    await reference?.close();
-    reference = undefined;
-  });
+  const started = startedInEachTest();
 
   it(
     'against a configured target: read and write, disruptive only when named; the command, the library and the ' +
@@ -63,10 +52,9 @@ describe('what a run may do to a target, by default', () => {
   );
 
   it('a run against a configured target never stops the service unless asked, and its first line says so', async () => {
-    reference = await startReference();
+    const reference = await started.reference();
     const log: WireExchange[] = [];
-    const management = await recordingProxy(reference.managementUrl, log);
-    servers.push(management.server);
+    const management = started.server(await recordingProxy(reference.managementUrl, log));
     const env = targetEnv(reference, { management: management.url });
 
     const run = await runInProcess(['--runs', '1', '--seed', '4'], env);
@@ -91,10 +79,9 @@ describe('what a run may do to a target, by default', () => {
   }, 120_000);
 
   it('from code, the same default, and the first line names the setting as the library takes it', async () => {
-    reference = await startReference();
+    const reference = await started.reference();
     const log: WireExchange[] = [];
-    const management = await recordingProxy(reference.managementUrl, log);
-    servers.push(management.server);
+    const management = started.server(await recordingProxy(reference.managementUrl, log));
     const lines: string[] = [];
     const run = await runConformance(
       {

@@ -61,6 +61,8 @@ export interface Exchange {
    * client, so that the order real time admits can be told; absent for a request never sent.
    */
   readonly interval?: { readonly sent: number; readonly answered: number };
+  /** Sent at once with others (`sendTogether`): what it answers is judged against every order of them. */
+  readonly together?: true;
 }
 
 /** True for a 2xx response. */

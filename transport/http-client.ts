@@ -153,10 +153,11 @@ export function createHttpClient<R>(options: HttpClientOptions<R>): HttpClient<R
           ? outcome.values[index]!
           : { failure: refusalFailure(outcome.refusal) };
         if (claim) pacer.settle(claim, result.response);
-        if (result.response?.status !== 429) return exchangeOf(options, opts, reqs[index]!, result);
+        if (result.response?.status !== 429)
+          return { ...exchangeOf(options, opts, reqs[index]!, result), together: true };
         const sent = performance.now();
         const retried = await exchange(opts);
-        return { ...retried, interval: { sent, answered: performance.now() } };
+        return { ...retried, interval: { sent, answered: performance.now() }, together: true };
       }),
     );
   };

@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 
 /** A misbehaving target on a loopback port, answering (badly) for both APIs on any path. */
@@ -38,9 +38,11 @@ export function startHostile(kind: HostileKind): Promise<HostileServer> {
         counters.bytes += body.length;
       });
     case 'endless':
-      return httpServer((res, counters) => {
+      return httpServer((res, counters, req) => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        writeForever(res, counters);
+        // A HEAD answer has no body: Node ignores every write to it (each a true), so the writer would never stop.
+        if (req.method === 'HEAD') res.end();
+        else writeForever(res, counters);
       });
   }
 }
@@ -86,7 +88,9 @@ function rawServer(onSocket: (socket: Socket, counters: Counters) => void): Prom
   return listen(server, counters);
 }
 
-function httpServer(onRequest: (res: ServerResponse, counters: Counters) => void): Promise<HostileServer> {
+function httpServer(
+  onRequest: (res: ServerResponse, counters: Counters, req: IncomingMessage) => void,
+): Promise<HostileServer> {
   const counters: Counters = { requests: 0, bytes: 0 };
   const server = createHttpServer((req, res) => {
     counters.requests += 1;
@@ -94,7 +98,7 @@ function httpServer(onRequest: (res: ServerResponse, counters: Counters) => void
     res.on('error', () => {
       /* the client went away mid-body */
     });
-    onRequest(res, counters);
+    onRequest(res, counters, req);
   });
   return listen(server, counters);
 }

@@ -12,6 +12,7 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
+import { passOn } from './proxy.ts';
 
 /** The passphrase of the test's encrypted client key: made up for the test, nobody's secret. */
 export const TEST_PASSPHRASE = 'test-only-passphrase';
@@ -234,15 +235,7 @@ export async function tlsFront(
       return void res.writeHead(400, { 'content-type': 'text/html' }).end(`<center>${said}</center>\n`);
     }
     requests += 1;
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    passOn(target, req, res);
   });
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
