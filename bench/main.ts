@@ -57,14 +57,9 @@ interface Growth {
   readonly requests: number;
 }
 
-/**
- * `npm run bench`: the harness as a whole process (`node bin/conformance.js`) side by side with a bare Node process
- * sending the same requests with the same concurrency to the same reference target, answering at once and 150 ms
- * late; under a limiter of 20 requests per 2 s per credential (three ways of telling it), against the least time the
- * limit allows; and with `--runs 8, 64, 512`, time per request and peak memory. Prints; never fails on timing.
- */
-export async function runBench(argv: readonly string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseArgs({
+/** The bench's flags; throws on one it does not know, or a value missing. */
+function benchArgs(argv: readonly string[]) {
+  return parseArgs({
     args: [...argv],
     options: {
       part: { type: 'string' },
@@ -77,11 +72,31 @@ export async function runBench(argv: readonly string[], out: (line: string) => v
       help: { type: 'boolean' },
     },
     strict: true,
-  });
-  if (values.help) {
+  }).values;
+}
+
+/**
+ * `npm run bench`: the harness as a whole process (`node bin/conformance.js`) side by side with a bare Node process
+ * sending the same requests with the same concurrency to the same reference target, answering at once and 150 ms
+ * late; under a limiter of 20 requests per 2 s per credential (three ways of telling it), against the least time the
+ * limit allows; and with `--runs 8, 64, 512`, time per request and peak memory. Prints; never fails on timing.
+ */
+export async function runBench(argv: readonly string[], out: (line: string) => void): Promise<number> {
+  const usage = (): void => {
     out('npm run bench -- [--part start,latency,limiters,runs] [--seed 1] [--delay-ms 150] [--runs-list 8,64,512]');
     out('                  [--repeat N: each latency row N times, harness and bare process in turn; the median shown]');
     out(`                  [--limiters ${LIMITERS.join(',')}] [--harness <checkout whose bin/conformance.js to run>]`);
+  };
+  let values: ReturnType<typeof benchArgs>;
+  try {
+    values = benchArgs(argv);
+  } catch (error) {
+    out(`bench: ${(error as Error).message}`);
+    usage();
+    return 2;
+  }
+  if (values.help) {
+    usage();
     return 0;
   }
   const parts = list(values.part, PARTS, '--part');

@@ -82,8 +82,9 @@ async function worker(): Promise<void> {
   });
 }
 
-async function sweep(args: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
+/** The sweep's flags; throws on one it does not know, or a value missing. */
+function sweepArgs(args: readonly string[]) {
+  return parseArgs({
     args: [...args],
     options: {
       seeds: { type: 'string', default: '100' },
@@ -92,8 +93,26 @@ async function sweep(args: readonly string[]): Promise<number> {
       pairs: { type: 'boolean', default: false },
       faults: { type: 'string' },
       record: { type: 'string' },
+      help: { type: 'boolean', default: false },
     },
-  });
+  }).values;
+}
+
+const USAGE =
+  'npm run seeds -- [--seeds 100] [--workers 2] [--modes a,b | --pairs] [--faults a,b | --faults all] [--record FILE]';
+
+async function sweep(args: readonly string[]): Promise<number> {
+  let values: ReturnType<typeof sweepArgs>;
+  try {
+    values = sweepArgs(args);
+  } catch (error) {
+    console.error(`seed-sweep: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const seeds = Number(values.seeds);
   const workers = Number(values.workers);
   if (!Number.isInteger(seeds) || seeds < 1 || !Number.isInteger(workers) || workers < 1) {

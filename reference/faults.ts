@@ -1166,9 +1166,6 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           );
         },
       }),
-      // Shown only where an update that adds mappings leaves one the pipe had untouched, which the draws of a seed
-      // may not do (seed 88954: each such update removed or added again every mapping the pipe had).
-      [{ rule: 'pipes.state-consistent', on: ['updatePipe'], sometimes: true }],
     ),
     statefulFault(
       'table-mappings-delta-ignored',

@@ -71,19 +71,21 @@ export function pipeState(pipe: ModelPipe): PipeState {
 
 /**
  * The body an update sends to `pipe`, and whether it is complete: removals and the mapping added again are picked
- * among the mappings the model knows the pipe has. A relational update with nothing to remove sends a part of a body,
- * and one that adds a mapping the pipe has is an observe probe: a target may refuse a duplicate (RULES.md).
+ * among the mappings the model knows the pipe has, and one of them stays untouched where it has two or more (a target
+ * that applies the mappings added as a replacement then shows it dropped). A relational update with nothing to remove
+ * sends a part of a body, and one that adds a mapping the pipe has is an observe probe: a target may refuse a duplicate
+ * (RULES.md).
  */
 export function patchBody(pipe: ModelPipe, patch: PipeUpdatePatch): { body: PipeUpdateBody; complete: boolean } {
   const known = pipe.tableMappings?.present ?? [];
   const sent = (patch.body.source as { relational?: Record<string, unknown> } | undefined)?.relational;
   if (pipe.kind !== 'relational' || !sent) return { body: patch.body, complete: patch.complete };
-  const remove = [...new Set(patch.remove.filter(() => known.length > 0).map((pick) => known[pick % known.length]!))];
-  const again = patch.readd === undefined || known.length === 0 ? undefined : known[patch.readd % known.length];
-  const added = [
-    ...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []),
-    ...(again && !remove.includes(again) ? [again] : []),
-  ];
+  const picked = [...new Set(patch.remove.filter(() => known.length > 0).map((pick) => known[pick % known.length]!))];
+  const remove = known.length > 1 && picked.length === known.length ? picked.slice(1) : picked;
+  const kept = known.filter((mapping) => !remove.includes(mapping));
+  const pick = patch.readd === undefined || known.length === 0 ? undefined : known[patch.readd % known.length];
+  const again = pick && kept.includes(pick) && kept.length > 1 ? pick : undefined;
+  const added = [...((sent.tableMappingsToAdd as Mapping[] | undefined) ?? []), ...(again ? [again] : [])];
   const { tableMappingsToRemove: _invented, ...rest } = sent;
   const relational = {
     ...rest,
