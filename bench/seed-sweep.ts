@@ -73,10 +73,19 @@ async function runOne(job: Job): Promise<Outcome> {
   }
 }
 
+/** A worker: runs the jobs it is sent one by one, and ends after the one it is running when told `stop`. */
 async function worker(): Promise<void> {
-  process.on('message', (jobs: Job[]) => {
+  let stop = false;
+  process.on('message', (message: Job[] | 'stop') => {
+    if (message === 'stop') {
+      stop = true;
+      return;
+    }
     void (async () => {
-      for (const job of jobs) process.send?.(await runOne(job));
+      for (const job of message) {
+        if (stop) break;
+        process.send?.(await runOne(job));
+      }
       process.exit(0);
     })();
   });
@@ -130,18 +139,29 @@ async function sweep(args: readonly string[]): Promise<number> {
     ...(values.pairs ? single.flatMap((a, i) => single.slice(i + 1).map((b) => `${a}+${b}`)) : asked ? named : []),
     ...faults,
   ];
-  const jobs = modes.flatMap((mode) => Array.from({ length: seeds }, (_, i) => ({ mode, seed: FIRST_SEED + i })));
+  // Seed by seed, every mode on each: a sweep stopped early (Ctrl-C prints what it finished) covers every mode alike.
+  const jobs = Array.from({ length: seeds }, (_, i) => modes.map((mode) => ({ mode, seed: FIRST_SEED + i }))).flat();
   freshBuild();
   console.log(`seed sweep: ${modes.length} modes × ${seeds} seeds = ${jobs.length} default runs, ${workers} worker(s)`);
   const started = performance.now();
   const outcomes: Outcome[] = [];
   const self = fileURLToPath(import.meta.url);
+  const children: ReturnType<typeof fork>[] = [];
+  let stopped = false;
+  process.once('SIGINT', () => {
+    stopped = true;
+    console.log('\nstopping after the runs under way; then what finished follows');
+    for (const child of children) child.send('stop');
+  });
   await Promise.all(
     Array.from({ length: workers }, (_, w) => {
       const child = fork(self, ['--worker'], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        // Its own process group: a Ctrl-C reaches the sweep alone, which lets each worker finish the run under way.
+        detached: true,
       });
+      children.push(child);
       child.on('message', (outcome: Outcome) => {
         outcomes.push(outcome);
         if (outcome.code !== 0) {
@@ -171,9 +191,13 @@ async function sweep(args: readonly string[]): Promise<number> {
     console.log(`${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(failing).padStart(6)}  ${pairs}`);
   }
   const lost = jobs.length - outcomes.length;
+  const done = new Set(outcomes.map((o) => `${o.mode} ${o.seed}`));
+  const firstOpen = jobs.find((job) => !done.has(`${job.mode} ${job.seed}`))?.seed;
+  const whole = firstOpen === undefined ? seeds : firstOpen - FIRST_SEED;
   console.log(
     `\n${failedRuns.length} of ${outcomes.length} runs of modes failed${lost ? `, ${lost} did not report` : ''} ` +
-      `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      `(${((performance.now() - started) / 1000).toFixed(0)} s)${stopped ? '; stopped early' : ''}; ` +
+      `every mode ran seeds ${FIRST_SEED} to ${FIRST_SEED + whole - 1}`,
   );
   if (values.record) {
     const byJob = (a: Job, b: Job) => a.mode.localeCompare(b.mode) || a.seed - b.seed;
