@@ -19,7 +19,7 @@ import { ruleCatalogue } from './rule-catalogue.ts';
 import { settingsInWords } from './settings-words.ts';
 import { TOOL } from './tool-version.ts';
 import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
-import { createdWords } from './created-words.ts';
+import { createdNote, createdWords } from './created-words.ts';
 
 const MARK: Readonly<Record<Outcome | 'known', string>> = { passed: '✓', failed: '✗', skipped: '–', known: '✗' };
 const SEVERITY: Readonly<Record<Severity, string>> = {
@@ -590,7 +590,7 @@ function createdSection(report: BaselinedRunReport): string {
   const rows = report.created.map(
     (c) =>
       `<tr><td>${esc(c.kind)}</td><td><code>${esc(c.id)}</code></td>` +
-      `<td>${esc(c.operation)}</td><td>${esc(c.note)}</td></tr>`,
+      `<td>${esc(c.operation)}</td><td>${esc(createdNote(c))}</td></tr>`,
   );
   return `<details><summary>${esc(createdWords(report.created))}: the run leaves them on the target</summary>
 <table><tr><th>Kind</th><th>Id</th><th>Operation</th><th>Note</th></tr>${rows.join('')}</table>

@@ -3,7 +3,7 @@ import { coverageMarkdown } from './coverage-markdown.ts';
 import type { RuleResult } from '../evidence/finding.ts';
 import type { BaselinedRunReport } from './baseline-comparison.ts';
 import { causesOf, type Cause } from './causes.ts';
-import { createdWords } from './created-words.ts';
+import { createdNote, createdWords } from './created-words.ts';
 import { renderMinimalExample } from '../evidence/minimal-example.ts';
 import { renderSequenceExample } from '../evidence/sequence-example.ts';
 import { ABSENT_BASELINE, verdictWords } from './verdict-words.ts';
@@ -196,7 +196,7 @@ function createdSection(report: BaselinedRunReport, maxRows: number): string[] {
     '|---|---|---|---|',
     ...report.created
       .slice(0, maxRows)
-      .map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(c.note)} |`),
+      .map((c) => `| ${cell(c.kind)} | \`${inline(c.id)}\` | ${cell(c.operation)} | ${cell(createdNote(c))} |`),
     ...(report.created.length > maxRows
       ? [`| … | ${report.created.length - maxRows} more in findings.json | | |`]
       : []),

@@ -5,6 +5,7 @@ import type { RunConfig } from '../settings/config.ts';
 import { replayCommand } from '../evidence/replay.ts';
 import type { Collected, RunReport } from '../run/run-report-types.ts';
 import { settingErrors } from './setting-errors.ts';
+import { createdList } from './created-words.ts';
 
 /** What a report says about its run beside the verdicts: when, against what, with which settings, how to replay it. */
 export type RunHeader = Pick<RunReport, 'seed' | 'startedAt' | 'durationMs' | 'target' | 'settings' | 'replay'>;
@@ -85,7 +86,7 @@ export function assembleRunReport(header: RunHeader, collected: Collected, ruleO
       operations,
     },
     results,
-    created: suites.flatMap((s) => s.created),
+    created: createdList(suites.flatMap((s) => s.created)),
     incidents: suites.flatMap((s) => s.incidents ?? []),
     skippedGroups: suites.flatMap((s) => s.skippedGroups.map((g) => ({ suite: s.suite, ...g }))),
     errors,

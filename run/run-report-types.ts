@@ -15,6 +15,8 @@ export interface CreatedResource {
   readonly id: string;
   readonly operation: string;
   readonly note: string;
+  /** How many writes did the same (see `createdList`), where more than one. */
+  readonly times?: number;
 }
 
 /** What one suite reports beside its verdicts: coverage, created resources, requests. */
