@@ -107,20 +107,10 @@ export const FAULTS: readonly Fault[] = Object.freeze(
         authorize: (_ctx, v) => ({ accepted: true, scheme: v.scheme, knownKey: v.knownKey }),
       },
     ),
-    fault(
+    validateSamplesRefused(
       'validate-samples-refused',
       'a pipe create whose source carries validateSamples (a documented field) is rejected with 400',
-      ['request.valid-accepted', 'pipes.field-mappings-cover-columns'],
-      ['createPipe'],
-      {
-        review: (ctx, problems) =>
-          ctx.operation === 'createPipe' &&
-          isObject(ctx.input) &&
-          isObject(ctx.input.source) &&
-          ctx.input.source.validateSamples !== undefined
-            ? [...problems, problem('source.validateSamples', 'unknown-field', 'validateSamples is not supported')]
-            : problems,
-      },
+      'validateSamples is not supported',
     ),
     fault('auth-alerts-list-any-token', 'the alert list accepts any Bearer token', ['auth.required'], ['listAlerts'], {
       authorize: (ctx, v) => (ctx.operation === 'listAlerts' && v.scheme === 'bearer' ? { ...v, accepted: true } : v),
@@ -1263,21 +1253,12 @@ export const FAULTS: readonly Fault[] = Object.freeze(
             : r,
       },
     ),
-    fault(
+    // The refusal's words name the field's path, as a refusal of an open field's value would.
+    validateSamplesRefused(
       'pipe-validate-samples-refused',
       'a pipe create that carries the documented `source.validateSamples` is refused with 400 "unknown field ' +
         'source.validateSamples"',
-      ['request.valid-accepted', 'pipes.field-mappings-cover-columns'],
-      ['createPipe'],
-      {
-        review: (ctx, problems) =>
-          ctx.operation === 'createPipe' &&
-          isObject(ctx.input) &&
-          isObject(ctx.input.source) &&
-          ctx.input.source.validateSamples !== undefined
-            ? [...problems, problem('source.validateSamples', 'unknown-field', 'unknown field source.validateSamples')]
-            : problems,
-      },
+      'unknown field source.validateSamples',
     ),
     ...CREDENTIAL_FAULTS,
     ...TIMESTAMP_FAULTS,
@@ -1417,6 +1398,19 @@ function fault(
   hooks: Hooks,
 ): Fault {
   return statefulFault(name, description, breaks, on, () => hooks);
+}
+
+/** A fault that refuses every pipe create carrying the documented `source.validateSamples`, in the words given. */
+function validateSamplesRefused(name: string, description: string, words: string): Fault {
+  return fault(name, description, ['request.valid-accepted', 'pipes.field-mappings-cover-columns'], ['createPipe'], {
+    review: (ctx, problems) =>
+      ctx.operation === 'createPipe' &&
+      isObject(ctx.input) &&
+      isObject(ctx.input.source) &&
+      ctx.input.source.validateSamples !== undefined
+        ? [...problems, problem('source.validateSamples', 'unknown-field', words)]
+        : problems,
+  });
 }
 
 function drop(problems: readonly Problem[], code: ProblemCode, path?: string): readonly Problem[] {

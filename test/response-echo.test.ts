@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange } from '../transport/exchange.ts';
+import { answeredExchange, checkContext } from './support/answered-exchange.ts';
 import { loadShippedSpecs } from '../spec/prepared-specs.ts';
-import { createSecretIndex } from '../secrets/secret-index.ts';
 import { operationById, type Specs } from '../spec/spec.ts';
-import { createValidators } from '../spec/validators.ts';
 import { RULES } from '../rules/index.ts';
 
 const RULE = RULES.find((rule) => rule.id === 'response.schema')!;
@@ -15,37 +13,9 @@ beforeAll(async () => {
 
 /** The paths response.schema finds in a 200 answer `result` to a request of `operationId` with body `sent`. */
 function violations(operationId: string, sent: unknown, result: unknown): string[] {
-  const body = { status: 200, requestId: '00000000-0000-4000-8000-000000000000', result };
   const operation = operationById(specs, operationId);
-  const exchange: Exchange = {
-    api: 'management',
-    operation: operation.key,
-    operationId,
-    probe: { intent: 'observe', label: 'a partial body' },
-    request: {
-      method: 'POST',
-      url: 'http://127.0.0.1:1/v1/x',
-      headers: {},
-      auth: 'default',
-      params: {},
-      query: {},
-      json: sent,
-    },
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      text: JSON.stringify(body),
-      json: body,
-      durationMs: 1,
-    },
-  };
-  const context = {
-    operation,
-    specs,
-    validators: createValidators(),
-    secrets: createSecretIndex([]),
-    seenRequestIds: new Set<string>(),
-  };
+  const exchange = answeredExchange(operation, sent, result, { intent: 'observe', label: 'a partial body' });
+  const context = checkContext(operation, specs);
   return RULE.check(exchange, context).map((v) => v.path);
 }
 

@@ -1,13 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { answeredExchange, checkContext } from './support/answered-exchange.ts';
 import { EQUIVALENCES, equivalenceOf, sameStoredValue, sameTotal, type DocumentedType } from '../core/sameness.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
-import type { Exchange } from '../transport/exchange.ts';
 import { loadShippedSpecs } from '../spec/prepared-specs.ts';
-import { createSecretIndex } from '../secrets/secret-index.ts';
 import { operationById, type Specs } from '../spec/spec.ts';
-import { createValidators } from '../spec/validators.ts';
 import { RULES } from '../rules/index.ts';
 import { documentedType, subsetViolations } from '../rules/subset.ts';
 
@@ -162,40 +160,14 @@ describe('every comparing rule asks the table', () => {
   ): string[] {
     const rule = RULES.find((r) => r.id === ruleId)!;
     const operation = operationById(specs, operationId);
-    const api = operation.api;
-    const body =
-      api === 'management'
-        ? { status: 200, requestId: '00000000-0000-4000-8000-000000000000', result: payload }
-        : { data: payload };
-    const exchange: Exchange = {
-      api,
-      operation: operation.key,
-      operationId,
-      probe: { intent: 'accept', label: 'an equivalence', ...(expected ? { expect: expected } : {}) },
-      request: {
-        method: operation.method.toUpperCase(),
-        url: 'http://127.0.0.1:1/x',
-        headers: {},
-        auth: 'default',
-        params: { serviceId: ID, pipeId: ID, id: ALERT },
-        query: {},
-        json: sent,
-      },
-      response: {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        text: JSON.stringify(body),
-        json: body,
-        durationMs: 1,
-      },
-    };
-    const context = {
+    const exchange = answeredExchange(
       operation,
-      specs,
-      validators: createValidators(),
-      secrets: createSecretIndex([]),
-      seenRequestIds: new Set<string>(),
-    };
+      sent,
+      payload,
+      { intent: 'accept', label: 'an equivalence', ...(expected ? { expect: expected } : {}) },
+      { serviceId: ID, pipeId: ID, id: ALERT },
+    );
+    const context = checkContext(operation, specs);
     expect(rule.applies(exchange)).toBe(true);
     return rule.check(exchange, context, undefined).map((v) => v.path);
   }
