@@ -163,6 +163,9 @@ function nullsFor(spec: FieldSpec, value: Json | undefined): Json | undefined {
 const ALERT_KIND_FIELDS = Object.freeze(['tileId', 'dashboard', 'savedSearch', 'groupBy']);
 
 /** An alert with every field that holds no value written as null: `''` that no client wrote (`written`, by id). */
+/** The alert fields a list entry does not carry, as a serializer of one class for both writes them: null. */
+const LIST_ENTRY_NULLS: JsonObject = Object.freeze({ savedSearch: null, groupBy: null, silenced: null });
+
 function alertWithNulls(alert: Json, written: ReadonlyMap<string, ReadonlySet<string>>): Json {
   if (!isObject(alert)) return alert;
   const mine = written.get(String(alert.id)) ?? new Set<string>();
@@ -218,8 +221,14 @@ export function withNulls(ctx: HookContext, result: JsonObject, written: Written
     case 'updateAlert':
       return { ...result, data: alertWithNulls(result.data ?? null, written) };
     case 'listAlerts':
+      // One class for the alert and its list entry: the fields a list entry leaves out are written as null.
       return Array.isArray(result.data)
-        ? { ...result, data: result.data.map((alert) => alertWithNulls(alert, written)) }
+        ? {
+            ...result,
+            data: result.data.map((alert) =>
+              isObject(alert) ? { ...LIST_ENTRY_NULLS, ...(alertWithNulls(alert, written) as JsonObject) } : alert,
+            ),
+          }
         : result;
     default:
       return result;

@@ -143,7 +143,10 @@ export const alertRules: Rule[] = [
     applies: (ex) => isSuccess(ex) && Array.isArray(data(ex.response?.json)),
     check: (ex) =>
       (data(ex.response?.json) as unknown[]).flatMap((item, i) =>
-        LIST_OMITTED.filter((field) => asObject(item) && field in asObject(item)!).map((field) => ({
+        // `null` is no value (RULES.md): an entry that writes one for a field carries none of it.
+        LIST_OMITTED.filter(
+          (field) => asObject(item) && field in asObject(item)! && !sameStoredValue(null, asObject(item)![field]),
+        ).map((field) => ({
           path: `${payloadPath(ex)}/${i}/${field}`,
           expected: 'absent from list entries',
           actual: asObject(item)![field],
