@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { progressText } from '../cli/suites-run.ts';
 import type { RunReport } from '../run/run-report-types.ts';
 import { runCli, type CliResult } from './support/cli.ts';
 import { maskVolatile, type RunFacts, stableStdout } from './support/volatile-mask.ts';
@@ -121,11 +122,14 @@ describe('the masks of the snapshots', () => {
   });
 
   it("sort the suites' lines, printed as each suite ends, and drop the heartbeat", () => {
+    // The heartbeat as the run prints it, with a plan and without one.
+    const progress = { sent: 40, rateLimited: 0, shrinking: 0, violations: 3 };
     const printed = [
       'conformance: seed 7; management http://127.0.0.1:1; alerts http://127.0.0.1:2 (embedded reference target)',
       '✗ usage: 16 passed, 1 failed, 0 skipped (49 requests)',
-      'conformance: 40/514 requests sent, 0 rate-limit waits, 3 violations so far (5 s)',
+      progressText(progress, 514, Date.now() - 5000),
       '✓ alerts: 27 passed, 0 failed, 1 skipped (102 requests)',
+      progressText(progress, undefined, Date.now() - 10_000),
       '',
       'FAILED: 1 failed, 43 passed',
     ];

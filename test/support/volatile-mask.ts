@@ -91,7 +91,7 @@ export function maskVolatile(text: string, facts: RunFacts): string {
 /** A suite's verdict line as the run prints it when the suite is judged: `✗ keys: 17 passed, 1 failed, ...`. */
 const SUITE_LINE = /^[✓✗?] [\w-]+: \d+ passed, /;
 /** The line printed after a few seconds without output off a terminal (its counts and seconds vary). */
-const HEARTBEAT_LINE = /^conformance: \d+(?:\/\d+)? requests sent, /;
+const HEARTBEAT_LINE = /^conformance: \d+(?:\/\d+ planned)? requests sent /;
 
 /**
  * What the command printed, as printed, but for what depends on timing: the heartbeat lines (printed only when a run
