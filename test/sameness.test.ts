@@ -231,7 +231,7 @@ describe('every comparing rule asks the table', () => {
     expect(judged(rule, 'createKey', sent, key({ usedAt: 5 }))).toEqual(['/result/key/usedAt']);
   });
 
-  it('alerts.list-omits, response.schema: a list entry that writes null for what it leaves out carries none of it', () => {
+  it('alerts.list-omits, response.schema: a list entry writing null for what it leaves out carries none of it', () => {
     const entry = { id: ALERT, name: 'a', threshold: 8, source: 'tile', tileId: 't1', dashboard: 'd1' };
     const nulls = { savedSearch: null, groupBy: null, silenced: null };
     expect(judged('alerts.list-omits', 'listAlerts', undefined, [{ ...entry, ...nulls }])).toEqual([]);
