@@ -61,7 +61,11 @@ async function runOne(job: Job): Promise<Outcome> {
         ? ['--reference-fault', job.mode.slice(FAULT.length)]
         : job.mode.split('+').flatMap((mode) => ['--reference-mode', mode]);
   try {
-    const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io);
+    // In the worker's own thread, as the tests' many runs are: a run thread of its own per run would load and compile
+    // the harness afresh each time, nearly half a run's CPU.
+    const code = await main(['--report-dir', reportDir, '--seed', String(job.seed), ...modeArgs], {}, io, {
+      inThisThread: true,
+    });
     const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
     const failed = report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.rule} on ${r.operationId}`);
     const verdicts = report.results.map((r) => `${r.rule} on ${r.operationId}: ${r.outcome}`).sort();
@@ -73,21 +77,26 @@ async function runOne(job: Job): Promise<Outcome> {
   }
 }
 
-/** A worker: runs the jobs it is sent one by one, and ends after the one it is running when told `stop`. */
+/**
+ * A worker: runs each job it is sent and sends back its outcome; the sweep sends the next job to whichever worker
+ * reported, so that a worker given slow modes does not hold the sweep up. It ends when told `stop` (after the run under
+ * way, if any).
+ */
 async function worker(): Promise<void> {
+  let running = false;
   let stop = false;
-  process.on('message', (message: Job[] | 'stop') => {
+  process.on('message', (message: Job | 'stop') => {
     if (message === 'stop') {
       stop = true;
+      if (!running) process.exit(0);
       return;
     }
-    void (async () => {
-      for (const job of message) {
-        if (stop) break;
-        process.send?.(await runOne(job));
-      }
-      process.exit(0);
-    })();
+    running = true;
+    void runOne(message).then((outcome) => {
+      running = false;
+      process.send?.(outcome);
+      if (stop) process.exit(0);
+    });
   });
 }
 
@@ -148,13 +157,20 @@ async function sweep(args: readonly string[]): Promise<number> {
   const self = fileURLToPath(import.meta.url);
   const children: ReturnType<typeof fork>[] = [];
   let stopped = false;
+  let next = 0;
+  // The next job to the worker that asks, or `stop` when none is left (or the sweep was stopped).
+  const dispatch = (child: ReturnType<typeof fork>): void => {
+    const job = stopped ? undefined : jobs[next];
+    if (job) next += 1;
+    child.send(job ?? 'stop');
+  };
   process.once('SIGINT', () => {
     stopped = true;
     console.log('\nstopping after the runs under way; then what finished follows');
-    for (const child of children) child.send('stop');
+    for (const child of children) if (child.connected) child.send('stop');
   });
   await Promise.all(
-    Array.from({ length: workers }, (_, w) => {
+    Array.from({ length: workers }, () => {
       const child = fork(self, ['--worker'], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -175,8 +191,9 @@ async function sweep(args: readonly string[]): Promise<number> {
           console.log(
             `  … ${outcomes.length}/${jobs.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`,
           );
+        if (!stopped) dispatch(child);
       });
-      child.send(jobs.filter((_, i) => i % workers === w));
+      dispatch(child);
       return new Promise<void>((resolve) => child.on('exit', () => resolve()));
     }),
   );

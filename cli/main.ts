@@ -15,6 +15,8 @@ export interface MainHooks {
   readonly beforeRun?: (config: RunConfig) => void;
   /** The run's thread, spawned before the settings were resolved, for the run to hand them to. */
   readonly early?: EarlyWorker;
+  /** A run sends and judges in this thread (RunOptions.inThisThread). */
+  readonly inThisThread?: boolean;
 }
 
 /** Standard output and error, the summary drawn for standard output's terminal (colour, width) as `env` allows. */
@@ -45,13 +47,10 @@ async function run(
   hooks.beforeRun?.(config);
   const verbose = parseRunArgs(argv).verbose === true;
   const { runCommand } = await import('./run.ts');
-  return runCommand(
-    config,
-    env,
-    { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } },
-    undefined,
-    hooks.early ? { early: hooks.early } : {},
-  );
+  return runCommand(config, env, { ...io, style: { ...(io.style ?? PLAIN_STYLE), verbose } }, undefined, {
+    ...(hooks.early ? { early: hooks.early } : {}),
+    ...(hooks.inThisThread ? { inThisThread: true } : {}),
+  });
 }
 
 /** `conformance rules [ID] [--json]`: lists the rules, or explains one. */

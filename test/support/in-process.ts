@@ -27,10 +27,16 @@ const { main } = (await import(
 /** The build's `main`, for a command that reads what runs of the build wrote (`merge` replays their blob reports). */
 export const builtMain = main;
 
-/** Runs the `conformance` command in this process (the same code path as the binary, without its start-up cost). */
+/**
+ * Runs the `conformance` command in this process (the same code path as the binary, without its start-up cost). With
+ * `inThisThread`, the run sends and judges in this thread, as a run of the sources does, not in a run thread of its
+ * own: each new thread loads the harness and compiles it afresh, nearly half a short run's CPU, which the files that
+ * run the harness hundreds of times (the fault matrix, the modes) save.
+ */
 export async function runInProcess(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  { inThisThread = false }: { readonly inThisThread?: boolean } = {},
 ): Promise<InProcessRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'conformance-'));
   const lines: { readonly line: string; readonly err: boolean }[] = [];
@@ -38,7 +44,7 @@ export async function runInProcess(
     out: (line: string) => lines.push({ line, err: false }),
     err: (line: string) => lines.push({ line, err: true }),
   };
-  const code = await main(['--report-dir', reportDir, ...args], env, io);
+  const code = await main(['--report-dir', reportDir, ...args], env, io, inThisThread ? { inThisThread } : {});
   const report = JSON.parse(await readFile(join(reportDir, 'findings.json'), 'utf8')) as RunReport;
   const text = (which: (err: boolean) => boolean): string =>
     lines
