@@ -5,20 +5,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RunReport } from '../run/run-report-types.ts';
-import { FAULT_NAMES } from '../reference/faults.ts';
+import { FAULT_NAMES, FAULTS } from '../reference/faults.ts';
 import { MODE_NAMES } from '../reference/modes.ts';
 import freshBuild from '../test/fresh-build.ts';
+import { undeclared } from '../test/support/fault-verdicts.ts';
 
 /**
  * The seed sweep: every reference mode (the clean target among them) on many seeds, each a default run of the command
  * in a worker process; prints the runs that failed and the rule × operation of each failure. A correct mode must
  * pass on every seed, so the count it prints must be 0. `npm run seeds -- --seeds 100 --workers 2`; `--pairs` runs
  * every pair of modes at once instead (`--pairs --seeds 1`); `--faults a,b` runs faults, each of which must fail on
- * every seed (its count is of the seeds it passed; `--faults all` runs every fault). `--record FILE` writes every run's
- * verdicts (rule × operation × outcome) and request count to FILE, sorted, so that two commits' files can be diffed to
- * show a change of structure left behaviour alone. The runs are the
- * build's command, as the tests' are (built again first where a source is newer): run from the sources, each run's
- * worker would go through vite's transform, about three times as slow.
+ * every seed, exactly the verdicts it declares (its count is of the seeds where it did not; `--faults all` runs every
+ * fault). `--record FILE` writes every run's verdicts (rule × operation × outcome) and request count to FILE, sorted,
+ * so that two commits' files can be diffed to show a change of structure left behaviour alone. The runs are the build's
+ * command, as the tests' are (built again first where a source is newer): run from the sources, each run would go
+ * through vite's transform, about three times as slow.
  */
 
 /** One run of the sweep: a mode (or the clean target) at a seed. */
@@ -75,6 +76,24 @@ async function runOne(job: Job): Promise<Outcome> {
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * How a run went other than it must, or undefined: a mode's run must exit 0; a fault's must exit 1 and fail exactly
+ * the verdicts the fault declares (`sometimes` ones aside), as the fault matrix requires on the fault's own seed.
+ */
+function deviation(outcome: Outcome): string | undefined {
+  const failures = outcome.failed.length ? `: ${outcome.failed.join(', ')}` : '';
+  if (!outcome.mode.startsWith(FAULT)) return outcome.code === 0 ? undefined : `exit ${outcome.code}${failures}`;
+  const fault = FAULTS.find((one) => one.name === outcome.mode.slice(FAULT.length));
+  if (!fault) return 'no fault of that name';
+  if (outcome.code !== 1) return `exit ${outcome.code}, not 1${failures}`;
+  const { missed, extra } = undeclared(fault, outcome.failed);
+  const parts = [
+    ...(missed.length ? [`declared but not failed: ${missed.join(', ')}`] : []),
+    ...(extra.length ? [`failed but not declared: ${extra.join(', ')}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 /**
@@ -180,12 +199,10 @@ async function sweep(args: readonly string[]): Promise<number> {
       children.push(child);
       child.on('message', (outcome: Outcome) => {
         outcomes.push(outcome);
-        if (outcome.code !== 0) {
-          console.log(
-            `  ✗ ${outcome.mode} --seed ${outcome.seed}: ` +
-              `exit ${outcome.code}${outcome.failed.length ? `: ${outcome.failed.join(', ')}` : ''}`,
-          );
-          for (const line of outcome.why) console.log(`      ${line.trim()}`);
+        const off = deviation(outcome);
+        if (off) {
+          console.log(`  ✗ ${outcome.mode} --seed ${outcome.seed}: ${off}`);
+          if (!outcome.mode.startsWith(FAULT)) for (const line of outcome.why) console.log(`      ${line.trim()}`);
         }
         if (outcomes.length % 50 === 0)
           console.log(
@@ -197,22 +214,26 @@ async function sweep(args: readonly string[]): Promise<number> {
       return new Promise<void>((resolve) => child.on('exit', () => resolve()));
     }),
   );
-  const failedRuns = outcomes.filter((o) => o.code !== 0 && !o.mode.startsWith(FAULT));
+  const isFault = (o: Outcome): boolean => o.mode.startsWith(FAULT);
+  const off = outcomes.filter((o) => deviation(o) !== undefined);
   console.log('\nmode                      runs  failed  rule × operation (seeds)');
   for (const mode of modes) {
     const mine = outcomes.filter((o) => o.mode === mode);
     const byPair = new Map<string, number[]>();
     for (const o of mine) for (const pair of o.failed) byPair.set(pair, [...(byPair.get(pair) ?? []), o.seed]);
     const pairs = [...byPair].map(([pair, at]) => `${pair} (${at.sort((a, b) => a - b).join(' ')})`).join('; ');
-    const failing = mine.filter((o) => o.code !== 0).length;
+    // A mode's runs that failed; a fault's that did not fail exactly as it declares.
+    const failing = mine.filter((o) => deviation(o) !== undefined).length;
     console.log(`${mode.padEnd(24)} ${String(mine.length).padStart(5)}  ${String(failing).padStart(6)}  ${pairs}`);
   }
   const lost = jobs.length - outcomes.length;
   const done = new Set(outcomes.map((o) => `${o.mode} ${o.seed}`));
   const firstOpen = jobs.find((job) => !done.has(`${job.mode} ${job.seed}`))?.seed;
   const whole = firstOpen === undefined ? seeds : firstOpen - FIRST_SEED;
+  const count = (which: (o: Outcome) => boolean) => `${off.filter(which).length} of ${outcomes.filter(which).length}`;
   console.log(
-    `\n${failedRuns.length} of ${outcomes.length} runs of modes failed${lost ? `, ${lost} did not report` : ''} ` +
+    `\n${count((o) => !isFault(o))} runs of modes failed; ${count(isFault)} runs of faults did not fail exactly as ` +
+      `declared${lost ? `; ${lost} did not report` : ''} ` +
       `(${((performance.now() - started) / 1000).toFixed(0)} s)${stopped ? '; stopped early' : ''}; ` +
       `every mode ran seeds ${FIRST_SEED} to ${FIRST_SEED + whole - 1}`,
   );
@@ -228,8 +249,7 @@ async function sweep(args: readonly string[]): Promise<number> {
     await writeFile(values.record, `${JSON.stringify(records, null, 1)}\n`);
     console.log(`verdicts of ${records.length} runs written to ${values.record}`);
   }
-  const expected = outcomes.every((o) => o.code === (o.mode.startsWith(FAULT) ? 1 : 0));
-  return expected && lost === 0 ? 0 : 1;
+  return off.length === 0 && lost === 0 ? 0 : 1;
 }
 
 if (process.argv.includes('--worker')) await worker();

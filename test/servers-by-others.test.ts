@@ -308,8 +308,9 @@ describe('correct servers written by others from the documents', () => {
             ).toEqual([]);
             expect(run.code, `${at}: ${output.slice(-2000)}`).toBe(target.breaks === undefined ? 0 : 1);
             const secrets = (await readFile(secretsFile, 'utf8')).split('\n').filter((line) => line.length >= 8);
-            // The run's own key secret and token, the other tenant's, and every key secret the run was handed.
-            expect(secrets.length, `${at}: SECRETS_FILE`).toBeGreaterThan(4);
+            // The run's own key secret and token and the other tenant's, at least; and every key secret the run was
+            // handed (none on a seed whose every key create carries hashData, where fastify-server hands none back).
+            expect(secrets.length, `${at}: SECRETS_FILE`).toBeGreaterThanOrEqual(4);
             const outputs = [{ path: 'the terminal', text: output }, ...(await filesUnder(reportDir))];
             const leaks = outputs.flatMap(({ path, text }) =>
               secrets.filter((secret) => text.includes(secret)).map((secret) => `${path}: ${secret.slice(0, 4)}…`),
