@@ -27,8 +27,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An RFC 3339 date-time: its date and time to the second, its fraction and its offset. */
 const DATE_TIME = /^(\d{4}-\d\d-\d\d)[Tt ](\d\d:\d\d:\d\d)(?:\.(\d+))?([Zz]|[+-]\d\d:\d\d)$/;
 
-/** A character no written form of a date-time holds: U+0000 to U+001F and U+007F. */
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Whether a text holds a character no written form of a date-time holds: U+0000 to U+001F, or U+007F. */
+const hasControl = (text: string): boolean =>
+  [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
 /** A bare date, which ISO 8601 readers take as its midnight. */
 const BARE_DATE = /^\d{4}-\d\d-\d\d$/;
@@ -166,7 +167,7 @@ export const EQUIVALENCES: readonly Equivalence[] = Object.freeze([
       'JavaScript Date.parse: a bare date as its midnight UTC',
     ],
     decide: (sent, _answered, documented) =>
-      documented?.format === 'date-time' && typeof sent === 'string' && (CONTROL.test(sent) || BARE_DATE.test(sent))
+      documented?.format === 'date-time' && typeof sent === 'string' && (hasControl(sent) || BARE_DATE.test(sent))
         ? true
         : undefined,
   },
