@@ -2,7 +2,16 @@ import { jsonText } from '../core/json-text.ts';
 import { APIS } from '../apis/index.ts';
 import { isSuccess, type Exchange } from '../transport/exchange.ts';
 import type { Rule, Violation } from '../rule-model/rule.ts';
-import { asObject, documentedProperties, payloadPath, payloadSchema, probes, requestBody, sameId } from './body.ts';
+import {
+  asObject,
+  certainBody,
+  documentedProperties,
+  payloadPath,
+  payloadSchema,
+  probes,
+  requestBody,
+  sameId,
+} from './body.ts';
 import { intentViolations } from './intent.ts';
 import { sameStoredValue } from '../core/sameness.ts';
 import { alertIsolationViolations, SEQUENCE_PART } from './sequence.ts';
@@ -94,12 +103,12 @@ export const alertRules: Rule[] = [
       isSuccess(ex) &&
       (ex.operationId === 'listAlerts'
         ? Array.isArray(data(ex.response?.json))
-        : requestBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined),
+        : certainBody(ex)?.dashboardId !== undefined && asObject(data(ex.response?.json)) !== undefined),
     check: (ex, ctx) => {
       if (ex.operationId === 'listAlerts') return listedDashboardIds(ex);
       const alert = asObject(data(ex.response?.json))!;
       const violations: Violation[] = [];
-      const sent = requestBody(ex)!.dashboardId;
+      const sent = certainBody(ex)!.dashboardId;
       const documented = documentedProperty(payloadSchema(ctx.operation), 'dashboard');
       // The value an update sent at once answers is judged against every order of them (alerts.concurrent-updates).
       if (!sameStoredValue(sent, alert.dashboard, documentedType(documented)) && !ex.together)
@@ -171,13 +180,13 @@ export const alertRules: Rule[] = [
       isSuccess(ex) &&
       (ex.operationId === 'updateAlert'
         ? // An update sent at once with others is judged against every order of them (alerts.concurrent-updates).
-          !ex.together && requestBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
+          !ex.together && certainBody(ex) !== undefined && asObject(data(ex.response?.json)) !== undefined
         : asObject(ex.probe.expect?.alert) !== undefined && Array.isArray(data(ex.response?.json))),
     check: (ex, ctx) => {
       if (ex.operationId === 'updateAlert')
         return [
           ...subsetViolations(
-            alertFromUpdate(documentedProperties(requestBody(ex)!, ctx.operation)),
+            alertFromUpdate(documentedProperties(certainBody(ex)!, ctx.operation)),
             data(ex.response?.json),
             payloadPath(ex),
             payloadSchema(ctx.operation),

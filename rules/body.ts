@@ -1,6 +1,7 @@
 import { APIS } from '../apis/index.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { Operation } from '../spec/spec.ts';
+import { VALUE_KINDS } from '../evidence/neighbourhood.ts';
 
 /** A JSON object, or undefined for anything else. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -21,6 +22,33 @@ export function payloadPath(exchange: Exchange): string {
 /** The request body as a JSON object, when it was one. */
 export function requestBody(exchange: Exchange): Record<string, unknown> | undefined {
   return asObject(exchange.request.json);
+}
+
+/** The kinds of odd value a probe of the contract's neighbourhood puts in a field. */
+const ODD_VALUE_KINDS: ReadonlySet<string> = new Set(Object.values(VALUE_KINDS));
+
+/**
+ * The request body as far as it makes an answer certain, for the rules that compare an answer with what was sent: the
+ * body without the field to which a probe of the contract's neighbourhood gave an odd value (U+0000 in it, a duplicate
+ * item, another form). The probe is observe only (RULES.md, `errors.client-not-server`): a target that takes such a
+ * value may read it any way (CPython's `fromisoformat` reads a date-time up to its U+0000), so what it answers there
+ * is observed, and every other field is compared as sent.
+ */
+export function certainBody(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = requestBody(exchange);
+  const odd = exchange.probe.neighbourhood;
+  if (!body || odd?.where === undefined || !ODD_VALUE_KINDS.has(odd.part)) return body;
+  return asObject(withoutField(body, odd.where.split('.')));
+}
+
+/** A copy of `value` without the field at a dotted path (in a list's first item, where the path goes through one). */
+function withoutField(value: unknown, steps: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? value : [withoutField(value[0], steps), ...value.slice(1)];
+  const object = asObject(value);
+  const [step, ...rest] = steps;
+  if (!object || step === undefined) return value;
+  if (rest.length === 0) return Object.fromEntries(Object.entries(object).filter(([key]) => key !== step));
+  return { ...object, [step]: withoutField(object[step], rest) };
 }
 
 export { sameId } from '../core/sameness.ts';

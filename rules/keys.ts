@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Exchange, isSuccess } from '../transport/exchange.ts';
 import { rememberingRule, type Rule, type RuleMemory, type Violation } from '../rule-model/rule.ts';
-import { asObject, payload, payloadPath, probes, requestBody } from './body.ts';
+import { asObject, certainBody, payload, payloadPath, probes, requestBody } from './body.ts';
 import { CREATES_AT_ONCE } from './concurrent.ts';
 import { requestIdOf } from './envelope.ts';
 import { intentViolations, pairedParts } from './intent.ts';
@@ -102,10 +102,10 @@ export const keyRules: Rule[] = [
       'sent, and an `expireAt` sent as the same instant (in any offset).',
     probedBy: 'every create',
     operations: ['createKey'],
-    applies: (ex) => isSuccess(ex) && requestBody(ex) !== undefined && asObject(ex.response?.json) !== undefined,
+    applies: (ex) => isSuccess(ex) && certainBody(ex) !== undefined && asObject(ex.response?.json) !== undefined,
     check: (ex, ctx) => {
       const result = payload(ex);
-      const body = requestBody(ex)!;
+      const body = certainBody(ex)!;
       const violations: Violation[] = [];
       for (const field of ['keyId', 'keySecret']) {
         const value = result?.[field];

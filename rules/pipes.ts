@@ -4,12 +4,12 @@ import type { Rule, Violation } from '../rule-model/rule.ts';
 import type { Operation } from '../spec/spec.ts';
 import {
   asObject,
+  certainBody,
   documentedProperties,
   payload,
   payloadPath,
   payloadSchema,
   probes,
-  requestBody,
   sameId,
 } from './body.ts';
 import { intentViolations, pairedParts } from './intent.ts';
@@ -143,10 +143,10 @@ export const pipeRules: Rule[] = [
     probedBy: 'every create',
     operations: ['createPipe'],
     applies: (ex) =>
-      ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && requestBody(ex) !== undefined,
+      ex.operationId === 'createPipe' && isSuccess(ex) && payload(ex) !== undefined && certainBody(ex) !== undefined,
     check: (ex, ctx) =>
       subsetViolations(
-        expectedPipe(requestBody(ex)!, ctx.operation),
+        expectedPipe(certainBody(ex)!, ctx.operation),
         payload(ex),
         payloadPath(ex),
         payloadSchema(ctx.operation),
@@ -164,13 +164,13 @@ export const pipeRules: Rule[] = [
     applies: (ex) =>
       isSuccess(ex) &&
       payload(ex) !== undefined &&
-      ((ex.operationId === 'updatePipe' && requestBody(ex) !== undefined) ||
+      ((ex.operationId === 'updatePipe' && certainBody(ex) !== undefined) ||
         (ex.operationId === 'getPipeSettings' && ex.probe.expect?.settings !== undefined)),
     check: (ex, ctx) => {
       const result = payload(ex)!;
       if (ex.operationId === 'getPipeSettings')
         return subsetViolations(ex.probe.expect?.settings, result, payloadPath(ex), payloadSchema(ctx.operation));
-      const body = requestBody(ex)!;
+      const body = certainBody(ex)!;
       return [
         ...subsetViolations(expectedPipe(body, ctx.operation), result, payloadPath(ex), payloadSchema(ctx.operation)),
         ...tableMappingViolations(body, result, payloadPath(ex)),
