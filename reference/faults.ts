@@ -1089,6 +1089,8 @@ export const FAULTS: readonly Fault[] = Object.freeze(
           return before ? copyJson(before.settings) : r;
         },
       }),
+      // A sequence whose settings read follows a refused update (on some seeds) sees the other pipe's settings there.
+      [{ rule: 'writes.refused-unchanged', on: ['getPipeSettings'], sometimes: true }],
     ),
     statefulFault(
       'pipe-update-settings-spill',
