@@ -1081,7 +1081,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
     statefulFault(
       'pipe-settings-read-other-pipe',
       'the settings read answers the settings of the pipe created just before the one asked for',
-      ['pipes.state-consistent', 'pipes.update-applies'],
+      ['pipes.state-consistent', 'pipes.update-applies', 'writes.refused-unchanged'],
       ['getPipeSettings'],
       (store) => ({
         result: (ctx, r) => {
@@ -1194,7 +1194,7 @@ export const FAULTS: readonly Fault[] = Object.freeze(
       'pipe-update-lost',
       'a pipe PATCH reads the pipe, waits for storage, then writes it back whole with its changes: of two PATCHes of ' +
         'one pipe in flight together one is lost, while PATCHes sent one after another all apply',
-      ['pipes.concurrent-updates'],
+      ['pipes.concurrent-updates', 'pipes.update-applies'],
       ['updatePipe'],
       pipeUpdateLost,
       [UNSTORED_MAPPINGS],
