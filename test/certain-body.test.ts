@@ -65,32 +65,15 @@ describe("the request body as far as it makes an answer certain (a neighbourhood
   });
 
   it('keys.credentials-returned compares every field but the odd one, which it fails on any other probe', () => {
-    const plain: Probe = { intent: 'accept', label: 'a create' };
-    expect(violations(plain)).toEqual([
-      '/result/key/name',
-      '/result/key/roles',
-      '/result/key/ipAccessList/0',
-      '/result/key/expireAt',
-    ]);
-    expect(violations(odd(VALUE_KINDS.nul, 'name'))).toEqual([
-      '/result/key/roles',
-      '/result/key/ipAccessList/0',
-      '/result/key/expireAt',
-    ]);
-    expect(violations(odd(VALUE_KINDS.duplicates, 'roles'))).toEqual([
-      '/result/key/name',
-      '/result/key/ipAccessList/0',
-      '/result/key/expireAt',
-    ]);
-    expect(violations(odd(VALUE_KINDS.control, 'ipAccessList.source'))).toEqual([
-      '/result/key/name',
-      '/result/key/roles',
-      '/result/key/expireAt',
-    ]);
-    expect(violations(odd(VALUE_KINDS.form, 'expireAt'))).toEqual([
-      '/result/key/name',
-      '/result/key/roles',
-      '/result/key/ipAccessList/0',
-    ]);
+    const every = ['/result/key/name', '/result/key/roles', '/result/key/ipAccessList/0', '/result/key/expireAt'];
+    expect(violations({ intent: 'accept', label: 'a create' })).toEqual(every);
+    const cases: [kind: string, where: string, path: string][] = [
+      [VALUE_KINDS.nul, 'name', '/result/key/name'],
+      [VALUE_KINDS.duplicates, 'roles', '/result/key/roles'],
+      [VALUE_KINDS.control, 'ipAccessList.source', '/result/key/ipAccessList/0'],
+      [VALUE_KINDS.form, 'expireAt', '/result/key/expireAt'],
+    ];
+    for (const [kind, where, path] of cases)
+      expect(violations(odd(kind, where)), `${kind} (${where})`).toEqual(every.filter((one) => one !== path));
   });
 });
