@@ -38,7 +38,7 @@ export interface RunOptions {
   readonly early?: EarlyWorker;
   /**
    * Sends and judges in this thread, with no run thread of its own: a process that runs the command many times (the
-   * project's tests) then loads the harness once, not once a run (about a sixth of a short run's CPU).
+   * project's tests) then loads and compiles the harness once, not once a run (nearly half a short run's CPU).
    */
   readonly inThisThread?: boolean;
 }
@@ -117,8 +117,8 @@ export async function runCommand(
     listener = heard;
     run.stopHeard = () => heard.heardStop(HARD_STOP_WAIT_MS);
     // The run's thread (cli/early-worker.ts; the command's, spawned as the process started) is handed the settings, and
-    // prepares the run as soon as it has loaded the harness; without it (a run of the sources), the run goes on in this
-    // thread. When the preparation fails, the run says nothing more.
+    // prepares the run as soon as it has loaded the harness; without it (a run of the sources, or `inThisThread`), the
+    // run goes on in this thread. When the preparation fails, the run says nothing more.
     early = options.early?.push(link) ? options.early : options.inThisThread ? undefined : EarlyWorker.start(link);
     const { runSuites } = await import('./suites-run.ts');
     const suites = runSuites(resolved, link, heard, io.out, (text) => run.redact(text), {

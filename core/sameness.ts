@@ -27,13 +27,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An RFC 3339 date-time: its date and time to the second, its fraction and its offset. */
 const DATE_TIME = /^(\d{4}-\d\d-\d\d)[Tt ](\d\d:\d\d:\d\d)(?:\.(\d+))?([Zz]|[+-]\d\d:\d\d)$/;
 
-/** Whether a text holds a character no written form of a date-time holds: U+0000 to U+001F, or U+007F. */
-const hasControl = (text: string): boolean =>
-  [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
-
-/** A bare date, which ISO 8601 readers take as its midnight. */
-const BARE_DATE = /^\d{4}-\d\d-\d\d$/;
-
 /** A JSON number's text, as a scalar read from text (Ajv `x == +x`, Jackson `NumberInput`, Pydantic's numeric str). */
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
@@ -155,21 +148,6 @@ export const EQUIVALENCES: readonly Equivalence[] = Object.freeze([
       'RFC 8259 §6, I-JSON (RFC 7493 §2.2)',
     ],
     decide: (sent, answered) => (isNumber(sent) && isNumber(answered) ? sameBinary64(sent, answered) : undefined),
-  },
-  {
-    name: 'time read from odd text',
-    reads:
-      'a date-time sent as text that no date-time form holds whole (a control character or U+0000 in it, a bare ' +
-      'date) is observed only: a target that took it may have read any part of it, so any answer is taken',
-    stacks: [
-      'CPython datetime.fromisoformat (3.11+): reads the text as a C string, up to a U+0000 ("…10.000Z\\u0000ct" as ' +
-        '…10+00:00), and a bare date as its midnight',
-      'JavaScript Date.parse: a bare date as its midnight UTC',
-    ],
-    decide: (sent, _answered, documented) =>
-      documented?.format === 'date-time' && typeof sent === 'string' && (hasControl(sent) || BARE_DATE.test(sent))
-        ? true
-        : undefined,
   },
   {
     name: 'stored instant',

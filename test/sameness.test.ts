@@ -32,17 +32,6 @@ const CASES: Readonly<
       [2 ** 31, -(2 ** 31)],
     ],
   },
-  'time read from odd text': {
-    same: [
-      ['2026-12-05T23:39:10.000Z\u0000ct', '2026-12-05T23:39:10+00:00', { format: 'date-time' }],
-      ['2026-12-05T23:39:10.000Z\u001fct', '2026-12-05T23:39:10Z', { format: 'date-time' }],
-      ['2026-12-06', '2026-12-06T00:00:00+00:00', { format: 'date-time' }],
-    ],
-    different: [
-      ['2026-12-05T23:39:10.000Z\u0000ct', '2026-12-05T23:39:10Z', { type: 'string' }],
-      ['2026-12-06', '2026-12-06T00:00:00Z'],
-    ],
-  },
   'stored instant': {
     same: [
       ['2026-12-05T10:00:00.250Z', '2026-12-05T10:00:00Z', { format: 'date-time' }],
@@ -203,11 +192,6 @@ describe('every comparing rule asks the table', () => {
       '/result/key/name',
       '/result/key/expireAt',
     ]);
-    // An odd value of the neighbourhood, taken as CPython's fromisoformat reads it (up to the U+0000): observed only.
-    const odd = { ...sent, name: 'k', expireAt: '2026-12-05T23:39:10.000Z\u0000ct' };
-    expect(
-      judged('keys.credentials-returned', 'createKey', odd, key({ name: 'k', expireAt: '2026-12-05T23:39:10+00:00' })),
-    ).toEqual([]);
   });
 
   it('alerts.update-applies and alerts.dashboard-mapping: a threshold sent as text answered as a number', () => {
